@@ -1,0 +1,41 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# The README's two commands:
+#   make run    install what is missing, build a release binary, reproduce
+#               the published experiments
+#   make test   install what is missing, build with ASan and UBSan, run ctest
+.PHONY: run test deps build build-test bench clean
+
+DEB_PACKAGES := cmake ninja-build gcc pkg-config libcmocka-dev libjansson-dev \
+	libinih-dev libxml2-utils
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+
+deps:
+	@missing=""; for p in $(DEB_PACKAGES); do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO=sudo; fi; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+	fi
+
+build: deps
+	cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DMMSIM_TESTS=OFF
+	cmake --build build -j $(JOBS)
+
+run: build
+	./build/mmsim reproduce
+
+build-test: deps
+	cmake -S . -B build-test -G Ninja -DCMAKE_BUILD_TYPE=Debug -DMMSIM_SANITIZE=ON
+	cmake --build build-test -j $(JOBS)
+
+test: build-test
+	cd build-test && ctest --output-on-failure -j $(JOBS)
+
+bench: build
+	cmake -S . -B build -DMMSIM_BENCH=ON && cmake --build build -j $(JOBS)
+	./build/bench_engine
+
+clean:
+	rm -rf build build-test

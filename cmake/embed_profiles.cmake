@@ -1,0 +1,18 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Turns profiles/*.ini into a C file with one string per profile.
+file(GLOB files ${DIR}/*.ini)
+list(SORT files)
+set(body "/* generated from profiles/*.ini; do not edit */\n#include <stddef.h>\n")
+set(table "const char *const sim_builtin_profiles[] = {\n")
+set(i 0)
+foreach(f ${files})
+  get_filename_component(name ${f} NAME_WE)
+  file(READ ${f} text HEX)
+  string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," bytes "${text}")
+  string(APPEND body "static const char p${i}[] = {${bytes}0x00};\n")
+  string(APPEND table "\t\"${name}\", p${i},\n")
+  math(EXPR i "${i} + 1")
+endforeach()
+string(APPEND table "\tNULL, NULL\n};\n")
+file(WRITE ${OUT}.tmp "${body}${table}")
+file(RENAME ${OUT}.tmp ${OUT})

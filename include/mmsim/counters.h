@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The model's counters, as one X-macro list.  The first column is the enum
+ * suffix, the second the name printed in tables and JSON: the kernel's own
+ * name (vmstat, /proc/interrupts, mTHP and khugepaged sysfs) where the
+ * kernel has the counter, "sim_..." where only the model has it.
+ * The list order is the output order.
+ */
+#ifndef MMSIM_COUNTERS_H
+#define MMSIM_COUNTERS_H
+
+#define SIM_COUNTERS(X)                                                   \
+	/* /proc/interrupts */                                            \
+	X(IRQ_TLB_COUNT, "tlb_shootdowns")   /* TLB: TLB shootdowns */    \
+	X(IRQ_CALL_COUNT, "function_call_interrupts") /* CAL */           \
+	/* vmstat */                                                      \
+	X(PGFAULT, "pgfault")                                             \
+	X(PGMAJFAULT, "pgmajfault")                                       \
+	X(PGALLOC_NORMAL, "pgalloc_normal")                               \
+	X(PGFREE, "pgfree")                                               \
+	X(PGACTIVATE, "pgactivate")                                       \
+	X(PGDEACTIVATE, "pgdeactivate")                                   \
+	X(PGLAZYFREE, "pglazyfree")                                       \
+	X(PGLAZYFREED, "pglazyfreed")                                     \
+	X(PGREFILL, "pgrefill")                                           \
+	X(PGSCAN_DIRECT, "pgscan_direct")                                 \
+	X(PGSCAN_KSWAPD, "pgscan_kswapd")                                 \
+	X(PGSCAN_ANON, "pgscan_anon")                                     \
+	X(PGSTEAL_DIRECT, "pgsteal_direct")                               \
+	X(PGSTEAL_KSWAPD, "pgsteal_kswapd")                               \
+	X(PGSTEAL_ANON, "pgsteal_anon")                                   \
+	X(PSWPIN, "pswpin")                                               \
+	X(PSWPOUT, "pswpout")                                             \
+	X(NR_VMSCAN_WRITE, "nr_vmscan_write")                             \
+	X(ALLOCSTALL, "allocstall_normal")                                \
+	X(NR_TLB_REMOTE_FLUSH, "nr_tlb_remote_flush")                     \
+	X(NR_TLB_REMOTE_FLUSH_RECEIVED, "nr_tlb_remote_flush_received")   \
+	X(NR_TLB_LOCAL_FLUSH_ALL, "nr_tlb_local_flush_all")               \
+	X(NR_TLB_LOCAL_FLUSH_ONE, "nr_tlb_local_flush_one")               \
+	X(THP_FAULT_ALLOC, "thp_fault_alloc")                             \
+	X(THP_COLLAPSE_ALLOC, "thp_collapse_alloc")                       \
+	X(THP_COLLAPSE_ALLOC_FAILED, "thp_collapse_alloc_failed")         \
+	X(THP_DEFERRED_SPLIT_PAGE, "thp_deferred_split_page")             \
+	X(THP_SCAN_EXCEED_NONE_PTE, "thp_scan_exceed_none_pte")           \
+	X(THP_SCAN_EXCEED_SWAP_PTE, "thp_scan_exceed_swap_pte")           \
+	X(THP_SCAN_EXCEED_SHARE_PTE, "thp_scan_exceed_share_pte")         \
+	/* mTHP stats (summed over sizes; one size is enabled per run) */ \
+	X(MTHP_ANON_FAULT_ALLOC, "anon_fault_alloc")                      \
+	X(MTHP_ANON_FAULT_FALLBACK, "anon_fault_fallback")                \
+	X(MTHP_SPLIT_DEFERRED, "split_deferred")                          \
+	X(MTHP_NR_ANON, "nr_anon")                                        \
+	/* khugepaged sysfs */                                            \
+	X(KHUGEPAGED_PAGES_COLLAPSED, "pages_collapsed")                  \
+	X(KHUGEPAGED_FULL_SCANS, "full_scans")                            \
+	X(KHUGEPAGED_PAGES_SCANNED, "sim_khugepaged_progress")            \
+	/* perf */                                                        \
+	X(DTLB_LOAD_MISSES, "dtlb_load_misses")                           \
+	/* the model's own */                                             \
+	X(SIM_CONTEXT_SWITCHES, "sim_context_switches")                   \
+	X(SIM_IPIS_SENT, "sim_ipis_sent")                                 \
+	X(SIM_DEFERRED_SPLIT_QUEUED, "sim_deferred_split_queued")         \
+	X(SIM_DEFERRED_SPLIT_UNQUEUED, "sim_deferred_split_unqueued")     \
+	X(SIM_FOLIOS_PUT_REFS_CALLS, "sim_folios_put_refs_calls")         \
+	X(SIM_TLB_FLUSH_DIRTY, "sim_try_to_unmap_flush_dirty")            \
+	X(SIM_MMAP, "sim_mmap")                                           \
+	X(SIM_MUNMAP, "sim_munmap")
+
+enum sim_counter {
+#define SIM_COUNTER_ENUM(id, name) SIM_##id,
+	SIM_COUNTERS(SIM_COUNTER_ENUM)
+#undef SIM_COUNTER_ENUM
+	NR_SIM_COUNTERS
+};
+
+extern const char *const sim_counter_names[NR_SIM_COUNTERS];
+
+#endif /* MMSIM_COUNTERS_H */

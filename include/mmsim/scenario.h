@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Scenarios: named experiments with variants, parameters, metrics and the
+ * published numbers they reproduce.  Each scenario is a const
+ * struct scenario_ops in src/scenarios/, listed once in the registry
+ * (src/scenarios/registry.c).  `mmsim list`, `show`, the help text and the
+ * "unknown scenario" errors are generated from that table.
+ */
+#ifndef MMSIM_SCENARIO_H
+#define MMSIM_SCENARIO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mmsim/counters.h"
+#include "mmsim/sim.h"
+
+#define SIM_MAX_PARAMS		24
+#define SIM_MAX_METRICS		12
+#define SIM_MAX_VARIANTS	6
+#define SIM_MAX_LOCKS		16
+
+enum sim_param_type {
+	SIM_PARAM_COUNT,	/* a plain integer */
+	SIM_PARAM_SIZE,		/* bytes; accepts K, M, G, T suffixes */
+	SIM_PARAM_TIME,		/* ns; accepts ns, us, ms, s suffixes */
+	SIM_PARAM_BOOL,		/* 0/1, yes/no, on/off */
+	SIM_PARAM_ENUM,		/* one of choices[], stored as its index */
+};
+
+struct sim_param {
+	const char *key;
+	enum sim_param_type type;
+	uint64_t def;			/* default */
+	uint64_t min, max;		/* accepted range (inclusive) */
+	const char *help;
+	const char *const *choices;	/* SIM_PARAM_ENUM: NULL-terminated */
+};
+
+struct sim_metric {
+	const char *key;		/* contract name, snake_case */
+	const char *label;		/* row label in the table */
+	int decimals;			/* digits after the point in the table */
+};
+
+/* A published number: metric @metric of variant @variant was @value. */
+struct sim_published {
+	const char *variant;
+	const char *metric;
+	double value;
+};
+
+/* One lock class's statistics, as printed in the lock table. */
+struct sim_lock_result {
+	char name[48];
+	uint64_t acquisitions, contentions;
+	double wait_total_s, wait_max_us, wait_avg_ns;
+	double hold_total_s, hold_avg_ns;
+};
+
+struct sim_variant_result {
+	const char *name;
+	double metrics[SIM_MAX_METRICS];	/* by the scenario's metric index */
+	bool has_metric[SIM_MAX_METRICS];
+	uint64_t counters[NR_SIM_COUNTERS];
+	struct sim_lock_result locks[SIM_MAX_LOCKS];
+	int nr_locks;
+	uint64_t events;			/* engine events (host work) */
+	double runtime_s;			/* virtual makespan */
+};
+
+/* The effective configuration of one run. */
+struct sim_run_config {
+	const struct scenario_ops *scenario;
+	const struct sim_profile *profile;
+	uint64_t params[SIM_MAX_PARAMS];	/* by the scenario's param index */
+	uint64_t seed;
+	bool check;				/* model invariant checks */
+};
+
+struct scenario_ops {
+	const char *name;
+	const char *summary;			/* one line for `mmsim list` */
+	const char *description;		/* a paragraph for `mmsim show` */
+	const char *profile;			/* default profile name */
+	const char *const *variants;		/* NULL-terminated */
+	const char *baseline;			/* the "before" column */
+	const char *changed;			/* the "after" column */
+	const struct sim_param *params;		/* terminated by key == NULL */
+	const struct sim_metric *metrics;	/* terminated by key == NULL */
+	const struct sim_published *published;	/* terminated by variant == NULL */
+	const char *published_source;		/* where the numbers come from */
+	/* Further checks across parameters and the profile; 0 or -1 with err. */
+	int (*validate)(const struct sim_run_config *cfg, char *err, size_t len);
+	/* Run one variant; 0, or -1 with err for an internal failure. */
+	int (*run)(const struct sim_run_config *cfg, int variant,
+		   struct sim_variant_result *res, char *err, size_t len);
+};
+
+/* The registry. */
+extern const struct scenario_ops *const sim_scenarios[];
+const struct scenario_ops *sim_scenario_find(const char *name);
+int sim_scenario_param_index(const struct scenario_ops *s, const char *key);
+int sim_scenario_metric_index(const struct scenario_ops *s, const char *key);
+int sim_scenario_variant_index(const struct scenario_ops *s, const char *name);
+
+/* Value of parameter @key in @cfg (the key must exist). */
+uint64_t sim_param(const struct sim_run_config *cfg, const char *key);
+
+/* Set metric @key of @res. */
+void sim_result_set(const struct scenario_ops *s, struct sim_variant_result *res,
+		    const char *key, double value);
+/* Copy the engine's counters, lock classes and time into @res. */
+void sim_result_collect(struct sim_engine *e, struct sim_variant_result *res);
+
+/*
+ * Parse @text as a value of @p.  Returns 0, or -1 with one line in @err that
+ * names the value and what was expected.
+ */
+int sim_param_parse(const struct sim_param *p, const char *text, uint64_t *out,
+		    char *err, size_t len);
+/* Format a value of @p for output ("16M", "2000", "yes"). */
+void sim_param_format(const struct sim_param *p, uint64_t v, char *buf,
+		      size_t len);
+
+#endif /* MMSIM_SCENARIO_H */
