@@ -109,6 +109,8 @@ struct sim_task {
 	sim_time_t wake_at;		/* SLEEPING on a timer: wake time */
 	sim_time_t ready_at;		/* earliest time it may run again */
 	struct sim_wait_info wait;	/* what it blocks on */
+	unsigned int wait_flags;	/* the lock's: e.g. waits as a writer */
+	sim_time_t wait_start;		/* when the current wait began */
 	void *mm;			/* the model's struct mm_struct */
 	void *priv;			/* for the workload */
 	struct sim_rng rng;		/* the task's own random stream */

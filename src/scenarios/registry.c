@@ -6,6 +6,9 @@
  */
 #include "mmsim/scenario.h"
 
+extern const struct scenario_ops scenario_spinlock;
+
 const struct scenario_ops *const sim_scenarios[] = {
+	&scenario_spinlock,
 	NULL,
 };

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The engine's private state, shared by src/core and src/hw. */
+#ifndef MMSIM_ENGINE_H
+#define MMSIM_ENGINE_H
+
+#include "core/ctx/asan_fiber.h"
+#include "mmsim/hw.h"
+#include "mmsim/sim.h"
+
+/*
+ * Invariants: heap[0..heap_n) holds exactly the vCPUs with heap_pos >= 0;
+ * nr_live == number of tasks not SIM_TASK_DEAD.
+ */
+struct sim_engine {
+	const struct sim_profile *profile;
+	int nr_cpus;
+	struct sim_vcpu *vcpus;		/* [nr_cpus] */
+	struct sim_vcpu **heap;		/* vCPUs with an event, min-heap */
+	int heap_n;
+	uint64_t seq;			/* heap tie-break counter */
+	struct sim_task *running;	/* task whose coroutine runs, NULL: main */
+	struct sim_ctx *main_ctx;
+	struct sim_task *tasks;		/* all tasks, newest first */
+	int nr_tasks, nr_live;
+	uint64_t seed;
+	bool check;
+	size_t stack_size;
+	uint64_t events;		/* resumptions and interrupts */
+	uint64_t counters[NR_SIM_COUNTERS];
+	struct lock_class_stat *classes, **class_tail;
+	void (*check_fn)(void *);
+	void *check_arg;
+	void *priv;
+	/* costs from the profile, in ps */
+	uint64_t mhz;
+	sim_time_t quantum_ps, ctxsw_ps, wakeup_ps, slice_ps;
+	sim_time_t ipi_send_ps, ipi_latency_ps, irq_entry_exit_ps;
+	sim_time_t line_ps[4];		/* by sim_cpu_distance() */
+};
+
+bool sim_vcpu_queue_csd(struct sim_vcpu *target, struct sim_csd *csd);
+void sim_ipi_run_csd(struct sim_csd *csd);
+
+#endif

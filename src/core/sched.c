@@ -1,0 +1,736 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The engine: vCPUs in virtual time, tasks as coroutines, the scheduler.
+ *
+ * Order.  The scheduler always resumes the vCPU with the smallest
+ * (next_time, id, seq): virtual time first, then the vCPU id, then the
+ * order in which it was queued.  Nothing else decides order: no host time,
+ * no pointer value, no hash order.  This is the engine's one rule for
+ * determinism.
+ *
+ * Sync points.  sim_sync() (and every lock acquisition, IPI send, block
+ * and wake, which call it) first yields until this vCPU is the earliest,
+ * so the order of those operations is exact.  Between sync points a task
+ * may run ahead of the earliest other vCPU by at most one quantum (the
+ * profile's sched.quantum_ns); sim_cost_*() yields when it would go past.
+ *
+ * Interrupts.  An IPI's function calls are queued on the target vCPU with
+ * an arrival time.  A running task takes them at its next sync point (or
+ * local_irq_enable()) with interrupts enabled, at or after arrival; a vCPU
+ * that is idle, or spinning with interrupts enabled, is scheduled at the
+ * arrival time to take them.  A vCPU spinning with interrupts disabled
+ * takes none until it stops spinning and enables them.
+ *
+ * A vCPU runs one task at a time (curr).  Other runnable tasks of the same
+ * vCPU wait on its run queue; a time slice (sched.slice_us) is enforced at
+ * sync points, and every switch costs sched.context_switch_ns.
+ *
+ * Left out: priorities, load balancing and migration (a task stays on the
+ * vCPU it was created on), preemption between sync points.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "core/ctx/ctx.h"
+#include "core/engine.h"
+#include "mmsim/hw.h"
+#include "mmsim/profile.h"
+
+struct sim_engine *sim_engine_current;
+struct sim_vcpu *sim_vcpu_current;
+uint64_t *sim_counters_current;
+
+#define SIM_DEFAULT_STACK	(64 * 1024)
+
+/* ---- the heap of vCPUs, keyed by (next_time, id, seq) ----------------- */
+
+static inline bool vcpu_before(const struct sim_vcpu *a, const struct sim_vcpu *b)
+{
+	if (a->next_time != b->next_time)
+		return a->next_time < b->next_time;
+	if (a->id != b->id)
+		return a->id < b->id;
+	return a->seq < b->seq;
+}
+
+static void heap_set(struct sim_engine *e, int i, struct sim_vcpu *v)
+{
+	e->heap[i] = v;
+	v->heap_pos = i;
+}
+
+static void heap_up(struct sim_engine *e, int i)
+{
+	struct sim_vcpu *v = e->heap[i];
+
+	while (i > 0) {
+		int parent = (i - 1) / 2;
+
+		if (!vcpu_before(v, e->heap[parent]))
+			break;
+		heap_set(e, i, e->heap[parent]);
+		i = parent;
+	}
+	heap_set(e, i, v);
+}
+
+static void heap_down(struct sim_engine *e, int i)
+{
+	struct sim_vcpu *v = e->heap[i];
+
+	for (;;) {
+		int l = 2 * i + 1, r = l + 1, m = l;
+
+		if (l >= e->heap_n)
+			break;
+		if (r < e->heap_n && vcpu_before(e->heap[r], e->heap[l]))
+			m = r;
+		if (!vcpu_before(e->heap[m], v))
+			break;
+		heap_set(e, i, e->heap[m]);
+		i = m;
+	}
+	heap_set(e, i, v);
+}
+
+static void heap_remove(struct sim_engine *e, struct sim_vcpu *v)
+{
+	int i = v->heap_pos;
+	struct sim_vcpu *last;
+
+	if (i < 0)
+		return;
+	v->heap_pos = -1;
+	last = e->heap[--e->heap_n];
+	if (last == v)
+		return;
+	heap_set(e, i, last);
+	heap_up(e, i);
+	heap_down(e, last->heap_pos);
+}
+
+/* Insert @v with key @t, or move it if it is already queued. */
+static void heap_update(struct sim_engine *e, struct sim_vcpu *v, sim_time_t t)
+{
+	v->next_time = t;
+	v->seq = e->seq++;
+	if (v->heap_pos < 0) {
+		e->heap_n++;
+		heap_set(e, e->heap_n - 1, v);
+		heap_up(e, v->heap_pos);
+	} else {
+		heap_up(e, v->heap_pos);
+		heap_down(e, v->heap_pos);
+	}
+}
+
+static struct sim_vcpu *heap_pop(struct sim_engine *e)
+{
+	struct sim_vcpu *v;
+
+	if (!e->heap_n)
+		return NULL;
+	v = e->heap[0];
+	heap_remove(e, v);
+	return v;
+}
+
+/* ---- per-vCPU state ------------------------------------------------------ */
+
+static bool vcpu_takes_irqs(const struct sim_vcpu *v)
+{
+	if (!v->curr)
+		return true;			/* idle */
+	return v->curr->state == SIM_TASK_SPINNING && !v->irq_disabled;
+}
+
+/*
+ * Put @v in the heap at the time of its next event, or take it out if it
+ * has none: a runnable task runs at v->now; otherwise the first interrupt
+ * it can take or, when idle, the first timer.
+ */
+static void vcpu_requeue(struct sim_engine *e, struct sim_vcpu *v)
+{
+	sim_time_t t = SIM_TIME_MAX;
+
+	if (v->curr && v->curr->state == SIM_TASK_RUNNABLE) {
+		t = v->now;
+	} else {
+		if (v->csd_head && vcpu_takes_irqs(v))
+			t = v->csd_head->arrival > v->now ? v->csd_head->arrival : v->now;
+		if (!v->curr && v->sleepers) {
+			sim_time_t w = v->sleepers->wake_at > v->now ?
+				       v->sleepers->wake_at : v->now;
+			if (w < t)
+				t = w;
+		}
+	}
+	if (t == SIM_TIME_MAX)
+		heap_remove(e, v);
+	else
+		heap_update(e, v, t);
+}
+
+static void rq_push(struct sim_vcpu *v, struct sim_task *t)
+{
+	t->rq_next = NULL;
+	if (v->rq_tail)
+		v->rq_tail->rq_next = t;
+	else
+		v->rq_head = t;
+	v->rq_tail = t;
+}
+
+static struct sim_task *rq_pop(struct sim_vcpu *v)
+{
+	struct sim_task *t = v->rq_head;
+
+	if (t) {
+		v->rq_head = t->rq_next;
+		if (!v->rq_head)
+			v->rq_tail = NULL;
+		t->rq_next = NULL;
+	}
+	return t;
+}
+
+/* Make @t the vCPU's running task, paying for the switch. */
+static void vcpu_switch_to(struct sim_engine *e, struct sim_vcpu *v,
+			   struct sim_task *t)
+{
+	v->curr = t;
+	if (t->ready_at > v->now)
+		v->now = t->ready_at;
+	v->now += e->ctxsw_ps;
+	v->nr_switches++;
+	e->counters[SIM_SIM_CONTEXT_SWITCHES]++;
+	v->slice_end = v->now + e->slice_ps;
+}
+
+/* Move due timer sleepers to the run queue (or onto the idle CPU). */
+static void vcpu_run_timers(struct sim_engine *e, struct sim_vcpu *v)
+{
+	while (v->sleepers && v->sleepers->wake_at <= v->now) {
+		struct sim_task *t = v->sleepers;
+
+		v->sleepers = t->rq_next;
+		t->state = SIM_TASK_RUNNABLE;
+		t->ready_at = t->wake_at;
+		if (!v->curr)
+			vcpu_switch_to(e, v, t);
+		else
+			rq_push(v, t);
+	}
+}
+
+/* Run the queued function calls of @v that have arrived (an interrupt). */
+static void vcpu_handle_irqs(struct sim_engine *e, struct sim_vcpu *v)
+{
+	struct sim_vcpu *saved = sim_vcpu_current;
+
+	if (!v->csd_head || v->csd_head->arrival > v->now)
+		return;
+	sim_vcpu_current = v;
+	v->in_irq++;
+	v->irq_disabled++;
+	e->events++;
+	e->counters[SIM_IRQ_CALL_COUNT]++;
+	v->now += e->irq_entry_exit_ps;
+	/* The handler drains every request queued before it runs. */
+	while (v->csd_head && v->csd_head->arrival - e->ipi_latency_ps <= v->now) {
+		struct sim_csd *csd = v->csd_head;
+
+		v->csd_head = csd->next;
+		if (!v->csd_head)
+			v->csd_tail = NULL;
+		sim_ipi_run_csd(csd);
+	}
+	v->irq_disabled--;
+	v->in_irq--;
+	sim_vcpu_current = saved;
+}
+
+/* ---- switching ------------------------------------------------------------ */
+
+static inline struct sim_ctx *running_ctx(struct sim_engine *e)
+{
+	return e->running ? e->running->ctx : e->main_ctx;
+}
+
+/*
+ * Give the host CPU to the earliest vCPU.  Called on the coroutine of the
+ * task that stops running (or on the main loop); returns when that task is
+ * resumed.  vCPUs whose event is an interrupt or a timer are served here,
+ * on the caller's stack, without a coroutine switch.
+ */
+static void sched_next(struct sim_engine *e, int dying)
+{
+	struct sim_task *self = e->running;
+
+	for (;;) {
+		struct sim_vcpu *v = heap_pop(e);
+		struct sim_task *t;
+
+		if (!v) {
+			/* Everything ended, or everything waits: a deadlock. */
+			e->running = NULL;
+			if (self)
+				sim_ctx_switch(self->ctx, e->main_ctx, dying);
+			return;
+		}
+		if (v->next_time > v->now)
+			v->now = v->next_time;
+		t = v->curr;
+		if (!t || t->state != SIM_TASK_RUNNABLE) {
+			if (vcpu_takes_irqs(v))
+				vcpu_handle_irqs(e, v);
+			if (!v->curr)
+				vcpu_run_timers(e, v);
+			vcpu_requeue(e, v);
+			continue;
+		}
+		if (e->check_fn)
+			e->check_fn(e->check_arg);
+		e->events++;
+		sim_vcpu_current = v;
+		v->quantum_end = (e->heap_n ? e->heap[0]->next_time : v->now) +
+				 e->quantum_ps;
+		if (t == self)
+			return;
+		e->running = t;
+		if (self)
+			sim_ctx_switch(self->ctx, t->ctx, dying);
+		else
+			sim_ctx_switch(e->main_ctx, t->ctx, 0);
+		return;
+	}
+}
+
+/* The current task gives way if it is not the earliest. */
+static void sched_yield_if_late(struct sim_engine *e, struct sim_vcpu *v)
+{
+	if (e->heap_n) {
+		struct sim_vcpu *top = e->heap[0];
+
+		if (top->next_time < v->now ||
+		    (top->next_time == v->now && top->id < v->id)) {
+			heap_update(e, v, v->now);
+			sched_next(e, 0);
+			return;
+		}
+		v->quantum_end = top->next_time + e->quantum_ps;
+	} else {
+		v->quantum_end = SIM_TIME_MAX;
+	}
+}
+
+void sim_sync(void)
+{
+	struct sim_engine *e = sim_engine_current;
+	struct sim_vcpu *v = sim_vcpu_current;
+
+	if (v->in_irq)
+		return;
+	for (;;) {
+		sched_yield_if_late(e, v);
+		v = sim_vcpu_current;
+		if (v->sleepers && v->sleepers->wake_at <= v->now)
+			vcpu_run_timers(e, v);
+		if (!v->irq_disabled && v->csd_head && v->csd_head->arrival <= v->now) {
+			vcpu_handle_irqs(e, v);
+			continue;	/* the handler took time: re-check order */
+		}
+		if (v->rq_head && v->now >= v->slice_end) {
+			/* Time slice over: the next runnable task's turn. */
+			struct sim_task *self = v->curr;
+
+			rq_push(v, self);
+			vcpu_switch_to(e, v, rq_pop(v));
+			heap_update(e, v, v->now);
+			sched_next(e, 0);
+			continue;
+		}
+		return;
+	}
+}
+
+void sim_quantum_expired(void)
+{
+	struct sim_vcpu *v = sim_vcpu_current;
+
+	if (v->in_irq || !sim_engine_current->running)
+		return;
+	sim_sync();
+}
+
+void sim_cost_cycles(uint64_t cycles)
+{
+	sim_cost_ps(sim_cycles_to_ps(cycles));
+}
+
+sim_time_t sim_cycles_to_ps(uint64_t cycles)
+{
+	return cycles * 1000000ULL / sim_engine_current->mhz;
+}
+
+/* The current task stops running; the vCPU runs the next one, if any. */
+static void task_stop(struct sim_engine *e, struct sim_vcpu *v, int dying)
+{
+	struct sim_task *next = rq_pop(v);
+
+	if (next) {
+		vcpu_switch_to(e, v, next);
+	} else {
+		v->curr = NULL;
+		vcpu_run_timers(e, v);
+	}
+	vcpu_requeue(e, v);
+	sched_next(e, dying);
+}
+
+void sim_sleep_block(const char *what, const void *obj, const char *name)
+{
+	struct sim_engine *e = sim_engine_current;
+	struct sim_vcpu *v = sim_vcpu_current;
+	struct sim_task *t = v->curr;
+
+	t->state = SIM_TASK_SLEEPING;
+	t->wait.what = what;
+	t->wait.obj = obj;
+	t->wait.name = name;
+	task_stop(e, v, 0);
+}
+
+void sim_spin_block(const char *what, const void *obj, const char *name)
+{
+	struct sim_engine *e = sim_engine_current;
+	struct sim_vcpu *v = sim_vcpu_current;
+	struct sim_task *t = v->curr;
+	sim_time_t start = v->now;
+
+	t->state = SIM_TASK_SPINNING;
+	t->wait.what = what;
+	t->wait.obj = obj;
+	t->wait.name = name;
+	vcpu_requeue(e, v);
+	sched_next(e, 0);
+	v->spin_ps += v->now - start;
+}
+
+void sim_wake(struct sim_task *t, sim_time_t at)
+{
+	struct sim_engine *e = sim_engine_current;
+	struct sim_vcpu *v = t->vcpu;
+
+	t->wait.what = NULL;
+	if (t->state == SIM_TASK_SPINNING) {
+		t->state = SIM_TASK_RUNNABLE;
+		if (at > v->now)
+			v->now = at;
+		vcpu_requeue(e, v);
+		return;
+	}
+	if (t->state != SIM_TASK_SLEEPING)
+		return;
+	t->state = SIM_TASK_RUNNABLE;
+	t->ready_at = at + e->wakeup_ps;
+	if (!v->curr) {
+		if (t->ready_at > v->now)
+			v->now = t->ready_at;
+		vcpu_switch_to(e, v, t);
+		vcpu_requeue(e, v);
+	} else {
+		rq_push(v, t);
+	}
+}
+
+void sim_sleep_ps(sim_time_t ps)
+{
+	struct sim_engine *e = sim_engine_current;
+	struct sim_vcpu *v = sim_vcpu_current;
+	struct sim_task *t = v->curr, **pp;
+
+	sim_sync();
+	v = sim_vcpu_current;
+	t->wake_at = v->now + ps;
+	t->state = SIM_TASK_SLEEPING;
+	t->wait.what = "timer";
+	t->wait.obj = NULL;
+	t->wait.name = "sleep";
+	for (pp = &v->sleepers; *pp && (*pp)->wake_at <= t->wake_at; pp = &(*pp)->rq_next)
+		;
+	t->rq_next = *pp;
+	*pp = t;
+	task_stop(e, v, 0);
+}
+
+void cond_resched(void)
+{
+	struct sim_vcpu *v = sim_vcpu_current;
+
+	if (v->rq_head)
+		v->slice_end = 0;
+	sim_sync();
+}
+
+void local_irq_disable(void)
+{
+	sim_vcpu_current->irq_disabled++;
+}
+
+void local_irq_enable(void)
+{
+	struct sim_vcpu *v = sim_vcpu_current;
+
+	if (--v->irq_disabled == 0 && v->csd_head && v->csd_head->arrival <= v->now &&
+	    !v->in_irq)
+		sim_sync();
+}
+
+/* ---- tasks ------------------------------------------------------------------ */
+
+static void task_entry(void)
+{
+	struct sim_engine *e = sim_engine_current;
+	struct sim_task *t = e->running;
+
+	sim_ctx_started(t->ctx);
+	t->fn(t->arg);
+	/* The task has ended: never resumed again. */
+	t->state = SIM_TASK_DEAD;
+	t->wait.what = NULL;
+	e->nr_live--;
+	task_stop(e, t->vcpu, 1);
+	abort();	/* not reached */
+}
+
+struct sim_task *sim_task_create(struct sim_engine *e, int cpu,
+				 const char *comm, sim_task_fn fn, void *arg)
+{
+	struct sim_task *t;
+	struct sim_vcpu *v;
+
+	if (cpu < 0 || cpu >= e->nr_cpus)
+		return NULL;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->stack_size = e->stack_size;
+	t->stack = mmap(NULL, t->stack_size, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (t->stack == MAP_FAILED) {
+		free(t);
+		return NULL;
+	}
+	t->ctx = sim_ctx_create(t->stack, t->stack_size, task_entry);
+	if (!t->ctx) {
+		munmap(t->stack, t->stack_size);
+		free(t);
+		return NULL;
+	}
+	v = &e->vcpus[cpu];
+	t->vcpu = v;
+	t->fn = fn;
+	t->arg = arg;
+	t->pid = ++e->nr_tasks;
+	snprintf(t->comm, sizeof(t->comm), "%s", comm);
+	sim_rng_seed(&t->rng, e->seed, (1ULL << 32) | (uint64_t)t->pid);
+	t->state = SIM_TASK_RUNNABLE;
+	t->ready_at = v->now;
+	t->all_next = e->tasks;
+	e->tasks = t;
+	e->nr_live++;
+	if (!v->curr) {
+		v->curr = t;
+		v->slice_end = v->now + e->slice_ps;
+		vcpu_requeue(e, v);
+	} else {
+		rq_push(v, t);
+	}
+	return t;
+}
+
+/* ---- the engine ---------------------------------------------------------------- */
+
+struct sim_engine *sim_engine_create(const struct sim_engine_opts *o)
+{
+	const struct sim_profile *p = o->profile;
+	struct sim_engine *e;
+	int i, n = o->nr_cpus;
+	int per_socket, siblings_apart;
+
+	if (n <= 0 || n > SIM_MAX_CPUS || n > sim_profile_nr_cpus(p))
+		return NULL;
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return NULL;
+	e->profile = p;
+	e->nr_cpus = n;
+	e->seed = o->seed;
+	e->check = o->check;
+	e->stack_size = o->stack_size ? o->stack_size : SIM_DEFAULT_STACK;
+#if SIM_ASAN
+	e->stack_size *= 4;	/* ASan frames are larger */
+#endif
+	e->mhz = p->clock_mhz;
+	e->quantum_ps = p->sched_quantum_ns * SIM_NS;
+	e->ctxsw_ps = p->sched_context_switch_ns * SIM_NS;
+	e->wakeup_ps = p->sched_wakeup_ns * SIM_NS;
+	e->slice_ps = p->sched_slice_us * SIM_US;
+	e->ipi_send_ps = p->ipi_send_ns * SIM_NS;
+	e->ipi_latency_ps = p->ipi_latency_ns * SIM_NS;
+	e->irq_entry_exit_ps = p->ipi_entry_exit_ns * SIM_NS;
+	e->line_ps[0] = p->cache_l1_hit_ns * SIM_NS;
+	e->line_ps[1] = p->cache_smt_transfer_ns * SIM_NS;
+	e->line_ps[2] = p->cache_socket_transfer_ns * SIM_NS;
+	e->line_ps[3] = p->cache_remote_transfer_ns * SIM_NS;
+	e->vcpus = calloc((size_t)n, sizeof(*e->vcpus));
+	e->heap = calloc((size_t)n, sizeof(*e->heap));
+	e->main_ctx = sim_ctx_create_main();
+	if (!e->vcpus || !e->heap || !e->main_ctx) {
+		sim_engine_destroy(e);
+		return NULL;
+	}
+	/*
+	 * Linux's numbering on Intel servers: first one thread of every core,
+	 * socket by socket, then the SMT siblings in the same order.
+	 */
+	per_socket = (int)p->topology_cores_per_socket;
+	siblings_apart = (int)(p->topology_sockets * p->topology_cores_per_socket);
+	for (i = 0; i < n; i++) {
+		struct sim_vcpu *v = &e->vcpus[i];
+		int rem = i % siblings_apart;
+
+		v->id = i;
+		v->heap_pos = -1;
+		v->smt = i / siblings_apart;
+		v->socket = rem / per_socket;
+		v->core = rem;
+		v->node = (int)((uint64_t)v->socket * p->topology_nodes /
+				p->topology_sockets);
+		sim_rng_seed(&v->rng, o->seed, (uint64_t)i);
+	}
+	e->class_tail = &e->classes;
+	sim_engine_current = e;
+	sim_counters_current = e->counters;
+	sim_vcpu_current = &e->vcpus[0];
+	return e;
+}
+
+void sim_engine_destroy(struct sim_engine *e)
+{
+	struct sim_task *t, *tn;
+	struct lock_class_stat *c, *cn;
+
+	if (!e)
+		return;
+	for (t = e->tasks; t; t = tn) {
+		tn = t->all_next;
+		sim_ctx_destroy(t->ctx);
+		munmap(t->stack, t->stack_size);
+		free(t);
+	}
+	for (c = e->classes; c; c = cn) {
+		cn = c->next;
+		free(c);
+	}
+	sim_ctx_destroy(e->main_ctx);
+	free(e->vcpus);
+	free(e->heap);
+	if (sim_engine_current == e) {
+		sim_engine_current = NULL;
+		sim_vcpu_current = NULL;
+		sim_counters_current = NULL;
+	}
+	free(e);
+}
+
+static void deadlock_report(struct sim_engine *e, char *buf, size_t len)
+{
+	size_t off = 0;
+	struct sim_task *t;
+
+	off += (size_t)snprintf(buf + off, len - off,
+				"deadlock: %d task(s) can never run again", e->nr_live);
+	for (t = e->tasks; t && off < len; t = t->all_next) {
+		if (t->state == SIM_TASK_DEAD)
+			continue;
+		off += (size_t)snprintf(buf + off, len - off, "; %s (pid %d, cpu %d) waits for %s %s",
+					t->comm, t->pid, t->vcpu->id,
+					t->wait.what ? t->wait.what : "?",
+					t->wait.name ? t->wait.name : "?");
+		if (off < len && t->wait.what && !strcmp(t->wait.what, "spinlock")) {
+			const struct spinlock *l = t->wait.obj;
+			const struct sim_task *w;
+
+			off += (size_t)snprintf(buf + off, len - off, " held by %s (cpu %d), waiters:",
+						l->owner_task ? l->owner_task->comm : "?",
+						l->owner ? l->owner->id : -1);
+			for (w = l->waiters_head; w && off < len; w = w->rq_next)
+				off += (size_t)snprintf(buf + off, len - off, " %s", w->comm);
+		}
+	}
+}
+
+int sim_engine_run(struct sim_engine *e, char *report, size_t len)
+{
+	sim_engine_current = e;
+	sim_counters_current = e->counters;
+	e->running = NULL;
+	sched_next(e, 0);
+	if (e->nr_live > 0) {
+		if (report && len)
+			deadlock_report(e, report, len);
+		return -EDEADLK;
+	}
+	return 0;
+}
+
+sim_time_t sim_engine_end_time(const struct sim_engine *e)
+{
+	sim_time_t end = 0;
+	int i;
+
+	for (i = 0; i < e->nr_cpus; i++)
+		if (e->vcpus[i].now > end)
+			end = e->vcpus[i].now;
+	return end;
+}
+
+int sim_engine_nr_cpus(const struct sim_engine *e) { return e->nr_cpus; }
+struct sim_vcpu *sim_engine_vcpu(struct sim_engine *e, int cpu) { return &e->vcpus[cpu]; }
+const struct sim_profile *sim_engine_profile(const struct sim_engine *e) { return e->profile; }
+uint64_t sim_engine_events(const struct sim_engine *e) { return e->events; }
+uint64_t *sim_engine_counters(struct sim_engine *e) { return e->counters; }
+bool sim_engine_checking(const struct sim_engine *e) { return e->check; }
+void sim_engine_set_priv(struct sim_engine *e, void *priv) { e->priv = priv; }
+void *sim_engine_priv(const struct sim_engine *e) { return e->priv; }
+
+void sim_engine_set_check_hook(struct sim_engine *e, void (*fn)(void *), void *arg)
+{
+	e->check_fn = fn;
+	e->check_arg = arg;
+}
+
+/* Queue @csd on @target; returns true if its queue was empty (send an IPI). */
+bool sim_vcpu_queue_csd(struct sim_vcpu *target, struct sim_csd *csd)
+{
+	struct sim_engine *e = sim_engine_current;
+	bool was_empty = !target->csd_head;
+
+	csd->next = NULL;
+	if (target->csd_tail)
+		target->csd_tail->next = csd;
+	else
+		target->csd_head = csd;
+	target->csd_tail = csd;
+	if (was_empty && target->heap_pos < 0 && target != sim_vcpu_current)
+		vcpu_requeue(e, target);
+	else if (was_empty && target->heap_pos >= 0 &&
+		 !(target->curr && target->curr->state == SIM_TASK_RUNNABLE))
+		vcpu_requeue(e, target);
+	return was_empty;
+}

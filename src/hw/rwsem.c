@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Sleeping reader/writer semaphores (kernel/locking/rwsem.c), used for
+ * mmap_lock.  FIFO hand-off: a release wakes the head waiter, or every
+ * reader at the head of the queue.  A waiter sleeps, so its vCPU may run
+ * another task.  Statistics go to the lock class like a spinlock's.
+ * Left out: optimistic spinning, writer lock stealing, handoff bits.
+ */
+#include "core/engine.h"
+#include "mmsim/profile.h"
+
+#define RWSEM_WAIT_WRITER	1U
+
+void init_rwsem_named(struct rw_semaphore *sem, const char *name)
+{
+	sem->readers = 0;
+	sem->writer = NULL;
+	sem->waiters_head = sem->waiters_tail = NULL;
+	sem->line.last_writer = -1;
+	sem->stat = sim_lock_class(sim_engine_current, name);
+}
+
+static void rwsem_queue(struct rw_semaphore *sem, struct sim_task *t, unsigned int flags)
+{
+	t->wait_flags = flags;
+	t->wait_start = sim_now();
+	t->rq_next = NULL;
+	if (sem->waiters_tail)
+		sem->waiters_tail->rq_next = t;
+	else
+		sem->waiters_head = t;
+	sem->waiters_tail = t;
+}
+
+static void rwsem_account(struct rw_semaphore *sem, sim_time_t start)
+{
+	sim_time_t wait = sim_now() - start;
+
+	sem->stat->contentions++;
+	sem->stat->wait_total += wait;
+	if (wait > sem->stat->wait_max)
+		sem->stat->wait_max = wait;
+}
+
+static void rwsem_fast(struct rw_semaphore *sem)
+{
+	sim_cost_cycles(sim_engine_current->profile->lock_atomic_cycles);
+	sim_line_write(&sem->line);
+}
+
+bool down_read_trylock(struct rw_semaphore *sem)
+{
+	sim_sync();
+	if (sem->writer || sem->waiters_head)
+		return false;
+	sem->stat->acquisitions++;
+	sem->readers++;
+	rwsem_fast(sem);
+	return true;
+}
+
+void down_read(struct rw_semaphore *sem)
+{
+	struct sim_task *t;
+	sim_time_t start;
+
+	if (down_read_trylock(sem))
+		return;
+	t = sim_current();
+	sem->stat->acquisitions++;
+	start = sim_now();
+	rwsem_queue(sem, t, 0);
+	sim_sleep_block("rwsem", sem, sem->stat->name);
+	rwsem_account(sem, start);
+}
+
+void down_write(struct rw_semaphore *sem)
+{
+	struct sim_task *t;
+	sim_time_t start;
+
+	sim_sync();
+	t = sim_current();
+	sem->stat->acquisitions++;
+	if (!sem->writer && !sem->readers && !sem->waiters_head) {
+		sem->writer = t;
+		rwsem_fast(sem);
+		return;
+	}
+	start = sim_now();
+	rwsem_queue(sem, t, RWSEM_WAIT_WRITER);
+	sim_sleep_block("rwsem", sem, sem->stat->name);
+	rwsem_account(sem, start);
+}
+
+/* Grant the lock to the head waiter, or to every reader at the head. */
+static void rwsem_wake(struct rw_semaphore *sem)
+{
+	sim_time_t at = sim_now();	/* sim_wake() adds the wake-up latency */
+	struct sim_task *w = sem->waiters_head;
+
+	if (!w)
+		return;
+	if (w->wait_flags & RWSEM_WAIT_WRITER) {
+		if (sem->readers)
+			return;
+		sem->waiters_head = w->rq_next;
+		if (!sem->waiters_head)
+			sem->waiters_tail = NULL;
+		sem->writer = w;
+		sim_wake(w, at);
+		return;
+	}
+	while (w && !(w->wait_flags & RWSEM_WAIT_WRITER)) {
+		struct sim_task *next = w->rq_next;
+
+		sem->readers++;
+		sim_wake(w, at);
+		w = next;
+	}
+	sem->waiters_head = w;
+	if (!w)
+		sem->waiters_tail = NULL;
+}
+
+void up_read(struct rw_semaphore *sem)
+{
+	sim_line_write(&sem->line);
+	if (--sem->readers == 0)
+		rwsem_wake(sem);
+}
+
+void up_write(struct rw_semaphore *sem)
+{
+	sim_line_write(&sem->line);
+	sem->writer = NULL;
+	rwsem_wake(sem);
+}

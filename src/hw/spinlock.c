@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Queued spinlocks in virtual time (the x86 qspinlock, kernel/locking/
+ * qspinlock.c), with /proc/lock_stat statistics per lock class.
+ *
+ * An acquisition is a sync point, so acquisitions happen in virtual-time
+ * order.  A free lock costs one locked RMW plus the transfer of the lock
+ * word's line from its last writer.  A held lock queues the caller (FIFO,
+ * like the MCS queue) and its vCPU spins: it runs nothing else, and with
+ * interrupts disabled it takes no IPIs.  A release hands the lock to the
+ * head waiter after one transfer of the lock word to the waiter's CPU,
+ * the waiter's detection delay in its PAUSE loop (half a PAUSE on
+ * average) and its locked RMW:
+ *
+ *   CPU A (holder)                    CPU B (head waiter)
+ *   spin_unlock(): store 0            spinning on the lock word (PAUSE)
+ *        |---- line transfer A->B --->|
+ *                                     sees 0 (avg pause/2 later), RMW
+ *                                     owns the lock at t_unlock + handoff
+ *
+ * A release is not a sync point: a holder that ran ahead of the others
+ * records free_at, and an acquirer that comes earlier in virtual time
+ * waits (spins) until free_at plus a hand-off, as if it had been queued.
+ *
+ * Wait time is counted as perf lock contention counts it: from the failed
+ * fast path to the acquisition.  Hold time: acquisition to release.
+ * Left out: the pending-bit path (its cost is the same hand-off), lock
+ * stealing, paravirtual spinlocks.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/engine.h"
+#include "mmsim/profile.h"
+
+struct lock_class_stat *sim_lock_class(struct sim_engine *e, const char *name)
+{
+	struct lock_class_stat *c;
+
+	for (c = e->classes; c; c = c->next)
+		if (!strcmp(c->name, name))
+			return c;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		abort();
+	snprintf(c->name, sizeof(c->name), "%s", name);
+	*e->class_tail = c;
+	e->class_tail = &c->next;
+	return c;
+}
+
+struct lock_class_stat *sim_lock_classes(struct sim_engine *e)
+{
+	return e->classes;
+}
+
+void spin_lock_init_named(struct spinlock *lock, const char *name)
+{
+	const char *arrow = strrchr(name, '>');
+	const char *dot = strrchr(name, '.');
+	const char *base = name;
+
+	/* "&lruvec->lru_lock" is in class "lru_lock", as lockdep names it. */
+	if (arrow && arrow > base)
+		base = arrow + 1;
+	if (dot && dot + 1 > base)
+		base = dot + 1;
+	if (*base == '&')
+		base++;
+	memset(lock, 0, sizeof(*lock));
+	lock->line.last_writer = -1;
+	lock->stat = sim_lock_class(sim_engine_current, base);
+}
+
+static sim_time_t lock_atomic_ps(void)
+{
+	return sim_cycles_to_ps(sim_engine_current->profile->lock_atomic_cycles);
+}
+
+/* Hand-off cost from @from to @to: line transfer, PAUSE detection, RMW. */
+static sim_time_t lock_handoff_ps(int from, int to)
+{
+	const struct sim_profile *p = sim_engine_current->profile;
+
+	return sim_line_transfer_ps(from, to) +
+	       sim_cycles_to_ps(p->lock_pause_cycles / 2) + lock_atomic_ps();
+}
+
+static void lock_acquired(struct spinlock *lock, struct sim_vcpu *v)
+{
+	lock->owner = v;
+	lock->owner_task = v->curr;
+	lock->acquired_at = v->now;
+	lock->line.last_writer = (int16_t)v->id;
+}
+
+static void lock_account_wait(struct spinlock *lock, sim_time_t wait)
+{
+	struct lock_class_stat *s = lock->stat;
+
+	s->contentions++;
+	s->wait_total += wait;
+	if (wait > s->wait_max)
+		s->wait_max = wait;
+}
+
+void spin_lock(struct spinlock *lock)
+{
+	struct sim_vcpu *v;
+	struct sim_task *t;
+	sim_time_t start;
+
+	sim_sync();
+	v = sim_vcpu_current;
+	t = v->curr;
+	lock->stat->acquisitions++;
+	if (!lock->owner) {
+		if (lock->free_at > v->now) {
+			/* Released in our future: we spun until then. */
+			start = v->now;
+			v->now = lock->free_at +
+				 lock_handoff_ps(lock->line.last_writer, v->id);
+			lock_account_wait(lock, v->now - start);
+			v->spin_ps += v->now - start;
+		} else {
+			sim_cost_ps(lock_atomic_ps() +
+				    sim_line_transfer_ps(lock->line.last_writer, v->id));
+			v = sim_vcpu_current;
+		}
+		lock_acquired(lock, v);
+		return;
+	}
+	if (lock->owner == v && lock->owner_task == t) {
+		fprintf(stderr, "mmsim: BUG: %s (pid %d) takes lock %s it holds\n",
+			t->comm, t->pid, lock->stat->name);
+		abort();
+	}
+	/* Slow path: queue and spin until the hand-off. */
+	start = v->now;
+	t->rq_next = NULL;
+	if (lock->waiters_tail)
+		lock->waiters_tail->rq_next = t;
+	else
+		lock->waiters_head = t;
+	lock->waiters_tail = t;
+	sim_spin_block("spinlock", lock, lock->stat->name);
+	v = sim_vcpu_current;
+	lock_account_wait(lock, v->now - start);
+	/* The releaser made us the owner at the hand-off time. */
+	lock->acquired_at = v->now;
+}
+
+bool spin_trylock(struct spinlock *lock)
+{
+	struct sim_vcpu *v;
+
+	sim_sync();
+	v = sim_vcpu_current;
+	if (lock->owner || lock->free_at > v->now)
+		return false;
+	lock->stat->acquisitions++;
+	sim_cost_ps(lock_atomic_ps() + sim_line_transfer_ps(lock->line.last_writer, v->id));
+	lock_acquired(lock, sim_vcpu_current);
+	return true;
+}
+
+void spin_unlock(struct spinlock *lock)
+{
+	struct sim_vcpu *v = sim_vcpu_current;
+	struct lock_class_stat *s = lock->stat;
+	sim_time_t hold = v->now - lock->acquired_at;
+	struct sim_task *w;
+
+	if (lock->owner != v) {
+		fprintf(stderr, "mmsim: BUG: cpu %d releases lock %s it does not hold\n",
+			v->id, s->name);
+		abort();
+	}
+	s->hold_total += hold;
+	if (hold > s->hold_max)
+		s->hold_max = hold;
+	w = lock->waiters_head;
+	if (!w) {
+		lock->owner = NULL;
+		lock->owner_task = NULL;
+		lock->free_at = v->now;
+		return;
+	}
+	lock->waiters_head = w->rq_next;
+	if (!lock->waiters_head)
+		lock->waiters_tail = NULL;
+	w->rq_next = NULL;
+	{
+		sim_time_t grant = v->now + lock_handoff_ps(v->id, w->vcpu->id);
+
+		lock->owner = w->vcpu;
+		lock->owner_task = w;
+		lock->line.last_writer = (int16_t)w->vcpu->id;
+		sim_wake(w, grant);
+	}
+}
+
+void spin_lock_irq(struct spinlock *lock)
+{
+	local_irq_disable();
+	spin_lock(lock);
+}
+
+void spin_unlock_irq(struct spinlock *lock)
+{
+	spin_unlock(lock);
+	local_irq_enable();
+}
+
+bool spin_is_held(const struct spinlock *lock)
+{
+	return lock->owner == sim_vcpu_current &&
+	       lock->owner_task == sim_vcpu_current->curr;
+}
