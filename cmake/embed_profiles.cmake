@@ -2,7 +2,7 @@
 # Turns profiles/*.ini into a C file with one string per profile.
 file(GLOB files ${DIR}/*.ini)
 list(SORT files)
-set(body "/* generated from profiles/*.ini; do not edit */\n#include <stddef.h>\n")
+set(body "/* generated from the files in profiles/; do not edit */\n#include <stddef.h>\n")
 set(table "const char *const sim_builtin_profiles[] = {\n")
 set(i 0)
 foreach(f ${files})
