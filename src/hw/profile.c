@@ -338,7 +338,9 @@ static char *read_whole_file(const char *path, char *err, size_t errlen)
 	size_t len = 0, cap = 0, n;
 
 	if (!f) {
-		snprintf(err, errlen, "profile %s: %s", path, strerror(errno));
+		snprintf(err, errlen,
+			 "profile %s: cannot read it (%s): expected a readable INI file",
+			 path, strerror(errno));
 		return NULL;
 	}
 	for (;;) {
