@@ -644,8 +644,10 @@ static void test_costs_doc(void **state)
 
 		snprintf(head, sizeof(head), "\n## %s\n", names[i]);
 		start = strstr(doc, head);
-		if (!start)
+		if (!start) {
 			fail_msg("docs/costs.md has no section for %s", names[i]);
+			break;
+		}
 		end = strstr(start + 1, "\n## ");
 		n = end ? (size_t)(end - start) : strlen(start);
 		part = strndup(start, n);

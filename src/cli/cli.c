@@ -675,15 +675,19 @@ static int cmd_reproduce(struct cli *c, int argc, char **argv)
 			if (has_published(c->registry[i]))
 				scn[nr++] = c->registry[i];
 	if (!nr) {
-		fprintf(c->out, "no published experiment is modelled yet\n");
+		/* keep standard output clean when it carries JSON or CSV */
+		FILE *note = (a.json && !strcmp(a.json, "-")) ||
+			     (a.csv && !strcmp(a.csv, "-")) ? c->err : c->out;
+
+		fprintf(note, "no published experiment is modelled yet\n");
 		for (i = 0; c->registry[i]; i++)
 			if (!strcmp(c->registry[i]->name, "spinlock"))
 				scn[nr++] = c->registry[i];
 		if (!nr) {
-			fprintf(c->out, "and no spinlock scenario is built: nothing to run\n");
+			fprintf(note, "and no spinlock scenario is built: nothing to run\n");
 			return 0;
 		}
-		fprintf(c->out, "running spinlock at its defaults\n\n");
+		fprintf(note, "running spinlock at its defaults\n\n");
 	}
 	return cli_run_all(c, scn, nr, &a, true);
 }
@@ -828,7 +832,7 @@ static const struct cli_cmd cli_cmds[] = {
  * @out: standard output
  * @err: standard error; gets at most one "mmsim: error: ..." line
  *
- * Context: not reentrant with itself only through live/compare.
+ * Context: the host process, outside any engine run.
  * Return: the exit code: 0 success, 1 internal failure, 2 bad input.
  */
 int mmsim_main(int argc, char **argv,

@@ -490,18 +490,20 @@ void sim_print_header(struct sim_out *o, const struct sim_report *r)
  * sim_print_csv() - the results as CSV
  * @o: the sink
  * @r: the results
+ * @header: start with the row "scenario,variant,metric,value"
  *
- * A header row "scenario,variant,metric,value", then one row per variant
+ * Optionally a header row, then one row per variant
  * and metric, in column then metric order.  Values use "%.15g"; a metric
  * the variant did not set has an empty value.  Names are snake_case, so
  * nothing needs quoting.
  */
-void sim_print_csv(struct sim_out *o, const struct sim_report *r)
+void sim_print_csv(struct sim_out *o, const struct sim_report *r, bool header)
 {
 	const struct scenario_ops *s = r->cfg->scenario;
 	int v, m;
 
-	sim_out_printf(o, "scenario,variant,metric,value\n");
+	if (header)
+		sim_out_printf(o, "scenario,variant,metric,value\n");
 	for (v = 0; v < r->nr_res; v++)
 		for (m = 0; s->metrics[m].key && m < SIM_MAX_METRICS; m++) {
 			sim_out_printf(o, "%s,%s,%s,", s->name, r->res[v].name,
