@@ -55,8 +55,8 @@ void sim_print_table(struct sim_out *o, const struct sim_report *r);
 void sim_print_locks(struct sim_out *o, const struct sim_report *r);
 /* Counters that are non-zero in some variant, in enum order. */
 void sim_print_counters(struct sim_out *o, const struct sim_report *r);
-/* "scenario,variant,metric,value" rows, with a header row. */
-void sim_print_csv(struct sim_out *o, const struct sim_report *r);
+/* "scenario,variant,metric,value" rows, optionally after a header row. */
+void sim_print_csv(struct sim_out *o, const struct sim_report *r, bool header);
 /* The JSON document of DESIGN.md section 5 (new reference), NULL on ENOMEM. */
 struct json_t *sim_report_json(const struct sim_report *r);
 /* Dump @json with mmsim's fixed flags; returns -1 if dumping failed. */
