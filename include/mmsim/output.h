@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Output: one sink for all text, and the printers of a run's results
+ * (table, lock table, counters, effective options, JSON, CSV).
+ *
+ * All printers are deterministic: fixed formats, C locale, no host data
+ * except the JSON "host" object.  Tests point a sink at a buffer and
+ * compare exact text.
+ */
+#ifndef MMSIM_OUTPUT_H
+#define MMSIM_OUTPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "mmsim/scenario.h"
+
+/*
+ * struct sim_out - where text goes: a FILE, or a growing buffer.
+ * Invariant: fp == NULL implies buf[len] == '\0' (when buf != NULL).
+ */
+struct sim_out {
+	FILE *fp;			/* the stream, NULL: in memory */
+	char *buf;			/* in memory: the text so far */
+	size_t len, cap;		/* bytes used, bytes allocated */
+	bool failed;			/* a write or an allocation failed */
+};
+
+/* The results of one scenario run, as the printers take them. */
+struct sim_report {
+	const struct sim_run_config *cfg;	/* scenario, profile, params, seed */
+	const struct sim_variant_result *res;	/* one per variant run, in column order */
+	int nr_res;
+	bool reproduce;				/* add the published numbers */
+	double host_seconds;			/* JSON "host" only */
+	uint64_t host_events;
+};
+
+void sim_out_init_file(struct sim_out *o, FILE *fp);
+void sim_out_init_buffer(struct sim_out *o);
+void sim_out_release(struct sim_out *o);
+/* The text of an in-memory sink ("" when empty). */
+const char *sim_out_text(const struct sim_out *o);
+void sim_out_write(struct sim_out *o, const char *s, size_t n);
+void sim_out_printf(struct sim_out *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* The effective options: scenario, profile, seed, variants, params. */
+void sim_print_header(struct sim_out *o, const struct sim_report *r);
+/* One row per metric, one column per variant, then delta and published. */
+void sim_print_table(struct sim_out *o, const struct sim_report *r);
+/* lock_stat-style table of each variant. */
+void sim_print_locks(struct sim_out *o, const struct sim_report *r);
+/* Counters that are non-zero in some variant, in enum order. */
+void sim_print_counters(struct sim_out *o, const struct sim_report *r);
+/* "scenario,variant,metric,value" rows, optionally after a header row. */
+void sim_print_csv(struct sim_out *o, const struct sim_report *r, bool header);
+/* The JSON document of DESIGN.md section 5 (new reference), NULL on ENOMEM. */
+struct json_t *sim_report_json(const struct sim_report *r);
+/* Dump @json with mmsim's fixed flags; returns -1 if dumping failed. */
+int sim_print_json(struct sim_out *o, struct json_t *json);
+
+/* The published value of @metric for @variant, if the scenario has one. */
+bool sim_published_value(const struct scenario_ops *s, const char *variant,
+			 const char *metric, double *value);
+
+/*
+ * A result file written whole or not at all: opened as PATH.tmp.PID at the
+ * start of a run (so that a bad path fails before any work), renamed over
+ * PATH at the end.  "-" is the caller's standard output.
+ */
+struct sim_outfile {
+	char *path;			/* as the user gave it */
+	char *tmp;			/* PATH.tmp.PID, NULL for "-" */
+	FILE *fp;			/* tmp file or the stdout stream */
+};
+
+int sim_outfile_open(struct sim_outfile *f, const char *opt, const char *path,
+		     FILE *stdout_fp, char *err, size_t len);
+int sim_outfile_commit(struct sim_outfile *f, const char *text, size_t n,
+		       char *err, size_t len);
+void sim_outfile_abort(struct sim_outfile *f);
+
+#endif /* MMSIM_OUTPUT_H */

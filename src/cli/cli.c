@@ -1,0 +1,886 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The command line: subcommands, options, and running a scenario.
+ *
+ *   mmsim list | show SCENARIO | run SCENARIO [options]
+ *         reproduce [SCENARIO...] | profiles [NAME] | live ... | compare ...
+ *
+ * The subcommands (cli_cmds[]) and the options (CLI_OPTIONS) are tables;
+ * the help text and every "unknown ..." error are generated from them and
+ * from the scenario registry, which is a parameter so that tests can pass
+ * their own.  A user's mistake travels back as -1 with one line of text;
+ * mmsim_main() prints it as "mmsim: error: ..." and returns 2.  A
+ * scenario's run() failing is an internal failure: exit code 1.
+ *
+ * The host clock (CLOCK_MONOTONIC) is read here and only here, around the
+ * runs, for the "host time" line and the JSON "host" object.  Nothing it
+ * returns reaches the table, the CSV or the model.
+ */
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli/cli.h"
+#include "live/live.h"
+#include "mmsim/output.h"
+#include "mmsim/profile.h"
+
+#define CLI_ERR		512
+#define CLI_MAX_SETS	(SIM_MAX_PARAMS * 2)
+#define CLI_MAX_POS	64
+
+/* Which subcommands take an option. */
+#define CLI_RUN		0x1
+#define CLI_REPRO	0x2
+
+/* X(id, name, argument, subcommands, help) */
+#define CLI_OPTIONS(X)                                                          \
+	X(SET, "--set", "KEY=VALUE", CLI_RUN,                                   \
+	  "a parameter; repeatable; values with units (16M, 2G, 10ms)")       \
+	X(VARIANT, "--variant", "NAME", CLI_RUN,                                \
+	  "run only this variant; repeatable; default: all variants")         \
+	X(PROFILE, "--profile", "NAME|FILE", CLI_RUN,                           \
+	  "another machine: a builtin profile or an INI file")                \
+	X(SEED, "--seed", "N", CLI_RUN | CLI_REPRO, "random seed; default 1")    \
+	X(JSON, "--json", "FILE", CLI_RUN | CLI_REPRO,                          \
+	  "write the results as JSON (\"-\": standard output, no table)")     \
+	X(CSV, "--csv", "FILE", CLI_RUN | CLI_REPRO,                            \
+	  "one row per variant and metric (\"-\": standard output, no table)") \
+	X(QUIET, "--quiet", NULL, CLI_RUN | CLI_REPRO, "only the table")         \
+	X(CHECK, "--check", NULL, CLI_RUN | CLI_REPRO,                          \
+	  "run the model's invariant checks (slow)")
+
+enum cli_opt_id {
+#define CLI_OPT_ENUM(id, name, arg, cmds, help) CLI_OPT_##id,
+	CLI_OPTIONS(CLI_OPT_ENUM)
+#undef CLI_OPT_ENUM
+	NR_CLI_OPTS
+};
+
+struct cli_opt_desc {
+	const char *name;
+	const char *arg;		/* NULL: a flag */
+	unsigned cmds;			/* CLI_RUN, CLI_REPRO */
+	const char *help;
+};
+
+static const struct cli_opt_desc cli_opts[NR_CLI_OPTS] = {
+#define CLI_OPT_ROW(id, n, a, c, h) [CLI_OPT_##id] = { n, a, c, h },
+	CLI_OPTIONS(CLI_OPT_ROW)
+#undef CLI_OPT_ROW
+};
+
+/* The options and operands of one subcommand. */
+struct cli_args {
+	const char *sets[CLI_MAX_SETS];		/* "KEY=VALUE" */
+	int nr_sets;
+	const char *variants[SIM_MAX_VARIANTS];
+	int nr_variants;
+	const char *profile, *json, *csv;
+	uint64_t seed;
+	bool seed_given, quiet, check;
+	const char *pos[CLI_MAX_POS];		/* operands */
+	int nr_pos;
+};
+
+/* The invocation: the registry and the streams. */
+struct cli {
+	const struct scenario_ops *const *registry;
+	FILE *out, *err;
+	char msg[CLI_ERR];		/* the error line, without "mmsim: error: " */
+};
+
+struct cli_cmd {
+	const char *name;
+	const char *usage;
+	const char *help;
+	int (*fn)(struct cli *c, int argc, char **argv);
+};
+
+static const struct cli_cmd cli_cmds[];
+
+static int cli_fail(struct cli *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static int cli_fail(struct cli *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(c->msg, sizeof(c->msg), fmt, ap);
+	va_end(ap);
+	return 2;
+}
+
+/* ---- look-ups over the registry ---------------------------------------- */
+
+static const struct scenario_ops *cli_find_scenario(struct cli *c,
+						    const char *name)
+{
+	int i;
+	size_t n;
+
+	for (i = 0; c->registry[i]; i++)
+		if (!strcmp(c->registry[i]->name, name))
+			return c->registry[i];
+	if (!c->registry[0]) {
+		snprintf(c->msg, sizeof(c->msg),
+			 "unknown scenario %s: no scenario is built yet", name);
+		return NULL;
+	}
+	n = (size_t)snprintf(c->msg, sizeof(c->msg),
+			     "unknown scenario %s: expected one of", name);
+	for (i = 0; c->registry[i] && n < sizeof(c->msg); i++)
+		n += (size_t)snprintf(c->msg + n, sizeof(c->msg) - n, "%s %s",
+				      i ? "," : "", c->registry[i]->name);
+	return NULL;
+}
+
+/* "one of a, b, c" from a NULL-terminated list of names, into c->msg. */
+static void cli_append_names(struct cli *c, const char *const *names)
+{
+	size_t n = strlen(c->msg);
+	int i;
+
+	for (i = 0; names && names[i] && n < sizeof(c->msg); i++)
+		n += (size_t)snprintf(c->msg + n, sizeof(c->msg) - n, "%s %s",
+				      i ? "," : "", names[i]);
+}
+
+/* ---- options -------------------------------------------------------------- */
+
+static int cli_parse_seed(struct cli *c, const char *text, uint64_t *seed)
+{
+	static const struct sim_param seed_param = {
+		.key = "--seed", .type = SIM_PARAM_COUNT, .min = 0,
+		.max = UINT64_MAX,
+	};
+
+	if (sim_param_parse(&seed_param, text, seed, c->msg, sizeof(c->msg)))
+		return -1;
+	return 0;
+}
+
+/*
+ * Parse argv[1..] of subcommand @cmd (CLI_RUN or CLI_REPRO) into @a.
+ * Options take "--opt VALUE" or "--opt=VALUE".
+ */
+static int cli_parse_args(struct cli *c, int argc, char **argv, unsigned cmd,
+			  const char *cmd_name, struct cli_args *a)
+{
+	int i, k, id;
+
+	memset(a, 0, sizeof(*a));
+	a->seed = 1;
+	for (i = 1; i < argc; i++) {
+		const char *arg = argv[i], *val = NULL, *eq;
+		size_t n;
+
+		if (arg[0] != '-' || !strcmp(arg, "-")) {
+			if (a->nr_pos >= CLI_MAX_POS)
+				return cli_fail(c, "%s: too many operands (at most %d)",
+						cmd_name, CLI_MAX_POS);
+			a->pos[a->nr_pos++] = arg;
+			continue;
+		}
+		eq = strchr(arg, '=');
+		n = eq ? (size_t)(eq - arg) : strlen(arg);
+		for (id = 0; id < NR_CLI_OPTS; id++)
+			if (strlen(cli_opts[id].name) == n &&
+			    !strncmp(cli_opts[id].name, arg, n))
+				break;
+		if (id == NR_CLI_OPTS || !(cli_opts[id].cmds & cmd)) {
+			size_t m;
+
+			m = (size_t)snprintf(c->msg, sizeof(c->msg),
+					     "unknown option %.*s for %s: expected one of",
+					     (int)n, arg, cmd_name);
+			for (k = 0, id = 0; id < NR_CLI_OPTS && m < sizeof(c->msg); id++)
+				if (cli_opts[id].cmds & cmd)
+					m += (size_t)snprintf(c->msg + m, sizeof(c->msg) - m,
+							      "%s %s", k++ ? "," : "",
+							      cli_opts[id].name);
+			return 2;
+		}
+		if (cli_opts[id].arg) {
+			if (eq)
+				val = eq + 1;
+			else if (i + 1 < argc)
+				val = argv[++i];
+			else
+				return cli_fail(c, "%s: expected %s after it",
+						cli_opts[id].name, cli_opts[id].arg);
+		} else if (eq) {
+			return cli_fail(c, "%s: takes no value, got %s",
+					cli_opts[id].name, eq + 1);
+		}
+		switch ((enum cli_opt_id)id) {
+		case CLI_OPT_SET:
+			if (!strchr(val, '=') || val[0] == '=')
+				return cli_fail(c, "--set %s: expected KEY=VALUE", val);
+			if (a->nr_sets >= CLI_MAX_SETS)
+				return cli_fail(c, "--set %s: too many --set (at most %d)",
+						val, CLI_MAX_SETS);
+			a->sets[a->nr_sets++] = val;
+			break;
+		case CLI_OPT_VARIANT:
+			for (k = 0; k < a->nr_variants; k++)
+				if (!strcmp(a->variants[k], val))
+					return cli_fail(c, "--variant %s: given twice", val);
+			if (a->nr_variants >= SIM_MAX_VARIANTS)
+				return cli_fail(c, "--variant %s: too many variants (at most %d)",
+						val, SIM_MAX_VARIANTS);
+			a->variants[a->nr_variants++] = val;
+			break;
+		case CLI_OPT_PROFILE:
+		case CLI_OPT_JSON:
+		case CLI_OPT_CSV: {
+			const char **slot = id == CLI_OPT_PROFILE ? &a->profile :
+					    id == CLI_OPT_JSON ? &a->json : &a->csv;
+
+			if (*slot)
+				return cli_fail(c, "%s %s: given twice (first %s)",
+						cli_opts[id].name, val, *slot);
+			if (!*val)
+				return cli_fail(c, "%s: expected %s, got an empty value",
+						cli_opts[id].name, cli_opts[id].arg);
+			*slot = val;
+			break;
+		}
+		case CLI_OPT_SEED:
+			if (a->seed_given)
+				return cli_fail(c, "--seed %s: given twice", val);
+			if (cli_parse_seed(c, val, &a->seed))
+				return 2;
+			a->seed_given = true;
+			break;
+		case CLI_OPT_QUIET:
+			a->quiet = true;
+			break;
+		case CLI_OPT_CHECK:
+			a->check = true;
+			break;
+		case NR_CLI_OPTS:
+			break;
+		}
+	}
+	if (a->json && a->csv && !strcmp(a->json, "-") && !strcmp(a->csv, "-"))
+		return cli_fail(c, "--json - and --csv -: expected at most one of them on standard output");
+	if (a->json && a->csv && strcmp(a->json, "-") && !strcmp(a->json, a->csv))
+		return cli_fail(c, "--json %s and --csv %s: expected two different files",
+				a->json, a->csv);
+	return 0;
+}
+
+/* ---- running a scenario --------------------------------------------------- */
+
+static double cli_host_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Defaults, then --set, then the scenario's own checks. */
+static int cli_configure(struct cli *c, const struct scenario_ops *s,
+			 const struct cli_args *a, struct sim_run_config *cfg)
+{
+	bool given[SIM_MAX_PARAMS] = { false };
+	int i, k;
+
+	cfg->scenario = s;
+	cfg->seed = a->seed;
+	cfg->check = a->check;
+	for (i = 0; s->params && s->params[i].key && i < SIM_MAX_PARAMS; i++)
+		cfg->params[i] = s->params[i].def;
+	for (k = 0; k < a->nr_sets; k++) {
+		const char *eq = strchr(a->sets[k], '=');
+		char key[64];
+		size_t n = (size_t)(eq - a->sets[k]);
+
+		if (n >= sizeof(key))
+			n = sizeof(key) - 1;
+		memcpy(key, a->sets[k], n);
+		key[n] = '\0';
+		i = sim_scenario_param_index(s, key);
+		if (i < 0 || i >= SIM_MAX_PARAMS) {
+			const char *keys[SIM_MAX_PARAMS + 1] = { NULL };
+			int j;
+
+			for (j = 0; s->params && s->params[j].key && j < SIM_MAX_PARAMS; j++)
+				keys[j] = s->params[j].key;
+			snprintf(c->msg, sizeof(c->msg),
+				 "unknown parameter %s for scenario %s: expected one of",
+				 key, s->name);
+			cli_append_names(c, keys);
+			return 2;
+		}
+		if (given[i])
+			return cli_fail(c, "--set %s: %s given twice", a->sets[k], key);
+		given[i] = true;
+		if (sim_param_parse(&s->params[i], eq + 1, &cfg->params[i], c->msg,
+				    sizeof(c->msg)))
+			return 2;
+	}
+	if (s->validate && s->validate(cfg, c->msg, sizeof(c->msg)))
+		return 2;
+	return 0;
+}
+
+/* The variants to run, in the scenario's order; returns their count. */
+static int cli_select_variants(struct cli *c, const struct scenario_ops *s,
+			       const struct cli_args *a, int *idx)
+{
+	int i, k, nr = 0;
+
+	for (k = 0; k < a->nr_variants; k++)
+		if (sim_scenario_variant_index(s, a->variants[k]) < 0) {
+			snprintf(c->msg, sizeof(c->msg),
+				 "unknown variant %s for scenario %s: expected one of",
+				 a->variants[k], s->name);
+			cli_append_names(c, s->variants);
+			return -1;
+		}
+	for (i = 0; s->variants && s->variants[i] && nr < SIM_MAX_VARIANTS; i++) {
+		bool take = !a->nr_variants;
+
+		for (k = 0; k < a->nr_variants; k++)
+			take |= !strcmp(a->variants[k], s->variants[i]);
+		if (take)
+			idx[nr++] = i;
+	}
+	if (!nr) {
+		snprintf(c->msg, sizeof(c->msg), "scenario %s has no variants", s->name);
+		return -1;
+	}
+	return nr;
+}
+
+/* Where the results of the scenarios of one command go. */
+struct cli_sinks {
+	struct sim_out text;		/* table and the rest, or nothing */
+	bool text_on;
+	json_t *json;			/* run: the document; reproduce: an array */
+	struct sim_out csv;		/* in memory until the end */
+	bool csv_header_done;
+};
+
+static int cli_run_scenario(struct cli *c, const struct scenario_ops *s,
+			    const struct cli_args *a, bool reproduce,
+			    struct cli_sinks *k)
+{
+	struct sim_run_config cfg;
+	struct sim_profile *prof;
+	struct sim_variant_result *res = NULL;
+	struct sim_report rep;
+	int idx[SIM_MAX_VARIANTS], nr, i, ret = 2;
+	const char *pname = a->profile ? a->profile : s->profile;
+	double t0;
+
+	memset(&cfg, 0, sizeof(cfg));
+	prof = calloc(1, sizeof(*prof));
+	if (!prof)
+		return cli_fail(c, "out of memory") - 1;
+	if (!pname) {
+		cli_fail(c, "scenario %s names no profile: expected --profile NAME|FILE",
+			 s->name);
+		goto out_free;
+	}
+	if (sim_profile_load(pname, prof, c->msg, sizeof(c->msg)))
+		goto out_free;
+	cfg.profile = prof;
+	if (cli_configure(c, s, a, &cfg))
+		goto out_free;
+	nr = cli_select_variants(c, s, a, idx);
+	if (nr < 0)
+		goto out_free;
+	res = calloc((size_t)nr, sizeof(*res));
+	if (!res) {
+		cli_fail(c, "out of memory");
+		ret = 1;
+		goto out_free;
+	}
+
+	t0 = cli_host_seconds();
+	memset(&rep, 0, sizeof(rep));
+	rep.cfg = &cfg;
+	rep.res = res;
+	rep.nr_res = nr;
+	rep.reproduce = reproduce;
+	for (i = 0; i < nr; i++) {
+		char err[CLI_ERR] = "";
+
+		res[i].name = s->variants[idx[i]];
+		if (s->run(&cfg, idx[i], &res[i], err, sizeof(err))) {
+			cli_fail(c, "%s, variant %s: %s", s->name, res[i].name,
+				 err[0] ? err : "the run failed");
+			ret = 1;
+			goto out_free;
+		}
+		rep.host_events += res[i].events;
+	}
+	rep.host_seconds = cli_host_seconds() - t0;
+
+	if (k->text_on) {
+		if (!a->quiet)
+			sim_print_header(&k->text, &rep);
+		sim_print_table(&k->text, &rep);
+		if (!a->quiet) {
+			sim_print_locks(&k->text, &rep);
+			sim_print_counters(&k->text, &rep);
+			sim_out_printf(&k->text, "\nhost time: %.3f s, %" PRIu64 " events\n",
+				       rep.host_seconds, rep.host_events);
+		}
+		if (reproduce)
+			sim_out_printf(&k->text, "\n");
+	}
+	if (a->json) {
+		json_t *doc = sim_report_json(&rep);
+
+		if (!doc) {
+			cli_fail(c, "out of memory");
+			ret = 1;
+			goto out_free;
+		}
+		if (reproduce) {
+			json_array_append_new(k->json, doc);
+		} else {
+			json_decref(k->json);
+			k->json = doc;
+		}
+	}
+	if (a->csv) {
+		sim_print_csv(&k->csv, &rep, !k->csv_header_done);
+		k->csv_header_done = true;
+	}
+	ret = 0;
+out_free:
+	free(res);
+	free(prof);
+	return ret;
+}
+
+/*
+ * Run @scn (nr_scn scenarios) with @a and write the results: the text to
+ * c->out, --json and --csv each whole or not at all.
+ */
+static int cli_run_all(struct cli *c, const struct scenario_ops **scn,
+		       int nr_scn, const struct cli_args *a, bool reproduce)
+{
+	struct sim_outfile json_f, csv_f;
+	struct cli_sinks k;
+	int i, ret = 0;
+
+	memset(&k, 0, sizeof(k));
+	memset(&json_f, 0, sizeof(json_f));
+	memset(&csv_f, 0, sizeof(csv_f));
+	sim_out_init_file(&k.text, c->out);
+	sim_out_init_buffer(&k.csv);
+	k.text_on = !(a->json && !strcmp(a->json, "-")) &&
+		    !(a->csv && !strcmp(a->csv, "-"));
+	if (a->json && sim_outfile_open(&json_f, "--json", a->json, c->out,
+					c->msg, sizeof(c->msg)))
+		return 2;
+	if (a->csv && sim_outfile_open(&csv_f, "--csv", a->csv, c->out, c->msg,
+				       sizeof(c->msg))) {
+		sim_outfile_abort(&json_f);
+		return 2;
+	}
+	if (a->json && reproduce)
+		k.json = json_array();
+
+	for (i = 0; i < nr_scn && !ret; i++)
+		ret = cli_run_scenario(c, scn[i], a, reproduce, &k);
+
+	if (!ret && a->json) {
+		struct sim_out js;
+
+		sim_out_init_buffer(&js);
+		sim_print_json(&js, k.json);
+		if (js.failed) {
+			ret = cli_fail(c, "out of memory") - 1;
+		} else if (sim_outfile_commit(&json_f, sim_out_text(&js), js.len,
+					      c->msg, sizeof(c->msg))) {
+			ret = 1;
+		}
+		sim_out_release(&js);
+	}
+	if (!ret && a->csv) {
+		if (k.csv.failed)
+			ret = cli_fail(c, "out of memory") - 1;
+		else if (sim_outfile_commit(&csv_f, sim_out_text(&k.csv), k.csv.len,
+					    c->msg, sizeof(c->msg)))
+			ret = 1;
+	}
+	sim_outfile_abort(&json_f);
+	sim_outfile_abort(&csv_f);
+	json_decref(k.json);
+	sim_out_release(&k.csv);
+	if (!ret && (k.text.failed || fflush(c->out)))
+		ret = cli_fail(c, "writing to standard output failed") - 1;
+	return ret;
+}
+
+/* ---- subcommands ----------------------------------------------------------- */
+
+static int cmd_list(struct cli *c, int argc, char **argv)
+{
+	size_t w = 0;
+	int i;
+
+	if (argc > 1)
+		return cli_fail(c, "list %s: expected no operands", argv[1]);
+	for (i = 0; c->registry[i]; i++)
+		if (strlen(c->registry[i]->name) > w)
+			w = strlen(c->registry[i]->name);
+	for (i = 0; c->registry[i]; i++)
+		fprintf(c->out, "%-*s  %s\n", (int)w, c->registry[i]->name,
+			c->registry[i]->summary ? c->registry[i]->summary : "");
+	return 0;
+}
+
+static const char *param_type_name(const struct sim_param *p)
+{
+	switch (p->type) {
+	case SIM_PARAM_COUNT:
+		return "count";
+	case SIM_PARAM_SIZE:
+		return "bytes";
+	case SIM_PARAM_TIME:
+		return "time";
+	case SIM_PARAM_BOOL:
+		return "bool";
+	case SIM_PARAM_ENUM:
+		return "choice";
+	}
+	return "";
+}
+
+static int cmd_show(struct cli *c, int argc, char **argv)
+{
+	const struct scenario_ops *s;
+	const struct sim_published *p;
+	char def[64], lo[64], hi[64];
+	size_t w = 0;
+	int i;
+
+	if (argc != 2)
+		return cli_fail(c, "show: expected one scenario, got %d operands",
+				argc - 1);
+	s = cli_find_scenario(c, argv[1]);
+	if (!s)
+		return 2;
+	fprintf(c->out, "%s: %s\n", s->name, s->summary ? s->summary : "");
+	if (s->description)
+		fprintf(c->out, "\n%s\n", s->description);
+	fprintf(c->out, "\nprofile: %s\n", s->profile ? s->profile : "-");
+	fprintf(c->out, "variants:");
+	for (i = 0; s->variants && s->variants[i]; i++) {
+		const char *role = "";
+
+		if (s->baseline && !strcmp(s->variants[i], s->baseline))
+			role = " (baseline)";
+		if (s->changed && !strcmp(s->variants[i], s->changed))
+			role = " (changed)";
+		fprintf(c->out, " %s%s", s->variants[i], role);
+	}
+	fprintf(c->out, "\n\nparameters:\n");
+	for (i = 0; s->params && s->params[i].key; i++)
+		if (strlen(s->params[i].key) > w)
+			w = strlen(s->params[i].key);
+	for (i = 0; s->params && s->params[i].key; i++) {
+		const struct sim_param *q = &s->params[i];
+
+		sim_param_format(q, q->def, def, sizeof(def));
+		fprintf(c->out, "  %-*s  %-10s %-6s ", (int)w, q->key, def,
+			param_type_name(q));
+		if (q->type == SIM_PARAM_ENUM) {
+			int j;
+
+			fprintf(c->out, "[");
+			for (j = 0; q->choices && q->choices[j]; j++)
+				fprintf(c->out, "%s%s", j ? "|" : "", q->choices[j]);
+			fprintf(c->out, "]");
+		} else if (q->type != SIM_PARAM_BOOL) {
+			sim_param_format(q, q->min, lo, sizeof(lo));
+			sim_param_format(q, q->max, hi, sizeof(hi));
+			fprintf(c->out, "[%s..%s]", lo, hi);
+		}
+		fprintf(c->out, "  %s\n", q->help ? q->help : "");
+	}
+	fprintf(c->out, "\nmetrics:\n");
+	w = 0;
+	for (i = 0; s->metrics && s->metrics[i].key; i++)
+		if (strlen(s->metrics[i].key) > w)
+			w = strlen(s->metrics[i].key);
+	for (i = 0; s->metrics && s->metrics[i].key; i++)
+		fprintf(c->out, "  %-*s  %s\n", (int)w, s->metrics[i].key,
+			s->metrics[i].label ? s->metrics[i].label : "");
+	if (s->published && s->published[0].variant) {
+		fprintf(c->out, "\npublished (%s):\n",
+			s->published_source ? s->published_source : "no source given");
+		for (p = s->published; p->variant; p++)
+			fprintf(c->out, "  %s %s = %.15g\n", p->variant, p->metric,
+				p->value);
+	}
+	return 0;
+}
+
+static int cmd_run(struct cli *c, int argc, char **argv)
+{
+	const struct scenario_ops *s;
+	struct cli_args a;
+	int ret;
+
+	ret = cli_parse_args(c, argc, argv, CLI_RUN, "run", &a);
+	if (ret)
+		return ret;
+	if (a.nr_pos != 1)
+		return cli_fail(c, "run: expected one scenario, got %d operands",
+				a.nr_pos);
+	s = cli_find_scenario(c, a.pos[0]);
+	if (!s)
+		return 2;
+	return cli_run_all(c, &s, 1, &a, false);
+}
+
+static bool has_published(const struct scenario_ops *s)
+{
+	return s->published && s->published[0].variant;
+}
+
+static int cmd_reproduce(struct cli *c, int argc, char **argv)
+{
+	const struct scenario_ops *scn[CLI_MAX_POS];
+	struct cli_args a;
+	int i, k, nr = 0, ret;
+
+	ret = cli_parse_args(c, argc, argv, CLI_REPRO, "reproduce", &a);
+	if (ret)
+		return ret;
+	for (i = 0; i < a.nr_pos; i++) {
+		scn[nr] = cli_find_scenario(c, a.pos[i]);
+		if (!scn[nr])
+			return 2;
+		for (k = 0; k < nr; k++)
+			if (scn[k] == scn[nr])
+				return cli_fail(c, "reproduce %s: given twice", a.pos[i]);
+		nr++;
+	}
+	if (!a.nr_pos)
+		for (i = 0; c->registry[i] && nr < CLI_MAX_POS; i++)
+			if (has_published(c->registry[i]))
+				scn[nr++] = c->registry[i];
+	if (!nr) {
+		/* keep standard output clean when it carries JSON or CSV */
+		FILE *note = (a.json && !strcmp(a.json, "-")) ||
+			     (a.csv && !strcmp(a.csv, "-")) ? c->err : c->out;
+
+		fprintf(note, "no published experiment is modelled yet\n");
+		for (i = 0; c->registry[i]; i++)
+			if (!strcmp(c->registry[i]->name, "spinlock"))
+				scn[nr++] = c->registry[i];
+		if (!nr) {
+			fprintf(note, "and no spinlock scenario is built: nothing to run\n");
+			return 0;
+		}
+		fprintf(note, "running spinlock at its defaults\n\n");
+	}
+	return cli_run_all(c, scn, nr, &a, true);
+}
+
+static void print_profile(struct cli *c, const struct sim_profile *p)
+{
+	int i;
+
+	fprintf(c->out, "profile %s: %s\n", p->origin, p->machine_description);
+	fprintf(c->out, "%d CPUs: %" PRIu64 " sockets x %" PRIu64
+		" cores x %" PRIu64 " threads, %" PRIu64 " nodes\n\n",
+		sim_profile_nr_cpus(p), p->topology_sockets,
+		p->topology_cores_per_socket, p->topology_threads_per_core,
+		p->topology_nodes);
+#define PROFILE_PRINT_U64(sec, key, unit)                                      \
+	fprintf(c->out, "%-32s %10" PRIu64 " %-7s", #sec "." #key, p->sec##_##key, unit)
+#define PROFILE_PRINT_STR(sec, key, unit)                                      \
+	fprintf(c->out, "%-32s %s", #sec "." #key, p->sec##_##key)
+#define PROFILE_PRINT_FIELD(sec, key, type, unit, meaning)                     \
+	do {                                                                   \
+		const char *src = "no source given";                           \
+		size_t kn = strlen(#sec "." #key);                             \
+		PROFILE_PRINT_##type(sec, key, unit);                          \
+		for (i = 0; i < p->nr_sources; i++)                            \
+			if (!strncmp(p->sources[i], #sec "." #key " = ", kn + 3)) \
+				src = p->sources[i] + kn + 3;                  \
+		fprintf(c->out, "  %s; %s\n", meaning, src);                   \
+	} while (0);
+	PROFILE_FIELDS(PROFILE_PRINT_FIELD)
+#undef PROFILE_PRINT_FIELD
+#undef PROFILE_PRINT_STR
+#undef PROFILE_PRINT_U64
+}
+
+static int cmd_profiles(struct cli *c, int argc, char **argv)
+{
+	const char *const *names = sim_profile_builtin_names();
+	struct sim_profile *p;
+	int i, ret = 0;
+
+	if (argc > 2)
+		return cli_fail(c, "profiles: expected at most one profile, got %d operands",
+				argc - 1);
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return cli_fail(c, "out of memory") - 1;
+	if (argc == 2) {
+		if (sim_profile_load(argv[1], p, c->msg, sizeof(c->msg)))
+			ret = 2;
+		else
+			print_profile(c, p);
+		free(p);
+		return ret;
+	}
+	for (i = 0; names[i]; i++) {
+		if (sim_profile_load(names[i], p, c->msg, sizeof(c->msg))) {
+			ret = 1;	/* a builtin profile is broken: our bug */
+			break;
+		}
+		fprintf(c->out, "%-16s %4d CPUs  %s\n", names[i],
+			sim_profile_nr_cpus(p), p->machine_description);
+	}
+	free(p);
+	return ret;
+}
+
+static int cmd_live(struct cli *c, int argc, char **argv)
+{
+	fflush(c->out);
+	return live_cmd_main(argc, argv, c->out, c->err);
+}
+
+static int cmd_compare(struct cli *c, int argc, char **argv)
+{
+	fflush(c->out);
+	return compare_cmd_main(argc, argv, c->out, c->err);
+}
+
+static int cmd_help(struct cli *c, int argc, char **argv)
+{
+	const char *const *names = sim_profile_builtin_names();
+	size_t w = 0;
+	int i;
+
+	fprintf(c->out,
+		"mmsim: a deterministic simulator of Linux memory-management hot paths\n\n"
+		"usage:\n");
+	for (i = 0; cli_cmds[i].name; i++) {
+		char head[96];
+
+		snprintf(head, sizeof(head), "mmsim %s%s%s", cli_cmds[i].name,
+			 cli_cmds[i].usage[0] ? " " : "", cli_cmds[i].usage);
+		fprintf(c->out, "  %-42s %s\n", head, cli_cmds[i].help);
+	}
+	fprintf(c->out, "\noptions:\n");
+	for (i = 0; i < NR_CLI_OPTS; i++) {
+		char head[64];
+
+		snprintf(head, sizeof(head), "%s%s%s", cli_opts[i].name,
+			 cli_opts[i].arg ? " " : "",
+			 cli_opts[i].arg ? cli_opts[i].arg : "");
+		fprintf(c->out, "  %-22s %-14s %s\n", head,
+			(cli_opts[i].cmds & CLI_REPRO) ? "run, reproduce" : "run",
+			cli_opts[i].help);
+	}
+	fprintf(c->out, "\nscenarios:\n");
+	for (i = 0; c->registry[i]; i++)
+		if (strlen(c->registry[i]->name) > w)
+			w = strlen(c->registry[i]->name);
+	for (i = 0; c->registry[i]; i++)
+		fprintf(c->out, "  %-*s  %s\n", (int)w, c->registry[i]->name,
+			c->registry[i]->summary ? c->registry[i]->summary : "");
+	if (!i)
+		fprintf(c->out, "  (none is built yet)\n");
+	fprintf(c->out, "\nprofiles:");
+	for (i = 0; names[i]; i++)
+		fprintf(c->out, "%s %s", i ? "," : "", names[i]);
+	fprintf(c->out,
+		"\n\nexit codes: 0 success, 1 internal failure, 2 bad input\n");
+	return 0;
+}
+
+static const struct cli_cmd cli_cmds[] = {
+	{ "list", "", "scenarios, one line each", cmd_list },
+	{ "show", "SCENARIO", "its variants, parameters, metrics and profile", cmd_show },
+	{ "run", "SCENARIO [options]", "run the variants and print the table", cmd_run },
+	{ "reproduce", "[SCENARIO...] [options]",
+	  "the published experiments, simulated beside published", cmd_reproduce },
+	{ "profiles", "[NAME|FILE]", "list profiles, or print one with sources",
+	  cmd_profiles },
+	{ "live", "...", "run a workload on this machine's kernel", cmd_live },
+	{ "compare", "...", "compare live and simulated results", cmd_compare },
+	{ "help", "", "this text (also --help)", cmd_help },
+	{ NULL, NULL, NULL, NULL },
+};
+
+/**
+ * mmsim_main() - the mmsim command line
+ * @argc: argument count
+ * @argv: arguments; argv[0] is the program name
+ * @registry: the scenarios, NULL-terminated (sim_scenarios, or a test's)
+ * @out: standard output
+ * @err: standard error; gets at most one "mmsim: error: ..." line
+ *
+ * Context: the host process, outside any engine run.
+ * Return: the exit code: 0 success, 1 internal failure, 2 bad input.
+ */
+int mmsim_main(int argc, char **argv,
+	       const struct scenario_ops *const *registry, FILE *out, FILE *err)
+{
+	struct cli *c;
+	const char *cmd;
+	size_t n;
+	int i, ret;
+
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		fprintf(err, "mmsim: error: out of memory\n");
+		return 1;
+	}
+	c->registry = registry;
+	c->out = out;
+	c->err = err;
+	if (argc < 2) {
+		ret = cli_fail(c, "expected a command: try mmsim help");
+		goto out_report;
+	}
+	cmd = argv[1];
+	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h"))
+		cmd = "help";
+	for (i = 0; cli_cmds[i].name; i++)
+		if (!strcmp(cli_cmds[i].name, cmd))
+			break;
+	if (!cli_cmds[i].name) {
+		n = (size_t)snprintf(c->msg, sizeof(c->msg),
+				     "unknown command %s: expected one of", cmd);
+		for (i = 0; cli_cmds[i].name && n < sizeof(c->msg); i++)
+			n += (size_t)snprintf(c->msg + n, sizeof(c->msg) - n, "%s %s",
+					      i ? "," : "", cli_cmds[i].name);
+		ret = 2;
+		goto out_report;
+	}
+	for (int k = 2; k < argc && cli_cmds[i].fn != cmd_live &&
+	     cli_cmds[i].fn != cmd_compare; k++)
+		if (!strcmp(argv[k], "--help") || !strcmp(argv[k], "-h")) {
+			ret = cmd_help(c, 1, argv);
+			goto out_report;
+		}
+	ret = cli_cmds[i].fn(c, argc - 1, argv + 1);
+out_report:
+	if (ret && c->msg[0])
+		fprintf(err, "mmsim: error: %s\n", c->msg);
+	fflush(out);
+	free(c);
+	return ret;
+}

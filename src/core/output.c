@@ -1,0 +1,786 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The output sink and the printers of a run's results.
+ *
+ * Models nothing of the kernel.  Everything mmsim prints for a run goes
+ * through one struct sim_out, so that tests capture the exact text:
+ *   header    the effective options, so that a run can be repeated
+ *   table     one row per metric, one column per variant, then the change
+ *             from the scenario's baseline to its changed variant as
+ *             "+abs (+pct%)", as in the seed posts; in reproduce mode the
+ *             published numbers and the ratio simulated/published
+ *   locks     /proc/lock_stat-style, one table per variant
+ *   counters  non-zero counters, one column per variant
+ *   JSON, CSV the machine-readable forms (DESIGN.md section 5)
+ * Numbers use fixed printf formats; mmsim never calls setlocale(), so the
+ * C locale's '.' is the decimal point.  Result files are written whole or
+ * not at all (struct sim_outfile: a temporary file, then rename()).
+ *
+ * No locks; nothing here runs inside the engine.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <fcntl.h>
+
+#include "mmsim/output.h"
+#include "mmsim/profile.h"
+
+#ifndef MMSIM_VERSION
+#define MMSIM_VERSION "unknown"
+#endif
+
+#define OUT_CELL	64	/* one table cell */
+#define OUT_MAX_COLS	(1 + SIM_MAX_VARIANTS * 3 + 1)
+#define OUT_MAX_ROWS	(1 + (NR_SIM_COUNTERS > SIM_MAX_METRICS ? NR_SIM_COUNTERS : SIM_MAX_METRICS))
+
+/* ---- the sink ------------------------------------------------------- */
+
+/**
+ * sim_out_init_file() - a sink that writes to a stream
+ * @o: the sink
+ * @fp: the stream; the caller keeps it open and closes it
+ */
+void sim_out_init_file(struct sim_out *o, FILE *fp)
+{
+	memset(o, 0, sizeof(*o));
+	o->fp = fp;
+}
+
+/**
+ * sim_out_init_buffer() - a sink that collects the text in memory
+ * @o: the sink; release it with sim_out_release()
+ */
+void sim_out_init_buffer(struct sim_out *o)
+{
+	memset(o, 0, sizeof(*o));
+}
+
+/**
+ * sim_out_release() - free the memory of an in-memory sink
+ * @o: the sink
+ */
+void sim_out_release(struct sim_out *o)
+{
+	free(o->buf);
+	o->buf = NULL;
+	o->len = o->cap = 0;
+}
+
+/**
+ * sim_out_text() - the text collected by an in-memory sink
+ * @o: the sink
+ *
+ * Return: the text, "" when nothing was written.
+ */
+const char *sim_out_text(const struct sim_out *o)
+{
+	return o->buf ? o->buf : "";
+}
+
+/**
+ * sim_out_write() - write bytes to a sink
+ * @o: the sink
+ * @s: the bytes
+ * @n: how many
+ *
+ * A failure is remembered in o->failed.
+ */
+void sim_out_write(struct sim_out *o, const char *s, size_t n)
+{
+	if (o->fp) {
+		if (fwrite(s, 1, n, o->fp) != n)
+			o->failed = true;
+		return;
+	}
+	if (o->len + n + 1 > o->cap) {
+		size_t cap = o->cap ? o->cap : 1024;
+		char *nb;
+
+		while (cap < o->len + n + 1)
+			cap *= 2;
+		nb = realloc(o->buf, cap);
+		if (!nb) {
+			o->failed = true;
+			return;
+		}
+		o->buf = nb;
+		o->cap = cap;
+	}
+	memcpy(o->buf + o->len, s, n);
+	o->len += n;
+	o->buf[o->len] = '\0';
+}
+
+/**
+ * sim_out_printf() - formatted write to a sink
+ * @o: the sink
+ * @fmt: printf format
+ */
+void sim_out_printf(struct sim_out *o, const char *fmt, ...)
+{
+	char small[512], *big;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(small, sizeof(small), fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		o->failed = true;
+		return;
+	}
+	if ((size_t)n < sizeof(small)) {
+		sim_out_write(o, small, (size_t)n);
+		return;
+	}
+	big = malloc((size_t)n + 1);
+	if (!big) {
+		o->failed = true;
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(big, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	sim_out_write(o, big, (size_t)n);
+	free(big);
+}
+
+/* ---- aligned tables --------------------------------------------------- */
+
+/*
+ * A text table: column 0 is left-aligned (labels), the others are
+ * right-aligned; columns are two spaces apart; a rule of dashes follows
+ * the header row and ends the table, as in the seed posts.
+ */
+struct out_table {
+	char cell[OUT_MAX_ROWS][OUT_MAX_COLS][OUT_CELL];
+	int nr_rows, nr_cols;
+};
+
+static void table_set(struct out_table *t, int row, int col, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void table_set(struct out_table *t, int row, int col, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (row >= OUT_MAX_ROWS || col >= OUT_MAX_COLS)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(t->cell[row][col], OUT_CELL, fmt, ap);
+	va_end(ap);
+	if (row >= t->nr_rows)
+		t->nr_rows = row + 1;
+	if (col >= t->nr_cols)
+		t->nr_cols = col + 1;
+}
+
+static void table_print(struct out_table *t, struct sim_out *o)
+{
+	size_t w[OUT_MAX_COLS] = { 0 }, total = 0, n;
+	int r, c;
+
+	for (r = 0; r < t->nr_rows; r++)
+		for (c = 0; c < t->nr_cols; c++) {
+			n = strlen(t->cell[r][c]);
+			if (n > w[c])
+				w[c] = n;
+		}
+	for (c = 0; c < t->nr_cols; c++)
+		total += w[c] + (c ? 2 : 0);
+	for (r = 0; r < t->nr_rows; r++) {
+		for (c = 0; c < t->nr_cols; c++) {
+			if (!c)
+				sim_out_printf(o, "%-*s", (int)w[c], t->cell[r][c]);
+			else
+				sim_out_printf(o, "  %*s", (int)w[c], t->cell[r][c]);
+		}
+		sim_out_write(o, "\n", 1);
+		if (r == 0 || r == t->nr_rows - 1) {
+			char dash[256];
+
+			n = total < sizeof(dash) - 1 ? total : sizeof(dash) - 1;
+			memset(dash, '-', n);
+			dash[n] = '\n';
+			sim_out_write(o, dash, n + 1);
+		}
+	}
+}
+
+/**
+ * sim_published_value() - a published number of a scenario
+ * @s: the scenario
+ * @variant: the variant's name
+ * @metric: the metric's key
+ * @value: the published value, when there is one
+ *
+ * Return: true if the scenario publishes @metric for @variant.
+ */
+bool sim_published_value(const struct scenario_ops *s, const char *variant,
+			 const char *metric, double *value)
+{
+	const struct sim_published *p;
+
+	for (p = s->published; p && p->variant; p++)
+		if (!strcmp(p->variant, variant) && !strcmp(p->metric, metric)) {
+			*value = p->value;
+			return true;
+		}
+	return false;
+}
+
+static bool variant_has_published(const struct scenario_ops *s,
+				  const char *variant)
+{
+	const struct sim_published *p;
+
+	for (p = s->published; p && p->variant; p++)
+		if (!strcmp(p->variant, variant))
+			return true;
+	return false;
+}
+
+/* Index of the result of @variant in @r, or -1. */
+static int report_find(const struct sim_report *r, const char *variant)
+{
+	int i;
+
+	if (!variant)
+		return -1;
+	for (i = 0; i < r->nr_res; i++)
+		if (!strcmp(r->res[i].name, variant))
+			return i;
+	return -1;
+}
+
+/**
+ * sim_print_table() - the results table
+ * @o: the sink
+ * @r: the results
+ *
+ * Layout (columns two spaces apart, label column left-aligned, the others
+ * right-aligned; each number with the metric's decimals):
+ *
+ *   metric        before     after  delta
+ *   ---------------------------------------------
+ *   runtime (s)    1.230     1.100  -0.130 (-10.6%)
+ *   ---------------------------------------------
+ *
+ * "delta" appears when the scenario's baseline and changed variants were
+ * both run: changed - baseline, and the percentage of the baseline ("n/a"
+ * when the baseline is 0).  In reproduce mode each variant with published
+ * numbers adds "published VARIANT" and "sim/pub VARIANT" (the ratio).
+ * A metric a variant did not set prints as "-".
+ */
+void sim_print_table(struct sim_out *o, const struct sim_report *r)
+{
+	const struct scenario_ops *s = r->cfg->scenario;
+	struct out_table *t = calloc(1, sizeof(*t));
+	int base = report_find(r, s->baseline);
+	int chg = report_find(r, s->changed);
+	bool delta = base >= 0 && chg >= 0 && base != chg;
+	int m, v, col;
+
+	if (!t) {
+		o->failed = true;
+		return;
+	}
+	table_set(t, 0, 0, "metric");
+	for (v = 0; v < r->nr_res; v++)
+		table_set(t, 0, 1 + v, "%s", r->res[v].name);
+	col = 1 + r->nr_res;
+	if (delta)
+		table_set(t, 0, col++, "delta");
+	if (r->reproduce)
+		for (v = 0; v < r->nr_res; v++) {
+			if (!variant_has_published(s, r->res[v].name))
+				continue;
+			table_set(t, 0, col++, "published %s", r->res[v].name);
+			table_set(t, 0, col++, "sim/pub %s", r->res[v].name);
+		}
+
+	for (m = 0; s->metrics[m].key && m < SIM_MAX_METRICS; m++) {
+		const struct sim_metric *mt = &s->metrics[m];
+		int row = 1 + m, dec = mt->decimals;
+
+		table_set(t, row, 0, "%s", mt->label ? mt->label : mt->key);
+		for (v = 0; v < r->nr_res; v++) {
+			if (r->res[v].has_metric[m])
+				table_set(t, row, 1 + v, "%.*f", dec,
+					  r->res[v].metrics[m]);
+			else
+				table_set(t, row, 1 + v, "-");
+		}
+		col = 1 + r->nr_res;
+		if (delta) {
+			const struct sim_variant_result *b = &r->res[base];
+			const struct sim_variant_result *c = &r->res[chg];
+
+			if (!b->has_metric[m] || !c->has_metric[m])
+				table_set(t, row, col, "-");
+			else if (b->metrics[m] == 0)
+				table_set(t, row, col, "%+.*f (n/a)", dec,
+					  c->metrics[m] - b->metrics[m]);
+			else
+				table_set(t, row, col, "%+.*f (%+.1f%%)", dec,
+					  c->metrics[m] - b->metrics[m],
+					  (c->metrics[m] - b->metrics[m]) * 100.0 /
+					  b->metrics[m]);
+			col++;
+		}
+		if (!r->reproduce)
+			continue;
+		for (v = 0; v < r->nr_res; v++) {
+			double pub;
+
+			if (!variant_has_published(s, r->res[v].name))
+				continue;
+			if (!sim_published_value(s, r->res[v].name, mt->key, &pub)) {
+				table_set(t, row, col++, "-");
+				table_set(t, row, col++, "-");
+				continue;
+			}
+			table_set(t, row, col++, "%.*f", dec, pub);
+			if (!r->res[v].has_metric[m] || pub == 0)
+				table_set(t, row, col++, "n/a");
+			else
+				table_set(t, row, col++, "%.2f",
+					  r->res[v].metrics[m] / pub);
+		}
+	}
+	table_print(t, o);
+	free(t);
+}
+
+/**
+ * sim_print_locks() - the lock_stat-style table of each variant
+ * @o: the sink
+ * @r: the results
+ *
+ * One table per variant that has lock classes, headed "locks: VARIANT",
+ * with columns name, acquisitions, contentions, wait total s (6 decimals),
+ * wait avg ns and hold avg ns (1 decimal).
+ */
+void sim_print_locks(struct sim_out *o, const struct sim_report *r)
+{
+	struct out_table *t;
+	int v, i;
+
+	for (v = 0; v < r->nr_res; v++) {
+		const struct sim_variant_result *res = &r->res[v];
+
+		if (!res->nr_locks)
+			continue;
+		t = calloc(1, sizeof(*t));
+		if (!t) {
+			o->failed = true;
+			return;
+		}
+		table_set(t, 0, 0, "locks: %s", res->name);
+		table_set(t, 0, 1, "acquisitions");
+		table_set(t, 0, 2, "contentions");
+		table_set(t, 0, 3, "wait total s");
+		table_set(t, 0, 4, "wait avg ns");
+		table_set(t, 0, 5, "hold avg ns");
+		for (i = 0; i < res->nr_locks && i < SIM_MAX_LOCKS; i++) {
+			const struct sim_lock_result *l = &res->locks[i];
+
+			table_set(t, 1 + i, 0, "%s", l->name);
+			table_set(t, 1 + i, 1, "%" PRIu64, l->acquisitions);
+			table_set(t, 1 + i, 2, "%" PRIu64, l->contentions);
+			table_set(t, 1 + i, 3, "%.6f", l->wait_total_s);
+			table_set(t, 1 + i, 4, "%.1f", l->wait_avg_ns);
+			table_set(t, 1 + i, 5, "%.1f", l->hold_avg_ns);
+		}
+		sim_out_write(o, "\n", 1);
+		table_print(t, o);
+		free(t);
+	}
+}
+
+/**
+ * sim_print_counters() - the counters of the run
+ * @o: the sink
+ * @r: the results
+ *
+ * One row per counter that is non-zero in at least one variant, in the
+ * order of SIM_COUNTERS; one column per variant.  Prints nothing when
+ * every counter is zero.
+ */
+void sim_print_counters(struct sim_out *o, const struct sim_report *r)
+{
+	struct out_table *t = calloc(1, sizeof(*t));
+	int c, v, row = 1;
+
+	if (!t) {
+		o->failed = true;
+		return;
+	}
+	table_set(t, 0, 0, "counter");
+	for (v = 0; v < r->nr_res; v++)
+		table_set(t, 0, 1 + v, "%s", r->res[v].name);
+	for (c = 0; c < NR_SIM_COUNTERS; c++) {
+		bool any = false;
+
+		for (v = 0; v < r->nr_res; v++)
+			any |= r->res[v].counters[c] != 0;
+		if (!any)
+			continue;
+		table_set(t, row, 0, "%s", sim_counter_names[c]);
+		for (v = 0; v < r->nr_res; v++)
+			table_set(t, row, 1 + v, "%" PRIu64, r->res[v].counters[c]);
+		row++;
+	}
+	if (row > 1) {
+		sim_out_write(o, "\n", 1);
+		table_print(t, o);
+	}
+	free(t);
+}
+
+/**
+ * sim_print_header() - the effective options of a run
+ * @o: the sink
+ * @r: the results (only the configuration and the variant names are used)
+ *
+ * Prints the version, scenario, profile, seed, variants, every parameter
+ * with its unit and meaning, and the command line that repeats the run.
+ */
+void sim_print_header(struct sim_out *o, const struct sim_report *r)
+{
+	const struct sim_run_config *cfg = r->cfg;
+	const struct scenario_ops *s = cfg->scenario;
+	const char *prof = cfg->profile ? cfg->profile->origin : "-";
+	char val[64];
+	size_t w = 0;
+	int i;
+
+	sim_out_printf(o, "mmsim %s: scenario %s, profile %s, seed %" PRIu64 "\n",
+		       MMSIM_VERSION, s->name, prof, cfg->seed);
+	sim_out_printf(o, "variants:");
+	for (i = 0; i < r->nr_res; i++)
+		sim_out_printf(o, " %s", r->res[i].name);
+	sim_out_printf(o, "\n");
+	for (i = 0; s->params && s->params[i].key; i++)
+		if (strlen(s->params[i].key) > w)
+			w = strlen(s->params[i].key);
+	for (i = 0; s->params && s->params[i].key; i++) {
+		sim_param_format(&s->params[i], cfg->params[i], val, sizeof(val));
+		sim_out_printf(o, "  %-*s = %-10s %s\n", (int)w, s->params[i].key,
+			       val, s->params[i].help ? s->params[i].help : "");
+	}
+	sim_out_printf(o, "repeat: mmsim run %s --profile %s --seed %" PRIu64,
+		       s->name, prof, cfg->seed);
+	for (i = 0; s->params && s->params[i].key; i++) {
+		sim_param_format(&s->params[i], cfg->params[i], val, sizeof(val));
+		sim_out_printf(o, " --set %s=%s", s->params[i].key, val);
+	}
+	if (cfg->check)
+		sim_out_printf(o, " --check");
+	sim_out_printf(o, "\n\n");
+}
+
+/**
+ * sim_print_csv() - the results as CSV
+ * @o: the sink
+ * @r: the results
+ * @header: start with the row "scenario,variant,metric,value"
+ *
+ * Optionally a header row, then one row per variant
+ * and metric, in column then metric order.  Values use "%.15g"; a metric
+ * the variant did not set has an empty value.  Names are snake_case, so
+ * nothing needs quoting.
+ */
+void sim_print_csv(struct sim_out *o, const struct sim_report *r, bool header)
+{
+	const struct scenario_ops *s = r->cfg->scenario;
+	int v, m;
+
+	if (header)
+		sim_out_printf(o, "scenario,variant,metric,value\n");
+	for (v = 0; v < r->nr_res; v++)
+		for (m = 0; s->metrics[m].key && m < SIM_MAX_METRICS; m++) {
+			sim_out_printf(o, "%s,%s,%s,", s->name, r->res[v].name,
+				       s->metrics[m].key);
+			if (r->res[v].has_metric[m])
+				sim_out_printf(o, "%.15g", r->res[v].metrics[m]);
+			sim_out_printf(o, "\n");
+		}
+}
+
+/* ---- JSON --------------------------------------------------------------- */
+
+/* JSON has no NaN or infinity: they become null. */
+static json_t *jreal(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *param_json(const struct sim_param *p, uint64_t v)
+{
+	switch (p->type) {
+	case SIM_PARAM_BOOL:
+		return json_boolean(v);
+	case SIM_PARAM_ENUM: {
+		char buf[64];
+
+		sim_param_format(p, v, buf, sizeof(buf));
+		return json_string(buf);
+	}
+	default:
+		return json_integer((json_int_t)v);
+	}
+}
+
+static json_t *variant_json(const struct scenario_ops *s,
+			    const struct sim_variant_result *res)
+{
+	json_t *vj = json_object(), *mj = json_object(), *cj = json_object();
+	json_t *lj = json_array();
+	int m, c, i;
+
+	json_object_set_new(vj, "name", json_string(res->name));
+	for (m = 0; s->metrics[m].key && m < SIM_MAX_METRICS; m++)
+		json_object_set_new(mj, s->metrics[m].key,
+				    res->has_metric[m] ? jreal(res->metrics[m])
+						       : json_null());
+	json_object_set_new(vj, "metrics", mj);
+	for (c = 0; c < NR_SIM_COUNTERS; c++)
+		json_object_set_new(cj, sim_counter_names[c],
+				    json_integer((json_int_t)res->counters[c]));
+	json_object_set_new(vj, "counters", cj);
+	for (i = 0; i < res->nr_locks && i < SIM_MAX_LOCKS; i++) {
+		const struct sim_lock_result *l = &res->locks[i];
+		json_t *one = json_object();
+
+		json_object_set_new(one, "name", json_string(l->name));
+		json_object_set_new(one, "acquisitions",
+				    json_integer((json_int_t)l->acquisitions));
+		json_object_set_new(one, "contentions",
+				    json_integer((json_int_t)l->contentions));
+		json_object_set_new(one, "wait_total_s", jreal(l->wait_total_s));
+		json_object_set_new(one, "wait_max_us", jreal(l->wait_max_us));
+		json_object_set_new(one, "wait_avg_ns", jreal(l->wait_avg_ns));
+		json_object_set_new(one, "hold_total_s", jreal(l->hold_total_s));
+		json_object_set_new(one, "hold_avg_ns", jreal(l->hold_avg_ns));
+		json_array_append_new(lj, one);
+	}
+	json_object_set_new(vj, "locks", lj);
+	return vj;
+}
+
+/**
+ * sim_report_json() - the JSON document of a run
+ * @r: the results
+ *
+ * Keys in a fixed order: mmsim_version, scenario, profile, seed, params
+ * (in the scenario's order; sizes in bytes, times in ns, bools as true or
+ * false, enums by name), variants (name, metrics, counters, locks),
+ * then in reproduce mode published {source, VARIANT: {metric: value}},
+ * and last host {seconds, events}.  A metric a variant did not set is null.
+ *
+ * Return: a new reference, or NULL when out of memory.
+ */
+struct json_t *sim_report_json(const struct sim_report *r)
+{
+	const struct sim_run_config *cfg = r->cfg;
+	const struct scenario_ops *s = cfg->scenario;
+	json_t *doc = json_object(), *pj = json_object(), *vj = json_array();
+	json_t *hj = json_object();
+	int i;
+
+	if (!doc || !pj || !vj || !hj)
+		goto out_free;
+	json_object_set_new(doc, "mmsim_version", json_string(MMSIM_VERSION));
+	json_object_set_new(doc, "scenario", json_string(s->name));
+	json_object_set_new(doc, "profile",
+			    json_string(cfg->profile ? cfg->profile->origin : ""));
+	json_object_set_new(doc, "seed", json_integer((json_int_t)cfg->seed));
+	for (i = 0; s->params && s->params[i].key; i++)
+		json_object_set_new(pj, s->params[i].key,
+				    param_json(&s->params[i], cfg->params[i]));
+	json_object_set_new(doc, "params", pj);
+	pj = NULL;
+	for (i = 0; i < r->nr_res; i++)
+		json_array_append_new(vj, variant_json(s, &r->res[i]));
+	json_object_set_new(doc, "variants", vj);
+	vj = NULL;
+	if (r->reproduce) {
+		json_t *pub = json_object();
+		const struct sim_published *p;
+
+		json_object_set_new(pub, "source",
+				    json_string(s->published_source ?
+						s->published_source : ""));
+		for (p = s->published; p && p->variant; p++) {
+			json_t *one = json_object_get(pub, p->variant);
+
+			if (!one) {
+				one = json_object();
+				json_object_set_new(pub, p->variant, one);
+			}
+			json_object_set_new(one, p->metric, jreal(p->value));
+		}
+		json_object_set_new(doc, "published", pub);
+	}
+	json_object_set_new(hj, "seconds", jreal(r->host_seconds));
+	json_object_set_new(hj, "events", json_integer((json_int_t)r->host_events));
+	json_object_set_new(doc, "host", hj);
+	return doc;
+out_free:
+	json_decref(doc);
+	json_decref(pj);
+	json_decref(vj);
+	json_decref(hj);
+	return NULL;
+}
+
+/**
+ * sim_print_json() - write a JSON document to a sink
+ * @o: the sink
+ * @json: the document
+ *
+ * Two-space indent, insertion order, 15 significant digits, a final newline.
+ *
+ * Return: 0, or -1 if it could not be dumped.
+ */
+int sim_print_json(struct sim_out *o, struct json_t *json)
+{
+	char *text = json_dumps(json, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+					      JSON_REAL_PRECISION(15));
+
+	if (!text) {
+		o->failed = true;
+		return -1;
+	}
+	sim_out_write(o, text, strlen(text));
+	sim_out_write(o, "\n", 1);
+	free(text);
+	return 0;
+}
+
+/* ---- result files ------------------------------------------------------- */
+
+/**
+ * sim_outfile_open() - start a result file
+ * @f: the file
+ * @opt: the option that named it ("--json"), for errors
+ * @path: the path, or "-" for @stdout_fp
+ * @stdout_fp: the standard output stream
+ * @err: one line naming the option, the path and what was expected
+ * @len: size of @err
+ *
+ * Creates PATH.tmp.PID now, so that a bad path fails before the run.
+ *
+ * Return: 0, or -1 with @err filled.
+ */
+int sim_outfile_open(struct sim_outfile *f, const char *opt, const char *path,
+		     FILE *stdout_fp, char *err, size_t len)
+{
+	struct stat st;
+	size_t n;
+	int fd;
+
+	memset(f, 0, sizeof(*f));
+	if (!strcmp(path, "-")) {
+		f->fp = stdout_fp;
+		return 0;
+	}
+	if (!*path || (!stat(path, &st) && S_ISDIR(st.st_mode))) {
+		snprintf(err, len, "%s %s: expected a file path, not a directory",
+			 opt, path);
+		return -1;
+	}
+	n = strlen(path) + 32;
+	f->path = strdup(path);
+	f->tmp = malloc(n);
+	if (!f->path || !f->tmp) {
+		snprintf(err, len, "%s %s: out of memory", opt, path);
+		goto out_free;
+	}
+	snprintf(f->tmp, n, "%s.tmp.%ld", path, (long)getpid());
+	fd = open(f->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (fd < 0) {
+		snprintf(err, len,
+			 "%s %s: cannot create it (%s): expected a path in a writable directory",
+			 opt, path, strerror(errno));
+		goto out_free;
+	}
+	f->fp = fdopen(fd, "w");
+	if (!f->fp) {
+		snprintf(err, len, "%s %s: %s", opt, path, strerror(errno));
+		close(fd);
+		unlink(f->tmp);
+		goto out_free;
+	}
+	return 0;
+out_free:
+	free(f->path);
+	free(f->tmp);
+	memset(f, 0, sizeof(*f));
+	return -1;
+}
+
+/**
+ * sim_outfile_commit() - write the whole text and put the file in place
+ * @f: the file from sim_outfile_open()
+ * @text: the complete contents
+ * @n: its length
+ * @err: one line naming the path and what failed
+ * @len: size of @err
+ *
+ * Return: 0, or -1 with @err filled; the path is then left untouched.
+ */
+int sim_outfile_commit(struct sim_outfile *f, const char *text, size_t n,
+		       char *err, size_t len)
+{
+	int ret = 0;
+
+	if (!f->fp)
+		return 0;
+	if (!f->tmp) {		/* standard output */
+		if (fwrite(text, 1, n, f->fp) != n || fflush(f->fp))
+			ret = -1;
+		f->fp = NULL;
+		if (ret)
+			snprintf(err, len, "writing to standard output failed");
+		return ret;
+	}
+	if (fwrite(text, 1, n, f->fp) != n || fflush(f->fp) || fsync(fileno(f->fp)))
+		ret = -1;
+	if (fclose(f->fp))
+		ret = -1;
+	f->fp = NULL;
+	if (!ret && rename(f->tmp, f->path))
+		ret = -1;
+	if (ret) {
+		snprintf(err, len, "%s: writing failed (%s)", f->path,
+			 strerror(errno));
+		unlink(f->tmp);
+	}
+	free(f->path);
+	free(f->tmp);
+	f->path = f->tmp = NULL;
+	return ret;
+}
+
+/**
+ * sim_outfile_abort() - give a result file up, leaving its path untouched
+ * @f: the file from sim_outfile_open(), or a zeroed one
+ */
+void sim_outfile_abort(struct sim_outfile *f)
+{
+	if (f->tmp && f->fp) {
+		fclose(f->fp);
+		unlink(f->tmp);
+	}
+	free(f->path);
+	free(f->tmp);
+	memset(f, 0, sizeof(*f));
+}

@@ -1,0 +1,701 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Tests of the command line, the printers, parameter parsing and profiles.
+ *
+ * No engine: a fake registry holds one tiny scenario whose run() fills its
+ * metrics from its parameters.  mmsim_main() runs in-process with its
+ * streams captured by open_memstream(), so each test sees the exact text
+ * and exit code.  cli.c is included to reach it without the executable.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/cli.c"
+
+/* ---- the fake scenario -------------------------------------------------- */
+
+static const char *const tiny_variants[] = { "before", "after", NULL };
+static const char *const tiny_modes[] = { "fifo", "lifo", NULL };
+
+static const struct sim_param tiny_params[] = {
+	{ .key = "cpus", .type = SIM_PARAM_COUNT, .def = 2, .min = 1, .max = 1024,
+	  .help = "vCPUs" },
+	{ .key = "size", .type = SIM_PARAM_SIZE, .def = 16 << 20, .min = 4096,
+	  .max = 1ULL << 40, .help = "bytes per task" },
+	{ .key = "hold", .type = SIM_PARAM_TIME, .def = 10000, .min = 0,
+	  .max = 10000000000ULL, .help = "hold time" },
+	{ .key = "fast", .type = SIM_PARAM_BOOL, .def = 0, .max = 1,
+	  .help = "a switch" },
+	{ .key = "mode", .type = SIM_PARAM_ENUM, .def = 0, .max = 1,
+	  .choices = tiny_modes, .help = "queue order" },
+	{ .key = NULL },
+};
+
+static const struct sim_metric tiny_metrics[] = {
+	{ "runtime_s", "runtime (s)", 3 },
+	{ "acquisitions", "acquisitions", 0 },
+	{ NULL, NULL, 0 },
+};
+
+static const struct sim_published tiny_published[] = {
+	{ "before", "runtime_s", 2.0 },
+	{ "after", "runtime_s", 4.0 },
+	{ NULL, NULL, 0 },
+};
+
+static int tiny_validate(const struct sim_run_config *cfg, char *err, size_t len)
+{
+	if (sim_param(cfg, "cpus") > (uint64_t)sim_profile_nr_cpus(cfg->profile)) {
+		snprintf(err, len, "cpus=%" PRIu64 ": expected at most %d, the profile's CPUs",
+			 sim_param(cfg, "cpus"), sim_profile_nr_cpus(cfg->profile));
+		return -1;
+	}
+	return 0;
+}
+
+static const struct scenario_ops tiny_scenario;
+
+static int tiny_run(const struct sim_run_config *cfg, int variant,
+		    struct sim_variant_result *res, char *err, size_t len)
+{
+	uint64_t cpus = sim_param(cfg, "cpus");
+
+	if (cpus == 13) {
+		snprintf(err, len, "unlucky");
+		return -1;
+	}
+	sim_result_set(cfg->scenario, res, "runtime_s", (double)cpus * (variant + 1) * 0.5);
+	sim_result_set(cfg->scenario, res, "acquisitions",
+		       (double)(sim_param(cfg, "size") / 4096 + (uint64_t)variant));
+	res->counters[SIM_PGFAULT] = 100 + (uint64_t)variant;
+	res->counters[SIM_DTLB_LOAD_MISSES] = variant ? 7 : 0;
+	res->nr_locks = 1;
+	snprintf(res->locks[0].name, sizeof(res->locks[0].name), "lru_lock");
+	res->locks[0].acquisitions = 10;
+	res->locks[0].contentions = 3;
+	res->locks[0].wait_total_s = 0.5;
+	res->locks[0].wait_avg_ns = 1234.5;
+	res->locks[0].hold_avg_ns = 50;
+	res->events = 1000;
+	return 0;
+}
+
+static const struct scenario_ops tiny_scenario = {
+	.name = "tiny",
+	.summary = "a test scenario",
+	.description = "Fills its metrics from its parameters.",
+	.profile = "desktop",
+	.variants = tiny_variants,
+	.baseline = "before",
+	.changed = "after",
+	.params = tiny_params,
+	.metrics = tiny_metrics,
+	.published = tiny_published,
+	.published_source = "a test",
+	.validate = tiny_validate,
+	.run = tiny_run,
+};
+
+static const struct scenario_ops *const fake_registry[] = { &tiny_scenario, NULL };
+
+/* ---- running mmsim_main() in-process --------------------------------------- */
+
+struct captured {
+	int rc;
+	char *out, *err;
+	size_t out_len, err_len;
+};
+
+static struct captured run_argv(int argc, char **argv)
+{
+	struct captured c;
+	FILE *out = open_memstream(&c.out, &c.out_len);
+	FILE *err = open_memstream(&c.err, &c.err_len);
+
+	assert_non_null(out);
+	assert_non_null(err);
+	c.rc = mmsim_main(argc, argv, fake_registry, out, err);
+	fclose(out);
+	fclose(err);
+	return c;
+}
+
+/* run_cli("run", "tiny", "--quiet", NULL) */
+static struct captured run_cli(const char *first, ...)
+{
+	char *argv[32];
+	int argc = 0;
+	const char *a;
+	va_list ap;
+
+	argv[argc++] = (char *)"mmsim";
+	va_start(ap, first);
+	for (a = first; a && argc < 31; a = va_arg(ap, const char *))
+		argv[argc++] = (char *)a;
+	va_end(ap);
+	argv[argc] = NULL;
+	return run_argv(argc, argv);
+}
+
+static void captured_free(struct captured *c)
+{
+	free(c->out);
+	free(c->err);
+}
+
+static int count_lines(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+/* ---- tests ------------------------------------------------------------------- */
+
+static void test_table_exact(void **state)
+{
+	struct captured c = run_cli("run", "tiny", "--quiet", "--set", "cpus=2", NULL);
+	const char *expect =
+		"metric        before  after             delta\n"
+		"---------------------------------------------\n"
+		"runtime (s)    1.000  2.000  +1.000 (+100.0%)\n"
+		"acquisitions    4096   4097        +1 (+0.0%)\n"
+		"---------------------------------------------\n";
+
+	assert_int_equal(c.rc, 0);
+	assert_string_equal(c.out, expect);
+	assert_string_equal(c.err, "");
+	captured_free(&c);
+}
+
+static void test_table_one_variant_no_delta(void **state)
+{
+	struct captured c = run_cli("run", "tiny", "--quiet", "--variant", "after", NULL);
+	const char *expect =
+		"metric        after\n"
+		"-------------------\n"
+		"runtime (s)   2.000\n"
+		"acquisitions   4097\n"
+		"-------------------\n";
+
+	assert_int_equal(c.rc, 0);
+	assert_string_equal(c.out, expect);
+	captured_free(&c);
+}
+
+static void test_reproduce_columns(void **state)
+{
+	struct captured c = run_cli("reproduce", "--quiet", NULL);
+	const char *expect =
+		"metric        before  after             delta  published before  sim/pub before  published after  sim/pub after\n"
+		"---------------------------------------------------------------------------------------------------------------\n"
+		"runtime (s)    1.000  2.000  +1.000 (+100.0%)             2.000            0.50            4.000           0.50\n"
+		"acquisitions    4096   4097        +1 (+0.0%)                 -               -                -              -\n"
+		"---------------------------------------------------------------------------------------------------------------\n"
+		"\n";
+
+	assert_int_equal(c.rc, 0);
+	assert_string_equal(c.out, expect);
+	captured_free(&c);
+}
+
+static void test_full_output_sections(void **state)
+{
+	struct captured c = run_cli("run", "tiny", "--set", "size=8K", NULL);
+
+	assert_int_equal(c.rc, 0);
+	assert_non_null(strstr(c.out, "scenario tiny, profile desktop, seed 1\n"));
+	assert_non_null(strstr(c.out, "  size = 8K "));
+	assert_non_null(strstr(c.out, "repeat: mmsim run tiny --profile desktop --seed 1 --set cpus=2 --set size=8K --set hold=10us --set fast=no --set mode=fifo\n"));
+	assert_non_null(strstr(c.out, "locks: before  acquisitions  contentions  wait total s  wait avg ns  hold avg ns\n"));
+	assert_non_null(strstr(c.out, "lru_lock                 10            3      0.500000       1234.5         50.0\n"));
+	assert_non_null(strstr(c.out, "counter           before  after\n"));
+	assert_non_null(strstr(c.out, "dtlb_load_misses       0      7\n"));
+	assert_null(strstr(c.out, "pgmajfault"));
+	assert_non_null(strstr(c.out, "host time: "));
+	captured_free(&c);
+}
+
+static void test_deterministic(void **state)
+{
+	struct captured a = run_cli("run", "tiny", "--quiet", "--csv", "-", NULL);
+	struct captured b = run_cli("run", "tiny", "--quiet", "--csv", "-", NULL);
+
+	assert_int_equal(a.rc, 0);
+	assert_string_equal(a.out, b.out);
+	captured_free(&a);
+	captured_free(&b);
+}
+
+static void test_csv_rows(void **state)
+{
+	struct captured c = run_cli("run", "tiny", "--csv", "-", "--set", "cpus=3", NULL);
+
+	assert_int_equal(c.rc, 0);
+	assert_string_equal(c.out,
+		"scenario,variant,metric,value\n"
+		"tiny,before,runtime_s,1.5\n"
+		"tiny,before,acquisitions,4096\n"
+		"tiny,after,runtime_s,3\n"
+		"tiny,after,acquisitions,4097\n");
+	captured_free(&c);
+}
+
+static void test_json_shape(void **state)
+{
+	struct captured c = run_cli("run", "tiny", "--json", "-", "--seed", "7",
+				    "--set", "fast=on", "--set", "mode=lifo", NULL);
+	json_error_t jerr;
+	json_t *doc, *v, *p;
+	const char *key;
+	json_t *val;
+	const char *order[] = { "mmsim_version", "scenario", "profile", "seed",
+				"params", "variants", "host" };
+	int i = 0;
+
+	assert_int_equal(c.rc, 0);
+	doc = json_loads(c.out, 0, &jerr);
+	assert_non_null(doc);
+	json_object_foreach(doc, key, val) {
+		assert_true(i < 7);
+		assert_string_equal(key, order[i++]);
+	}
+	assert_int_equal(i, 7);
+	assert_string_equal(json_string_value(json_object_get(doc, "scenario")), "tiny");
+	assert_string_equal(json_string_value(json_object_get(doc, "profile")), "desktop");
+	assert_int_equal(json_integer_value(json_object_get(doc, "seed")), 7);
+	p = json_object_get(doc, "params");
+	assert_int_equal(json_integer_value(json_object_get(p, "size")), 16777216);
+	assert_int_equal(json_integer_value(json_object_get(p, "hold")), 10000);
+	assert_true(json_is_true(json_object_get(p, "fast")));
+	assert_string_equal(json_string_value(json_object_get(p, "mode")), "lifo");
+	v = json_object_get(doc, "variants");
+	assert_int_equal(json_array_size(v), 2);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(v, 0), "name")), "before");
+	val = json_object_get(json_object_get(json_array_get(v, 1), "metrics"), "runtime_s");
+	assert_true(json_real_value(val) == 2.0);
+	val = json_object_get(json_object_get(json_array_get(v, 1), "counters"), "pgfault");
+	assert_int_equal(json_integer_value(val), 101);
+	val = json_array_get(json_object_get(json_array_get(v, 0), "locks"), 0);
+	assert_string_equal(json_string_value(json_object_get(val, "name")), "lru_lock");
+	assert_true(json_real_value(json_object_get(val, "wait_total_s")) == 0.5);
+	val = json_object_get(doc, "host");
+	assert_true(json_is_real(json_object_get(val, "seconds")));
+	assert_int_equal(json_integer_value(json_object_get(val, "events")), 2000);
+	assert_null(json_object_get(doc, "published"));
+	json_decref(doc);
+	captured_free(&c);
+}
+
+static void test_json_reproduce_published(void **state)
+{
+	struct captured c = run_cli("reproduce", "tiny", "--json", "-", NULL);
+	json_error_t jerr;
+	json_t *doc, *pub;
+
+	assert_int_equal(c.rc, 0);
+	doc = json_loads(c.out, 0, &jerr);
+	assert_non_null(doc);
+	assert_true(json_is_array(doc));
+	pub = json_object_get(json_array_get(doc, 0), "published");
+	assert_non_null(pub);
+	assert_string_equal(json_string_value(json_object_get(pub, "source")), "a test");
+	assert_true(json_real_value(json_object_get(json_object_get(pub, "after"),
+						    "runtime_s")) == 4.0);
+	json_decref(doc);
+	captured_free(&c);
+}
+
+static void test_json_file_written_whole(void **state)
+{
+	char dir[] = "/tmp/mmsim-test-XXXXXX", path[128], cmd[160];
+	struct captured c;
+	struct stat st;
+	json_error_t jerr;
+	json_t *doc;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/r.json", dir);
+	c = run_cli("run", "tiny", "--quiet", "--json", path, NULL);
+	assert_int_equal(c.rc, 0);
+	doc = json_load_file(path, 0, &jerr);
+	assert_non_null(doc);
+	json_decref(doc);
+	captured_free(&c);
+	unlink(path);
+
+	/* an internal failure leaves neither the file nor its temporary */
+	c = run_cli("run", "tiny", "--quiet", "--json", path, "--set", "cpus=13", NULL);
+	assert_int_equal(c.rc, 1);
+	assert_int_equal(count_lines(c.err), 1);
+	assert_non_null(strstr(c.err, "unlucky"));
+	assert_int_not_equal(stat(path, &st), 0);
+	captured_free(&c);
+	snprintf(cmd, sizeof(cmd), "rmdir %s", dir);	/* fails if not empty */
+	assert_int_equal(system(cmd), 0);
+}
+
+static void test_json_missing_dir(void **state)
+{
+	const char *path = "/tmp/mmsim-no-such-dir-4242/r.json";
+	struct captured c = run_cli("run", "tiny", "--json", path, NULL);
+	struct stat st;
+
+	assert_int_equal(c.rc, 2);
+	assert_int_equal(count_lines(c.err), 1);
+	assert_non_null(strstr(c.err, "mmsim: error: --json /tmp/mmsim-no-such-dir-4242/r.json"));
+	assert_int_not_equal(stat(path, &st), 0);
+	assert_string_equal(c.out, "");
+	captured_free(&c);
+}
+
+/* Each bad input: exit 2, one line "mmsim: error: ...", naming @needle. */
+static void expect_bad(const char *needle, const char *a1, const char *a2,
+		       const char *a3, const char *a4, const char *a5)
+{
+	struct captured c = run_cli(a1, a2, a3, a4, a5, NULL);
+
+	if (c.rc != 2 || count_lines(c.err) != 1 ||
+	    strncmp(c.err, "mmsim: error: ", 14) || !strstr(c.err, needle))
+		fail_msg("%s %s %s %s %s: rc %d, stderr \"%s\", expected \"%s\"",
+			 a1, a2 ? a2 : "", a3 ? a3 : "", a4 ? a4 : "", a5 ? a5 : "",
+			 c.rc, c.err, needle);
+	captured_free(&c);
+}
+
+static void test_bad_inputs(void **state)
+{
+	expect_bad("bogus", "bogus", NULL, NULL, NULL, NULL);
+	expect_bad("nosuch", "run", "nosuch", NULL, NULL, NULL);
+	expect_bad("nosuch", "show", "nosuch", NULL, NULL, NULL);
+	expect_bad("nosuch", "reproduce", "nosuch", NULL, NULL, NULL);
+	expect_bad("middle", "run", "tiny", "--variant", "middle", NULL);
+	expect_bad("expected one of before, after", "run", "tiny", "--variant", "middle", NULL);
+	expect_bad("--variant after: given twice", "run", "tiny", "--variant=after", "--variant", "after");
+	expect_bad("unknown parameter threads", "run", "tiny", "--set", "threads=4", NULL);
+	expect_bad("--set cpus: expected KEY=VALUE", "run", "tiny", "--set", "cpus", NULL);
+	expect_bad("cpus=abc: expected an integer from 1 to 1024", "run", "tiny", "--set", "cpus=abc", NULL);
+	expect_bad("cpus=0: expected an integer from 1 to 1024", "run", "tiny", "--set", "cpus=0", NULL);
+	expect_bad("size=1Z", "run", "tiny", "--set", "size=1Z", NULL);
+	expect_bad("hold=5 parsecs", "run", "tiny", "--set", "hold=5 parsecs", NULL);
+	expect_bad("fast=maybe: expected yes, no, on, off, 1 or 0", "run", "tiny", "--set", "fast=maybe", NULL);
+	expect_bad("mode=random: expected one of fifo, lifo", "run", "tiny", "--set", "mode=random", NULL);
+	expect_bad("cpus=32: expected at most 16", "run", "tiny", "--set", "cpus=32", NULL);
+	expect_bad("--seed=x", "run", "tiny", "--seed", "x", NULL);
+	expect_bad("--seed 3: given twice", "run", "tiny", "--seed=2", "--seed", "3");
+	expect_bad("--profile b: given twice", "run", "tiny", "--profile=desktop", "--profile", "b");
+	expect_bad("unknown profile nope", "run", "tiny", "--profile", "nope", NULL);
+	expect_bad("/no/such/file.ini", "run", "tiny", "--profile", "/no/such/file.ini", NULL);
+	expect_bad("unknown option --frobnicate", "run", "tiny", "--frobnicate", NULL, NULL);
+	expect_bad("unknown option --set for reproduce", "reproduce", "--set", "a=1", NULL, NULL);
+	expect_bad("--json: expected FILE", "run", "tiny", "--json", NULL, NULL);
+	expect_bad("expected one scenario", "run", NULL, NULL, NULL, NULL);
+	expect_bad("--quiet: takes no value", "run", "tiny", "--quiet=1", NULL, NULL);
+	expect_bad("unknown profile nope", "profiles", "nope", NULL, NULL, NULL);
+}
+
+static void test_internal_failure(void **state)
+{
+	struct captured c = run_cli("run", "tiny", "--set", "cpus=13", NULL);
+
+	assert_int_equal(c.rc, 1);
+	assert_string_equal(c.err, "mmsim: error: tiny, variant before: unlucky\n");
+	captured_free(&c);
+}
+
+static void test_list_show_help(void **state)
+{
+	struct captured c = run_cli("list", NULL);
+
+	assert_int_equal(c.rc, 0);
+	assert_string_equal(c.out, "tiny  a test scenario\n");
+	captured_free(&c);
+	c = run_cli("show", "tiny", NULL);
+	assert_int_equal(c.rc, 0);
+	assert_non_null(strstr(c.out, "  size  16M        bytes  [4K..1T]  bytes per task\n"));
+	assert_non_null(strstr(c.out, "variants: before (baseline) after (changed)\n"));
+	captured_free(&c);
+	c = run_cli("--help", NULL);
+	assert_int_equal(c.rc, 0);
+	assert_non_null(strstr(c.out, "  tiny  a test scenario\n"));
+	assert_non_null(strstr(c.out, "--set KEY=VALUE"));
+	assert_non_null(strstr(c.out, "skylake-sp-2s"));
+	captured_free(&c);
+}
+
+/* ---- parameters --------------------------------------------------------------- */
+
+static uint64_t parse_ok(const struct sim_param *p, const char *text)
+{
+	char err[256];
+	uint64_t v = 0;
+
+	if (sim_param_parse(p, text, &v, err, sizeof(err)))
+		fail_msg("%s: %s", text, err);
+	return v;
+}
+
+static void test_param_parse(void **state)
+{
+	const struct sim_param *size = &tiny_params[1], *hold = &tiny_params[2];
+	const struct sim_param *cpus = &tiny_params[0];
+	char err[256], buf[64];
+	uint64_t v;
+
+	assert_int_equal(parse_ok(size, "16M"), 16777216);
+	assert_int_equal(parse_ok(size, "16MB"), 16777216);
+	assert_int_equal(parse_ok(size, "2G"), 2147483648ULL);
+	assert_int_equal(parse_ok(size, "4k"), 4096);
+	assert_int_equal(parse_ok(size, "1T"), 1ULL << 40);
+	assert_int_equal(parse_ok(hold, "10ms"), 10000000);
+	assert_int_equal(parse_ok(hold, "3us"), 3000);
+	assert_int_equal(parse_ok(hold, "2s"), 2000000000);
+	assert_int_equal(parse_ok(hold, "250"), 250);
+	assert_int_equal(parse_ok(&tiny_params[3], "on"), 1);
+	assert_int_equal(parse_ok(&tiny_params[3], "no"), 0);
+	assert_int_equal(parse_ok(&tiny_params[4], "lifo"), 1);
+
+	assert_int_equal(sim_param_parse(cpus, "0", &v, err, sizeof(err)), -1);
+	assert_string_equal(err, "cpus=0: expected an integer from 1 to 1024");
+	assert_int_equal(sim_param_parse(cpus, "abc", &v, err, sizeof(err)), -1);
+	assert_string_equal(err, "cpus=abc: expected an integer from 1 to 1024");
+	assert_int_equal(sim_param_parse(cpus, "-1", &v, err, sizeof(err)), -1);
+	assert_int_equal(sim_param_parse(cpus, "", &v, err, sizeof(err)), -1);
+	assert_int_equal(sim_param_parse(size, "1Z", &v, err, sizeof(err)), -1);
+	assert_string_equal(err, "size=1Z: expected a size in bytes with an optional K, M, G or T suffix, from 4K to 1T");
+	assert_int_equal(sim_param_parse(size, "2T", &v, err, sizeof(err)), -1);
+	assert_int_equal(sim_param_parse(size, "99999999999999999999", &v, err, sizeof(err)), -1);
+	assert_int_equal(sim_param_parse(size, "20000000000T", &v, err, sizeof(err)), -1);
+	assert_int_equal(sim_param_parse(hold, "10 ms", &v, err, sizeof(err)), -1);
+	assert_int_equal(sim_param_parse(hold, "11s", &v, err, sizeof(err)), -1);
+	assert_string_equal(err, "hold=11s: expected a time with a ns, us, ms or s suffix, from 0ns to 10s");
+
+	sim_param_format(size, 16777216, buf, sizeof(buf));
+	assert_string_equal(buf, "16M");
+	sim_param_format(size, 16777217, buf, sizeof(buf));
+	assert_string_equal(buf, "16777217");
+	sim_param_format(hold, 10000000, buf, sizeof(buf));
+	assert_string_equal(buf, "10ms");
+	sim_param_format(hold, 1500, buf, sizeof(buf));
+	assert_string_equal(buf, "1500ns");
+	sim_param_format(&tiny_params[4], 1, buf, sizeof(buf));
+	assert_string_equal(buf, "lifo");
+}
+
+static void test_counter_names(void **state)
+{
+	assert_string_equal(sim_counter_names[SIM_IRQ_TLB_COUNT], "tlb_shootdowns");
+	assert_string_equal(sim_counter_names[SIM_PGSCAN_ANON], "pgscan_anon");
+	assert_string_equal(sim_counter_names[NR_SIM_COUNTERS - 1], "sim_munmap");
+}
+
+/* ---- profiles ------------------------------------------------------------------ */
+
+/* The desktop profile with @from replaced by @to. */
+static char *edited_profile(const char *from, const char *to)
+{
+	const char *text = sim_profile_builtin_text("desktop");
+	const char *at;
+	char *out;
+
+	assert_non_null(text);
+	at = strstr(text, from);
+	assert_non_null(at);
+	out = malloc(strlen(text) + strlen(to) + 1);
+	memcpy(out, text, (size_t)(at - text));
+	strcpy(out + (at - text), to);
+	strcat(out, at + strlen(from));
+	return out;
+}
+
+/* 1-based line of the first @needle in @text. */
+static int line_of(const char *text, const char *needle)
+{
+	const char *at = strstr(text, needle), *p;
+	int line = 1;
+
+	for (p = text; p < at; p++)
+		line += *p == '\n';
+	return line;
+}
+
+static void test_profile_errors(void **state)
+{
+	struct sim_profile *p = calloc(1, sizeof(*p));
+	char err[256], want[128];
+	char *text;
+
+	text = edited_profile("mhz = 3200\n", "");
+	assert_int_equal(sim_profile_parse(text, "x.ini", p, err, sizeof(err)), -1);
+	assert_string_equal(err, "x.ini: missing key clock.mhz");
+	free(text);
+
+	text = edited_profile("mhz = 3200\n", "mhz = 3200\nturbo = 1\n");
+	assert_int_equal(sim_profile_parse(text, "x.ini", p, err, sizeof(err)), -1);
+	snprintf(want, sizeof(want), "x.ini:%d: unknown key clock.turbo",
+		 line_of(text, "turbo"));
+	assert_string_equal(err, want);
+	free(text);
+
+	text = edited_profile("mhz = 3200\n", "mhz = fast\n");
+	assert_int_equal(sim_profile_parse(text, "x.ini", p, err, sizeof(err)), -1);
+	snprintf(want, sizeof(want),
+		 "x.ini:%d: clock.mhz = fast: expected a non-negative integer",
+		 line_of(text, "mhz = fast"));
+	assert_string_equal(err, want);
+	free(text);
+
+	text = edited_profile("[clock]", "[gpu]\nshaders = 4\n[clock]");
+	assert_int_equal(sim_profile_parse(text, "x.ini", p, err, sizeof(err)), -1);
+	snprintf(want, sizeof(want), "x.ini:%d: unknown section [gpu]",
+		 line_of(text, "shaders"));
+	assert_string_equal(err, want);
+	free(text);
+
+	text = edited_profile("sockets = 1\n", "sockets = 0\n");
+	assert_int_equal(sim_profile_parse(text, "x.ini", p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "topology.sockets = 0: expected a nonzero integer"));
+	free(text);
+
+	text = edited_profile("mhz = 3200\n", "mhz 3200\n");
+	assert_int_equal(sim_profile_parse(text, "x.ini", p, err, sizeof(err)), -1);
+	snprintf(want, sizeof(want), "x.ini:%d: expected [section] or key = value",
+		 line_of(text, "mhz 3200"));
+	assert_string_equal(err, want);
+	free(text);
+	free(p);
+}
+
+static void test_profile_file(void **state)
+{
+	struct sim_profile *p = calloc(1, sizeof(*p));
+	char path[] = "/tmp/mmsim-profile-XXXXXX", err[256];
+	const char *text = sim_profile_builtin_text("server-16");
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	assert_int_equal(sim_profile_load(path, p, err, sizeof(err)), 0);
+	assert_int_equal(sim_profile_nr_cpus(p), 16);
+	assert_string_equal(p->origin, path);
+	unlink(path);
+	assert_int_equal(sim_profile_load(path, p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, path));
+	free(p);
+}
+
+static void test_builtin_profiles(void **state)
+{
+	const char *const *names = sim_profile_builtin_names();
+	struct sim_profile *p = calloc(1, sizeof(*p));
+	char err[256];
+	int i, nr = 0;
+
+	for (i = 0; names[i]; i++, nr++) {
+		if (sim_profile_load(names[i], p, err, sizeof(err)))
+			fail_msg("%s: %s", names[i], err);
+		assert_string_equal(p->machine_name, names[i]);
+		/* every field has a source (machine.* included) */
+#define COUNT_FIELD(sec, key, type, unit, meaning) + 1
+		assert_int_equal(p->nr_sources, 0 PROFILE_FIELDS(COUNT_FIELD));
+#undef COUNT_FIELD
+	}
+	assert_int_equal(nr, 4);
+	assert_int_equal(sim_profile_load("skylake-sp-2s", p, err, sizeof(err)), 0);
+	assert_int_equal(sim_profile_nr_cpus(p), 80);
+	assert_int_equal(p->tlb_stlb_entries, 1536);
+	assert_int_equal(sim_profile_load("desktop-kvm", p, err, sizeof(err)), 0);
+	assert_int_equal(p->tlb_walk_dims, 2);
+	free(p);
+}
+
+/* docs/costs.md lists every key and value of every builtin profile. */
+static void test_costs_doc(void **state)
+{
+	const char *const *names = sim_profile_builtin_names();
+	FILE *f = fopen(MMSIM_SOURCE_DIR "/docs/costs.md", "r");
+	char *doc = malloc(1 << 18);
+	size_t n;
+	int i;
+
+	assert_non_null(f);
+	assert_non_null(doc);
+	n = fread(doc, 1, (1 << 18) - 1, f);
+	doc[n] = '\0';
+	fclose(f);
+	for (i = 0; names[i]; i++) {
+		const char *text = sim_profile_builtin_text(names[i]);
+		char head[64], section[32] = "", line[256], row[320];
+		const char *start, *end, *p = text;
+		char *part;
+
+		snprintf(head, sizeof(head), "\n## %s\n", names[i]);
+		start = strstr(doc, head);
+		if (!start) {
+			fail_msg("docs/costs.md has no section for %s", names[i]);
+			break;
+		}
+		end = strstr(start + 1, "\n## ");
+		n = end ? (size_t)(end - start) : strlen(start);
+		part = strndup(start, n);
+		while (*p) {
+			size_t len = strcspn(p, "\n");
+			char key[64], val[128];
+
+			snprintf(line, sizeof(line), "%.*s", (int)len, p);
+			p += len + (p[len] == '\n');
+			if (line[0] == '[') {
+				sscanf(line, "[%31[^]]]", section);
+				continue;
+			}
+			if (!strcmp(section, "sources") || !strcmp(section, "machine") ||
+			    sscanf(line, "%63s = %127[^\n]", key, val) != 2)
+				continue;
+			snprintf(row, sizeof(row), "| %s.%s | %s |", section, key, val);
+			if (!strstr(part, row))
+				fail_msg("docs/costs.md, %s: no row \"%s\"", names[i], row);
+		}
+		free(part);
+	}
+	free(doc);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_table_exact),
+		cmocka_unit_test(test_table_one_variant_no_delta),
+		cmocka_unit_test(test_reproduce_columns),
+		cmocka_unit_test(test_full_output_sections),
+		cmocka_unit_test(test_deterministic),
+		cmocka_unit_test(test_csv_rows),
+		cmocka_unit_test(test_json_shape),
+		cmocka_unit_test(test_json_reproduce_published),
+		cmocka_unit_test(test_json_file_written_whole),
+		cmocka_unit_test(test_json_missing_dir),
+		cmocka_unit_test(test_bad_inputs),
+		cmocka_unit_test(test_internal_failure),
+		cmocka_unit_test(test_list_show_help),
+		cmocka_unit_test(test_param_parse),
+		cmocka_unit_test(test_counter_names),
+		cmocka_unit_test(test_profile_errors),
+		cmocka_unit_test(test_profile_file),
+		cmocka_unit_test(test_builtin_profiles),
+		cmocka_unit_test(test_costs_doc),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
