@@ -48,7 +48,6 @@
 	X(MTHP_ANON_FAULT_ALLOC, "anon_fault_alloc")                      \
 	X(MTHP_ANON_FAULT_FALLBACK, "anon_fault_fallback")                \
 	X(MTHP_SPLIT_DEFERRED, "split_deferred")                          \
-	X(MTHP_NR_ANON, "nr_anon")                                        \
 	/* khugepaged sysfs */                                            \
 	X(KHUGEPAGED_PAGES_COLLAPSED, "pages_collapsed")                  \
 	X(KHUGEPAGED_FULL_SCANS, "full_scans")                            \

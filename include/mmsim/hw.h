@@ -111,6 +111,8 @@ bool down_read_trylock(struct rw_semaphore *sem);
 void up_read(struct rw_semaphore *sem);
 void down_write(struct rw_semaphore *sem);
 void up_write(struct rw_semaphore *sem);
+/* A writer becomes a reader; readers queued at the head join it. */
+void downgrade_write(struct rw_semaphore *sem);
 
 /* ---- IPIs --------------------------------------------------------------- */
 

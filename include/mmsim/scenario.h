@@ -96,6 +96,9 @@ struct scenario_ops {
 	/* Run one variant; 0, or -1 with err for an internal failure. */
 	int (*run)(const struct sim_run_config *cfg, int variant,
 		   struct sim_variant_result *res, char *err, size_t len);
+	/* Optional: metrics across variants (e.g. relative to a baseline). */
+	void (*finish)(const struct sim_run_config *cfg,
+		       struct sim_variant_result *res, int nr);
 };
 
 /* The registry. */

@@ -422,6 +422,8 @@ static int cli_run_scenario(struct cli *c, const struct scenario_ops *s,
 		}
 		rep.host_events += res[i].events;
 	}
+	if (s->finish)
+		s->finish(&cfg, res, nr);
 	rep.host_seconds = cli_host_seconds() - t0;
 
 	if (k->text_on) {

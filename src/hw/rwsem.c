@@ -136,3 +136,23 @@ void up_write(struct rw_semaphore *sem)
 	sem->writer = NULL;
 	rwsem_wake(sem);
 }
+
+void downgrade_write(struct rw_semaphore *sem)
+{
+	struct sim_task *w = sem->waiters_head;
+	sim_time_t at = sim_now();
+
+	sim_line_write(&sem->line);
+	sem->writer = NULL;
+	sem->readers = 1;
+	while (w && !(w->wait_flags & RWSEM_WAIT_WRITER)) {
+		struct sim_task *next = w->rq_next;
+
+		sem->readers++;
+		sim_wake(w, at);
+		w = next;
+	}
+	sem->waiters_head = w;
+	if (!w)
+		sem->waiters_tail = NULL;
+}

@@ -57,17 +57,22 @@ struct lock_class_stat *sim_lock_classes(struct sim_engine *e)
 
 void spin_lock_init_named(struct spinlock *lock, const char *name)
 {
-	const char *arrow = strrchr(name, '>');
-	const char *dot = strrchr(name, '.');
 	const char *base = name;
 
-	/* "&lruvec->lru_lock" is in class "lru_lock", as lockdep names it. */
-	if (arrow && arrow > base)
-		base = arrow + 1;
-	if (dot && dot + 1 > base)
-		base = dot + 1;
-	if (*base == '&')
-		base++;
+	/*
+	 * spin_lock_init(&lruvec->lru_lock) puts the lock in class "lru_lock",
+	 * as lockdep names it; a name given explicitly is kept as it is.
+	 */
+	if (*name == '&') {
+		const char *arrow = strrchr(name, '>');
+		const char *dot = strrchr(name, '.');
+
+		base = name + 1;
+		if (arrow && arrow + 1 > base)
+			base = arrow + 1;
+		if (dot && dot + 1 > base)
+			base = dot + 1;
+	}
 	memset(lock, 0, sizeof(*lock));
 	lock->line.last_writer = -1;
 	lock->stat = sim_lock_class(sim_engine_current, base);

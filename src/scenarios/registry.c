@@ -7,8 +7,10 @@
 #include "mmsim/scenario.h"
 
 extern const struct scenario_ops scenario_spinlock;
+extern const struct scenario_ops scenario_deferred_split;
 
 const struct scenario_ops *const sim_scenarios[] = {
 	&scenario_spinlock,
+	&scenario_deferred_split,
 	NULL,
 };

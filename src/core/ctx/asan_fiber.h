@@ -3,6 +3,8 @@
 #ifndef MMSIM_ASAN_FIBER_H
 #define MMSIM_ASAN_FIBER_H
 
+#include <stddef.h>
+
 #ifndef __has_feature
 #define __has_feature(x) 0
 #endif

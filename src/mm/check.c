@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The model's invariants, checked at every scheduling step when the engine
+ * runs with checks on (the test build and --check):
+ *  - every folio is in exactly one place: free (zone or pcp list), in a
+ *    per-CPU LRU batch, on one LRU list, isolated, or private to a task;
+ *    the place recorded in the folio matches the structure it was found in;
+ *  - each LRU list's length and pages equal the lruvec's counters;
+ *  - the deferred split sublist's nr_items equals its length, and only
+ *    live, charged folios of order >= 2 are on it;
+ *  - no refcount is negative;
+ *  - a folio in an mmu_gather holds at least the references gathered.
+ * mm_check_final() adds the end-of-run state: memcg usage zero, every list
+ * and batch empty.  A broken invariant prints the folio and aborts.
+ */
+#include "mm/mm.h"
+
+static void check_seen(struct folio *f, enum folio_place place, const char *where)
+{
+	SIM_BUG_ON_FOLIO(f->check_seen == sim_mm->check_epoch, f);
+	f->check_seen = sim_mm->check_epoch;
+	if (f->place != place)
+		dump_folio(f, where);
+}
+
+static void check_lruvec(struct lruvec *lruvec)
+{
+	int lru;
+
+	for (lru = 0; lru < NR_LRU_LISTS; lru++) {
+		struct list_head *pos;
+		long n = 0, pages = 0;
+
+		list_for_each(pos, &lruvec->lists[lru]) {
+			struct folio *f = list_entry(pos, struct folio, lru_node);
+
+			check_seen(f, FOLIO_LRU, "folio on an LRU list is not in place LRU");
+			SIM_BUG_ON_FOLIO(!folio_test_lru(f), f);
+			SIM_BUG_ON_FOLIO(f->lru != lru, f);
+			n++;
+			pages += folio_nr_pages(f);
+		}
+		SIM_BUG_ON(n != lruvec->nr_folios[lru]);
+		SIM_BUG_ON(pages != lruvec->nr_pages[lru]);
+	}
+}
+
+static void check_free_lists(struct zone *zone)
+{
+	int o, cpu;
+
+	for (o = 0; o < MAX_NR_ORDERS; o++) {
+		struct list_head *pos;
+		long n = 0;
+
+		list_for_each(pos, &zone->free_list[o]) {
+			check_seen(list_entry(pos, struct folio, lru_node), FOLIO_FREE,
+				   "folio on a free list is not free");
+			n++;
+		}
+		SIM_BUG_ON(n != zone->nr_free[o]);
+	}
+	for (cpu = 0; cpu < sim_mm->nr_cpus; cpu++) {
+		struct per_cpu_pages *pcp = &zone->pcp[cpu];
+		long pages = 0;
+
+		for (o = 0; o < MAX_NR_ORDERS; o++) {
+			struct list_head *pos;
+
+			list_for_each(pos, &pcp->lists[o]) {
+				check_seen(list_entry(pos, struct folio, lru_node), FOLIO_FREE,
+					   "folio on a pcp list is not free");
+				pages += 1L << o;
+			}
+		}
+		SIM_BUG_ON(pages != pcp->count);
+	}
+}
+
+static void check_deferred_split(void)
+{
+	int nid;
+
+	for (nid = 0; nid < sim_mm->nr_nodes; nid++) {
+		struct list_lru_one *l = sim_mm->deferred_split_lru.node[nid];
+		struct list_head *pos;
+		long n = 0;
+
+		list_for_each(pos, &l->list) {
+			struct folio *f = list_entry(pos, struct folio, _deferred_list);
+
+			SIM_BUG_ON_FOLIO(f->order < 2, f);
+			SIM_BUG_ON_FOLIO(f->memcg == NULL, f);
+			SIM_BUG_ON_FOLIO(f->place == FOLIO_FREE, f);
+			n++;
+		}
+		SIM_BUG_ON(n != l->nr_items);
+	}
+}
+
+void mm_check_invariants(void *arg)
+{
+	struct mm_model *m = arg;
+	struct list_head *pos;
+	uint32_t id;
+	int nid, cpu;
+
+	m->check_epoch++;
+	for (nid = 0; nid < m->nr_nodes; nid++) {
+		check_lruvec(&m->root_memcg->lruvec[nid]);
+		check_free_lists(&m->zones[nid]);
+	}
+	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
+		struct folio_batch *fb = &m->fbatches[cpu].lru_add;
+		unsigned int i;
+
+		for (i = 0; i < fb->nr; i++)
+			check_seen(fb->folios[i], FOLIO_FBATCH, "folio in lru_add batch");
+	}
+	check_deferred_split();
+	list_for_each(pos, &m->gathers) {
+		struct mmu_gather *tlb = list_entry(pos, struct mmu_gather, node);
+		unsigned int i;
+
+		for (i = 0; i < tlb->nr_folios; i++)
+			SIM_BUG_ON_FOLIO(tlb->folios[i]->_refcount < (int)tlb->refs[i],
+					 tlb->folios[i]);
+	}
+	for (id = 0; id < m->nr_folios_alloc; id++) {
+		struct folio *f = folio_by_id(id);
+
+		SIM_BUG_ON_FOLIO(f->_refcount < 0, f);
+		SIM_BUG_ON_FOLIO(folio_test_lru(f) != (f->place == FOLIO_LRU), f);
+		switch (f->place) {
+		case FOLIO_FREE:
+		case FOLIO_LRU:
+		case FOLIO_FBATCH:
+			if (f->check_seen != m->check_epoch)
+				dump_folio(f, "folio is in no structure of its place");
+			break;
+		default:
+			SIM_BUG_ON_FOLIO(f->_refcount == 0 && f->place != FOLIO_GATHER, f);
+			break;
+		}
+	}
+}
+
+/* drain_all_stock(): give every CPU's cached charge back. */
+static void drain_all_stock(void)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < sim_mm->nr_cpus; cpu++) {
+		struct memcg_stock_pcp *stock = &sim_mm->stock[cpu];
+
+		if (stock->cached) {
+			stock->cached->memory.usage -= stock->nr_pages;
+			stock->nr_pages = 0;
+			stock->cached = NULL;
+		}
+	}
+}
+
+void mm_check_final(void)
+{
+	struct mm_model *m = sim_mm;
+	uint32_t id;
+	int nid, lru;
+
+	mm_check_invariants(m);
+	drain_all_stock();
+	SIM_BUG_ON(m->root_memcg->memory.usage != 0);
+	for (nid = 0; nid < m->nr_nodes; nid++) {
+		for (lru = 0; lru < NR_LRU_LISTS; lru++)
+			SIM_BUG_ON(!list_empty(&m->root_memcg->lruvec[nid].lists[lru]));
+		SIM_BUG_ON(m->deferred_split_lru.node[nid]->nr_items != 0);
+	}
+	SIM_BUG_ON(!list_empty(&m->gathers));
+	for (id = 0; id < m->nr_folios_alloc; id++)
+		SIM_BUG_ON_FOLIO(folio_by_id(id)->place != FOLIO_FREE, folio_by_id(id));
+}

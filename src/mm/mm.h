@@ -1,0 +1,427 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The kernel model's types and functions: struct folio, struct lruvec,
+ * struct list_lru, struct mem_cgroup, zones and per-CPU page lists, mm and
+ * VMAs with page tables, mmu_gather.  Names follow include/linux/mm_types.h,
+ * mmzone.h, memcontrol.h, list_lru.h and asm-generic/tlb.h; docs/fidelity.md
+ * maps each function to the kernel function it mirrors.
+ *
+ * Lock order (as in mm/rmap.c's block comment, restricted to the model):
+ *   mmap_lock
+ *     vma lock (per-VMA read lock, not modelled as a lock: never contended here)
+ *       PTL (split page-table lock, per 2 MiB of VA)
+ *         lruvec->lru_lock (IRQs off)
+ *           deferred_split_lru sublist lock (IRQs off; nested only in `before`)
+ *         zone->lock (IRQs off; taken after lru_lock is dropped)
+ */
+#ifndef MMSIM_MM_H
+#define MMSIM_MM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "mm/list.h"
+#include "mmsim/hw.h"
+#include "mmsim/profile.h"
+#include "mmsim/sim.h"
+
+#define PAGE_SHIFT		12
+#define PAGE_SIZE		(1UL << PAGE_SHIFT)
+#define PMD_SHIFT		21
+#define PMD_SIZE		(1UL << PMD_SHIFT)
+#define HPAGE_PMD_ORDER		(PMD_SHIFT - PAGE_SHIFT)
+#define HPAGE_PMD_NR		(1 << HPAGE_PMD_ORDER)
+#define PTRS_PER_PTE		512
+#define FOLIO_BATCH_SIZE	31	/* PAGEVEC_SIZE */
+#define MEMCG_CHARGE_BATCH	64
+#define SWAP_CLUSTER_MAX	32
+#define MAX_NR_ORDERS		10
+#define SIM_MAX_NODES		8
+
+/* ---- struct folio ----------------------------------------------------- */
+
+enum pageflags {
+	PG_locked, PG_referenced, PG_uptodate, PG_dirty, PG_lru, PG_active,
+	PG_workingset, PG_reclaim, PG_swapbacked, PG_unevictable, PG_writeback,
+	PG_swapcache, PG_large_rmappable, PG_partially_mapped, PG_young,
+	NR_PAGEFLAGS
+};
+
+/* Where a folio is, for the invariant checks (mm/check.c). */
+enum folio_place {
+	FOLIO_FREE,		/* in the page allocator (zone free list or pcp) */
+	FOLIO_PRIVATE,		/* held by one task between two structures */
+	FOLIO_MAPPED,		/* mapped, not (yet) on an LRU list or batch */
+	FOLIO_FBATCH,		/* in a per-CPU LRU batch (cpu_fbatches) */
+	FOLIO_LRU,		/* on an lruvec list, PG_lru set */
+	FOLIO_ISOLATED,		/* isolated from the LRU by reclaim */
+	FOLIO_GATHER,		/* in an mmu_gather or a freeing batch */
+	NR_FOLIO_PLACES
+};
+
+struct mem_cgroup;
+struct lruvec;
+struct mm_struct;
+
+/**
+ * struct folio - a naturally aligned block of 2^order pages
+ *
+ * Invariants: _refcount >= 0; PG_lru set iff place == FOLIO_LRU;
+ * a folio is on at most one of lruvec lists, pcp lists, batches;
+ * _deferred_list (order >= 2 only, like the kernel's tail-page field) is
+ * non-empty iff the folio is queued on deferred_split_lru.
+ */
+struct folio {
+	uint32_t flags;			/* enum pageflags bits */
+	int32_t _refcount;
+	int32_t _mapcount;		/* PTEs and PMDs that map it, summed */
+	uint8_t order;
+	uint8_t place;			/* enum folio_place */
+	uint8_t nid;			/* node of its memory */
+	uint8_t lru;			/* which lruvec list when on one */
+	struct list_head lru_node;	/* the kernel's folio->lru */
+	struct mem_cgroup *memcg;	/* memcg_data; NULL when uncharged */
+	struct mm_struct *mm;		/* anon rmap: the one mm that maps it */
+	uint64_t index;			/* first virtual page it maps */
+	uint32_t id;			/* index in the folio table */
+	uint32_t swap;			/* swap slot + 1 when in the swap cache */
+	struct sim_line line;		/* the head page's cache line */
+	struct sim_line tail_line;	/* the tail page holding _deferred_list */
+	uint64_t check_seen;		/* mm/check.c's visit stamp */
+	struct list_head _deferred_list; /* valid for order >= 2 */
+};
+
+#define folio_flag(f, bit)	(((f)->flags >> (bit)) & 1)
+static inline bool folio_test(const struct folio *f, enum pageflags b) { return folio_flag(f, b); }
+static inline void folio_set(struct folio *f, enum pageflags b) { f->flags |= 1U << b; }
+static inline void folio_clear(struct folio *f, enum pageflags b) { f->flags &= ~(1U << b); }
+static inline bool folio_test_clear(struct folio *f, enum pageflags b)
+{
+	bool was = folio_test(f, b);
+	folio_clear(f, b);
+	return was;
+}
+#define folio_test_lru(f)		folio_test((f), PG_lru)
+#define folio_test_active(f)		folio_test((f), PG_active)
+#define folio_test_large(f)		((f)->order > 0)
+#define folio_test_large_rmappable(f)	folio_test((f), PG_large_rmappable)
+#define folio_test_partially_mapped(f)	folio_test((f), PG_partially_mapped)
+static inline unsigned int folio_order(const struct folio *f) { return f->order; }
+static inline long folio_nr_pages(const struct folio *f) { return 1L << f->order; }
+static inline bool folio_mapped(const struct folio *f) { return f->_mapcount > 0; }
+static inline int folio_ref_count(const struct folio *f) { return f->_refcount; }
+
+void folio_get(struct folio *folio);
+bool folio_ref_sub_and_test(struct folio *folio, int nr);
+bool folio_put_testzero(struct folio *folio);
+bool folio_ref_freeze(struct folio *folio, int count);
+/* Folio table: ids are dense and deterministic. */
+struct folio *folio_by_id(uint32_t id);
+
+/* Report a broken invariant with the folio and abort (always compiled in). */
+void dump_folio(const struct folio *folio, const char *why);
+#define SIM_BUG_ON_FOLIO(cond, folio)                                     \
+	do {                                                              \
+		if (cond)                                                 \
+			dump_folio((folio), #cond);                       \
+	} while (0)
+#define SIM_BUG_ON(cond)                                                  \
+	do {                                                              \
+		if (cond) {                                               \
+			fprintf(stderr, "mmsim: BUG: %s at %s:%d\n", #cond, \
+				__FILE__, __LINE__);                      \
+			abort();                                          \
+		}                                                         \
+	} while (0)
+
+/* ---- struct folio_batch ---------------------------------------------------- */
+
+struct folio_batch {
+	unsigned char nr;
+	unsigned char i;
+	bool percpu_pvec_drained;
+	struct folio *folios[FOLIO_BATCH_SIZE];
+};
+
+static inline void folio_batch_init(struct folio_batch *fb) { fb->nr = 0; fb->i = 0; fb->percpu_pvec_drained = false; }
+static inline void folio_batch_reinit(struct folio_batch *fb) { fb->nr = 0; fb->i = 0; }
+static inline unsigned int folio_batch_count(const struct folio_batch *fb) { return fb->nr; }
+static inline unsigned int folio_batch_space(const struct folio_batch *fb) { return FOLIO_BATCH_SIZE - fb->nr; }
+/* Add @folio; returns the space left (0: the caller must flush). */
+static inline unsigned int folio_batch_add(struct folio_batch *fb, struct folio *folio)
+{
+	fb->folios[fb->nr++] = folio;
+	return folio_batch_space(fb);
+}
+
+/* ---- lruvec -------------------------------------------------------------------- */
+
+enum lru_list {
+	LRU_INACTIVE_ANON, LRU_ACTIVE_ANON, LRU_INACTIVE_FILE, LRU_ACTIVE_FILE,
+	LRU_UNEVICTABLE, NR_LRU_LISTS
+};
+
+/**
+ * struct lruvec - the LRU lists of one (memcg, node)
+ *
+ * Invariant: nr_pages[lru] == sum of folio_nr_pages() over lists[lru];
+ * nr_folios[lru] == length of lists[lru]; all under lru_lock.
+ */
+struct lruvec {
+	struct list_head lists[NR_LRU_LISTS];
+	struct spinlock lru_lock;
+	long nr_pages[NR_LRU_LISTS];	/* lru_zone_size, summed */
+	long nr_folios[NR_LRU_LISTS];
+	struct sim_line head_line[NR_LRU_LISTS]; /* each list head */
+	struct sim_line size_line;	/* mem_cgroup_per_node->lru_zone_size */
+	int nid;
+	struct mem_cgroup *memcg;
+	unsigned long anon_cost;
+};
+
+/* ---- list_lru (one sublist per memcg and node) -------------------------------- */
+
+/* Invariant: nr_items == length of list, under lock. */
+struct list_lru_one {
+	struct list_head list;
+	long nr_items;
+	struct spinlock lock;
+	struct sim_line line;		/* list head and nr_items share a line */
+};
+
+struct list_lru {
+	const char *name;
+	struct list_lru_one *node[SIM_MAX_NODES];	/* for the one memcg */
+};
+
+/* ---- memcg ---------------------------------------------------------------------- */
+
+struct page_counter {
+	long usage;			/* pages charged */
+	long max;			/* limit in pages */
+	struct sim_line line;		/* the atomic usage word */
+};
+
+/* Per-CPU charge cache (memcg_stock_pcp). */
+struct memcg_stock_pcp {
+	struct mem_cgroup *cached;
+	unsigned int nr_pages;
+};
+
+struct mem_cgroup {
+	struct page_counter memory;
+	struct lruvec lruvec[SIM_MAX_NODES];	/* mem_cgroup_per_node->lruvec */
+	int id;
+};
+
+/* ---- the page allocator ------------------------------------------------------- */
+
+struct per_cpu_pages {
+	struct spinlock lock;		/* pcp_spin_lock: per-CPU, uncontended */
+	int count;			/* pages on the lists */
+	int high, batch;
+	struct list_head lists[MAX_NR_ORDERS];
+};
+
+/* Invariant: free_pages == sum over free lists and pcp lists of their pages. */
+struct zone {
+	struct spinlock lock;
+	long free_pages;		/* pages in the buddy lists */
+	long managed_pages;
+	struct list_head free_list[MAX_NR_ORDERS]; /* free folio structs by order */
+	long nr_free[MAX_NR_ORDERS];
+	struct per_cpu_pages *pcp;	/* [nr_cpus] */
+	int nid;
+	struct sim_line line;		/* zone counters */
+	sim_time_t bw_busy_until;	/* node memory-write bandwidth queue */
+};
+
+/* ---- mm, VMAs, page tables --------------------------------------------------- */
+
+typedef uint64_t pte_t;
+#define PTE_PRESENT	(1ULL << 0)
+#define PTE_YOUNG	(1ULL << 1)
+#define PTE_DIRTY	(1ULL << 2)
+#define PTE_WRITE	(1ULL << 3)
+#define PTE_SWAP	(1ULL << 4)
+#define PTE_ID_SHIFT	8
+static inline bool pte_none(pte_t pte) { return pte == 0; }
+static inline bool pte_present(pte_t pte) { return pte & PTE_PRESENT; }
+static inline struct folio *pte_folio(pte_t pte) { return folio_by_id((uint32_t)(pte >> PTE_ID_SHIFT)); }
+static inline pte_t mk_pte(const struct folio *f, uint64_t flags) { return ((uint64_t)f->id << PTE_ID_SHIFT) | flags | PTE_PRESENT; }
+
+struct vm_area_struct {
+	uint64_t vm_start, vm_end;	/* byte addresses */
+	struct mm_struct *vm_mm;
+	pte_t *ptes;			/* one per 4K page of the VMA */
+	struct folio **pmd_huge;	/* per 2M: a PMD-mapped folio, or NULL */
+	struct spinlock *ptl;		/* per 2M: the split PTE lock */
+	bool thp_eligible;		/* VM_HUGEPAGE or THP=always */
+	struct list_head node;		/* on mm->vmas */
+};
+
+struct mm_struct {
+	struct rw_semaphore mmap_lock;
+	struct list_head vmas;
+	struct cpumask cpumask;		/* mm_cpumask(): CPUs that ran it */
+	uint16_t asid;			/* PCID tag for the TLB model */
+	uint64_t tlb_gen;		/* context.tlb_gen */
+	uint64_t next_addr;		/* bump allocator for mmap addresses */
+	long rss_anon;			/* MM_ANONPAGES */
+	struct mem_cgroup *memcg;
+	int id;
+	unsigned long flags;		/* MMF_* */
+	struct sim_line line;		/* the mm_struct counters */
+};
+
+/* ---- mmu_gather --------------------------------------------------------------- */
+
+#define MMU_GATHER_MAX		(8 + 19 * 510)	/* bundle + MAX_GATHER_BATCH_COUNT batches */
+
+struct mmu_gather {
+	struct mm_struct *mm;
+	uint64_t start, end;		/* range to flush */
+	bool freed_tables;
+	unsigned int nr;		/* encoded entries used */
+	unsigned int nr_folios;
+	struct folio **folios;		/* folios to free after the flush */
+	unsigned int *refs;		/* their page counts (NR_PAGES_NEXT) */
+	unsigned int cap;
+	struct list_head node;		/* on the model's list of gathers */
+};
+
+/* ---- the variants ---------------------------------------------------------------- */
+
+/*
+ * What a scenario's variant changes in the kernel.  Code paths test these
+ * at run time; both states of each change live in one binary.
+ */
+struct mm_variant {
+	const char *name;
+	bool queue_mthp_on_fault;	/* the mTHP shrinker series queues every folio */
+	bool unqueue_after_lru_unlock;	/* P1: folio_batch_unqueue_deferred_split() */
+	bool batch_dirty_flush;		/* P2: one flush per 31 dirty folios */
+	bool khugepaged_move_tail;	/* P3 */
+};
+
+/* ---- the whole model --------------------------------------------------------- */
+
+struct cpu_fbatches {
+	struct folio_batch lru_add;
+	struct folio_batch lru_deactivate;
+	struct folio_batch lru_lazyfree;
+	struct folio_batch lru_activate;
+};
+
+struct mm_model {
+	const struct sim_profile *prof;
+	const struct mm_variant *variant;
+	int nr_cpus, nr_nodes;
+	struct zone zones[SIM_MAX_NODES];	/* one ZONE_NORMAL per node */
+	struct mem_cgroup *root_memcg;		/* the workload's memcg */
+	struct list_lru deferred_split_lru;
+	struct cpu_fbatches *fbatches;		/* [nr_cpus] */
+	struct memcg_stock_pcp *stock;		/* [nr_cpus] */
+	struct folio **folio_chunks;		/* the folio table */
+	uint32_t nr_folios_alloc;		/* folio structs created */
+	uint32_t nr_chunks;
+	struct list_head gathers;		/* live mmu_gathers */
+	int nr_mms;
+	bool split_underused_thp;		/* thp_underused queueing on */
+	int mthp_order;				/* the enabled anon mTHP order */
+	int preferred_nid;			/* memory policy: bind to this node */
+	/* derived costs, ps */
+	sim_time_t list_op_ps, folio_op_ps, pte_op_ps, fault_entry_ps, syscall_ps;
+	uint64_t check_epoch;
+};
+
+extern struct mm_model *sim_mm;	/* the model of the running engine */
+
+struct mm_model *mm_model_create(struct sim_engine *e, const struct mm_variant *v,
+				 long node_pages, char *err, size_t len);
+void mm_model_destroy(struct mm_model *m);
+
+/* page_alloc.c */
+struct folio *folio_alloc_node(int order, int nid);
+void free_unref_folios(struct folio_batch *folios);
+void free_frozen_folio(struct folio *folio);
+void zone_init(struct zone *zone, int nid, long pages, int nr_cpus, int pcp_high, int pcp_batch);
+void mem_write_bandwidth(int nid, uint64_t bytes, uint64_t core_gbps);
+
+/* memcontrol.c */
+struct mem_cgroup *mem_cgroup_create(long max_pages, int nr_nodes);
+int mem_cgroup_charge(struct folio *folio, struct mem_cgroup *memcg);
+void mem_cgroup_uncharge_folios(struct folio_batch *folios);
+void mem_cgroup_uncharge(struct folio *folio);
+struct lruvec *folio_lruvec(const struct folio *folio);
+
+/* list_lru.c */
+void list_lru_init_named(struct list_lru *lru, const char *name, int nr_nodes);
+struct list_lru_one *list_lru_lock_irqsave(struct list_lru *lru, int nid,
+					   struct mem_cgroup *memcg, unsigned long *flags);
+void list_lru_unlock_irqrestore(struct list_lru_one *l, unsigned long *flags);
+bool list_lru_add_locked(struct list_lru *lru, struct list_lru_one *l, struct list_head *item,
+			 struct sim_line *item_line);
+bool list_lru_del_locked(struct list_lru *lru, struct list_lru_one *l, struct list_head *item,
+			 struct sim_line *item_line);
+
+/* huge_memory.c */
+void deferred_split_folio(struct folio *folio, bool partially_mapped);
+bool folio_unqueue_deferred_split(struct folio *folio);
+bool folio_unqueue_deferred_split_raw(struct folio *folio);
+void folio_batch_unqueue_deferred_split(struct folio_batch *fbatch);
+
+/* folio.c (mm/swap.c before 2026) and mm_inline.h */
+void lruvec_add_folio(struct lruvec *lruvec, struct folio *folio);
+void lruvec_add_folio_tail(struct lruvec *lruvec, struct folio *folio);
+void lruvec_del_folio(struct lruvec *lruvec, struct folio *folio);
+struct lruvec *folio_lruvec_relock_irqsave(struct folio *folio, struct lruvec *locked,
+					   unsigned long *flags);
+void lruvec_unlock_irqrestore(struct lruvec *lruvec, unsigned long flags);
+void folio_add_lru(struct folio *folio);
+void folios_put_refs(struct folio_batch *folios, unsigned int *refs);
+void folios_put(struct folio_batch *folios);
+void folio_put(struct folio *folio);
+void lru_add_drain(void);
+void folio_deactivate(struct folio *folio);
+void folio_mark_lazyfree(struct folio *folio);
+enum lru_list folio_lru_list(const struct folio *folio);
+bool folio_may_be_lru_cached(const struct folio *folio);
+
+/* vmscan.c */
+unsigned int move_folios_to_lru(struct list_head *list);
+
+/* rmap.c */
+void folio_add_new_anon_rmap(struct folio *folio, struct vm_area_struct *vma, uint64_t addr);
+void folio_remove_rmap_ptes(struct folio *folio, int nr, struct vm_area_struct *vma);
+
+/* memory.c */
+int handle_mm_fault(struct vm_area_struct *vma, uint64_t addr, bool write);
+void unmap_vmas(struct mmu_gather *tlb, struct vm_area_struct *vma);
+struct vm_area_struct *find_vma(struct mm_struct *mm, uint64_t addr);
+void folio_zero_user(struct folio *folio);
+
+/* mmu_gather.c */
+void tlb_gather_mmu(struct mmu_gather *tlb, struct mm_struct *mm);
+void tlb_remove_folio_pages(struct mmu_gather *tlb, struct folio *folio, int nr_pages);
+void tlb_flush_mmu(struct mmu_gather *tlb);
+void tlb_finish_mmu(struct mmu_gather *tlb);
+
+/* tlb.c (arch/x86/mm/tlb.c) */
+#define TLB_FLUSH_ALL	UINT64_MAX
+void flush_tlb_mm_range(struct mm_struct *mm, uint64_t start, uint64_t end, bool freed_tables);
+void switch_mm_irqs_off(struct mm_struct *next);
+
+/* mmap.c */
+struct mm_struct *mm_alloc(struct mem_cgroup *memcg);
+void mm_free(struct mm_struct *mm);
+uint64_t vm_mmap_anon(struct mm_struct *mm, uint64_t len, bool thp_eligible);
+int vm_munmap(struct mm_struct *mm, uint64_t addr, uint64_t len);
+
+/* check.c */
+void mm_check_invariants(void *arg);
+void mm_check_final(void);
+
+#endif /* MMSIM_MM_H */

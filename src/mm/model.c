@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The kernel model's global state: the nodes' zones, the workload's memcg
+ * with its lruvecs, deferred_split_lru, the per-CPU LRU batches and memcg
+ * stocks, and the folio table.  One model per engine run.
+ *
+ * Derived kernel values (not costs): the pcp batch is zone_batchsize() for
+ * a large zone (63 pages) and pcp high is zone_highsize()'s floor of four
+ * batches (252 pages); see docs/fidelity.md.
+ */
+#include <string.h>
+
+#include "mm/mm.h"
+
+struct mm_model *sim_mm;
+
+#define PCP_BATCH	63
+#define PCP_HIGH	(4 * PCP_BATCH)
+
+/**
+ * mm_model_create - build the model for the current engine
+ * @e: the engine (already created)
+ * @v: the variant's kernel changes
+ * @node_pages: memory per node, in pages
+ * @err: one line on failure
+ * @len: its size
+ *
+ * Return: the model (also in sim_mm), or NULL.
+ */
+struct mm_model *mm_model_create(struct sim_engine *e, const struct mm_variant *v,
+				 long node_pages, char *err, size_t len)
+{
+	const struct sim_profile *p = sim_engine_profile(e);
+	struct mm_model *m = calloc(1, sizeof(*m));
+	int nid;
+
+	if (!m) {
+		snprintf(err, len, "out of memory");
+		return NULL;
+	}
+	sim_mm = m;
+	m->prof = p;
+	m->variant = v;
+	m->nr_cpus = sim_engine_nr_cpus(e);
+	m->nr_nodes = (int)p->topology_nodes;
+	if (m->nr_nodes > SIM_MAX_NODES) {
+		snprintf(err, len, "profile %s has %d nodes: expected at most %d",
+			 p->machine_name, m->nr_nodes, SIM_MAX_NODES);
+		free(m);
+		sim_mm = NULL;
+		return NULL;
+	}
+	m->list_op_ps = p->mm_list_op_ns * SIM_NS;
+	m->folio_op_ps = p->mm_folio_op_ns * SIM_NS;
+	m->pte_op_ps = p->mm_pte_op_ns * SIM_NS;
+	m->fault_entry_ps = p->mm_fault_entry_ns * SIM_NS;
+	m->syscall_ps = p->mm_syscall_ns * SIM_NS;
+	INIT_LIST_HEAD(&m->gathers);
+	for (nid = 0; nid < m->nr_nodes; nid++)
+		zone_init(&m->zones[nid], nid, node_pages, m->nr_cpus, PCP_HIGH, PCP_BATCH);
+	m->root_memcg = mem_cgroup_create(node_pages * m->nr_nodes, m->nr_nodes);
+	list_lru_init_named(&m->deferred_split_lru, "deferred_split_lru", m->nr_nodes);
+	m->fbatches = calloc((size_t)m->nr_cpus, sizeof(*m->fbatches));
+	m->stock = calloc((size_t)m->nr_cpus, sizeof(*m->stock));
+	if (!m->fbatches || !m->stock) {
+		snprintf(err, len, "out of memory");
+		mm_model_destroy(m);
+		return NULL;
+	}
+	m->split_underused_thp = v->queue_mthp_on_fault;
+	sim_engine_set_priv(e, m);
+	if (sim_engine_checking(e))
+		sim_engine_set_check_hook(e, mm_check_invariants, m);
+	return m;
+}
+
+void mm_model_destroy(struct mm_model *m)
+{
+	uint32_t c;
+	int nid;
+
+	if (!m)
+		return;
+	for (c = 0; c < m->nr_chunks; c++)
+		free(m->folio_chunks[c]);
+	free(m->folio_chunks);
+	for (nid = 0; nid < m->nr_nodes; nid++) {
+		free(m->zones[nid].pcp);
+		free(m->deferred_split_lru.node[nid]);
+	}
+	free(m->root_memcg);
+	free(m->fbatches);
+	free(m->stock);
+	if (sim_mm == m)
+		sim_mm = NULL;
+	free(m);
+}
+
+void dump_folio(const struct folio *f, const char *why)
+{
+	fprintf(stderr,
+		"mmsim: BUG: invariant broken: %s\n"
+		"folio %u: order %u refcount %d mapcount %d flags %#x place %u "
+		"lru %u memcg %s deferred %s\n",
+		why, f->id, f->order, f->_refcount, f->_mapcount, f->flags, f->place,
+		f->lru, f->memcg ? "set" : "none",
+		list_empty(&f->_deferred_list) ? "no" : "queued");
+	abort();
+}

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * TLB flushing on x86 (arch/x86/mm/tlb.c, v6.6 plus the 2025 change that
+ * trims mm_cpumask at most once a second).
+ *
+ * Mirrors flush_tlb_mm_range() (a full flush above
+ * tlb_single_page_flush_ceiling pages), native_flush_tlb_multi() (IPIs
+ * through smp_call_function_many_cond(), with should_flush_tlb() as the
+ * condition unless page tables were freed), flush_tlb_func() on each CPU,
+ * and switch_mm_irqs_off() for mm_cpumask and the loaded mm.  The flush
+ * itself costs tlb.flush_all_ns or tlb.invlpg_ns per page; a CPU with a
+ * TLB model (vcpu->tlb) also loses the entries (see the khugepaged issue).
+ *
+ * Left out: INVLPGB, the per-CPU tlb_gen catch-up logic (every flush
+ * request is acted on), PCID allocation (one ASID per mm).
+ */
+#include "mm/mm.h"
+
+struct flush_tlb_info {
+	struct mm_struct *mm;		/* NULL: flush every mm (reclaim batch) */
+	uint64_t start, end;
+	bool freed_tables;
+	int initiating_cpu;
+};
+
+/* Hook for a per-CPU TLB model: flush @asid's [start, end) on @cpu. */
+void (*arch_tlb_flush_hook)(int cpu, struct mm_struct *mm, uint64_t start, uint64_t end);
+
+static void flush_tlb_func(void *arg)
+{
+	const struct flush_tlb_info *f = arg;
+	struct sim_vcpu *v = sim_this_vcpu();
+	struct mm_struct *loaded = v->loaded_mm;
+	bool local = v->id == f->initiating_cpu;
+	uint64_t nr;
+
+	if (!local)
+		count_event(SIM_NR_TLB_REMOTE_FLUSH_RECEIVED);
+	if (f->mm && f->mm != loaded)
+		return;			/* switched away meanwhile: nothing to do */
+	nr = (f->end - f->start) >> PAGE_SHIFT;
+	if (f->end == TLB_FLUSH_ALL || nr > sim_mm->prof->tlb_single_page_flush_ceiling) {
+		sim_cost_ns(sim_mm->prof->tlb_flush_all_ns);
+		if (local)
+			count_event(SIM_NR_TLB_LOCAL_FLUSH_ALL);
+	} else {
+		sim_cost_ns(sim_mm->prof->tlb_invlpg_ns * nr);
+		if (local)
+			count_events(SIM_NR_TLB_LOCAL_FLUSH_ONE, nr);
+	}
+	if (arch_tlb_flush_hook)
+		arch_tlb_flush_hook(v->id, f->mm ? f->mm : loaded, f->start, f->end);
+}
+
+/*
+ * should_flush_tlb(): skip CPUs in lazy TLB mode (idle, running no task of
+ * the mm), unless the request flushes every mm.
+ */
+static bool should_flush_tlb(int cpu, void *arg)
+{
+	const struct flush_tlb_info *f = arg;
+	struct sim_vcpu *v = sim_engine_vcpu(sim_engine_current, cpu);
+
+	if (!f->mm)
+		return true;
+	if (!v->curr)
+		return false;		/* cpu_tlbstate_shared.is_lazy */
+	return v->loaded_mm == f->mm;
+}
+
+static void flush_tlb_multi(const struct cpumask *cpumask, struct flush_tlb_info *info)
+{
+	count_event(SIM_NR_TLB_REMOTE_FLUSH);
+	smp_call_function_many_cond(cpumask, flush_tlb_func, info, true,
+				    info->freed_tables ? NULL : should_flush_tlb, true, true);
+}
+
+/**
+ * flush_tlb_mm_range - flush [@start, @end) of @mm on every CPU that may cache it
+ * @mm: the mm
+ * @start: first byte
+ * @end: end, or TLB_FLUSH_ALL
+ * @freed_tables: page tables were freed (lazy CPUs must flush too)
+ *
+ * Context: no spinlock held with IRQs off (it waits for IPIs).
+ */
+void flush_tlb_mm_range(struct mm_struct *mm, uint64_t start, uint64_t end, bool freed_tables)
+{
+	struct flush_tlb_info info = {
+		.mm = mm, .start = start, .end = end, .freed_tables = freed_tables,
+		.initiating_cpu = smp_processor_id(),
+	};
+	int cpu = smp_processor_id();
+	struct cpumask others = mm->cpumask;
+
+	if (end != TLB_FLUSH_ALL &&
+	    ((end - start) >> PAGE_SHIFT) > sim_mm->prof->tlb_single_page_flush_ceiling) {
+		info.start = 0;
+		info.end = TLB_FLUSH_ALL;
+	}
+	mm->tlb_gen++;			/* inc_mm_tlb_gen() */
+	sim_line_write(&mm->line);
+	cpumask_clear_cpu(cpu, &others);
+	if (!cpumask_empty(&others))
+		flush_tlb_multi(&mm->cpumask, &info);
+	else if (sim_this_vcpu()->loaded_mm == mm) {
+		local_irq_disable();
+		flush_tlb_func(&info);
+		local_irq_enable();
+	}
+}
+
+/* switch_mm_irqs_off(): load @next on this CPU and join its mm_cpumask. */
+void switch_mm_irqs_off(struct mm_struct *next)
+{
+	struct sim_vcpu *v = sim_this_vcpu();
+
+	if (v->loaded_mm == next)
+		return;
+	v->loaded_mm = next;
+	if (!cpumask_test_cpu(v->id, &next->cpumask)) {
+		cpumask_set_cpu(v->id, &next->cpumask);
+		sim_line_write(&next->line);
+	}
+	sim_cost_ns(sim_mm->prof->tlb_flush_all_ns);	/* CR3 write */
+}

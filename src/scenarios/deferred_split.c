@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The first seed: "mm: unqueue deferred split folios outside the lruvec
+ * lock" (Joanne Koong, v3, Oct 2026).  `threads` threads of one process on
+ * a 2-socket Skylake-SP, memory bound to node 0, each mapping, faulting in
+ * (16K mTHP) and unmapping 16 MiB, 200 times.  Variants:
+ *   unqueued - the kernel without the mTHP shrinker series: nothing queued;
+ *   before   - every mTHP queued at fault; dying folios unqueued under lru_lock;
+ *   after    - queued; unqueued after lru_lock is released (P1).
+ * queueing_cost_pct is each variant's runtime relative to `unqueued`.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "mm/mm.h"
+#include "mmsim/scenario.h"
+#include "workloads/fault_unmap.h"
+
+static const struct mm_variant deferred_split_variants_mm[] = {
+	{ .name = "unqueued" },
+	{ .name = "before", .queue_mthp_on_fault = true },
+	{ .name = "after", .queue_mthp_on_fault = true, .unqueue_after_lru_unlock = true },
+};
+
+static const char *const deferred_split_variants[] = { "unqueued", "before", "after", NULL };
+
+static int ilog2_u64(uint64_t v)
+{
+	int l = -1;
+
+	while (v) {
+		v >>= 1;
+		l++;
+	}
+	return l;
+}
+
+static int deferred_split_validate(const struct sim_run_config *cfg, char *err, size_t len)
+{
+	uint64_t threads = sim_param(cfg, "threads");
+	uint64_t region = sim_param(cfg, "region");
+	uint64_t mthp = sim_param(cfg, "mthp");
+	uint64_t node_mem = sim_param(cfg, "node_memory");
+
+	if (mthp & (mthp - 1) || mthp < PAGE_SIZE || mthp > PMD_SIZE) {
+		snprintf(err, len, "mthp=%llu: expected a power of two from 4K to 2M",
+			 (unsigned long long)mthp);
+		return -1;
+	}
+	if (region % mthp) {
+		snprintf(err, len, "region=%llu: expected a multiple of mthp (%llu)",
+			 (unsigned long long)region, (unsigned long long)mthp);
+		return -1;
+	}
+	if (threads > (uint64_t)sim_profile_nr_cpus(cfg->profile)) {
+		snprintf(err, len, "threads=%llu: expected at most the %d CPUs of profile %s",
+			 (unsigned long long)threads, sim_profile_nr_cpus(cfg->profile),
+			 cfg->profile->machine_name);
+		return -1;
+	}
+	if (threads * region > node_mem) {
+		snprintf(err, len, "threads x region = %llu bytes: expected at most node_memory (%llu)",
+			 (unsigned long long)(threads * region), (unsigned long long)node_mem);
+		return -1;
+	}
+	return 0;
+}
+
+static int deferred_split_run(const struct sim_run_config *cfg, int variant,
+			      struct sim_variant_result *res, char *err, size_t len)
+{
+	const struct scenario_ops *s = cfg->scenario;
+	struct sim_engine_opts o = {
+		.profile = cfg->profile,
+		.nr_cpus = (int)sim_param(cfg, "threads"),
+		.seed = cfg->seed,
+		.check = cfg->check,
+	};
+	struct fault_unmap_params p;
+	struct lock_class_stat *st;
+	struct sim_engine *e;
+	struct mm_model *m;
+	int cpu, ret = -1;
+
+	e = sim_engine_create(&o);
+	if (!e) {
+		snprintf(err, len, "cannot create an engine of %d vCPUs", o.nr_cpus);
+		return -1;
+	}
+	m = mm_model_create(e, &deferred_split_variants_mm[variant],
+			    (long)(sim_param(cfg, "node_memory") >> PAGE_SHIFT), err, len);
+	if (!m)
+		goto out_engine;
+	m->mthp_order = ilog2_u64(sim_param(cfg, "mthp")) - PAGE_SHIFT;
+	m->preferred_nid = 0;		/* numactl --membind=0 */
+	p.mm = mm_alloc(m->root_memcg);
+	p.region = sim_param(cfg, "region");
+	p.rounds = sim_param(cfg, "rounds");
+	p.step = sim_param(cfg, "mthp");
+	for (cpu = 0; cpu < o.nr_cpus; cpu++)
+		if (!sim_task_create(e, cpu, "fault-unmap", fault_unmap_thread, &p)) {
+			snprintf(err, len, "cannot create thread %d", cpu);
+			goto out_mm;
+		}
+	if (sim_engine_run(e, err, len))
+		goto out_mm;
+	if (cfg->check)
+		mm_check_final();
+	sim_result_collect(e, res);
+	sim_result_set(s, res, "runtime_s", res->runtime_s);
+	st = sim_lock_class(e, "lru_lock");
+	sim_result_set(s, res, "lruvec_lock_wait_s", (double)st->wait_total / (double)SIM_SEC);
+	st = sim_lock_class(e, "deferred_split_lru");
+	sim_result_set(s, res, "deferred_split_lock_wait_s",
+		       (double)st->wait_total / (double)SIM_SEC);
+	sim_result_set(s, res, "faults", (double)res->counters[SIM_PGFAULT]);
+	ret = 0;
+out_mm:
+	mm_free(p.mm);
+	mm_model_destroy(m);
+out_engine:
+	sim_engine_destroy(e);
+	return ret;
+}
+
+/* queueing_cost_pct: runtime relative to `unqueued`, when it ran. */
+static void deferred_split_finish(const struct sim_run_config *cfg,
+				  struct sim_variant_result *res, int nr)
+{
+	const struct scenario_ops *s = cfg->scenario;
+	double base = 0;
+	int i;
+
+	for (i = 0; i < nr; i++)
+		if (!strcmp(res[i].name, "unqueued"))
+			base = res[i].runtime_s;
+	if (base <= 0)
+		return;
+	for (i = 0; i < nr; i++)
+		sim_result_set(s, &res[i], "queueing_cost_pct",
+			       (res[i].runtime_s / base - 1.0) * 100.0);
+}
+
+static const struct sim_param deferred_split_params[] = {
+	{ .key = "threads", .type = SIM_PARAM_COUNT, .def = 80, .min = 1, .max = SIM_MAX_CPUS,
+	  .help = "threads of the process, one per CPU" },
+	{ .key = "rounds", .type = SIM_PARAM_COUNT, .def = 200, .min = 1, .max = 1000000,
+	  .help = "map/fault/unmap rounds per thread" },
+	{ .key = "region", .type = SIM_PARAM_SIZE, .def = 16ULL << 20, .min = 4096,
+	  .max = 1ULL << 36, .help = "bytes mapped per round" },
+	{ .key = "mthp", .type = SIM_PARAM_SIZE, .def = 16384, .min = 4096, .max = 2ULL << 20,
+	  .help = "the one enabled anonymous mTHP size" },
+	{ .key = "node_memory", .type = SIM_PARAM_SIZE, .def = 96ULL << 30, .min = 1ULL << 20,
+	  .max = 1ULL << 42, .help = "memory of each NUMA node" },
+	{ 0 },
+};
+
+static const struct sim_metric deferred_split_metrics[] = {
+	{ "runtime_s", "runtime (s)", 3 },
+	{ "lruvec_lock_wait_s", "lruvec lock wait, summed (s)", 2 },
+	{ "deferred_split_lock_wait_s", "deferred split lock wait, summed (s)", 2 },
+	{ "queueing_cost_pct", "queueing cost (% of runtime)", 1 },
+	{ "faults", "page faults", 0 },
+	{ 0 },
+};
+
+static const struct sim_published deferred_split_published[] = {
+	{ "before", "lruvec_lock_wait_s", 491.0 },
+	{ "after", "lruvec_lock_wait_s", 38.0 },
+	{ "before", "queueing_cost_pct", 15.0 },
+	{ NULL, NULL, 0 },
+};
+
+const struct scenario_ops scenario_deferred_split = {
+	.name = "deferred-split",
+	.summary = "seed 000: unqueue deferred split folios outside the lruvec lock",
+	.description = "80 threads of one process on a 2-socket Skylake-SP, memory bound to "
+		       "node 0, each mapping, faulting in (16K mTHP) and unmapping 16 MiB, "
+		       "200 times; every mTHP is queued for deferred split.",
+	.profile = "skylake-sp-2s",
+	.variants = deferred_split_variants,
+	.baseline = "before",
+	.changed = "after",
+	.params = deferred_split_params,
+	.metrics = deferred_split_metrics,
+	.published = deferred_split_published,
+	.published_source = "seed 000: Joanne Koong, [PATCH v3] mm: unqueue deferred split "
+			    "folios outside the lruvec lock (Oct 2026); after: \"noise\"",
+	.validate = deferred_split_validate,
+	.run = deferred_split_run,
+	.finish = deferred_split_finish,
+};

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The first seed's workload: each thread of one process, `rounds` times,
+ * mmap()s `region` bytes of anonymous memory, writes one byte per folio
+ * (each write faults in a whole mTHP folio) and munmap()s it.  The threads
+ * share the mm, so every munmap's TLB flush IPIs the other threads' CPUs.
+ * The user-space loop between faults costs one instruction's worth and is
+ * charged nothing.
+ */
+#include "mm/mm.h"
+#include "workloads/fault_unmap.h"
+
+void fault_unmap_thread(void *arg)
+{
+	const struct fault_unmap_params *p = arg;
+	struct mm_struct *mm = p->mm;
+	uint64_t r, off;
+
+	switch_mm_irqs_off(mm);
+	for (r = 0; r < p->rounds; r++) {
+		uint64_t addr = vm_mmap_anon(mm, p->region, true);
+		struct vm_area_struct *vma = find_vma(mm, addr);
+
+		for (off = 0; off < p->region; off += p->step)
+			handle_mm_fault(vma, addr + off, true);
+		vm_munmap(mm, addr, p->region);
+	}
+}
