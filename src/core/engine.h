@@ -28,6 +28,7 @@ struct sim_engine {
 	uint64_t events;		/* resumptions and interrupts */
 	uint64_t counters[NR_SIM_COUNTERS];
 	struct lock_class_stat *classes, **class_tail;
+	int nr_mid_step;		/* vCPUs suspended by a quantum yield */
 	void (*check_fn)(void *);
 	void *check_arg;
 	void *priv;

@@ -292,7 +292,11 @@ static void sched_next(struct sim_engine *e, int dying)
 			vcpu_requeue(e, v);
 			continue;
 		}
-		if (e->check_fn)
+		/*
+		 * Checks see the model only between steps: never while a vCPU
+		 * is suspended in the middle of one by its quantum.
+		 */
+		if (e->check_fn && !e->nr_mid_step)
 			e->check_fn(e->check_arg);
 		e->events++;
 		sim_vcpu_current = v;
@@ -359,11 +363,14 @@ void sim_sync(void)
 
 void sim_quantum_expired(void)
 {
+	struct sim_engine *e = sim_engine_current;
 	struct sim_vcpu *v = sim_vcpu_current;
 
-	if (v->in_irq || !sim_engine_current->running)
+	if (v->in_irq || !e->running)
 		return;
+	e->nr_mid_step++;
 	sim_sync();
+	e->nr_mid_step--;
 }
 
 void sim_cost_cycles(uint64_t cycles)

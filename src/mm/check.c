@@ -17,7 +17,8 @@
 
 static void check_seen(struct folio *f, enum folio_place place, const char *where)
 {
-	SIM_BUG_ON_FOLIO(f->check_seen == sim_mm->check_epoch, f);
+	if (f->check_seen == sim_mm->check_epoch)
+		dump_folio(f, "folio found in two structures; the second is: " == NULL ? "" : where);
 	f->check_seen = sim_mm->check_epoch;
 	if (f->place != place)
 		dump_folio(f, where);
@@ -122,7 +123,7 @@ void mm_check_invariants(void *arg)
 		struct mmu_gather *tlb = list_entry(pos, struct mmu_gather, node);
 		unsigned int i;
 
-		for (i = 0; i < tlb->nr_folios; i++)
+		for (i = tlb->nr_freed; i < tlb->nr_folios; i++)
 			SIM_BUG_ON_FOLIO(tlb->folios[i]->_refcount < (int)tlb->refs[i],
 					 tlb->folios[i]);
 	}

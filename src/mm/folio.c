@@ -213,20 +213,33 @@ static void lru_lazyfree(struct lruvec *lruvec, struct folio *folio)
  * kept across the batch.  For lru_add, a folio whose only reference is the
  * batch's died while cached: it is unqueued and freed.
  */
-static void folio_batch_move_lru(struct folio_batch *fbatch, move_fn_t move_fn)
+static void folio_batch_move_lru(struct folio_batch *percpu, move_fn_t move_fn)
 {
 	bool is_lru_add = move_fn == lru_add;
-	struct folio_batch free_fbatch;
+	struct folio_batch free_fbatch, batch = *percpu;
+	struct folio_batch *fbatch = &batch;
 	struct lruvec *lruvec = NULL;
 	unsigned long flags = 0;
 	unsigned int i;
 
+	/*
+	 * The kernel drains the per-CPU batch in place under its local_lock;
+	 * the model takes the folios out first, so that the batch never holds
+	 * a folio that is already on a list when the checks run.
+	 */
+	folio_batch_reinit(percpu);
+	for (i = 0; i < folio_batch_count(fbatch); i++)
+		if (fbatch->folios[i]->place == FOLIO_FBATCH)
+			fbatch->folios[i]->place = FOLIO_PRIVATE;
 	folio_batch_init(&free_fbatch);
 	for (i = 0; i < folio_batch_count(fbatch); i++) {
 		struct folio *folio = fbatch->folios[i];
 
-		if (!is_lru_add && !folio_test_clear(folio, PG_lru))
-			continue;
+		if (!is_lru_add) {
+			if (!folio_test_clear(folio, PG_lru))
+				continue;
+			folio->place = FOLIO_ISOLATED;
+		}
 		if (is_lru_add && folio_ref_freeze(folio, 1)) {
 			folio_clear(folio, PG_active);
 			folio_clear(folio, PG_unevictable);
@@ -260,7 +273,6 @@ static void folio_batch_move_lru(struct folio_batch *fbatch, move_fn_t move_fn)
 				folio_batch_add(&put, fbatch->folios[i]);
 		folios_put(&put);
 	}
-	folio_batch_reinit(fbatch);
 }
 
 static void folio_batch_add_and_move(struct folio_batch *fbatch, struct folio *folio,

@@ -286,6 +286,7 @@ struct mmu_gather {
 	bool freed_tables;
 	unsigned int nr;		/* encoded entries used */
 	unsigned int nr_folios;
+	unsigned int nr_freed;		/* folios[0..nr_freed) already put */
 	struct folio **folios;		/* folios to free after the flush */
 	unsigned int *refs;		/* their page counts (NR_PAGES_NEXT) */
 	unsigned int cap;

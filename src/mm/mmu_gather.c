@@ -22,6 +22,7 @@ void tlb_gather_mmu(struct mmu_gather *tlb, struct mm_struct *mm)
 	tlb->freed_tables = false;
 	tlb->nr = 0;
 	tlb->nr_folios = 0;
+	tlb->nr_freed = 0;
 	tlb->cap = 0;
 	tlb->folios = NULL;
 	tlb->refs = NULL;
@@ -45,7 +46,8 @@ void tlb_remove_folio_pages(struct mmu_gather *tlb, struct folio *folio, int nr_
 }
 
 /* free_pages_and_swap_cache(): drop the gathered references, 31 at a time. */
-static void free_pages_and_swap_cache(struct folio **folios, unsigned int *refs, unsigned int nr)
+static void free_pages_and_swap_cache(struct mmu_gather *tlb, unsigned int first,
+				      unsigned int nr)
 {
 	struct folio_batch fb;
 	unsigned int brefs[FOLIO_BATCH_SIZE];
@@ -53,13 +55,17 @@ static void free_pages_and_swap_cache(struct folio **folios, unsigned int *refs,
 
 	lru_add_drain();
 	folio_batch_init(&fb);
-	for (i = 0; i < nr; i++) {
-		brefs[fb.nr] = refs[i];
-		if (folio_batch_add(&fb, folios[i]) == 0)
+	for (i = first; i < first + nr; i++) {
+		brefs[fb.nr] = tlb->refs[i];
+		if (folio_batch_add(&fb, tlb->folios[i]) == 0) {
+			tlb->nr_freed = i + 1;	/* now the batch's, not the gather's */
 			folios_put_refs(&fb, brefs);
+		}
 	}
-	if (fb.nr)
+	if (fb.nr) {
+		tlb->nr_freed = first + nr;
 		folios_put_refs(&fb, brefs);
+	}
 }
 
 static void tlb_batch_pages_flush(struct mmu_gather *tlb)
@@ -70,13 +76,14 @@ static void tlb_batch_pages_flush(struct mmu_gather *tlb)
 		entries += folio_test_large(tlb->folios[i]) ? 2 : 1;
 		i++;
 		if (entries >= MAX_NR_FOLIOS_PER_FREE || i == tlb->nr_folios) {
-			free_pages_and_swap_cache(tlb->folios + first, tlb->refs + first, i - first);
+			free_pages_and_swap_cache(tlb, first, i - first);
 			first = i;
 			entries = 0;
 			cond_resched();
 		}
 	}
 	tlb->nr_folios = 0;
+	tlb->nr_freed = 0;
 	tlb->nr = 0;
 }
 

@@ -118,6 +118,7 @@ static struct folio *zone_take_locked(struct zone *zone, int order)
 static void zone_give_locked(struct zone *zone, struct folio *f)
 {
 	list_add(&f->lru_node, &zone->free_list[f->order]);
+	f->place = FOLIO_FREE;
 	zone->nr_free[f->order]++;
 	zone->free_pages += folio_nr_pages(f);
 	sim_cost_ps(sim_mm->list_op_ps);
@@ -189,6 +190,8 @@ struct folio *folio_alloc_node(int order, int nid)
 		if (!list_empty(&pcp->lists[order])) {
 			f = list_first_entry(&pcp->lists[order], struct folio, lru_node);
 			list_del_init(&f->lru_node);
+			f->place = FOLIO_PRIVATE;
+			f->_refcount = 1;
 			pcp->count -= 1 << order;
 			sim_cost_ps(sim_mm->list_op_ps);
 		}
@@ -196,20 +199,21 @@ struct folio *folio_alloc_node(int order, int nid)
 	} else {
 		spin_lock_irqsave(&zone->lock, flags);
 		f = zone_take_locked(zone, order);
+		if (f) {
+			f->place = FOLIO_PRIVATE;
+			f->_refcount = 1;
+		}
 		spin_unlock_irqrestore(&zone->lock, flags);
 	}
 	if (!f)
 		return NULL;
-	SIM_BUG_ON_FOLIO(f->place != FOLIO_FREE, f);
 	f->flags = 0;
 	if (order > 1)
 		folio_set(f, PG_large_rmappable);
-	f->_refcount = 1;
 	f->_mapcount = 0;
 	f->memcg = NULL;
 	f->mm = NULL;
 	f->swap = 0;
-	f->place = FOLIO_PRIVATE;
 	count_events(SIM_PGALLOC_NORMAL, 1ULL << order);
 	/* prep_new_page(): struct page init, written here */
 	sim_line_write(&f->line);
@@ -227,7 +231,6 @@ static void free_one(struct folio *f)
 	SIM_BUG_ON_FOLIO(f->memcg != NULL, f);
 	/* free_pages_prepare(): checks and flag clearing on the head page */
 	f->flags = 0;
-	f->place = FOLIO_FREE;
 	sim_line_write(&f->line);
 	sim_cost_ps(sim_mm->folio_op_ps);
 	count_events(SIM_PGFREE, (uint64_t)folio_nr_pages(f));
@@ -236,6 +239,7 @@ static void free_one(struct folio *f)
 
 		spin_lock_irqsave(&pcp->lock, flags);
 		list_add(&f->lru_node, &pcp->lists[f->order]);
+		f->place = FOLIO_FREE;
 		pcp->count += 1 << f->order;
 		sim_cost_ps(sim_mm->list_op_ps);
 		if (pcp->count >= pcp->high)
