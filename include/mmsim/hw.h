@@ -24,10 +24,19 @@ struct sim_line {
 
 /* Cost of moving a modified line from @from to @to (hit if equal). */
 sim_time_t sim_line_transfer_ps(int from, int to);
-/* Write (or RMW) the line from this CPU; charges the transfer. */
+/*
+ * A store to the line.  Like an x86 store it retires at once (a hit's
+ * cost); the line's transfer (the RFO) completes in the background, and
+ * RFOs of independent stores overlap.  TSO: a locked RMW or a lock release
+ * waits until every earlier store has completed (sim_store_drain()).
+ */
 void sim_line_write(struct sim_line *l);
-/* Read the line from this CPU; charges the transfer, keeps the writer. */
+/* A load from the line: this CPU waits for the transfer. */
 void sim_line_read(struct sim_line *l);
+/* A locked RMW (atomic): drain the store buffer, then own the line. */
+void sim_line_rmw(struct sim_line *l);
+/* Wait until this CPU's earlier stores have completed. */
+void sim_store_drain(void);
 /* Distance class between two cpus: 0 same, 1 SMT, 2 socket, 3 remote. */
 int sim_cpu_distance(int a, int b);
 

@@ -142,6 +142,7 @@ struct sim_vcpu {
 	void *tlb;			/* the model's per-CPU TLB, if any */
 	void *loaded_mm;		/* the model's cpu_tlbstate.loaded_mm */
 	void *percpu;			/* the model's per-CPU data */
+	sim_time_t stores_done;		/* when the store buffer's RFOs complete */
 	sim_time_t busy_ps;		/* time spent running tasks or irqs */
 	sim_time_t spin_ps;		/* time spent spinning */
 	uint64_t nr_switches;		/* context switches on this vCPU */

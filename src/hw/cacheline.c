@@ -5,11 +5,14 @@
  * same socket (a HITM snoop through the L3 mesh), other socket (over UPI).
  * Costs come from the profile's [cache] section (docs/costs.md).
  *
+ * Stores overlap: see sim_line_write() in include/mmsim/hw.h (the store
+ * buffer and its parallel RFOs, Intel SDM vol. 3 section 8.2, TSO).
  * Left out: the Shared state (a read does not make later reads of the
  * same CPU cheap unless it also wrote the line), capacity misses, and
  * bandwidth limits of the interconnect.
  */
 #include "core/engine.h"
+#include "mmsim/profile.h"
 
 int sim_cpu_distance(int a, int b)
 {
@@ -35,13 +38,36 @@ sim_time_t sim_line_transfer_ps(int from, int to)
 
 void sim_line_write(struct sim_line *l)
 {
-	int cpu = sim_vcpu_current->id;
+	struct sim_vcpu *v = sim_vcpu_current;
+	sim_time_t hit = sim_engine_current->line_ps[0];
+	sim_time_t t = sim_line_transfer_ps(l->last_writer, v->id);
 
-	sim_cost_ps(sim_line_transfer_ps(l->last_writer, cpu));
-	l->last_writer = (int16_t)cpu;
+	l->last_writer = (int16_t)v->id;
+	if (t > hit && v->now + t > v->stores_done)
+		v->stores_done = v->now + t;
+	sim_cost_ps(hit);
 }
 
 void sim_line_read(struct sim_line *l)
 {
 	sim_cost_ps(sim_line_transfer_ps(l->last_writer, sim_vcpu_current->id));
+}
+
+void sim_store_drain(void)
+{
+	struct sim_vcpu *v = sim_vcpu_current;
+
+	if (v->stores_done > v->now)
+		sim_cost_ps(v->stores_done - v->now);
+}
+
+void sim_line_rmw(struct sim_line *l)
+{
+	struct sim_vcpu *v;
+
+	sim_store_drain();
+	v = sim_vcpu_current;
+	sim_cost_ps(sim_line_transfer_ps(l->last_writer, v->id) +
+		    sim_cycles_to_ps(sim_engine_current->profile->lock_atomic_cycles));
+	l->last_writer = (int16_t)sim_vcpu_current->id;
 }

@@ -44,8 +44,7 @@ static void rwsem_account(struct rw_semaphore *sem, sim_time_t start)
 
 static void rwsem_fast(struct rw_semaphore *sem)
 {
-	sim_cost_cycles(sim_engine_current->profile->lock_atomic_cycles);
-	sim_line_write(&sem->line);
+	sim_line_rmw(&sem->line);
 }
 
 bool down_read_trylock(struct rw_semaphore *sem)
@@ -125,14 +124,14 @@ static void rwsem_wake(struct rw_semaphore *sem)
 
 void up_read(struct rw_semaphore *sem)
 {
-	sim_line_write(&sem->line);
+	sim_line_rmw(&sem->line);
 	if (--sem->readers == 0)
 		rwsem_wake(sem);
 }
 
 void up_write(struct rw_semaphore *sem)
 {
-	sim_line_write(&sem->line);
+	sim_line_rmw(&sem->line);
 	sem->writer = NULL;
 	rwsem_wake(sem);
 }
@@ -142,7 +141,7 @@ void downgrade_write(struct rw_semaphore *sem)
 	struct sim_task *w = sem->waiters_head;
 	sim_time_t at = sim_now();
 
-	sim_line_write(&sem->line);
+	sim_line_rmw(&sem->line);
 	sem->writer = NULL;
 	sem->readers = 1;
 	while (w && !(w->wait_flags & RWSEM_WAIT_WRITER)) {

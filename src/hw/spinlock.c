@@ -129,8 +129,7 @@ void spin_lock(struct spinlock *lock)
 			lock_account_wait(lock, v->now - start);
 			v->spin_ps += v->now - start;
 		} else {
-			sim_cost_ps(lock_atomic_ps() +
-				    sim_line_transfer_ps(lock->line.last_writer, v->id));
+			sim_line_rmw(&lock->line);
 			v = sim_vcpu_current;
 		}
 		lock_acquired(lock, v);
@@ -165,17 +164,22 @@ bool spin_trylock(struct spinlock *lock)
 	if (lock->owner || lock->free_at > v->now)
 		return false;
 	lock->stat->acquisitions++;
-	sim_cost_ps(lock_atomic_ps() + sim_line_transfer_ps(lock->line.last_writer, v->id));
+	sim_line_rmw(&lock->line);
 	lock_acquired(lock, sim_vcpu_current);
 	return true;
 }
 
 void spin_unlock(struct spinlock *lock)
 {
-	struct sim_vcpu *v = sim_vcpu_current;
+	struct sim_vcpu *v;
 	struct lock_class_stat *s = lock->stat;
-	sim_time_t hold = v->now - lock->acquired_at;
+	sim_time_t hold;
 	struct sim_task *w;
+
+	/* The release store is seen only after every earlier store (TSO). */
+	sim_store_drain();
+	v = sim_vcpu_current;
+	hold = v->now - lock->acquired_at;
 
 	if (lock->owner != v) {
 		fprintf(stderr, "mmsim: BUG: cpu %d releases lock %s it does not hold\n",

@@ -37,16 +37,14 @@ void folio_get(struct folio *folio)
 {
 	SIM_BUG_ON_FOLIO(folio->_refcount <= 0, folio);
 	folio->_refcount++;
-	sim_cost_cycles(sim_mm->prof->lock_atomic_cycles);
-	sim_line_write(&folio->line);
+	sim_line_rmw(&folio->line);
 }
 
 bool folio_ref_sub_and_test(struct folio *folio, int nr)
 {
 	folio->_refcount -= nr;
 	SIM_BUG_ON_FOLIO(folio->_refcount < 0, folio);
-	sim_cost_cycles(sim_mm->prof->lock_atomic_cycles);
-	sim_line_write(&folio->line);
+	sim_line_rmw(&folio->line);
 	return folio->_refcount == 0;
 }
 
@@ -58,8 +56,7 @@ bool folio_put_testzero(struct folio *folio)
 /* folio_ref_freeze(): cmpxchg @count -> 0. */
 bool folio_ref_freeze(struct folio *folio, int count)
 {
-	sim_cost_cycles(sim_mm->prof->lock_atomic_cycles);
-	sim_line_write(&folio->line);
+	sim_line_rmw(&folio->line);
 	if (folio->_refcount != count)
 		return false;
 	folio->_refcount = 0;
@@ -99,7 +96,11 @@ static void lruvec_list_insert(struct lruvec *lruvec, struct folio *folio, bool 
 	struct list_head *neighbour = tail ? head->prev : head->next;
 
 	SIM_BUG_ON_FOLIO(!list_empty(&folio->lru_node), folio);
-	/* list_add touches the head, the neighbour entry and the folio. */
+	/*
+	 * list_add loads head->next (a dependent load of the head's line),
+	 * then stores to the neighbour, the folio and the head.
+	 */
+	sim_line_read(&lruvec->head_line[lru]);
 	sim_line_write(&lruvec->head_line[lru]);
 	if (neighbour != head)
 		sim_line_write(&container_of(neighbour, struct folio, lru_node)->line);
@@ -129,7 +130,8 @@ void lruvec_del_folio(struct lruvec *lruvec, struct folio *folio)
 	struct list_head *head = &lruvec->lists[lru];
 	struct list_head *prev = folio->lru_node.prev, *next = folio->lru_node.next;
 
-	/* list_del writes both neighbours (or the head). */
+	/* list_del loads prev and next from the folio, then stores to both. */
+	sim_line_read(&folio->line);
 	if (prev == head || next == head)
 		sim_line_write(&lruvec->head_line[lru]);
 	if (prev != head)

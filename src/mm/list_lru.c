@@ -60,6 +60,7 @@ bool list_lru_add_locked(struct list_lru *lru, struct list_lru_one *l, struct li
 	(void)lru;
 	if (!list_empty(item))
 		return false;
+	sim_line_read(&l->line);	/* load head->prev */
 	if (!list_empty(&l->list)) {
 		struct folio *tail = container_of(l->list.prev, struct folio, _deferred_list);
 
@@ -82,6 +83,7 @@ bool list_lru_del_locked(struct list_lru *lru, struct list_lru_one *l, struct li
 	(void)lru;
 	if (list_empty(item))
 		return false;
+	sim_line_read(item_line);	/* load prev and next */
 	if (prev == &l->list || next == &l->list)
 		sim_line_write(&l->line);
 	if (prev != &l->list)

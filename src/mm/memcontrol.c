@@ -45,8 +45,7 @@ struct mem_cgroup *mem_cgroup_create(long max_pages, int nr_nodes)
 /* page_counter_try_charge(): one atomic on the shared usage word. */
 static bool page_counter_try_charge(struct page_counter *c, long nr)
 {
-	sim_cost_cycles(sim_mm->prof->lock_atomic_cycles);
-	sim_line_write(&c->line);
+	sim_line_rmw(&c->line);
 	if (c->usage + nr > c->max)
 		return false;
 	c->usage += nr;
@@ -55,8 +54,7 @@ static bool page_counter_try_charge(struct page_counter *c, long nr)
 
 static void page_counter_uncharge(struct page_counter *c, long nr)
 {
-	sim_cost_cycles(sim_mm->prof->lock_atomic_cycles);
-	sim_line_write(&c->line);
+	sim_line_rmw(&c->line);
 	c->usage -= nr;
 	SIM_BUG_ON(c->usage < 0);
 }
