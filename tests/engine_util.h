@@ -33,5 +33,16 @@ static inline void test_profile(struct sim_profile *p, int sockets, int cores, i
 	p->ipi_send_ns = 20;
 	p->ipi_latency_ns = 200;
 	p->ipi_entry_exit_ns = 300;
+	p->tlb_invlpg_ns = 100;
+	p->tlb_flush_all_ns = 200;
+	p->tlb_single_page_flush_ceiling = 33;
+	p->mem_zero_gbps = 16;
+	p->mem_copy_gbps = 8;
+	p->mem_node_write_gbps = 64;
+	p->mm_fault_entry_ns = 500;
+	p->mm_syscall_ns = 100;
+	p->mm_list_op_ns = 3;
+	p->mm_folio_op_ns = 8;
+	p->mm_pte_op_ns = 2;
 }
 #endif

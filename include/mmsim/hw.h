@@ -47,6 +47,7 @@ struct lock_class_stat {
 	char name[48];
 	uint64_t acquisitions;		/* all acquisitions */
 	uint64_t contentions;		/* acquisitions that had to wait */
+	uint64_t nested;		/* taken while holding another spinlock */
 	sim_time_t wait_total;		/* summed slow-path wait */
 	sim_time_t wait_max;
 	sim_time_t hold_total;		/* summed hold time */

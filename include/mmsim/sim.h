@@ -133,6 +133,7 @@ struct sim_vcpu {
 	int socket, core, smt, node;	/* place in the topology */
 	int irq_disabled;		/* local_irq_disable() depth */
 	int in_irq;			/* running an interrupt handler */
+	int nr_spinlocks_held;		/* spinlocks held by the running task */
 	struct sim_task *curr;		/* the task on the CPU, NULL if idle */
 	struct sim_task *rq_head, *rq_tail; /* other runnable tasks */
 	struct sim_task *sleepers;	/* timer-sleeping tasks, by wake_at */

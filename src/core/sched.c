@@ -292,12 +292,6 @@ static void sched_next(struct sim_engine *e, int dying)
 			vcpu_requeue(e, v);
 			continue;
 		}
-		/*
-		 * Checks see the model only between steps: never while a vCPU
-		 * is suspended in the middle of one by its quantum.
-		 */
-		if (e->check_fn && !e->nr_mid_step)
-			e->check_fn(e->check_arg);
 		e->events++;
 		sim_vcpu_current = v;
 		v->quantum_end = (e->heap_n ? e->heap[0]->next_time : v->now) +
@@ -357,8 +351,15 @@ void sim_sync(void)
 			sched_next(e, 0);
 			continue;
 		}
-		return;
+		break;
 	}
+	/*
+	 * A step ends at every sync point.  Checks see the model only between
+	 * steps: never while a vCPU is suspended in the middle of one by its
+	 * quantum.
+	 */
+	if (e->check_fn && !e->nr_mid_step)
+		e->check_fn(e->check_arg);
 }
 
 void sim_quantum_expired(void)

@@ -94,6 +94,8 @@ static sim_time_t lock_handoff_ps(int from, int to)
 
 static void lock_acquired(struct spinlock *lock, struct sim_vcpu *v)
 {
+	if (v->nr_spinlocks_held++)
+		lock->stat->nested++;
 	lock->owner = v;
 	lock->owner_task = v->curr;
 	lock->acquired_at = v->now;
@@ -153,6 +155,8 @@ void spin_lock(struct spinlock *lock)
 	lock_account_wait(lock, v->now - start);
 	/* The releaser made us the owner at the hand-off time. */
 	lock->acquired_at = v->now;
+	if (v->nr_spinlocks_held++)
+		lock->stat->nested++;
 }
 
 bool spin_trylock(struct spinlock *lock)
@@ -186,6 +190,7 @@ void spin_unlock(struct spinlock *lock)
 			v->id, s->name);
 		abort();
 	}
+	v->nr_spinlocks_held--;
 	s->hold_total += hold;
 	if (hold > s->hold_max)
 		s->hold_max = hold;

@@ -375,6 +375,9 @@ void folios_put_refs(struct folio_batch *folios, unsigned int *refs)
 
 		if (!folio_ref_sub_and_test(folio, (int)nr_refs))
 			continue;
+		/* Dead: the batch owns it (an LRU folio stays listed until released). */
+		if (!folio_test_lru(folio))
+			folio->place = FOLIO_GATHER;
 		/* before: nested in lru_lock if an earlier folio took it */
 		if (!sim_mm->variant->unqueue_after_lru_unlock)
 			folio_unqueue_deferred_split(folio);

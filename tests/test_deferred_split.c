@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The folio lifecycle and P1's three call sites, with answers worked out by
+ * hand.  Folios are built in a task on a one-CPU test machine
+ * (tests/engine_util.h) with the model's invariant checks on.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "engine_util.h"
+#include "mm/mm.h"
+#include "mmsim/scenario.h"
+
+static const struct mm_variant v_before = { .name = "before", .queue_mthp_on_fault = true };
+static const struct mm_variant v_after = { .name = "after", .queue_mthp_on_fault = true,
+					   .unqueue_after_lru_unlock = true };
+
+static struct sim_profile prof;
+
+struct fixture {
+	struct sim_engine *e;
+	struct mm_model *m;
+};
+
+static void setup(struct fixture *f, const struct mm_variant *v, int cpus)
+{
+	struct sim_engine_opts o = { .profile = &prof, .nr_cpus = cpus, .seed = 1, .check = true };
+	char err[128];
+
+	test_profile(&prof, 1, 4, 1);
+	f->e = sim_engine_create(&o);
+	assert_non_null(f->e);
+	f->m = mm_model_create(f->e, v, 1L << 18, err, sizeof(err));
+	assert_non_null(f->m);
+	f->m->mthp_order = 2;
+}
+
+static void teardown(struct fixture *f)
+{
+	mm_model_destroy(f->m);
+	sim_engine_destroy(f->e);
+}
+
+static struct lock_class_stat snap_lru, snap_ll;
+
+static void snapshot(struct fixture *f)
+{
+	snap_lru = *sim_lock_class(f->e, "lru_lock");
+	snap_ll = *sim_lock_class(f->e, "deferred_split_lru");
+}
+
+/* A charged order-2 folio with @refs references. */
+static struct folio *new_folio(int refs, bool on_lru, bool queued)
+{
+	struct folio *folio = folio_alloc_node(2, 0);
+
+	assert_non_null(folio);
+	assert_int_equal(mem_cgroup_charge(folio, sim_mm->root_memcg), 0);
+	folio->_refcount = refs;
+	folio_set(folio, PG_swapbacked);
+	folio->place = FOLIO_MAPPED;
+	if (on_lru) {
+		struct lruvec *lruvec = folio_lruvec(folio);
+
+		spin_lock_irq(&lruvec->lru_lock);
+		lruvec_add_folio(lruvec, folio);
+		folio_set(folio, PG_lru);
+		folio->place = FOLIO_LRU;
+		spin_unlock_irq(&lruvec->lru_lock);
+	}
+	if (queued)
+		deferred_split_folio(folio, false);
+	return folio;
+}
+
+/* ---- folios_put_refs() on a mixed batch ------------------------------- */
+
+static struct fixture fx;
+static uint64_t got_lru, got_ll, got_nested;
+static long lru_len_after;
+
+/*
+ * batch:  A (LRU, queued)  B (LRU)  C (LRU, queued, 2 refs)  D (queued, not on LRU)
+ * LRU before:   inactive_anon: C B A
+ *
+ *              before                          after
+ * A: ref 0     ll_lock (not nested),           lru_lock taken
+ *              lru_lock taken
+ * B: ref 0     lru_lock kept                   lru_lock kept
+ * C: ref 1     skipped                         skipped
+ * D: ref 0     ll_lock nested in lru_lock      -
+ * unlock       -                               ll_lock for A, for D (not nested)
+ * => lru_lock 1, ll_lock 2, nested 1    |  lru_lock 1, ll_lock 2, nested 0
+ * LRU after:   inactive_anon: C
+ */
+static void put_refs_body(void *arg)
+{
+	struct folio_batch fb;
+	struct folio *a, *b, *c, *d;
+
+	sim_mm->split_underused_thp = true;
+	a = new_folio(1, true, true);
+	b = new_folio(1, true, false);
+	c = new_folio(2, true, true);
+	d = new_folio(1, false, true);
+	snapshot(&fx);
+	folio_batch_init(&fb);
+	folio_batch_add(&fb, a);
+	folio_batch_add(&fb, b);
+	folio_batch_add(&fb, c);
+	folio_batch_add(&fb, d);
+	a->place = b->place = c->place = FOLIO_LRU;
+	folios_put_refs(&fb, NULL);
+	got_lru = sim_lock_class(fx.e, "lru_lock")->acquisitions - snap_lru.acquisitions;
+	got_ll = sim_lock_class(fx.e, "deferred_split_lru")->acquisitions - snap_ll.acquisitions;
+	got_nested = sim_lock_class(fx.e, "deferred_split_lru")->nested - snap_ll.nested;
+	lru_len_after = folio_lruvec(c)->nr_folios[LRU_INACTIVE_ANON];
+	assert_int_equal(c->_refcount, 1);
+	assert_false(list_empty(&c->_deferred_list));
+	/* clean up C so that the final checks pass */
+	folio_batch_init(&fb);
+	folio_batch_add(&fb, c);
+	folios_put_refs(&fb, NULL);
+	lru_add_drain();
+}
+
+static void run_put_refs(const struct mm_variant *v)
+{
+	setup(&fx, v, 1);
+	sim_task_create(fx.e, 0, "t", put_refs_body, NULL);
+	assert_int_equal(sim_engine_run(fx.e, NULL, 0), 0);
+	mm_check_final();
+	teardown(&fx);
+}
+
+static void test_put_refs_before(void **state)
+{
+	run_put_refs(&v_before);
+	assert_int_equal(got_lru, 1);
+	assert_int_equal(got_ll, 2);
+	assert_int_equal(got_nested, 1);
+	assert_int_equal(lru_len_after, 1);
+}
+
+static void test_put_refs_after(void **state)
+{
+	run_put_refs(&v_after);
+	assert_int_equal(got_lru, 1);
+	assert_int_equal(got_ll, 2);
+	assert_int_equal(got_nested, 0);
+	assert_int_equal(lru_len_after, 1);
+}
+
+/*
+ * Run @body in a child process; it must abort, and its stderr must name
+ * @what.  The model's checks are always compiled in and abort the run.
+ */
+static void expect_abort(void (*body)(void), const char *what)
+{
+	char path[] = "/tmp/mmsim-test-XXXXXX", buf[1024] = "";
+	int fd = mkstemp(path), status;
+	pid_t pid;
+	ssize_t n;
+
+	assert_true(fd >= 0);
+	pid = fork();
+	if (pid == 0) {
+		dup2(fd, 2);
+		body();
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	n = pread(fd, buf, sizeof(buf) - 1, 0);
+	close(fd);
+	unlink(path);
+	assert_true(n > 0);
+	assert_true(WIFSIGNALED(status));
+	assert_int_equal(WTERMSIG(status), SIGABRT);
+	if (!strstr(buf, what))
+		print_message("child said: %s\n", buf);
+	assert_non_null(strstr(buf, what));
+}
+
+/* ---- the unqueue needs the memcg: it must come before uncharge ---------- */
+
+/*
+ * Uncharging a folio that is still queued would leave it on the memcg's
+ * sublist with no memcg to find it by: mem_cgroup_uncharge_folios() checks.
+ */
+static void unqueue_after_uncharge_body(void *arg)
+{
+	struct folio *a;
+
+	sim_mm->split_underused_thp = true;
+	a = new_folio(1, false, true);
+	a->_refcount = 0;
+	a->place = FOLIO_GATHER;
+	mem_cgroup_uncharge(a);		/* wrong order: memcg gone */
+	folio_unqueue_deferred_split(a);
+}
+
+static void unqueue_needs_memcg_child(void)
+{
+	setup(&fx, &v_after, 1);
+	sim_task_create(fx.e, 0, "t", unqueue_after_uncharge_body, NULL);
+	sim_engine_run(fx.e, NULL, 0);
+}
+
+static void test_unqueue_needs_memcg(void **state)
+{
+	expect_abort(unqueue_needs_memcg_child, "!list_empty(&f->_deferred_list)");
+}
+
+/* ---- a broken invariant stops the run ----------------------------------- */
+
+static void corrupt_body(void *arg)
+{
+	struct folio *a = new_folio(1, true, false);
+	struct lruvec *lruvec = folio_lruvec(a);
+
+	lruvec->nr_folios[LRU_INACTIVE_ANON]++;	/* a list length that lies */
+	spin_lock(&lruvec->lru_lock);			/* a step: the checks run */
+	spin_unlock(&lruvec->lru_lock);
+}
+
+static void broken_invariant_child(void)
+{
+	setup(&fx, &v_after, 1);
+	sim_task_create(fx.e, 0, "t", corrupt_body, NULL);
+	sim_engine_run(fx.e, NULL, 0);
+}
+
+static void test_broken_invariant_stops(void **state)
+{
+	expect_abort(broken_invariant_child, "n != lruvec->nr_folios[lru]");
+}
+
+/* ---- a small run, every counter worked out ------------------------------ */
+
+/*
+ * 2 threads, 1 round, 64K region, 16K mTHP:
+ *  faults 2 x 4 = 8, each one order-2 folio: anon_fault_alloc 8,
+ *  pgalloc_normal = pgfree = 32 pages;
+ *  lru_lock: 8 adds (a large folio drains at once) + 2 frees (one batch of 4
+ *  per munmap) = 10; folios_put_refs: 8 (the lru_add batch's put) + 2 = 10;
+ *  deferred_split_lru: 8 queue + 8 unqueue = 16 (0 when unqueued);
+ *  mmap_lock: mmap + munmap per thread = 4; zone->lock: one pcp refill of a
+ *  63-page batch per CPU = 2, no bulk free (16 pages < pcp high 252);
+ *  TLB: each munmap flushes 16 pages (<= 33: INVLPG each) and, tables being
+ *  freed, IPIs the other thread's CPU: 2 shootdowns, 2 interrupts.
+ */
+static void small_run(const char *variant, uint64_t *c, struct sim_variant_result *res)
+{
+	const struct scenario_ops *s = sim_scenario_find("deferred-split");
+	struct sim_run_config cfg;
+	struct sim_profile p;
+	char err[256];
+	int i;
+
+	assert_non_null(s);
+	assert_int_equal(sim_profile_load("skylake-sp-2s", &p, err, sizeof(err)), 0);
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.scenario = s;
+	cfg.profile = &p;
+	cfg.seed = 1;
+	cfg.check = true;
+	for (i = 0; s->params[i].key; i++)
+		cfg.params[i] = s->params[i].def;
+	cfg.params[sim_scenario_param_index(s, "threads")] = 2;
+	cfg.params[sim_scenario_param_index(s, "rounds")] = 1;
+	cfg.params[sim_scenario_param_index(s, "region")] = 64 << 10;
+	memset(res, 0, sizeof(*res));
+	res->name = variant;
+	assert_int_equal(s->run(&cfg, sim_scenario_variant_index(s, variant), res, err,
+				sizeof(err)), 0);
+	memcpy(c, res->counters, sizeof(res->counters));
+}
+
+static uint64_t lock_acq(const struct sim_variant_result *res, const char *name)
+{
+	int i;
+
+	for (i = 0; i < res->nr_locks; i++)
+		if (!strcmp(res->locks[i].name, name))
+			return res->locks[i].acquisitions;
+	return 0;
+}
+
+static void test_small_run_counters(void **state)
+{
+	static const char *const variants[] = { "unqueued", "before", "after" };
+	uint64_t c[NR_SIM_COUNTERS];
+	struct sim_variant_result res;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		bool queued = i > 0;
+
+		small_run(variants[i], c, &res);
+		assert_int_equal(c[SIM_PGFAULT], 8);
+		assert_int_equal(c[SIM_MTHP_ANON_FAULT_ALLOC], 8);
+		assert_int_equal(c[SIM_PGALLOC_NORMAL], 32);
+		assert_int_equal(c[SIM_PGFREE], 32);
+		assert_int_equal(c[SIM_SIM_FOLIOS_PUT_REFS_CALLS], 10);
+		assert_int_equal(c[SIM_SIM_DEFERRED_SPLIT_QUEUED], queued ? 8 : 0);
+		assert_int_equal(c[SIM_SIM_DEFERRED_SPLIT_UNQUEUED], queued ? 8 : 0);
+		assert_int_equal(c[SIM_IRQ_TLB_COUNT], 2);
+		assert_int_equal(c[SIM_IRQ_CALL_COUNT], 2);
+		assert_int_equal(c[SIM_NR_TLB_LOCAL_FLUSH_ONE], 32);
+		assert_int_equal(lock_acq(&res, "lru_lock"), 10);
+		assert_int_equal(lock_acq(&res, "deferred_split_lru"), queued ? 16 : 0);
+		assert_int_equal(lock_acq(&res, "mmap_lock"), 4);
+		assert_int_equal(lock_acq(&res, "zone->lock"), 2);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_put_refs_before),
+		cmocka_unit_test(test_put_refs_after),
+		cmocka_unit_test(test_unqueue_needs_memcg),
+		cmocka_unit_test(test_broken_invariant_stops),
+		cmocka_unit_test(test_small_run_counters),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
