@@ -74,6 +74,7 @@ struct mm_struct;
  * non-empty iff the folio is queued on deferred_split_lru.
  */
 struct folio {
+	/* hot: the first 64 bytes are what the lock paths touch */
 	uint32_t flags;			/* enum pageflags bits */
 	int32_t _refcount;
 	int32_t _mapcount;		/* PTEs and PMDs that map it, summed */
@@ -81,16 +82,17 @@ struct folio {
 	uint8_t place;			/* enum folio_place */
 	uint8_t nid;			/* node of its memory */
 	uint8_t lru;			/* which lruvec list when on one */
-	struct list_head lru_node;	/* the kernel's folio->lru */
-	struct mem_cgroup *memcg;	/* memcg_data; NULL when uncharged */
-	struct mm_struct *mm;		/* anon rmap: the one mm that maps it */
-	uint64_t index;			/* first virtual page it maps */
-	uint32_t id;			/* index in the folio table */
-	uint32_t swap;			/* swap slot + 1 when in the swap cache */
 	struct sim_line line;		/* the head page's cache line */
 	struct sim_line tail_line;	/* the tail page holding _deferred_list */
-	uint64_t check_seen;		/* mm/check.c's visit stamp */
+	uint32_t id;			/* index in the folio table */
+	struct list_head lru_node;	/* the kernel's folio->lru */
+	struct mem_cgroup *memcg;	/* memcg_data; NULL when uncharged */
 	struct list_head _deferred_list; /* valid for order >= 2 */
+	/* cold */
+	struct mm_struct *mm;		/* anon rmap: the one mm that maps it */
+	uint64_t index;			/* first virtual page it maps */
+	uint32_t swap;			/* swap slot + 1 when in the swap cache */
+	uint32_t check_seen;		/* mm/check.c's visit stamp */
 };
 
 #define folio_flag(f, bit)	(((f)->flags >> (bit)) & 1)
@@ -335,7 +337,7 @@ struct mm_model {
 	int preferred_nid;			/* memory policy: bind to this node */
 	/* derived costs, ps */
 	sim_time_t list_op_ps, folio_op_ps, pte_op_ps, fault_entry_ps, syscall_ps;
-	uint64_t check_epoch;
+	uint32_t check_epoch;
 };
 
 extern struct mm_model *sim_mm;	/* the model of the running engine */
