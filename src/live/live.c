@@ -346,7 +346,7 @@ static void live_json_counters(json_t *obj, const struct live_counters *c,
 static int live_write_json(const char *path, const struct live_scenario_ops *ops,
 			   const uint64_t *p, const struct live_result *res,
 			   const struct live_deltas *d, const struct live_settings *st,
-			   char *err, size_t errlen)
+			   bool apply, char *err, size_t errlen)
 {
 	json_t *root = json_object(), *params = json_object(), *var = json_object();
 	json_t *metrics = json_object(), *unavail = json_object();
@@ -390,7 +390,7 @@ static int live_write_json(const char *path, const struct live_scenario_ops *ops
 	live_json_counters(counters, &res->counters, "");
 	for (int i = 0; i < st->nr; i++)
 		json_object_set_new(settings, st->s[i].rel, json_string(
-			st->s[i].changed && st->s[i].want[0] ? st->s[i].want :
+			apply && st->s[i].want[0] ? st->s[i].want :
 			st->s[i].saved));
 	json_object_set_new(var, "name", json_string("live"));
 	json_object_set_new(var, "metrics", metrics);
@@ -638,14 +638,15 @@ static int live_run_scenario(struct live_opts *o, FILE *out, FILE *err)
 		fprintf(out, "wall time of the run: %.3f s\n", res.wall_s);
 		code = 0;
 		if (o->json && live_write_json(o->json, o->ops, o->p, &res, &d,
-					       &st, msg, sizeof(msg))) {
+					       &st, o->apply, msg, sizeof(msg))) {
 			fprintf(err, "mmsim: error: %s\n", msg);
 			code = 1;
 		}
 		break;
 	case LIVE_STOP_SIGNAL:
 		fprintf(err, "mmsim: interrupted by %s; workloads stopped%s\n",
-			strsignal(live_signal), o->apply ? ", settings restored" : "");
+			live_signal == SIGINT ? "SIGINT" : "SIGTERM",
+			o->apply ? ", settings restored" : "");
 		code = 128 + live_signal;
 		break;
 	case LIVE_STOP_CHILD_DIED:

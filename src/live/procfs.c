@@ -112,7 +112,7 @@ int live_write_file(const char *path, const char *text)
 {
 	size_t len = strlen(text);
 	ssize_t n;
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 
 	if (fd < 0)
 		return -errno;
