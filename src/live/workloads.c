@@ -812,6 +812,17 @@ static bool kc_poll(void *arg)
 	return w->shm->done;
 }
 
+static const char *kc_perf_why(int err)
+{
+	if (err == ENOENT || err == EOPNOTSUPP || err == ENODEV)
+		return "the CPU exposes no such hardware event (a VM without "
+		       "a virtual PMU?)";
+	if (err == EACCES || err == EPERM)
+		return "not permitted: lower /proc/sys/kernel/perf_event_paranoid "
+		       "or run as root";
+	return err ? strerror(err) : "the counter never ran";
+}
+
 static enum live_stop kc_run(struct live_run *r)
 {
 	struct live_shm *shm = live_shm_map(r);
@@ -847,14 +858,14 @@ static enum live_stop kc_run(struct live_run *r)
 			live_set_metric(res, 1, (double)shm->perf[LIVE_PERF_CYCLES] / n);
 		else
 			live_unavailable(res, 1, "perf event 'cycles' cannot be "
-					 "counted here: %s", strerror(shm->perf_err[LIVE_PERF_CYCLES]));
+					 "counted here: %s", kc_perf_why(shm->perf_err[LIVE_PERF_CYCLES]));
 		live_set_metric(res, 2, n / t);
 		if (shm->perf_ok[LIVE_PERF_DTLB_LOAD_MISSES])
 			live_set_metric(res, 3, (double)shm->perf[LIVE_PERF_DTLB_LOAD_MISSES]);
 		else
 			live_unavailable(res, 3, "perf event 'dTLB-load-misses' "
 					 "cannot be counted here: %s",
-					 strerror(shm->perf_err[LIVE_PERF_DTLB_LOAD_MISSES]));
+					 kc_perf_why(shm->perf_err[LIVE_PERF_DTLB_LOAD_MISSES]));
 		if (shm->perf_ok[LIVE_PERF_INSTRUCTIONS])
 			live_counters_set(&res->counters, "hot2.instructions",
 					  shm->perf[LIVE_PERF_INSTRUCTIONS]);
