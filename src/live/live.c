@@ -1,15 +1,982 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Placeholder until live mode lands (issue 7). */
-#include "live/live.h"
+/*
+ * Live mode: `mmsim live SCENARIO` and `mmsim compare SCENARIO`.
+ *
+ * Runs a scenario's workload (workloads.c) on the kernel mmsim runs on and
+ * prints the simulator's table for it: one row per contract metric
+ * (DESIGN.md section 5), one column "live", each value either measured or
+ * "unavailable" with what is missing; then the kernel's counters (deltas
+ * of /proc/vmstat, the TLB and CAL rows of /proc/interrupts, mTHP stats,
+ * khugepaged's counters) over the run.
+ *
+ * Mirrors no kernel function.  The order of one run, and what undoes what:
+ *
+ *   parse options, check requirements   (errors: one line, exit 2)
+ *   read settings; --apply writes them  undone by live_settings_restore()
+ *   install SIGINT/SIGTERM handlers     undone at the end
+ *   snapshot counters; run; snapshot    workload processes: live_kill_all()
+ *                                       memory cgroup: live_memcg_destroy()
+ *   print
+ *
+ * Every undo runs on every way out: normal end, signal, a dead workload
+ * process, an error.  Only workload processes call _exit().
+ */
+#include <errno.h>
+#include <dirent.h>
+#include <jansson.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
 
-int live_cmd_main(int argc, char **argv, FILE *out, FILE *err)
+#include "live/live.h"
+#include "live/live_internal.h"
+#include "mmsim/profile.h"
+
+/* A run may use at most this share of MemAvailable. */
+#define LIVE_MEM_SHARE_PCT 25
+
+volatile sig_atomic_t live_signal;
+
+static void live_on_signal(int sig)
 {
-	fprintf(err, "mmsim: error: live mode is not built yet\n");
-	return 2;
+	live_signal = sig;
 }
 
+/**
+ * live_parse_value - parse one --set value
+ * @prm: the parameter
+ * @text: "16M", "5s", "200", "cold"
+ * @v: the value (bytes, ns, a count or a choice's index)
+ * @err: one line naming the value and what was expected
+ * @errlen: size of @err
+ *
+ * Context: any.
+ * Return: 0, or -EINVAL.
+ */
+int live_parse_value(const struct live_param *prm, const char *text,
+		     uint64_t *v, char *err, size_t errlen)
+{
+	static const struct { const char *sfx; uint64_t mul; } sizes[] = {
+		{ "", 1 }, { "K", 1ULL << 10 }, { "M", 1ULL << 20 },
+		{ "G", 1ULL << 30 }, { "T", 1ULL << 40 },
+	}, times[] = {
+		{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 },
+		{ "s", 1000000000ULL },
+	}, counts[] = {
+		{ "", 1 }, { "K", 1000 }, { "M", 1000000 }, { "G", 1000000000ULL },
+	};
+	const char *expect;
+	char *end;
+	unsigned long long n;
+
+	if (prm->type == LIVE_PARAM_WORD) {
+		for (int i = 0; prm->choices[i]; i++) {
+			if (!strcmp(prm->choices[i], text)) {
+				*v = (uint64_t)i;
+				return 0;
+			}
+		}
+		snprintf(err, errlen, "%s=%s: expected %s%s%s", prm->key, text,
+			 prm->choices[0], prm->choices[1] ? " or " : "",
+			 prm->choices[1] ? prm->choices[1] : "");
+		return -EINVAL;
+	}
+	errno = 0;
+	n = strtoull(text, &end, 10);
+	if (end != text && !errno && text[0] != '-') {
+		const __typeof__(sizes[0]) *tab = prm->type == LIVE_PARAM_SIZE ?
+			sizes : prm->type == LIVE_PARAM_TIME ? times : counts;
+		size_t nr = prm->type == LIVE_PARAM_SIZE ? 5 :
+			    prm->type == LIVE_PARAM_TIME ? 4 : 4;
+
+		for (size_t i = 0; i < nr; i++) {
+			if (strcasecmp(end, tab[i].sfx))
+				continue;
+			if (n > UINT64_MAX / tab[i].mul)
+				break;
+			*v = n * tab[i].mul;
+			if (*v < prm->min || *v > prm->max)
+				break;
+			return 0;
+		}
+	}
+	expect = prm->type == LIVE_PARAM_SIZE ? "a size such as 64K, 16M or 2G" :
+		 prm->type == LIVE_PARAM_TIME ? "a time such as 500ms or 5s" :
+		 "a count such as 200 or 50M";
+	snprintf(err, errlen, "%s=%s: expected %s, between %llu and %llu%s",
+		 prm->key, text, expect, (unsigned long long)prm->min,
+		 (unsigned long long)prm->max,
+		 prm->type == LIVE_PARAM_SIZE ? " bytes" :
+		 prm->type == LIVE_PARAM_TIME ? " ns" : "");
+	return -EINVAL;
+}
+
+/**
+ * live_format_value - print a parameter's value the way a user writes it
+ * @prm: the parameter
+ * @v: its value
+ * @buf: the text
+ * @len: size of @buf
+ *
+ * Context: any.
+ */
+void live_format_value(const struct live_param *prm, uint64_t v, char *buf,
+		       size_t len)
+{
+	static const char *const size_sfx[] = { "", "K", "M", "G", "T" };
+	int i = 0;
+
+	switch (prm->type) {
+	case LIVE_PARAM_WORD:
+		snprintf(buf, len, "%s", prm->choices[v]);
+		break;
+	case LIVE_PARAM_SIZE:
+		while (i < 4 && v && !(v & 1023)) {
+			v >>= 10;
+			i++;
+		}
+		snprintf(buf, len, "%llu%s", (unsigned long long)v, size_sfx[i]);
+		break;
+	case LIVE_PARAM_TIME:
+		if (v % 1000000000ULL == 0)
+			snprintf(buf, len, "%llus", (unsigned long long)(v / 1000000000ULL));
+		else if (v % 1000000 == 0)
+			snprintf(buf, len, "%llums", (unsigned long long)(v / 1000000));
+		else
+			snprintf(buf, len, "%lluns", (unsigned long long)v);
+		break;
+	default:
+		snprintf(buf, len, "%llu", (unsigned long long)v);
+		break;
+	}
+}
+
+/**
+ * live_set_metric - record a measured metric
+ * @res: the result
+ * @idx: the metric's index in the scenario's list
+ * @v: its value
+ *
+ * Context: any.
+ */
+void live_set_metric(struct live_result *res, int idx, double v)
+{
+	res->m[idx].available = true;
+	res->m[idx].value = v;
+	res->m[idx].why[0] = '\0';
+}
+
+/**
+ * live_unavailable - record that a metric cannot be measured here, and why
+ * @res: the result
+ * @idx: the metric's index
+ * @fmt: what is missing (printf format)
+ *
+ * Context: any.
+ */
+void live_unavailable(struct live_result *res, int idx, const char *fmt, ...)
+{
+	va_list ap;
+
+	res->m[idx].available = false;
+	va_start(ap, fmt);
+	vsnprintf(res->m[idx].why, sizeof(res->m[idx].why), fmt, ap);
+	va_end(ap);
+}
+
+/**
+ * live_note - add a line printed under the table
+ * @res: the result
+ * @fmt: the line (printf format)
+ *
+ * Context: any.  Lines beyond the eighth are dropped.
+ */
+void live_note(struct live_result *res, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (res->nr_notes >= 8)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(res->notes[res->nr_notes++], sizeof(res->notes[0]), fmt, ap);
+	va_end(ap);
+}
+
+/* ---- counters around the run ---- */
+
+struct live_snapshot {
+	struct live_counters vmstat, irq, mthp, khp;
+	int vmstat_err, irq_err, mthp_err, khp_err;
+};
+
+static void live_snapshot_take(struct live_snapshot *s)
+{
+	s->vmstat_err = live_read_vmstat(&s->vmstat);
+	s->irq_err = live_read_interrupts(&s->irq);
+	s->mthp_err = live_read_mthp_stats(&s->mthp);
+	s->khp_err = live_read_khugepaged(&s->khp);
+}
+
+/* vmstat counters worth printing: those of the paths mmsim models. */
+static bool live_vmstat_interesting(const char *name)
+{
+	static const char *const prefixes[] = {
+		"pgfault", "pgmajfault", "thp_", "pgscan_anon", "pgsteal_anon",
+		"pswpin", "pswpout", "nr_tlb_", "pgactivate", "pgdeactivate",
+		"pgrotated", "workingset_refault_anon", "compact_stall",
+		"pgmigrate_success",
+	};
+
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
+			return true;
+	return false;
+}
+
+struct live_deltas {
+	struct live_counters vmstat, irq, mthp, khp;
+};
+
+static void live_snapshot_delta(const struct live_snapshot *a,
+				const struct live_snapshot *b,
+				struct live_deltas *d)
+{
+	live_counters_delta(&a->vmstat, &b->vmstat, &d->vmstat);
+	live_counters_delta(&a->irq, &b->irq, &d->irq);
+	live_counters_delta(&a->mthp, &b->mthp, &d->mthp);
+	live_counters_delta(&a->khp, &b->khp, &d->khp);
+}
+
+static void live_fill_counter_metrics(const struct live_scenario_ops *ops,
+				      const struct live_deltas *d,
+				      struct live_result *res)
+{
+	for (int i = 0; i < ops->nr_metrics; i++) {
+		const char *c = ops->metrics[i].counter;
+		bool irq = !strcmp(c ? c : "", "TLB") || !strcmp(c ? c : "", "CAL");
+		const struct live_counters *src = irq ? &d->irq : &d->vmstat;
+		uint64_t v;
+
+		if (!c)
+			continue;
+		if (live_counters_get(src, c, &v))
+			live_set_metric(res, i, (double)v);
+		else if (!src->available)
+			live_unavailable(res, i, "cannot read %s",
+					 irq ? "/proc/interrupts" : "/proc/vmstat");
+		else
+			live_unavailable(res, i, "this kernel has no %s %s",
+					 irq ? "row" : "counter", c);
+	}
+}
+
+/* ---- output ---- */
+
+static void live_print_table(const struct live_scenario_ops *ops,
+			     const struct live_result *res,
+			     const struct live_deltas *d, FILE *out)
+{
+	fprintf(out, "\n%-28s %16s\n", "metric", "live");
+	for (int i = 0; i < ops->nr_metrics; i++) {
+		const struct live_metric_result *m = &res->m[i];
+
+		if (m->available)
+			fprintf(out, "%-28s %16.*f\n", ops->metrics[i].key,
+				ops->metrics[i].decimals, m->value);
+		else
+			fprintf(out, "%-28s %16s  (%s)\n", ops->metrics[i].key,
+				"unavailable", m->why);
+	}
+	fprintf(out, "\ncounters (change over the run, kernel names):\n");
+	if (!d->vmstat.available)
+		fprintf(out, "  /proc/vmstat: unavailable\n");
+	for (int i = 0; i < d->vmstat.nr; i++)
+		if (d->vmstat.kv[i].value &&
+		    live_vmstat_interesting(d->vmstat.kv[i].name))
+			fprintf(out, "  %-36s %llu\n", d->vmstat.kv[i].name,
+				(unsigned long long)d->vmstat.kv[i].value);
+	for (int i = 0; i < 2; i++) {
+		static const char *const rows[] = { "TLB", "CAL" };
+		static const char *const what[] = { "TLB shootdowns",
+			"Function call interrupts" };
+		uint64_t v;
+
+		if (live_counters_get(&d->irq, rows[i], &v))
+			fprintf(out, "  %-36s %llu\n", what[i], (unsigned long long)v);
+		else
+			fprintf(out, "  %-36s unavailable (no %s row in "
+				"/proc/interrupts)\n", what[i], rows[i]);
+	}
+	if (!d->mthp.available)
+		fprintf(out, "  mTHP stats: unavailable (no %s/hugepages-*/stats; "
+			"Linux 6.9 or later)\n", LIVE_THP_DIR);
+	for (int i = 0; i < d->mthp.nr; i++)
+		if (d->mthp.kv[i].value && !strstr(d->mthp.kv[i].name, "/nr_anon"))
+			fprintf(out, "  %-36s %llu\n", d->mthp.kv[i].name,
+				(unsigned long long)d->mthp.kv[i].value);
+	if (!d->khp.available)
+		fprintf(out, "  khugepaged: unavailable\n");
+	for (int i = 0; i < d->khp.nr; i++)
+		fprintf(out, "  khugepaged/%-25s %llu\n", d->khp.kv[i].name,
+			(unsigned long long)d->khp.kv[i].value);
+	for (int i = 0; i < res->counters.nr; i++)
+		fprintf(out, "  %-36s %llu\n", res->counters.kv[i].name,
+			(unsigned long long)res->counters.kv[i].value);
+	fprintf(out, "  tracepoints (tlb:tlb_flush, lock:contention_begin): "
+		"unavailable (not read by live mode yet)\n");
+	for (int i = 0; i < res->nr_notes; i++)
+		fprintf(out, "note: %s\n", res->notes[i]);
+}
+
+static void live_json_counters(json_t *obj, const struct live_counters *c,
+			       const char *prefix)
+{
+	for (int i = 0; i < c->nr; i++) {
+		char key[96];
+
+		snprintf(key, sizeof(key), "%s%s", prefix, c->kv[i].name);
+		json_object_set_new(obj, key, json_integer((json_int_t)c->kv[i].value));
+	}
+}
+
+static int live_write_json(const char *path, const struct live_scenario_ops *ops,
+			   const uint64_t *p, const struct live_result *res,
+			   const struct live_deltas *d, const struct live_settings *st,
+			   bool apply, char *err, size_t errlen)
+{
+	json_t *root = json_object(), *params = json_object(), *var = json_object();
+	json_t *metrics = json_object(), *unavail = json_object();
+	json_t *counters = json_object(), *settings = json_object();
+	json_t *variants = json_array(), *host = json_object();
+	struct utsname u;
+	char tmp[PATH_MAX];
+	int ret = 0;
+
+	uname(&u);
+	json_object_set_new(root, "mmsim_version", json_string(
+#ifdef MMSIM_VERSION
+		MMSIM_VERSION
+#else
+		"dev"
+#endif
+		));
+	json_object_set_new(root, "scenario", json_string(ops->name));
+	json_object_set_new(root, "profile", json_string("live"));
+	json_object_set_new(root, "kernel", json_string(u.release));
+	for (int i = 0; i < ops->nr_params; i++)
+		json_object_set_new(params, ops->params[i].key,
+				    ops->params[i].type == LIVE_PARAM_WORD ?
+				    json_string(ops->params[i].choices[p[i]]) :
+				    json_integer((json_int_t)p[i]));
+	json_object_set_new(root, "params", params);
+	for (int i = 0; i < ops->nr_metrics; i++) {
+		if (res->m[i].available) {
+			json_object_set_new(metrics, ops->metrics[i].key,
+					    json_real(res->m[i].value));
+		} else {
+			json_object_set_new(metrics, ops->metrics[i].key, json_null());
+			json_object_set_new(unavail, ops->metrics[i].key,
+					    json_string(res->m[i].why));
+		}
+	}
+	live_json_counters(counters, &d->vmstat, "");
+	live_json_counters(counters, &d->irq, "interrupts/");
+	live_json_counters(counters, &d->mthp, "");
+	live_json_counters(counters, &d->khp, "khugepaged/");
+	live_json_counters(counters, &res->counters, "");
+	for (int i = 0; i < st->nr; i++)
+		json_object_set_new(settings, st->s[i].rel, json_string(
+			apply && st->s[i].want[0] ? st->s[i].want :
+			st->s[i].saved));
+	json_object_set_new(var, "name", json_string("live"));
+	json_object_set_new(var, "metrics", metrics);
+	json_object_set_new(var, "unavailable", unavail);
+	json_object_set_new(var, "counters", counters);
+	json_array_append_new(variants, var);
+	json_object_set_new(root, "settings", settings);
+	json_object_set_new(root, "variants", variants);
+	json_object_set_new(host, "seconds", json_real(res->wall_s));
+	json_object_set_new(root, "host", host);
+
+	if (!strcmp(path, "-")) {
+		json_dumpf(root, stdout, JSON_INDENT(2));
+		fputc('\n', stdout);
+	} else {
+		snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
+		if (json_dump_file(root, tmp, JSON_INDENT(2)) || rename(tmp, path)) {
+			snprintf(err, errlen, "cannot write %s: %s", path,
+				 strerror(errno));
+			unlink(tmp);
+			ret = -EIO;
+		}
+	}
+	json_decref(root);
+	return ret;
+}
+
+/* ---- the command ---- */
+
+struct live_opts {
+	const struct live_scenario_ops *ops;
+	uint64_t p[LIVE_MAX_PARAMS];
+	bool apply;
+	const char *json;
+	const char *profile_out;
+};
+
+static void live_usage(const char *cmd, FILE *out)
+{
+	fprintf(out, "usage: mmsim %s SCENARIO [--set KEY=VALUE]... [--apply] "
+		"[--json FILE]%s\n", cmd,
+		strcmp(cmd, "compare") ? "" : " [--profile-out FILE]");
+	fprintf(out, "Runs the scenario's workload on this kernel (docs/live.md).\n");
+	for (int i = 0; live_scenarios[i]; i++) {
+		const struct live_scenario_ops *ops = live_scenarios[i];
+
+		fprintf(out, "  %-16s %s\n", ops->name, ops->summary);
+		for (int j = 0; j < ops->nr_params; j++)
+			fprintf(out, "    --set %s=%s\t%s\n", ops->params[j].key,
+				ops->params[j].def, ops->params[j].help);
+	}
+	fprintf(out, "  --apply          set the THP/mTHP/khugepaged settings the "
+		"experiment needs; restored at exit\n"
+		"  --json FILE      write the results as JSON (\"-\": standard output)\n");
+}
+
+/* Return 0, 1 (help printed) or 2 (error printed). */
+static int live_parse_args(int argc, char **argv, struct live_opts *o,
+			   FILE *out, FILE *err)
+{
+	const char *cmd = argv[0];
+	char msg[256];
+	int i;
+
+	memset(o, 0, sizeof(*o));
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			live_usage(cmd, out);
+			return 1;
+		}
+		if (argv[i][0] != '-')
+			break;
+	}
+	if (argc < 2 || argv[1][0] == '-') {
+		fprintf(err, "mmsim: error: %s needs a scenario: deferred-split, "
+			"reclaim-tlb or khugepaged-cold\n", cmd);
+		return 2;
+	}
+	for (i = 0; live_scenarios[i]; i++)
+		if (!strcmp(live_scenarios[i]->name, argv[1]))
+			o->ops = live_scenarios[i];
+	if (!o->ops) {
+		fprintf(err, "mmsim: error: unknown scenario '%s' for %s; expected "
+			"deferred-split, reclaim-tlb or khugepaged-cold\n",
+			argv[1], cmd);
+		return 2;
+	}
+	for (i = 0; i < o->ops->nr_params; i++)
+		if (live_parse_value(&o->ops->params[i], o->ops->params[i].def,
+				     &o->p[i], msg, sizeof(msg)))
+			return 2;
+	for (i = 2; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--apply")) {
+			o->apply = true;
+		} else if (!strcmp(a, "--json") && i + 1 < argc) {
+			o->json = argv[++i];
+		} else if (!strcmp(a, "--profile-out") && i + 1 < argc &&
+			   !strcmp(cmd, "compare")) {
+			o->profile_out = argv[++i];
+		} else if (!strcmp(a, "--set") && i + 1 < argc) {
+			const char *kv = argv[++i], *eq = strchr(kv, '=');
+			int j;
+
+			for (j = 0; eq && j < o->ops->nr_params; j++)
+				if (strlen(o->ops->params[j].key) == (size_t)(eq - kv) &&
+				    !strncmp(o->ops->params[j].key, kv, (size_t)(eq - kv)))
+					break;
+			if (!eq || j == o->ops->nr_params) {
+				fprintf(err, "mmsim: error: --set %s: expected KEY=VALUE "
+					"with KEY a parameter of %s (see mmsim %s --help)\n",
+					kv, o->ops->name, cmd);
+				return 2;
+			}
+			if (live_parse_value(&o->ops->params[j], eq + 1, &o->p[j],
+					     msg, sizeof(msg))) {
+				fprintf(err, "mmsim: error: %s\n", msg);
+				return 2;
+			}
+		} else {
+			fprintf(err, "mmsim: error: unknown option '%s' for %s "
+				"(see mmsim %s --help)\n", a, cmd, cmd);
+			return 2;
+		}
+	}
+	return 0;
+}
+
+static int live_check_memory(const struct live_opts *o, char *msg, size_t len)
+{
+	struct live_counters *mi = calloc(1, sizeof(*mi));
+	uint64_t avail_kb, need = o->ops->memory_bytes(o->p);
+	int ret = 0;
+
+	if (!mi)
+		return -ENOMEM;
+	live_read_meminfo(mi);
+	if (!live_counters_get(mi, "MemAvailable", &avail_kb)) {
+		snprintf(msg, len, "cannot read MemAvailable from /proc/meminfo; "
+			 "live mode needs it to size the run safely (Linux 3.14 "
+			 "or later)");
+		ret = -ENOENT;
+	} else if (need > avail_kb * 1024 / 100 * LIVE_MEM_SHARE_PCT) {
+		snprintf(msg, len, "%s at these parameters needs %llu MiB, more "
+			 "than %d%% of MemAvailable (%llu MiB); lower its sizes "
+			 "with --set", o->ops->name, (unsigned long long)(need >> 20),
+			 LIVE_MEM_SHARE_PCT, (unsigned long long)(avail_kb >> 10));
+		ret = -ENOMEM;
+	}
+	free(mi);
+	return ret;
+}
+
+static void live_print_header(const struct live_opts *o, FILE *out)
+{
+	struct utsname u;
+	char v[32];
+
+	uname(&u);
+	fprintf(out, "mmsim live %s on Linux %s (%s), %ld CPUs\n", o->ops->name,
+		u.release, u.machine, sysconf(_SC_NPROCESSORS_ONLN));
+	fprintf(out, "params:");
+	for (int i = 0; i < o->ops->nr_params; i++) {
+		live_format_value(&o->ops->params[i], o->p[i], v, sizeof(v));
+		fprintf(out, " %s=%s", o->ops->params[i].key, v);
+	}
+	fprintf(out, "\n");
+}
+
+/*
+ * Run a scenario live and print its table.  Everything that must be undone
+ * is undone here, on every path.  Returns the exit code.
+ */
+static int live_run_scenario(struct live_opts *o, FILE *out, FILE *err)
+{
+	static struct live_settings st;
+	static struct live_snapshot before, after;
+	static struct live_deltas d;
+	static struct live_result res;
+	struct live_run r = { .p = o->p, .res = &res,
+			      .start_pipe = { -1, -1 } };
+	struct sigaction sa = { .sa_handler = live_on_signal }, old_int, old_term;
+	enum live_stop stop;
+	char msg[512] = "";
+	int ret = 0, code;
+	double t0;
+
+	memset(&res, 0, sizeof(res));
+	if (o->ops->check && o->ops->check(o->p, msg, sizeof(msg))) {
+		fprintf(err, "mmsim: error: %s\n", msg);
+		return 2;
+	}
+	if (live_check_memory(o, msg, sizeof(msg))) {
+		fprintf(err, "mmsim: error: %s\n", msg);
+		return 2;
+	}
+	if (live_settings_read(&st) < 0 && o->apply) {
+		fprintf(err, "mmsim: error: --apply needs %s, which this kernel "
+			"lacks (build it with CONFIG_TRANSPARENT_HUGEPAGE=y)\n",
+			LIVE_THP_DIR);
+		return 2;
+	}
+	if (o->ops->want_settings)
+		o->ops->want_settings(o->p, &st);
+
+	live_signal = 0;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+
+	if (o->apply && (ret = live_settings_apply(&st, msg, sizeof(msg)))) {
+		live_settings_restore(&st, err);
+		fprintf(err, "mmsim: error: %s\n", msg);
+		code = (ret == -EACCES || ret == -EPERM) ? 2 : 1;
+		goto out_signals;
+	}
+	live_print_header(o, out);
+	live_settings_print(&st, o->apply, out);
+	fflush(out);
+
+	live_snapshot_take(&before);
+	t0 = live_now();
+	stop = live_signal ? LIVE_STOP_SIGNAL : o->ops->run(&r);
+	res.wall_s = live_now() - t0;
+	live_snapshot_take(&after);
+
+	/* undo, in reverse order of doing */
+	live_kill_all(&r.kids);
+	if (r.start_pipe[0] >= 0)
+		close(r.start_pipe[0]);
+	if (r.start_pipe[1] >= 0)
+		close(r.start_pipe[1]);
+	if (live_memcg_destroy(&r.memcg))
+		fprintf(err, "mmsim: warning: could not remove memory cgroup "
+			"%s; remove it with rmdir\n", r.memcg.path);
+	if (live_settings_restore(&st, err))
+		stop = stop == LIVE_STOP_NONE ? LIVE_STOP_ERROR : stop;
+
+	switch (stop) {
+	case LIVE_STOP_NONE:
+		live_snapshot_delta(&before, &after, &d);
+		live_fill_counter_metrics(o->ops, &d, &res);
+		live_print_table(o->ops, &res, &d, out);
+		fprintf(out, "wall time of the run: %.3f s\n", res.wall_s);
+		code = 0;
+		if (o->json && live_write_json(o->json, o->ops, o->p, &res, &d,
+					       &st, o->apply, msg, sizeof(msg))) {
+			fprintf(err, "mmsim: error: %s\n", msg);
+			code = 1;
+		}
+		break;
+	case LIVE_STOP_SIGNAL:
+		fprintf(err, "mmsim: interrupted by %s; workloads stopped%s\n",
+			live_signal == SIGINT ? "SIGINT" : "SIGTERM",
+			o->apply ? ", settings restored" : "");
+		code = 128 + live_signal;
+		break;
+	case LIVE_STOP_CHILD_DIED:
+		fprintf(err, "mmsim: error: %s; run stopped%s\n", r.err,
+			o->apply ? ", settings restored" : "");
+		code = 1;
+		break;
+	default:
+		fprintf(err, "mmsim: error: %s\n", r.err[0] ? r.err :
+			"could not restore every setting");
+		code = 1;
+		break;
+	}
+out_signals:
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	return code;
+}
+
+/**
+ * live_cmd_main - `mmsim live SCENARIO [options]`
+ * @argc: argument count
+ * @argv: arguments; argv[0] is "live"
+ * @out: where the table goes
+ * @err: where errors go (one line `mmsim: error: ...`)
+ *
+ * Context: process context; forks workload processes and may create a
+ * memory cgroup and change THP settings, all undone before it returns.
+ * Return: the exit code: 0, 1 (internal failure, dead workload), 2 (bad
+ * input or missing requirement), 128+N after signal N.
+ */
+int live_cmd_main(int argc, char **argv, FILE *out, FILE *err)
+{
+	struct live_opts o;
+	int ret = live_parse_args(argc, argv, &o, out, err);
+
+	if (ret)
+		return ret == 1 ? 0 : ret;
+	return live_run_scenario(&o, out, err);
+}
+
+/* ---- the host profile ---- */
+
+/* Costs live mode cannot measure: "section.key", value, source. */
+static const struct {
+	const char *key, *value, *source;
+} live_profile_defaults[] = {
+	{ "machine.name", "host", "live mode" },
+	{ "machine.description", "this machine, from /sys and /proc", "live mode" },
+	{ "clock.mhz", "2500", "default: typical x86-64 server clock" },
+	{ "sched.quantum_ns", "1000", "default: DESIGN.md section 2 (about 1 us)" },
+	{ "sched.context_switch_ns", "1500", "default: lmbench lat_ctx order of magnitude" },
+	{ "sched.wakeup_ns", "5000", "default: assumed remote wake-up latency" },
+	{ "sched.slice_us", "3000", "default: CFS/EEVDF base slice 3 ms" },
+	{ "cache.l1_hit_ns", "1", "default: about 4 cycles" },
+	{ "cache.smt_transfer_ns", "10", "default: assumed L1/L2 sibling transfer" },
+	{ "cache.socket_transfer_ns", "40", "default: Skylake-SP core-to-core, same socket" },
+	{ "cache.remote_transfer_ns", "120", "default: Skylake-SP cross-socket transfer" },
+	{ "cache.dram_local_ns", "90", "default: typical local DRAM latency" },
+	{ "cache.dram_remote_ns", "140", "default: typical remote DRAM latency" },
+	{ "lock.atomic_cycles", "20", "default: Agner Fog, LOCK CMPXCHG on Skylake" },
+	{ "lock.pause_cycles", "140", "default: PAUSE on Skylake-SP" },
+	{ "ipi.send_ns", "300", "default: assumed x2APIC ICR write and csd queueing" },
+	{ "ipi.latency_ns", "1000", "default: assumed IPI delivery" },
+	{ "ipi.entry_exit_ns", "500", "default: assumed interrupt entry and exit" },
+	{ "tlb.invlpg_ns", "100", "default: assumed INVLPG cost" },
+	{ "tlb.flush_all_ns", "300", "default: assumed CR3 write with PCID" },
+	{ "tlb.single_page_flush_ceiling", "33", "default: the kernel's tlb_single_page_flush_ceiling" },
+	{ "tlb.l1_4k_entries", "64", "default: Skylake L1 dTLB" },
+	{ "tlb.l1_4k_ways", "4", "default: Skylake L1 dTLB" },
+	{ "tlb.l1_2m_entries", "32", "default: Skylake L1 dTLB" },
+	{ "tlb.l1_2m_ways", "4", "default: Skylake L1 dTLB" },
+	{ "tlb.stlb_entries", "1536", "default: Skylake STLB" },
+	{ "tlb.stlb_ways", "12", "default: Skylake STLB" },
+	{ "tlb.stlb_hit_cycles", "9", "default: Skylake STLB hit" },
+	{ "tlb.walk_cycles", "30", "default: assumed walk with entries in cache" },
+	{ "tlb.walk_dims", "1", "default: native" },
+	{ "tlb.page_walkers", "2", "default: Skylake has two page walkers" },
+	{ "mem.zero_gbps", "10", "default: assumed clear_page bandwidth per core" },
+	{ "mem.copy_gbps", "8", "default: assumed copy_page bandwidth per core" },
+	{ "mem.node_write_gbps", "40", "default: assumed node write bandwidth" },
+	{ "mem.access_cycles", "2", "default: assumed L1 hit access" },
+	{ "mm.fault_entry_ns", "300", "default: assumed exception entry/exit and walk" },
+	{ "mm.syscall_ns", "100", "default: assumed syscall entry/exit" },
+	{ "mm.list_op_ns", "5", "default: assumed list op in cache" },
+	{ "mm.folio_op_ns", "5", "default: assumed folio flag/refcount op" },
+	{ "mm.pte_op_ns", "2", "default: assumed PTE access in cache" },
+	{ "swap.write_us", "20", "default: assumed NVMe write" },
+	{ "swap.read_us", "80", "default: assumed NVMe 4K read" },
+	{ "swap.bandwidth_mbps", "2000", "default: assumed NVMe bandwidth" },
+};
+
+/* Every profile field's section and key, from the one list. */
+#define LIVE_PROFILE_KEY(sec_, key_, type_, unit_, meaning_) { #sec_, #key_ },
+static const char *const live_profile_keys[][2] = {
+	PROFILE_FIELDS(LIVE_PROFILE_KEY)
+};
+#undef LIVE_PROFILE_KEY
+#define LIVE_PROFILE_NR_FIELDS \
+	((int)(sizeof(live_profile_keys) / sizeof(live_profile_keys[0])))
+
+struct live_topology {
+	unsigned sockets, cores, threads, nodes, cpus;
+	char mhz[32];
+	bool hypervisor;
+};
+
+static unsigned live_read_uint(const char *abs, bool *ok)
+{
+	char path[512], buf[64];
+
+	if (live_sys_path(path, sizeof(path), abs) ||
+	    live_read_file(path, buf, sizeof(buf)) <= 0) {
+		*ok = false;
+		return 0;
+	}
+	return (unsigned)strtoul(buf, NULL, 10);
+}
+
+static void live_read_topology(struct live_topology *t)
+{
+	static char cpuinfo[1 << 20];
+	unsigned long pkg_seen[64] = { 0 };
+	unsigned pkgs[1024], cores[1024];
+	char path[512], abs[128];
+	DIR *dir;
+	struct dirent *de;
+	int nr = 0;
+
+	memset(t, 0, sizeof(*t));
+	for (int cpu = 0; cpu < 1024; cpu++) {
+		bool ok = true;
+
+		snprintf(abs, sizeof(abs), "/sys/devices/system/cpu/cpu%d/topology/physical_package_id", cpu);
+		pkgs[nr] = live_read_uint(abs, &ok);
+		snprintf(abs, sizeof(abs), "/sys/devices/system/cpu/cpu%d/topology/core_id", cpu);
+		cores[nr] = live_read_uint(abs, &ok);
+		if (!ok)
+			continue;
+		nr++;
+	}
+	t->cpus = (unsigned)nr;
+	for (int i = 0; i < nr; i++) {
+		bool seen = false;
+
+		if (pkgs[i] < 64 * 64 && !(pkg_seen[pkgs[i] / 64] & (1UL << (pkgs[i] % 64)))) {
+			pkg_seen[pkgs[i] / 64] |= 1UL << (pkgs[i] % 64);
+			t->sockets++;
+		}
+		for (int j = 0; j < i; j++)
+			if (pkgs[j] == pkgs[i] && cores[j] == cores[i])
+				seen = true;
+		if (!seen)
+			t->cores++;
+	}
+	if (!t->sockets)
+		t->sockets = 1;
+	t->threads = t->cores ? t->cpus / t->cores : 1;
+	if (!t->threads)
+		t->threads = 1;
+	t->cores = t->cores ? t->cores / t->sockets : 1;
+	if (!live_sys_path(path, sizeof(path), "/sys/devices/system/node") &&
+	    (dir = opendir(path))) {
+		while ((de = readdir(dir)))
+			if (!strncmp(de->d_name, "node", 4) &&
+			    de->d_name[4] >= '0' && de->d_name[4] <= '9')
+				t->nodes++;
+		closedir(dir);
+	}
+	if (!t->nodes)
+		t->nodes = 1;
+	if (!live_proc_path(path, sizeof(path), "/proc/cpuinfo") &&
+	    live_read_file(path, cpuinfo, sizeof(cpuinfo)) > 0) {
+		const char *m = strstr(cpuinfo, "cpu MHz");
+		const char *f = strstr(cpuinfo, "\nflags");
+		const char *fend = f ? strchr(f + 1, '\n') : NULL;
+		const char *h = strstr(cpuinfo, " hypervisor");
+		double mhz;
+
+		if (m && (m = strchr(m, ':')) && sscanf(m + 1, "%lf", &mhz) == 1)
+			snprintf(t->mhz, sizeof(t->mhz), "%.0f", mhz);
+		t->hypervisor = h && f && h > f && (!fend || h < fend);
+	}
+}
+
+/**
+ * live_host_profile - the INI text of profile "host", describing this machine
+ * @buf: where to write it
+ * @len: size of @buf
+ *
+ * Topology (sockets, cores per socket, threads per core, NUMA nodes) and
+ * the clock come from /sys and /proc/cpuinfo; a guest (the "hypervisor"
+ * CPU flag) gets two-dimensional page walks.  Every other cost cannot be
+ * measured here and is copied from live_profile_defaults, with its source
+ * in [sources].  Every key of PROFILE_FIELDS is written.
+ *
+ * Context: may block.
+ * Return: the length written, or -ENOSPC, or -ENOENT when a field has
+ * neither a measurement nor a default (a bug: the tests check for it).
+ */
+int live_host_profile(char *buf, size_t len)
+{
+	struct live_topology t;
+	char measured[8][2][64];
+	char sources[LIVE_PROFILE_NR_FIELDS][200];
+	int nr_measured = 0, nr_sources = 0;
+	const char *section = "";
+	size_t used = 0;
+
+	live_read_topology(&t);
+#define LIVE_MEASURE(k, fmt, v) do { \
+		snprintf(measured[nr_measured][0], 64, "%s", k); \
+		snprintf(measured[nr_measured][1], 64, fmt, v); \
+		nr_measured++; \
+	} while (0)
+	LIVE_MEASURE("topology.sockets", "%u", t.sockets);
+	LIVE_MEASURE("topology.cores_per_socket", "%u", t.cores);
+	LIVE_MEASURE("topology.threads_per_core", "%u", t.threads);
+	LIVE_MEASURE("topology.nodes", "%u", t.nodes);
+	if (t.mhz[0])
+		LIVE_MEASURE("clock.mhz", "%s", t.mhz);
+	if (t.hypervisor)
+		LIVE_MEASURE("tlb.walk_dims", "%u", 2u);
+#undef LIVE_MEASURE
+
+#define LIVE_APPEND(...) do { \
+		int n_ = snprintf(buf + used, len - used, __VA_ARGS__); \
+		if (n_ < 0 || (size_t)n_ >= len - used) \
+			return -ENOSPC; \
+		used += (size_t)n_; \
+	} while (0)
+	LIVE_APPEND("; profile \"host\": written by `mmsim compare` from this "
+		    "machine's /sys and /proc\n");
+	for (int f = 0; f < LIVE_PROFILE_NR_FIELDS; f++) {
+		const char *sec = live_profile_keys[f][0];
+		const char *v = NULL;
+		char k[96];
+
+		snprintf(k, sizeof(k), "%s.%s", sec, live_profile_keys[f][1]);
+		if (strcmp(section, sec)) {
+			LIVE_APPEND("\n[%s]\n", sec);
+			section = sec;
+		}
+		for (int i = 0; i < nr_measured && !v; i++) {
+			if (strcmp(measured[i][0], k))
+				continue;
+			v = measured[i][1];
+			snprintf(sources[nr_sources++], sizeof(sources[0]),
+				 "%s = measured: %s", k,
+				 !strncmp(k, "topology", 8) ? "/sys/devices/system" :
+				 !strcmp(k, "clock.mhz") ? "/proc/cpuinfo cpu MHz" :
+				 "/proc/cpuinfo hypervisor flag (a guest walks "
+				 "two dimensions)");
+		}
+		for (size_t i = 0; !v && i < sizeof(live_profile_defaults) /
+		     sizeof(live_profile_defaults[0]); i++) {
+			if (strcmp(live_profile_defaults[i].key, k))
+				continue;
+			v = live_profile_defaults[i].value;
+			snprintf(sources[nr_sources++], sizeof(sources[0]),
+				 "%s = %s", k, live_profile_defaults[i].source);
+		}
+		if (!v)
+			return -ENOENT;
+		LIVE_APPEND("%s = %s\n", live_profile_keys[f][1], v);
+	}
+	LIVE_APPEND("\n[sources]\n");
+	for (int i = 0; i < nr_sources; i++)
+		LIVE_APPEND("%s\n", sources[i]);
+#undef LIVE_APPEND
+	return (int)used;
+}
+
+static int live_write_whole(const char *path, const char *text, char *msg,
+			    size_t len)
+{
+	char tmp[PATH_MAX];
+	FILE *f;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
+	f = fopen(tmp, "w");
+	if (!f || fputs(text, f) < 0 || fclose(f) || rename(tmp, path)) {
+		snprintf(msg, len, "cannot write %s: %s", path, strerror(errno));
+		if (f)
+			unlink(tmp);
+		return -EIO;
+	}
+	return 0;
+}
+
+/**
+ * compare_cmd_main - `mmsim compare SCENARIO [options] [--profile-out FILE]`
+ * @argc: argument count
+ * @argv: arguments; argv[0] is "compare"
+ * @out: where the tables go
+ * @err: where errors go
+ *
+ * Runs the scenario live and prints its table; for the simulated side it
+ * prints the profile "host" of this machine (or writes it to --profile-out
+ * FILE, whole, through a temporary file and rename) and the command that
+ * runs the simulator on it.
+ *
+ * Context: as live_cmd_main().
+ * Return: the exit code, as live_cmd_main().
+ */
 int compare_cmd_main(int argc, char **argv, FILE *out, FILE *err)
 {
-	fprintf(err, "mmsim: error: compare is not built yet\n");
-	return 2;
+	static char ini[16384];
+	struct live_opts o;
+	char msg[512];
+	int ret = live_parse_args(argc, argv, &o, out, err);
+
+	if (ret)
+		return ret == 1 ? 0 : ret;
+	if (live_host_profile(ini, sizeof(ini)) < 0) {
+		fprintf(err, "mmsim: error: cannot build the host profile\n");
+		return 1;
+	}
+	if (o.profile_out && live_write_whole(o.profile_out, ini, msg, sizeof(msg))) {
+		fprintf(err, "mmsim: error: %s\n", msg);
+		return 2;
+	}
+	ret = live_run_scenario(&o, out, err);
+	if (ret)
+		return ret;
+	fprintf(out, "\nsimulated: needs the simulator: run `mmsim run %s "
+		"--profile %s`\n", o.ops->name, o.profile_out ? o.profile_out : "host");
+	if (o.profile_out)
+		fprintf(out, "host profile written to %s\n", o.profile_out);
+	else
+		fprintf(out, "host profile (save it with --profile-out FILE):\n%s", ini);
+	return 0;
 }

@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Live mode's internal interface, shared by the files in src/live/ and
+ * tests/test_live.c.  Nothing here is public API.
+ *
+ * Live mode reads the host only through live_sys_path() and
+ * live_proc_path(), so that a test can point it at a fake tree:
+ *   MMSIM_LIVE_SYS_ROOT=/tmp/x  reads /tmp/x/sys/kernel/mm/... instead
+ *   MMSIM_LIVE_PROC_ROOT=/tmp/y reads /tmp/y/proc/vmstat ... instead
+ * /proc/PID/... of the workload processes is always the real one.
+ */
+#ifndef MMSIM_LIVE_INTERNAL_H
+#define MMSIM_LIVE_INTERNAL_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#define LIVE_THP_DIR "/sys/kernel/mm/transparent_hugepage"
+
+/* ---- paths and files (procfs.c) ---- */
+int live_sys_path(char *buf, size_t len, const char *abs);
+int live_proc_path(char *buf, size_t len, const char *abs);
+ssize_t live_read_file(const char *path, char *buf, size_t len);
+int live_write_file(const char *path, const char *text);
+
+/*
+ * A set of named counters, as read from one /proc or /sys file.
+ * nr <= LIVE_MAX_KV; names are unique.
+ */
+#define LIVE_MAX_KV 640
+struct live_kv {
+	char name[64];			/* "pgfault", "TLB", "hugepages-16kB/split" */
+	uint64_t value;
+};
+
+struct live_counters {
+	struct live_kv kv[LIVE_MAX_KV];
+	int nr;				/* entries used */
+	bool available;			/* the source could be read */
+};
+
+void live_counters_set(struct live_counters *c, const char *name, uint64_t v);
+bool live_counters_get(const struct live_counters *c, const char *name,
+		       uint64_t *v);
+void live_counters_delta(const struct live_counters *before,
+			 const struct live_counters *after,
+			 struct live_counters *delta);
+int live_parse_vmstat(const char *text, struct live_counters *c);
+int live_parse_interrupts(const char *text, struct live_counters *c);
+int live_parse_kb_file(const char *text, struct live_counters *c);
+int live_parse_choice(const char *text, char *out, size_t len);
+int live_read_vmstat(struct live_counters *c);
+int live_read_interrupts(struct live_counters *c);
+int live_read_meminfo(struct live_counters *c);
+int live_read_mthp_stats(struct live_counters *c);
+int live_read_khugepaged(struct live_counters *c);
+int live_read_smaps_anon_huge(pid_t pid, uint64_t *kb);
+
+/* ---- THP, mTHP and khugepaged settings (settings.c) ---- */
+#define LIVE_MAX_SETTINGS 48
+struct live_setting {
+	char rel[80];			/* path below LIVE_THP_DIR */
+	char saved[64];			/* value in force before the run */
+	char want[64];			/* value the scenario asks for, or "" */
+	bool changed;			/* we wrote @want; restore writes @saved */
+};
+
+/* changed implies want[0] != 0 and the file held saved before we wrote. */
+struct live_settings {
+	struct live_setting s[LIVE_MAX_SETTINGS];
+	int nr;
+};
+
+int live_settings_read(struct live_settings *st);
+struct live_setting *live_settings_find(struct live_settings *st,
+					const char *rel);
+int live_settings_want(struct live_settings *st, const char *rel,
+		       const char *value);
+void live_settings_print(const struct live_settings *st, bool apply,
+			 FILE *out);
+int live_settings_apply(struct live_settings *st, char *err, size_t errlen);
+int live_settings_restore(struct live_settings *st, FILE *err);
+
+/* ---- memory cgroups (memcg.c) ---- */
+struct live_memcg {
+	char path[512];			/* the cgroup directory we made */
+	int version;			/* 1 or 2 */
+	bool created;			/* path exists and is ours */
+};
+
+int live_memcg_find_parent(char *dir, size_t len, int *version, char *err,
+			   size_t errlen);
+int live_memcg_create(struct live_memcg *cg, uint64_t limit, char *err,
+		      size_t errlen);
+int live_memcg_attach(const struct live_memcg *cg, pid_t pid);
+int live_memcg_destroy(struct live_memcg *cg);
+
+/* ---- perf counters (perf.c) ---- */
+enum live_perf_event {
+	LIVE_PERF_DTLB_LOAD_MISSES,
+	LIVE_PERF_CYCLES,
+	LIVE_PERF_INSTRUCTIONS,
+	LIVE_PERF_NR,
+};
+
+struct live_perf {
+	int fd[LIVE_PERF_NR];		/* -1 when not open */
+	int err[LIVE_PERF_NR];		/* errno of perf_event_open, or 0 */
+};
+
+extern const char *const live_perf_names[LIVE_PERF_NR];
+void live_perf_open(struct live_perf *p, pid_t pid, bool inherit);
+void live_perf_enable(struct live_perf *p);
+void live_perf_disable(struct live_perf *p);
+bool live_perf_read(const struct live_perf *p, enum live_perf_event e,
+		    uint64_t *v);
+void live_perf_close(struct live_perf *p);
+
+/* ---- parameters and results (live.c, workloads.c) ---- */
+enum live_param_type {
+	LIVE_PARAM_COUNT,		/* a plain integer */
+	LIVE_PARAM_SIZE,		/* bytes; K, M, G suffixes */
+	LIVE_PARAM_TIME,		/* ns; ns, us, ms, s suffixes */
+	LIVE_PARAM_WORD,		/* one of choices, stored as its index */
+};
+
+struct live_param {
+	const char *key;
+	enum live_param_type type;
+	const char *def;		/* default, as the user would write it */
+	uint64_t min, max;		/* accepted range (inclusive) */
+	const char *help;
+	const char *const *choices;	/* LIVE_PARAM_WORD: NULL-terminated */
+};
+
+/* A metric of the contract (DESIGN.md section 5). */
+struct live_metric {
+	const char *key;		/* "runtime_s", "tlb_shootdowns" */
+	const char *counter;		/* if set: the delta of this counter */
+	int decimals;			/* digits after the point in the table */
+};
+
+#define LIVE_MAX_PARAMS 8
+#define LIVE_MAX_METRICS 8
+
+struct live_metric_result {
+	bool available;
+	double value;
+	char why[200];			/* when !available: what is missing */
+};
+
+/* One run: metric values in the scenario's metric order, and counters. */
+struct live_result {
+	struct live_metric_result m[LIVE_MAX_METRICS];
+	struct live_counters counters;	/* deltas and samples, kernel names */
+	double wall_s;			/* wall time of the workload */
+	char notes[8][200];		/* printed under the table */
+	int nr_notes;
+};
+
+/* Why a run stopped early; live_cmd_main() maps these to exit codes. */
+enum live_stop {
+	LIVE_STOP_NONE,
+	LIVE_STOP_SIGNAL,		/* SIGINT or SIGTERM arrived */
+	LIVE_STOP_CHILD_DIED,		/* a workload process died */
+	LIVE_STOP_ERROR,		/* a system call failed */
+};
+
+/* Set by the SIGINT/SIGTERM handler; the workloads poll it. */
+extern volatile sig_atomic_t live_signal;
+
+/*
+ * Every workload process started by a run, so that cleanup can kill them.
+ * nr <= LIVE_MAX_CHILDREN; pid[i] == 0 once reaped.
+ */
+#define LIVE_MAX_CHILDREN 64
+struct live_children {
+	pid_t pid[LIVE_MAX_CHILDREN];
+	char name[LIVE_MAX_CHILDREN][16];
+	int status[LIVE_MAX_CHILDREN];	/* wait status once reaped */
+	int nr;
+};
+
+struct live_run {
+	const uint64_t *p;		/* parameter values, scenario order */
+	struct live_children kids;
+	int start_pipe[2];		/* workloads block on [0] until [1] closes */
+	struct live_memcg memcg;
+	struct live_result *res;
+	char err[256];			/* for LIVE_STOP_ERROR and CHILD_DIED */
+};
+
+/* A live scenario: the workload of the simulator's scenario of that name. */
+struct live_scenario_ops {
+	const char *name;
+	const char *summary;
+	const struct live_param *params;
+	int nr_params;
+	const struct live_metric *metrics;
+	int nr_metrics;
+	uint64_t (*memory_bytes)(const uint64_t *p);
+	int (*check)(const uint64_t *p, char *err, size_t errlen);
+	int (*want_settings)(const uint64_t *p, struct live_settings *st);
+	enum live_stop (*run)(struct live_run *r);
+};
+
+extern const struct live_scenario_ops live_deferred_split;
+extern const struct live_scenario_ops live_reclaim_tlb;
+extern const struct live_scenario_ops live_khugepaged_cold;
+extern const struct live_scenario_ops *const live_scenarios[];
+
+int live_parse_value(const struct live_param *prm, const char *text,
+		     uint64_t *v, char *err, size_t errlen);
+void live_format_value(const struct live_param *prm, uint64_t v, char *buf,
+		       size_t len);
+void live_unavailable(struct live_result *res, int idx, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void live_set_metric(struct live_result *res, int idx, double v);
+void live_note(struct live_result *res, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* ---- process helpers (workloads.c) ---- */
+pid_t live_spawn(struct live_run *r, const char *name,
+		 void (*fn)(struct live_run *r, void *arg, int idx), void *arg,
+		 int idx);
+void live_start(struct live_run *r);
+double live_now(void);
+enum live_stop live_wait_all(struct live_run *r, bool (*done)(void *),
+			     void *arg);
+void live_kill_all(struct live_children *kids);
+
+/* ---- host profile (live.c) ---- */
+int live_host_profile(char *buf, size_t len);
+
+#endif /* MMSIM_LIVE_INTERNAL_H */

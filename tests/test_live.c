@@ -1,0 +1,475 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Tests of live mode (src/live/): the /proc and /sys parsers on recorded
+ * samples (tests/fixtures/live/), the restore of THP settings after SIGINT
+ * and after a workload process is killed (on a fake sysfs tree under /tmp,
+ * through MMSIM_LIVE_SYS_ROOT, so the real machine's settings are never
+ * touched), the one-line error and exit code 2 of a missing requirement
+ * (fake /proc through MMSIM_LIVE_PROC_ROOT), that no process or memory
+ * cgroup is left behind, and the host profile.
+ *
+ * The workload tests fork: the forked child runs live_cmd_main() as mmsim
+ * would; this process is a child subreaper, so any workload process the
+ * child leaked would become our child and be found.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "live/live.h"
+#include "live/live_internal.h"
+#include "mmsim/profile.h"
+
+#ifndef MMSIM_SOURCE_DIR
+#define MMSIM_SOURCE_DIR "."
+#endif
+#define FIXTURES MMSIM_SOURCE_DIR "/tests/fixtures/live"
+
+static char *read_fixture(const char *name)
+{
+	static char buf[65536];
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", FIXTURES, name);
+	assert_true(live_read_file(path, buf, sizeof(buf)) > 0);
+	return buf;
+}
+
+static void test_parse_vmstat(void **state)
+{
+	static struct live_counters c;
+	uint64_t v;
+
+	assert_int_equal(live_parse_vmstat(read_fixture("vmstat"), &c), 12);
+	assert_true(c.available);
+	assert_true(live_counters_get(&c, "pgscan_anon", &v));
+	assert_int_equal(v, 52856224);
+	assert_true(live_counters_get(&c, "thp_deferred_split_page", &v));
+	assert_int_equal(v, 1200);
+	assert_false(live_counters_get(&c, "no_such_counter", &v));
+	assert_int_equal(live_parse_vmstat("", &c), -EINVAL);
+	assert_false(c.available);
+}
+
+/* 4 CPUs: TLB = 5542895 + 4000000 + 3000000 + 58, CAL likewise. */
+static void test_parse_interrupts(void **state)
+{
+	static struct live_counters c;
+	uint64_t v;
+
+	assert_true(live_parse_interrupts(read_fixture("interrupts"), &c) > 0);
+	assert_true(live_counters_get(&c, "TLB", &v));
+	assert_int_equal(v, 5542895ULL + 4000000 + 3000000 + 58);
+	assert_true(live_counters_get(&c, "CAL", &v));
+	assert_int_equal(v, 3407369ULL + 2000000 + 1000000 + 326);
+	assert_true(live_counters_get(&c, "24", &v));
+	assert_int_equal(v, 183021ULL + 12004 + 991102 + 7);
+	/* a row with one column (ERR) sums what it has */
+	assert_true(live_counters_get(&c, "ERR", &v));
+	assert_int_equal(v, 0);
+	assert_int_equal(live_parse_interrupts("no header\n", &c), -EINVAL);
+}
+
+static void test_counters_delta(void **state)
+{
+	static struct live_counters a, b, d;
+	uint64_t v;
+
+	live_parse_vmstat("pgfault 10\nnr_anon 50\n", &a);
+	live_parse_vmstat("pgfault 25\nnr_anon 40\nnew 1\n", &b);
+	live_counters_delta(&a, &b, &d);
+	assert_true(live_counters_get(&d, "pgfault", &v));
+	assert_int_equal(v, 15);
+	assert_true(live_counters_get(&d, "nr_anon", &v));
+	assert_int_equal(v, 0);
+	assert_false(live_counters_get(&d, "new", &v));
+	a.available = false;
+	live_counters_delta(&a, &b, &d);
+	assert_false(d.available);
+}
+
+static void test_parse_smaps_rollup(void **state)
+{
+	static struct live_counters c;
+	uint64_t v;
+
+	assert_true(live_parse_kb_file(read_fixture("smaps_rollup"), &c) > 0);
+	assert_true(live_counters_get(&c, "AnonHugePages", &v));
+	assert_int_equal(v, 94208);
+	assert_true(live_counters_get(&c, "Rss", &v));
+	assert_int_equal(v, 133120);
+}
+
+static void test_parse_sysfs_settings(void **state)
+{
+	char v[64];
+
+	assert_int_equal(live_parse_choice(read_fixture("thp_enabled"), v, sizeof(v)), 0);
+	assert_string_equal(v, "madvise");
+	assert_int_equal(live_parse_choice(read_fixture("mthp_enabled"), v, sizeof(v)), 0);
+	assert_string_equal(v, "never");
+	assert_int_equal(live_parse_choice(read_fixture("max_ptes_none"), v, sizeof(v)), 0);
+	assert_string_equal(v, "511");
+	assert_int_equal(live_parse_choice("\n", v, sizeof(v)), -EINVAL);
+	assert_int_equal(live_parse_choice("a [b", v, sizeof(v)), -EINVAL);
+}
+
+static void test_parse_values(void **state)
+{
+	const struct live_param size = { "region", LIVE_PARAM_SIZE, "16M", 1, 1ULL << 40 };
+	const struct live_param time = { "duration", LIVE_PARAM_TIME, "5s", 1, 1ULL << 50 };
+	char err[256], buf[32];
+	uint64_t v;
+
+	assert_int_equal(live_parse_value(&size, "16M", &v, err, sizeof(err)), 0);
+	assert_int_equal(v, 16 << 20);
+	live_format_value(&size, v, buf, sizeof(buf));
+	assert_string_equal(buf, "16M");
+	assert_int_equal(live_parse_value(&time, "250ms", &v, err, sizeof(err)), 0);
+	assert_int_equal(v, 250000000);
+	assert_int_equal(live_parse_value(&size, "12Q", &v, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "region=12Q"));
+	assert_int_equal(live_parse_value(&size, "-1", &v, err, sizeof(err)), -EINVAL);
+}
+
+/* ---- a fake sysfs tree ---- */
+
+static char fake_root[64];
+
+static void fake_read(const char *rel, char *v, size_t len)
+{
+	char path[512], text[256];
+
+	snprintf(path, sizeof(path), "%s/sys/kernel/mm/transparent_hugepage/%s",
+		 fake_root, rel);
+	assert_true(live_read_file(path, text, sizeof(text)) > 0);
+	assert_int_equal(live_parse_choice(text, v, len), 0);
+}
+
+static void fake_mkfile(const char *rel, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/sys/kernel/mm/transparent_hugepage/%s",
+		 fake_root, rel);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static int fake_setup(void **state)
+{
+	static const char *const dirs[] = {
+		"", "/sys", "/sys/kernel", "/sys/kernel/mm",
+		"/sys/kernel/mm/transparent_hugepage",
+		"/sys/kernel/mm/transparent_hugepage/khugepaged",
+		"/sys/kernel/mm/transparent_hugepage/hugepages-16kB",
+		"/sys/kernel/mm/transparent_hugepage/hugepages-16kB/stats",
+		"/sys/kernel/mm/transparent_hugepage/hugepages-2048kB",
+	};
+
+	snprintf(fake_root, sizeof(fake_root), "/tmp/mmsim-live-test-XXXXXX");
+	assert_non_null(mkdtemp(fake_root));
+	for (size_t i = 1; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		char path[256];
+
+		snprintf(path, sizeof(path), "%s%s", fake_root, dirs[i]);
+		assert_int_equal(mkdir(path, 0755), 0);
+	}
+	fake_mkfile("enabled", "[always] madvise never\n");
+	fake_mkfile("defrag", "always defer defer+madvise [madvise] never\n");
+	fake_mkfile("khugepaged/max_ptes_none", "511\n");
+	fake_mkfile("khugepaged/scan_sleep_millisecs", "10000\n");
+	fake_mkfile("khugepaged/pages_collapsed", "0\n");
+	fake_mkfile("khugepaged/full_scans", "0\n");
+	fake_mkfile("hugepages-16kB/enabled", "always inherit madvise [never]\n");
+	fake_mkfile("hugepages-16kB/stats/split_deferred", "0\n");
+	fake_mkfile("hugepages-2048kB/enabled", "always [inherit] madvise never\n");
+	setenv("MMSIM_LIVE_SYS_ROOT", fake_root, 1);
+	return 0;
+}
+
+static int fake_teardown(void **state)
+{
+	char cmd[128];
+
+	unsetenv("MMSIM_LIVE_SYS_ROOT");
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", fake_root);
+	assert_int_equal(system(cmd), 0);
+	return 0;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/* Children of @ppid, from /proc/PID/stat. */
+static int children_of(pid_t ppid, pid_t *out, int max)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	int nr = 0;
+
+	assert_non_null(d);
+	while ((de = readdir(d))) {
+		char path[300], buf[512], *rp;
+		int p = 0;
+
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", de->d_name);
+		if (live_read_file(path, buf, sizeof(buf)) <= 0)
+			continue;
+		rp = strrchr(buf, ')');
+		if (!rp || sscanf(rp + 2, "%*c %d", &p) != 1 || p != ppid)
+			continue;
+		if (nr < max)
+			out[nr] = atoi(de->d_name);
+		nr++;
+	}
+	closedir(d);
+	return nr;
+}
+
+static void assert_no_leftover_children(void)
+{
+	pid_t kids[8];
+	int st;
+
+	/* reap any orphan that was handed to us, then expect none */
+	while (waitpid(-1, &st, WNOHANG) > 0)
+		;
+	assert_int_equal(children_of(getpid(), kids, 8), 0);
+}
+
+/* Start `mmsim live khugepaged-cold --apply` long enough to interrupt. */
+static pid_t start_live_run(void)
+{
+	char *argv[] = { "live", "khugepaged-cold", "--apply", "--set",
+			 "task_size=4M", "--set", "accesses=100G", NULL };
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		FILE *out = fopen("/dev/null", "w");
+
+		_exit(live_cmd_main(7, argv, out, stderr));
+	}
+	return pid;
+}
+
+/* Wait until --apply has written the fake settings and hot2 exists. */
+static void wait_applied(pid_t pid)
+{
+	char v[64];
+	pid_t kids[8];
+
+	for (int i = 0; i < 1000; i++) {
+		fake_read("enabled", v, sizeof(v));
+		if (!strcmp(v, "madvise") && children_of(pid, kids, 8) == 3)
+			return;
+		sleep_ms(10);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	fail_msg("the live run did not apply its settings and start its tasks");
+}
+
+static void assert_fake_restored(void)
+{
+	char v[64];
+
+	fake_read("enabled", v, sizeof(v));
+	assert_string_equal(v, "always");
+	fake_read("khugepaged/scan_sleep_millisecs", v, sizeof(v));
+	assert_string_equal(v, "10000");
+	fake_read("khugepaged/max_ptes_none", v, sizeof(v));
+	assert_string_equal(v, "511");
+	fake_read("hugepages-16kB/enabled", v, sizeof(v));
+	assert_string_equal(v, "never");
+}
+
+static void test_restore_after_sigint(void **state)
+{
+	pid_t pid = start_live_run();
+	int st;
+
+	wait_applied(pid);
+	kill(pid, SIGINT);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 128 + SIGINT);
+	assert_fake_restored();
+	assert_no_leftover_children();
+}
+
+static void test_restore_after_workload_killed(void **state)
+{
+	pid_t pid = start_live_run(), kids[8];
+	int st;
+
+	wait_applied(pid);
+	assert_int_equal(children_of(pid, kids, 8), 3);
+	kill(kids[0], SIGKILL);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 1);
+	assert_fake_restored();
+	assert_no_leftover_children();
+}
+
+/* deferred-split at a tiny size, --apply on the fake tree: runs, restores. */
+static void test_small_run_restores(void **state)
+{
+	char *argv[] = { "live", "deferred-split", "--apply", "--set",
+			 "region=1M", "--set", "rounds=2", NULL };
+	char *text = NULL, v[64];
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	assert_int_equal(live_cmd_main(7, argv, out, stderr), 0);
+	fclose(out);
+	assert_non_null(strstr(text, "runtime_s"));
+	assert_non_null(strstr(text, "lruvec_lock_wait_s"));
+	assert_non_null(strstr(text, "unavailable"));
+	assert_non_null(strstr(text, "hugepages-16kB/enabled             always (was never"));
+	free(text);
+	fake_read("hugepages-16kB/enabled", v, sizeof(v));
+	assert_string_equal(v, "never");
+	fake_read("hugepages-2048kB/enabled", v, sizeof(v));
+	assert_string_equal(v, "inherit");
+	fake_read("khugepaged/max_ptes_none", v, sizeof(v));
+	assert_string_equal(v, "511");
+	assert_no_leftover_children();
+}
+
+/* Run with a fake /proc and expect exactly one error line and exit 2. */
+static void expect_missing(const char *proc_root, const char *what)
+{
+	char *argv[] = { "live", "reclaim-tlb", NULL };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *err = open_memstream(&text, &len);
+	int code;
+
+	setenv("MMSIM_LIVE_PROC_ROOT", proc_root, 1);
+	code = live_cmd_main(2, argv, stdout, err);
+	unsetenv("MMSIM_LIVE_PROC_ROOT");
+	fclose(err);
+	assert_int_equal(code, 2);
+	assert_true(!strncmp(text, "mmsim: error: ", 14));
+	assert_non_null(strstr(text, what));
+	assert_non_null(strchr(text, '\n'));
+	assert_string_equal(strchr(text, '\n'), "\n");	/* one line */
+	free(text);
+}
+
+static void test_missing_swap(void **state)
+{
+	expect_missing(FIXTURES "/noswap", "needs swap");
+}
+
+static void test_missing_memcg(void **state)
+{
+	expect_missing(FIXTURES "/nomemcg", "memory cgroup controller");
+}
+
+static void test_bad_input(void **state)
+{
+	char *argv[] = { "live", "deferred-split", "--set", "region=lots", NULL };
+	char *argv2[] = { "live", "no-such", NULL };
+	FILE *null = fopen("/dev/null", "w");
+
+	assert_int_equal(live_cmd_main(4, argv, null, null), 2);
+	assert_int_equal(live_cmd_main(2, argv2, null, null), 2);
+	fclose(null);
+}
+
+static void test_memcg_left_clean(void **state)
+{
+	struct live_memcg cg;
+	char err[512], dir[512];
+	int version, st;
+	pid_t pid;
+	struct stat sb;
+
+	if (live_memcg_find_parent(dir, sizeof(dir), &version, err, sizeof(err))) {
+		print_message("skipped: no writable memory cgroup here: %s\n", err);
+		skip();
+	}
+	assert_int_equal(live_memcg_create(&cg, 64 << 20, err, sizeof(err)), 0);
+	assert_int_equal(stat(cg.path, &sb), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		pause();
+		_exit(0);
+	}
+	assert_int_equal(live_memcg_attach(&cg, pid), 0);
+	assert_int_equal(live_memcg_destroy(&cg), 0);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFSIGNALED(st));
+	assert_int_equal(stat(cg.path, &sb), -1);
+	assert_false(cg.created);
+}
+
+static void test_host_profile(void **state)
+{
+#define KEY_LINE(sec_, key_, type_, unit_, meaning_) "\n" #key_ " = ",
+	static const char *const keys[] = { PROFILE_FIELDS(KEY_LINE) };
+#undef KEY_LINE
+	static char ini[16384];
+
+	assert_true(live_host_profile(ini, sizeof(ini)) > 0);
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		assert_non_null(strstr(ini, keys[i]));
+	assert_non_null(strstr(ini, "[topology]"));
+	assert_non_null(strstr(ini, "[sources]"));
+	assert_non_null(strstr(ini, "topology.sockets = measured"));
+	assert_int_equal(live_host_profile(ini, 64), -ENOSPC);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_vmstat),
+		cmocka_unit_test(test_parse_interrupts),
+		cmocka_unit_test(test_counters_delta),
+		cmocka_unit_test(test_parse_smaps_rollup),
+		cmocka_unit_test(test_parse_sysfs_settings),
+		cmocka_unit_test(test_parse_values),
+		cmocka_unit_test_setup_teardown(test_restore_after_sigint,
+						fake_setup, fake_teardown),
+		cmocka_unit_test_setup_teardown(test_restore_after_workload_killed,
+						fake_setup, fake_teardown),
+		cmocka_unit_test_setup_teardown(test_small_run_restores,
+						fake_setup, fake_teardown),
+		cmocka_unit_test(test_missing_swap),
+		cmocka_unit_test(test_missing_memcg),
+		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_memcg_left_clean),
+		cmocka_unit_test(test_host_profile),
+	};
+
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
