@@ -221,7 +221,7 @@ struct mem_cgroup {
 /* ---- the page allocator ------------------------------------------------------- */
 
 struct per_cpu_pages {
-	struct spinlock lock;		/* pcp_spin_lock: per-CPU, uncontended */
+	struct sim_line lock;		/* pcp->lock: only its CPU takes it here */
 	int count;			/* pages on the lists */
 	int high, batch;
 	struct list_head lists[MAX_NR_ORDERS];

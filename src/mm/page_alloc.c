@@ -16,6 +16,10 @@
  * which serves requests at the slower of the core's rate and the node's
  * write bandwidth shared by everyone (a FIFO fluid queue per node).
  *
+ * pcp->lock is only ever taken by its own CPU in these scenarios (no
+ * drain_all_pages()), so it is modelled as its atomic on a local line, not
+ * as a queued spinlock: it can never be contended and needs no sync point.
+ *
  * Lock order: pcp->lock (per CPU) -> zone->lock.
  */
 #include <string.h>
@@ -83,12 +87,25 @@ void zone_init(struct zone *zone, int nid, long pages, int nr_cpus, int pcp_high
 	for (cpu = 0; cpu < nr_cpus; cpu++) {
 		struct per_cpu_pages *pcp = &zone->pcp[cpu];
 
-		spin_lock_init_named(&pcp->lock, "pcp->lock");
+		pcp->lock.last_writer = (int16_t)cpu;
 		pcp->high = pcp_high;
 		pcp->batch = pcp_batch;
 		for (o = 0; o < MAX_NR_ORDERS; o++)
 			INIT_LIST_HEAD(&pcp->lists[o]);
 	}
+}
+
+/* pcp_spin_lock(): IRQs off and one locked RMW on a line this CPU owns. */
+static void pcp_spin_lock(struct per_cpu_pages *pcp, unsigned long *flags)
+{
+	local_irq_save(*flags);
+	sim_line_rmw(&pcp->lock);
+}
+
+static void pcp_spin_unlock(struct per_cpu_pages *pcp, unsigned long flags)
+{
+	sim_store_drain();
+	local_irq_restore(flags);
 }
 
 static bool pcp_allowed_order(int order)
@@ -184,7 +201,7 @@ struct folio *folio_alloc_node(int order, int nid)
 	if (pcp_allowed_order(order)) {
 		struct per_cpu_pages *pcp = &zone->pcp[smp_processor_id()];
 
-		spin_lock_irqsave(&pcp->lock, flags);
+		pcp_spin_lock(pcp, &flags);
 		if (list_empty(&pcp->lists[order]))
 			rmqueue_bulk(zone, pcp, order);
 		if (!list_empty(&pcp->lists[order])) {
@@ -195,7 +212,7 @@ struct folio *folio_alloc_node(int order, int nid)
 			pcp->count -= 1 << order;
 			sim_cost_ps(sim_mm->list_op_ps);
 		}
-		spin_unlock_irqrestore(&pcp->lock, flags);
+		pcp_spin_unlock(pcp, flags);
 	} else {
 		spin_lock_irqsave(&zone->lock, flags);
 		f = zone_take_locked(zone, order);
@@ -221,49 +238,92 @@ struct folio *folio_alloc_node(int order, int nid)
 	return f;
 }
 
-static void free_one(struct folio *f)
+/* free_pages_prepare(): checks and flag clearing on the head page. */
+static void free_pages_prepare(struct folio *f)
 {
-	struct zone *zone = &sim_mm->zones[f->nid];
-	unsigned long flags;
-
 	SIM_BUG_ON_FOLIO(f->_refcount != 0, f);
 	SIM_BUG_ON_FOLIO(!list_empty(&f->_deferred_list), f);
 	SIM_BUG_ON_FOLIO(f->memcg != NULL, f);
-	/* free_pages_prepare(): checks and flag clearing on the head page */
 	f->flags = 0;
 	sim_line_write(&f->line);
 	sim_cost_ps(sim_mm->folio_op_ps);
 	count_events(SIM_PGFREE, (uint64_t)folio_nr_pages(f));
-	if (pcp_allowed_order(f->order)) {
-		struct per_cpu_pages *pcp = &zone->pcp[smp_processor_id()];
+}
 
-		spin_lock_irqsave(&pcp->lock, flags);
-		list_add(&f->lru_node, &pcp->lists[f->order]);
-		f->place = FOLIO_FREE;
-		pcp->count += 1 << f->order;
-		sim_cost_ps(sim_mm->list_op_ps);
-		if (pcp->count >= pcp->high)
-			free_pcppages_bulk(zone, pcp, pcp->count - pcp->high + pcp->batch);
-		spin_unlock_irqrestore(&pcp->lock, flags);
-	} else {
-		spin_lock_irqsave(&zone->lock, flags);
-		zone_give_locked(zone, f);
-		spin_unlock_irqrestore(&zone->lock, flags);
+/* free_frozen_page_commit(): onto the pcp list; drain a batch past high. */
+static void free_frozen_page_commit(struct zone *zone, struct per_cpu_pages *pcp,
+				    struct folio *f)
+{
+	list_add(&f->lru_node, &pcp->lists[f->order]);
+	f->place = FOLIO_FREE;
+	pcp->count += 1 << f->order;
+	sim_cost_ps(sim_mm->list_op_ps);
+	if (pcp->count >= pcp->high)
+		free_pcppages_bulk(zone, pcp, pcp->count - pcp->high + pcp->batch);
+}
+
+static void free_one_page(struct folio *f)
+{
+	struct zone *zone = &sim_mm->zones[f->nid];
+	unsigned long flags;
+
+	spin_lock_irqsave(&zone->lock, flags);
+	zone_give_locked(zone, f);
+	spin_unlock_irqrestore(&zone->lock, flags);
+}
+
+static void free_one(struct folio *f)
+{
+	struct zone *zone = &sim_mm->zones[f->nid];
+	struct per_cpu_pages *pcp;
+	unsigned long flags;
+
+	free_pages_prepare(f);
+	if (!pcp_allowed_order(f->order)) {
+		free_one_page(f);
+		return;
 	}
+	pcp = &zone->pcp[smp_processor_id()];
+	pcp_spin_lock(pcp, &flags);
+	free_frozen_page_commit(zone, pcp, f);
+	pcp_spin_unlock(pcp, flags);
 }
 
 /**
  * free_unref_folios - free a batch of folios whose refcount reached zero
  * @folios: the batch; returned empty
  *
+ * Takes the CPU's pcp lock once for a run of folios of one zone, as the
+ * kernel does.
  * Context: no lruvec lock held; memcg already uncharged.
  */
 void free_unref_folios(struct folio_batch *folios)
 {
+	struct per_cpu_pages *pcp = NULL;
+	struct zone *locked = NULL;
+	unsigned long flags = 0;
 	unsigned int i;
 
-	for (i = 0; i < folios->nr; i++)
-		free_one(folios->folios[i]);
+	for (i = 0; i < folios->nr; i++) {
+		struct folio *f = folios->folios[i];
+		struct zone *zone = &sim_mm->zones[f->nid];
+
+		free_pages_prepare(f);
+		if (!pcp_allowed_order(f->order)) {
+			free_one_page(f);
+			continue;
+		}
+		if (zone != locked) {
+			if (pcp)
+				pcp_spin_unlock(pcp, flags);
+			pcp = &zone->pcp[smp_processor_id()];
+			pcp_spin_lock(pcp, &flags);
+			locked = zone;
+		}
+		free_frozen_page_commit(zone, pcp, f);
+	}
+	if (pcp)
+		pcp_spin_unlock(pcp, flags);
 	folio_batch_reinit(folios);
 }
 
