@@ -1,0 +1,250 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A per-CPU data TLB, Intel style: an L1 dTLB for 4K pages, an L1 dTLB for
+ * 2M pages and a second-level TLB (STLB) shared by both sizes, each
+ * set-associative with true LRU replacement, tagged by address space
+ * (PCID).  See src/hw/tlb.c for what is modelled and docs/tlb.md for the
+ * formulas and their sources.
+ *
+ * This module depends only on the C library: the caller turns the cycles
+ * that tlb_access() reports into virtual time.
+ *
+ * The hot path, tlb_access(), is inline: an L1 hit costs one set scan.
+ * Everything else (STLB, page walk, fills, flushes) is in src/hw/tlb.c.
+ */
+#ifndef MMSIM_TLB_H
+#define MMSIM_TLB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#define TLB_PAGE_SHIFT		12	/* 4K */
+#define TLB_HPAGE_SHIFT		21	/* 2M */
+#define TLB_VADDR_BITS		57	/* LA57: addresses are taken modulo 2^57 */
+#define TLB_MAX_WAYS		32	/* sanity limit on associativity */
+
+/* Levels of a native x86-64 walk for a 4K page (PML4, PDPT, PD, PT). */
+#define TLB_WALK_LEVELS		4
+
+/*
+ * The machine's TLB description, as in a profile's [tlb] section.
+ * Every array must have a power-of-two number of sets (entries / ways).
+ */
+struct tlb_geometry {
+	uint32_t l1_4k_entries;		/* L1 dTLB entries for 4K pages */
+	uint32_t l1_4k_ways;		/* ... and its associativity */
+	uint32_t l1_2m_entries;		/* L1 dTLB entries for 2M pages */
+	uint32_t l1_2m_ways;		/* ... and its associativity */
+	uint32_t stlb_entries;		/* STLB entries, shared by 4K and 2M */
+	uint32_t stlb_ways;		/* ... and its associativity */
+	uint32_t stlb_hit_cycles;	/* L1 miss that hits the STLB */
+	uint32_t walk_cycles;		/* native 4-level walk, entries in cache */
+	uint32_t walk_dims;		/* 1 native, 2 nested (EPT/NPT) walk */
+	uint32_t page_walkers;		/* page walks in flight at once */
+};
+
+/* What one access did. */
+enum tlb_result {
+	TLB_L1_HIT = 0,			/* L1 dTLB hit: no extra cycles */
+	TLB_STLB_HIT = 1,		/* L1 miss, STLB hit: L1 filled */
+	TLB_WALK = 2,			/* STLB miss: page walk, STLB and L1 filled */
+	TLB_NR_RESULTS
+};
+
+/*
+ * Counters of one TLB.  They are never reset by the model; the caller
+ * may clear them with memset.
+ *
+ *   l1_hits + stlb_hits + walks == number of tlb_access() calls
+ *   walks == dtlb_load_misses as perf counts it on Skylake
+ *            (DTLB_LOAD_MISSES.WALK_COMPLETED: one per completed walk)
+ *   flushes == flush_all + flush_asid + flush_one
+ */
+struct tlb_stats {
+	uint64_t l1_hits;		/* accesses that hit an L1 dTLB */
+	uint64_t stlb_hits;		/* L1 misses that hit the STLB */
+	uint64_t walks;			/* STLB misses = page walks = dtlb_load_misses */
+	uint64_t walk_cycles;		/* sum of the cost of those walks */
+	uint64_t flushes;		/* flush operations of any kind */
+	uint64_t flush_all;		/* tlb_flush_all(): every PCID */
+	uint64_t flush_asid;		/* full flushes of one PCID */
+	uint64_t flush_one;		/* single-page flushes (INVLPG) */
+	uint64_t flushed_entries;	/* entries removed by all flushes */
+};
+
+/*
+ * One set-associative array.  Each set is @ways keys in LRU order, most
+ * recently used first.
+ *
+ *   nr_sets == set_mask + 1, a power of two
+ *   in every set, the valid keys (bit 0 set) form a prefix, MRU first;
+ *     the invalid ones (key 0) fill the rest
+ *   no key appears twice in one set
+ */
+struct tlb_array {
+	uint64_t *keys;			/* nr_sets * ways keys */
+	uint64_t set_mask;		/* nr_sets - 1 */
+	uint32_t ways;			/* associativity */
+};
+
+/*
+ * A per-CPU TLB.
+ *
+ *   an entry of l1_4k is 4K, of l1_2m is 2M; stlb holds both
+ *   cost[r][huge] == extra cycles of result r for a page of that size
+ */
+struct tlb {
+	struct tlb_array l1_4k;		/* L1 dTLB, 4K pages */
+	struct tlb_array l1_2m;		/* L1 dTLB, 2M pages */
+	struct tlb_array stlb;		/* second-level TLB, 4K and 2M */
+	struct tlb_geometry geo;	/* as given to tlb_init() */
+	uint32_t cost[TLB_NR_RESULTS][2]; /* cycles per result, [4K, 2M] */
+	struct tlb_stats stats;		/* counters */
+};
+
+/*
+ * A key packs the tag of an entry into one word:
+ *   bits 63..18  virtual page number (of the page's own size)
+ *   bit  17      1 for a 2M page
+ *   bits 16..1   the address space (PCID / ASID)
+ *   bit  0       valid
+ */
+#define TLB_KEY_VALID		1ULL
+#define TLB_KEY_HUGE		(1ULL << 17)
+#define TLB_KEY_ASID_SHIFT	1
+#define TLB_KEY_VPN_SHIFT	18
+
+static inline uint64_t tlb_vpn(uint64_t vaddr, bool huge)
+{
+	uint64_t va = vaddr & ((1ULL << TLB_VADDR_BITS) - 1);
+
+	return va >> (huge ? TLB_HPAGE_SHIFT : TLB_PAGE_SHIFT);
+}
+
+static inline uint64_t tlb_key(uint16_t asid, uint64_t vpn, bool huge)
+{
+	return (vpn << TLB_KEY_VPN_SHIFT) | (huge ? TLB_KEY_HUGE : 0) |
+	       ((uint64_t)asid << TLB_KEY_ASID_SHIFT) | TLB_KEY_VALID;
+}
+
+static inline uint16_t tlb_key_asid(uint64_t key)
+{
+	return (uint16_t)(key >> TLB_KEY_ASID_SHIFT);
+}
+
+/*
+ * Look @key up in its set and make it the most recently used on a hit.
+ * Returns true on a hit.
+ */
+static inline bool tlb_array_lookup(struct tlb_array *a, uint64_t key,
+				    uint64_t vpn)
+{
+	uint64_t *set = a->keys + (vpn & a->set_mask) * a->ways;
+	uint32_t i;
+
+	if (set[0] == key)
+		return true;
+	for (i = 1; i < a->ways; i++) {
+		if (set[i] == key) {
+			memmove(set + 1, set, i * sizeof(*set));
+			set[0] = key;
+			return true;
+		}
+	}
+	return false;
+}
+
+enum tlb_result tlb_access_slow(struct tlb *t, uint64_t key, uint64_t vpn,
+				bool huge);
+
+/**
+ * tlb_access - translate one data access through the TLB
+ * @t: this CPU's TLB
+ * @asid: the address space (PCID) the access runs in
+ * @vaddr: the virtual address accessed
+ * @huge: true if @vaddr is mapped by a 2M page, false for a 4K page
+ *
+ * Looks the page up in the L1 dTLB of its size, then in the STLB, and
+ * walks the page table on an STLB miss, filling the STLB and the L1 with
+ * LRU replacement.  Counts the outcome in @t->stats.
+ *
+ * Context: any; the TLB belongs to one vCPU.
+ * Return: what happened; tlb_cost_cycles() gives its extra cost.
+ */
+static inline enum tlb_result tlb_access(struct tlb *t, uint16_t asid,
+					 uint64_t vaddr, bool huge)
+{
+	uint64_t vpn = tlb_vpn(vaddr, huge);
+	uint64_t key = tlb_key(asid, vpn, huge);
+
+	if (tlb_array_lookup(huge ? &t->l1_2m : &t->l1_4k, key, vpn)) {
+		t->stats.l1_hits++;
+		return TLB_L1_HIT;
+	}
+	return tlb_access_slow(t, key, vpn, huge);
+}
+
+/**
+ * tlb_cost_cycles - extra cycles of one access's outcome
+ * @t: the TLB
+ * @r: what tlb_access() returned
+ * @huge: the page size of that access
+ *
+ * Context: any.
+ * Return: 0 for an L1 hit, stlb_hit_cycles for an STLB hit,
+ * stlb_hit_cycles + tlb_walk_cost() for a page walk.
+ */
+static inline uint32_t tlb_cost_cycles(const struct tlb *t, enum tlb_result r,
+				       bool huge)
+{
+	return t->cost[r][huge];
+}
+
+/**
+ * tlb_access_cycles - tlb_access() that returns its cost
+ * @t: this CPU's TLB
+ * @asid: the address space (PCID)
+ * @vaddr: the virtual address accessed
+ * @huge: true for a 2M page
+ *
+ * Context: any.
+ * Return: the extra cycles of the access, as tlb_cost_cycles().
+ */
+static inline uint32_t tlb_access_cycles(struct tlb *t, uint16_t asid,
+					 uint64_t vaddr, bool huge)
+{
+	return tlb_cost_cycles(t, tlb_access(t, asid, vaddr, huge), huge);
+}
+
+/* dtlb_load_misses as perf reports it on Intel: completed page walks. */
+static inline uint64_t tlb_dtlb_load_misses(const struct tlb *t)
+{
+	return t->stats.walks;
+}
+
+int tlb_init(struct tlb *t, const struct tlb_geometry *geo);
+void tlb_destroy(struct tlb *t);
+
+uint32_t tlb_walk_refs(const struct tlb *t, bool huge);
+uint32_t tlb_walk_cost(const struct tlb *t, bool huge);
+uint64_t tlb_walk_stall_cycles(const struct tlb *t, uint64_t nr_walks,
+			       uint64_t cycles_per_walk);
+
+/* Where tlb_present() looks. */
+enum tlb_level {
+	TLB_LEVEL_L1,			/* the L1 dTLB of the page's size */
+	TLB_LEVEL_STLB,			/* the STLB */
+};
+
+bool tlb_present(const struct tlb *t, enum tlb_level level, uint16_t asid,
+		 uint64_t vaddr, bool huge);
+unsigned int tlb_nr_valid(const struct tlb *t);
+
+unsigned int tlb_flush_all(struct tlb *t);
+unsigned int tlb_flush_asid(struct tlb *t, uint16_t asid);
+unsigned int tlb_flush_one(struct tlb *t, uint16_t asid, uint64_t vaddr);
+unsigned int tlb_flush_range(struct tlb *t, uint16_t asid, uint64_t start,
+			     uint64_t end, uint64_t ceiling);
+
+#endif /* MMSIM_TLB_H */
