@@ -9,8 +9,9 @@
  * This module depends only on the C library: the caller turns the cycles
  * that tlb_access() reports into virtual time.
  *
- * The hot path, tlb_access(), is inline: an L1 hit costs one set scan.
- * Everything else (STLB, page walk, fills, flushes) is in src/hw/tlb.c.
+ * The hot path, tlb_access(), is inline: an L1 hit costs one set scan,
+ * which also fills the L1 on a miss.  Everything else (STLB, page walk,
+ * flushes) is in src/hw/tlb.c.
  */
 #ifndef MMSIM_TLB_H
 #define MMSIM_TLB_H
@@ -134,23 +135,30 @@ static inline uint16_t tlb_key_asid(uint64_t key)
 }
 
 /*
- * Look @key up in its set and make it the most recently used on a hit.
+ * Look @key up in its set and make it the most recently used entry; on a
+ * miss, insert it there and let the least recently used entry (or an
+ * invalid one) drop out.  One pass does both: each way takes the key of
+ * the way before it until the pass meets @key (a hit: move to front) or
+ * runs off the end (a miss: the last key falls out).
  * Returns true on a hit.
  */
-static inline bool tlb_array_lookup(struct tlb_array *a, uint64_t key,
-				    uint64_t vpn)
+static inline bool tlb_array_touch(struct tlb_array *a, uint64_t key,
+				   uint64_t vpn)
 {
 	uint64_t *set = a->keys + (vpn & a->set_mask) * a->ways;
+	uint64_t prev, cur;
 	uint32_t i;
 
-	if (set[0] == key)
+	prev = set[0];
+	if (prev == key)
 		return true;
+	set[0] = key;
 	for (i = 1; i < a->ways; i++) {
-		if (set[i] == key) {
-			memmove(set + 1, set, i * sizeof(*set));
-			set[0] = key;
+		cur = set[i];
+		set[i] = prev;
+		if (cur == key)
 			return true;
-		}
+		prev = cur;
 	}
 	return false;
 }
@@ -178,7 +186,7 @@ static inline enum tlb_result tlb_access(struct tlb *t, uint16_t asid,
 	uint64_t vpn = tlb_vpn(vaddr, huge);
 	uint64_t key = tlb_key(asid, vpn, huge);
 
-	if (tlb_array_lookup(huge ? &t->l1_2m : &t->l1_4k, key, vpn)) {
+	if (tlb_array_touch(huge ? &t->l1_2m : &t->l1_4k, key, vpn)) {
 		t->stats.l1_hits++;
 		return TLB_L1_HIT;
 	}

@@ -75,18 +75,6 @@ static uint64_t *tlb_array_set(const struct tlb_array *a, uint64_t vpn)
 	return a->keys + (vpn & a->set_mask) * a->ways;
 }
 
-/*
- * Insert @key (known to be absent) as the most recently used entry of its
- * set; the least recently used one, or an invalid one, drops out.
- */
-static void tlb_array_fill(struct tlb_array *a, uint64_t key, uint64_t vpn)
-{
-	uint64_t *set = tlb_array_set(a, vpn);
-
-	memmove(set + 1, set, (a->ways - 1) * sizeof(*set));
-	set[0] = key;
-}
-
 /* Remove @key from its set, keeping the valid entries a prefix. */
 static unsigned int tlb_array_remove(struct tlb_array *a, uint64_t key,
 				     uint64_t vpn)
@@ -292,15 +280,11 @@ void tlb_destroy(struct tlb *t)
 enum tlb_result tlb_access_slow(struct tlb *t, uint64_t key, uint64_t vpn,
 				bool huge)
 {
-	struct tlb_array *l1 = huge ? &t->l1_2m : &t->l1_4k;
-
-	if (tlb_array_lookup(&t->stlb, key, vpn)) {
-		tlb_array_fill(l1, key, vpn);
+	/* The L1 already holds @key: tlb_array_touch() filled it. */
+	if (tlb_array_touch(&t->stlb, key, vpn)) {
 		t->stats.stlb_hits++;
 		return TLB_STLB_HIT;
 	}
-	tlb_array_fill(&t->stlb, key, vpn);
-	tlb_array_fill(l1, key, vpn);
 	t->stats.walks++;
 	t->stats.walk_cycles += t->cost[TLB_WALK][huge] -
 				t->cost[TLB_STLB_HIT][huge];
