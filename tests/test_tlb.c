@@ -42,23 +42,40 @@ static const struct tlb_geometry skylake = {
 	.walk_dims = 1, .page_walkers = 2,
 };
 
-/* The invariants above struct tlb_array: valid prefix, no duplicates. */
+/* The invariants above struct tlb_set and struct tlb_array. */
 static void check_array(const struct tlb_array *a)
 {
 	for (uint64_t s = 0; s <= a->set_mask; s++) {
-		const uint64_t *set = a->keys + s * a->ways;
+		const struct tlb_set *set = &a->sets[s];
+		const uint64_t *keys = a->keys + s * a->ways;
 		bool seen_invalid = false;
+		uint32_t seen_ways = 0;
 
-		for (uint32_t i = 0; i < a->ways; i++) {
-			if (!set[i]) {
-				seen_invalid = true;
+		for (uint32_t rank = 0; rank < TLB_MAX_WAYS; rank++) {
+			unsigned int w = (set->order >> (4 * rank)) & 15;
+			uint64_t tag = (set->tags[w / 8] >> (8 * (w % 8))) & 0xff;
+
+			if (rank >= a->ways) {
+				assert_int_equal(w, 0);	/* unused nibble */
+				continue;
+			}
+			assert_true(w < a->ways);
+			assert_false(seen_ways & (1u << w));
+			seen_ways |= 1u << w;
+			if (!keys[w]) {
+				seen_invalid = true;	/* LRU end */
+				assert_int_equal(tag, 0);
 				continue;
 			}
 			assert_false(seen_invalid);
-			assert_true(set[i] & TLB_KEY_VALID);
-			for (uint32_t j = 0; j < i; j++)
-				assert_true(set[j] != set[i]);
+			assert_true(keys[w] & TLB_KEY_VALID);
+			assert_int_equal(tag, tlb_tag(keys[w]));
+			for (uint32_t v = 0; v < w; v++)
+				assert_true(keys[v] != keys[w]);
 		}
+		for (uint32_t w = a->ways; w < TLB_MAX_WAYS; w++)
+			assert_int_equal((set->tags[w / 8] >> (8 * (w % 8))) &
+					 0xff, 0);
 	}
 }
 
@@ -69,15 +86,15 @@ static void check_tlb(const struct tlb *t)
 	check_array(&t->stlb);
 }
 
-/* The key in way @way of the set of 4K page @p in L1 (0 if invalid). */
-static uint64_t l1_way(const struct tlb *t, uint64_t p, uint32_t way)
+/* The key at LRU rank @rank (0: MRU) of the L1 set of 4K page @p. */
+static uint64_t l1_way(const struct tlb *t, uint64_t p, uint32_t rank)
 {
-	return t->l1_4k.keys[(p & t->l1_4k.set_mask) * t->l1_4k.ways + way];
+	return tlb_array_key_at(&t->l1_4k, p & t->l1_4k.set_mask, rank);
 }
 
-static uint64_t stlb_way(const struct tlb *t, uint64_t p, uint32_t way)
+static uint64_t stlb_way(const struct tlb *t, uint64_t p, uint32_t rank)
 {
-	return t->stlb.keys[(p & t->stlb.set_mask) * t->stlb.ways + way];
+	return tlb_array_key_at(&t->stlb, p & t->stlb.set_mask, rank);
 }
 
 static uint64_t k4(uint16_t asid, uint64_t p)

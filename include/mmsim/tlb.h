@@ -19,11 +19,14 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
+#if defined(__SSE2__) && !defined(TLB_NO_SIMD)
+#include <emmintrin.h>
+#endif
 
 #define TLB_PAGE_SHIFT		12	/* 4K */
 #define TLB_HPAGE_SHIFT		21	/* 2M */
 #define TLB_VADDR_BITS		57	/* LA57: addresses are taken modulo 2^57 */
-#define TLB_MAX_WAYS		32	/* sanity limit on associativity */
+#define TLB_MAX_WAYS		16	/* ways per set: 4-bit way numbers */
 
 /* Levels of a native x86-64 walk for a 4K page (PML4, PDPT, PD, PT). */
 #define TLB_WALK_LEVELS		4
@@ -75,18 +78,44 @@ struct tlb_stats {
 };
 
 /*
- * One set-associative array.  Each set is @ways keys in LRU order, most
- * recently used first.
+ * The bookkeeping of one set: which way holds what, in LRU order.
+ *
+ * @tag holds one byte per way (also readable as two words, @tags): a
+ * hash of the way's key, never 0, or 0 if the way is invalid.  A lookup
+ * compares all of them at once (SWAR) and checks the full key only where a
+ * byte matches.  @order holds the way numbers, one per 4-bit nibble, most
+ * recently used in nibble 0 and least recently used in nibble ways - 1.
+ *
+ *   nibbles 0 .. ways-1 of order are a permutation of 0 .. ways-1;
+ *     the other nibbles are 0
+ *   tag byte i == tlb_tag(keys[i]) if keys[i] is valid, else 0;
+ *     the tag bytes of ways >= ways are 0
+ *   the invalid ways form the LRU end of order
+ *   no valid key appears twice in one set
+ */
+struct tlb_set {
+	union {
+		uint8_t tag[16];	/* tag byte per way, 0: invalid */
+		uint64_t tags[2];	/* the same, as two words */
+	};
+	uint64_t order;			/* way numbers, MRU first, 4 bits each */
+	uint64_t unused;		/* pads a set to 32 bytes */
+};
+
+/*
+ * One set-associative array with true LRU replacement.
  *
  *   nr_sets == set_mask + 1, a power of two
- *   in every set, the valid keys (bit 0 set) form a prefix, MRU first;
- *     the invalid ones (key 0) fill the rest
- *   no key appears twice in one set
+ *   keys of set s are keys[s * ways .. s * ways + ways - 1], by way
+ *   lru_shift == 4 * (ways - 1)
  */
 struct tlb_array {
-	uint64_t *keys;			/* nr_sets * ways keys */
+	struct tlb_set *sets;		/* nr_sets sets */
+	uint64_t *keys;			/* nr_sets * ways keys, by way */
 	uint64_t set_mask;		/* nr_sets - 1 */
-	uint32_t ways;			/* associativity */
+	uint64_t order_mask;		/* the nibbles 0 .. ways-1 of an order */
+	uint32_t ways;			/* associativity, 1 .. TLB_MAX_WAYS */
+	uint32_t lru_shift;		/* bit offset of the LRU nibble */
 };
 
 /*
@@ -134,33 +163,125 @@ static inline uint16_t tlb_key_asid(uint64_t key)
 	return (uint16_t)(key >> TLB_KEY_ASID_SHIFT);
 }
 
+#define TLB_ONES8	0x0101010101010101ULL
+#define TLB_ONES4	0x1111111111111111ULL
+
+/* The tag byte of a valid key: a hash in 1 .. 255. */
+static inline uint64_t tlb_tag(uint64_t key)
+{
+	uint64_t h = (key * 0x9e3779b97f4a7c15ULL) >> 56;
+
+	return h + !h;
+}
+
+/* The high bit of each byte of @x that is zero (exact, no false hits). */
+static inline uint64_t tlb_zero_bytes(uint64_t x)
+{
+	const uint64_t low7 = 0x7f7f7f7f7f7f7f7fULL;
+
+	return ~(((x & low7) + low7) | x | low7);
+}
+
+/* The high bit of each nibble of @x that is zero (exact). */
+static inline uint64_t tlb_zero_nibbles(uint64_t x)
+{
+	const uint64_t low3 = 0x7777777777777777ULL;
+
+	return ~(((x & low3) + low3) | x | low3);
+}
+
+/* The rank (0: MRU) of way @w in @order. */
+static inline unsigned int tlb_order_rank(uint64_t order, unsigned int w)
+{
+	/* Unused high nibbles are 0 and may match w == 0: take the lowest. */
+	return (unsigned int)__builtin_ctzll(tlb_zero_nibbles(order ^
+							      (w * TLB_ONES4))) >> 2;
+}
+
+/* @order with way @w, now at rank @rank, moved to rank 0. */
+static inline uint64_t tlb_order_to_front(uint64_t order, unsigned int rank,
+					  unsigned int w)
+{
+	uint64_t below = (1ULL << (4 * rank)) - 1;	/* ranks < rank */
+	uint64_t above = ~0ULL << (4 * rank) << 4;	/* ranks > rank */
+
+	return (order & above) | ((order & below) << 4) | w;
+}
+
+/* A bit per way whose tag byte equals @tag. */
+static inline uint32_t tlb_set_match(const struct tlb_set *set, uint64_t tag)
+{
+#if defined(__SSE2__) && !defined(TLB_NO_SIMD)
+	__m128i v = _mm_load_si128((const __m128i *)set->tag);
+
+	return (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v,
+					_mm_set1_epi8((char)tag)));
+#else
+	uint64_t lo = tlb_zero_bytes(set->tags[0] ^ (tag * TLB_ONES8));
+	uint64_t hi = tlb_zero_bytes(set->tags[1] ^ (tag * TLB_ONES8));
+
+	/* Gather the high bit of each byte into one bit per byte. */
+	lo = ((lo >> 7) * 0x0102040810204080ULL) >> 56;
+	hi = ((hi >> 7) * 0x0102040810204080ULL) >> 56;
+	return (uint32_t)(lo | hi << 8);
+#endif
+}
+
+/* The way whose tag byte equals @tag and whose key is @key, or -1. */
+static inline int tlb_set_find(const struct tlb_set *set, const uint64_t *keys,
+			       uint64_t key, uint64_t tag)
+{
+	uint32_t m = tlb_set_match(set, tag);
+
+	while (m) {
+		int w = __builtin_ctz(m);
+
+		if (keys[w] == key)
+			return w;
+		m &= m - 1;
+	}
+	return -1;
+}
+
 /*
  * Look @key up in its set and make it the most recently used entry; on a
- * miss, insert it there and let the least recently used entry (or an
- * invalid one) drop out.  One pass does both: each way takes the key of
- * the way before it until the pass meets @key (a hit: move to front) or
- * runs off the end (a miss: the last key falls out).
+ * miss, put it in the least recently used way (an invalid one if there is
+ * one), which becomes the most recently used.
  * Returns true on a hit.
  */
 static inline bool tlb_array_touch(struct tlb_array *a, uint64_t key,
 				   uint64_t vpn)
 {
-	uint64_t *set = a->keys + (vpn & a->set_mask) * a->ways;
-	uint64_t prev, cur;
-	uint32_t i;
+	uint64_t s = vpn & a->set_mask;
+	struct tlb_set *set = &a->sets[s];
+	uint64_t *keys = a->keys + s * a->ways;
+	uint64_t order = set->order, tag;
+	unsigned int w;
+	int hit;
 
-	prev = set[0];
-	if (prev == key)
+	if (keys[order & 15] == key)
+		return true;			/* already the MRU */
+	tag = tlb_tag(key);
+	hit = tlb_set_find(set, keys, key, tag);
+	if (hit >= 0) {
+		w = (unsigned int)hit;
+		set->order = tlb_order_to_front(order, tlb_order_rank(order, w), w);
 		return true;
-	set[0] = key;
-	for (i = 1; i < a->ways; i++) {
-		cur = set[i];
-		set[i] = prev;
-		if (cur == key)
-			return true;
-		prev = cur;
 	}
+	w = (unsigned int)(order >> a->lru_shift) & 15;
+	set->order = ((order << 4) & a->order_mask) | w;
+	keys[w] = key;
+	set->tag[w] = (uint8_t)tag;
 	return false;
+}
+
+/* The key at LRU rank @rank (0: MRU) of set @s, 0 if invalid. */
+static inline uint64_t tlb_array_key_at(const struct tlb_array *a, uint64_t s,
+					unsigned int rank)
+{
+	unsigned int w = (unsigned int)(a->sets[s].order >> (4 * rank)) & 15;
+
+	return a->keys[s * a->ways + w];
 }
 
 enum tlb_result tlb_access_slow(struct tlb *t, uint64_t key, uint64_t vpn,

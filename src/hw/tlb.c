@@ -62,59 +62,77 @@ static bool tlb_array_geometry_ok(uint32_t entries, uint32_t ways)
 	return is_pow2(entries / ways);
 }
 
-static void tlb_array_setup(struct tlb_array *a, uint64_t *keys,
-			    uint32_t entries, uint32_t ways)
+static uint64_t tlb_array_nr_sets(uint32_t entries, uint32_t ways)
 {
+	return entries / ways;
+}
+
+/* Point @a at its sets and keys; every way starts invalid, in way order. */
+static void tlb_array_setup(struct tlb_array *a, struct tlb_set *sets,
+			    uint64_t *keys, uint32_t entries, uint32_t ways)
+{
+	uint64_t nr_sets = tlb_array_nr_sets(entries, ways), order = 0, s;
+	uint32_t w;
+
+	a->sets = sets;
 	a->keys = keys;
 	a->ways = ways;
-	a->set_mask = entries / ways - 1;
+	a->set_mask = nr_sets - 1;
+	a->order_mask = ways == TLB_MAX_WAYS ? ~0ULL : (1ULL << (4 * ways)) - 1;
+	a->lru_shift = 4 * (ways - 1);
+	for (w = 0; w < ways; w++)
+		order |= (uint64_t)w << (4 * w);
+	for (s = 0; s < nr_sets; s++)
+		sets[s].order = order;
 }
 
-static uint64_t *tlb_array_set(const struct tlb_array *a, uint64_t vpn)
+/* Invalidate way @w of a set and make it the least recently used. */
+static void tlb_set_invalidate(const struct tlb_array *a, struct tlb_set *set,
+			       uint64_t *keys, unsigned int w)
 {
-	return a->keys + (vpn & a->set_mask) * a->ways;
+	uint64_t order = set->order;
+	uint64_t below = (1ULL << (4 * tlb_order_rank(order, w))) - 1;
+
+	keys[w] = 0;
+	set->tag[w] = 0;
+	set->order = (order & below) | ((order >> 4) & ~below) |
+		     ((uint64_t)w << a->lru_shift);
 }
 
-/* Remove @key from its set, keeping the valid entries a prefix. */
+/* Remove @key from its set if it is there. */
 static unsigned int tlb_array_remove(struct tlb_array *a, uint64_t key,
 				     uint64_t vpn)
 {
-	uint64_t *set = tlb_array_set(a, vpn);
-	uint32_t i;
+	uint64_t s = vpn & a->set_mask;
+	uint64_t *keys = a->keys + s * a->ways;
+	int w = tlb_set_find(&a->sets[s], keys, key, tlb_tag(key));
 
-	for (i = 0; i < a->ways && set[i]; i++) {
-		if (set[i] == key) {
-			memmove(set + i, set + i + 1,
-				(a->ways - 1 - i) * sizeof(*set));
-			set[a->ways - 1] = 0;
-			return 1;
-		}
-	}
-	return 0;
+	if (w < 0)
+		return 0;
+	tlb_set_invalidate(a, &a->sets[s], keys, (unsigned int)w);
+	return 1;
 }
 
 /*
- * Remove every entry of @asid (or every entry if @all), set by set,
- * keeping the order of the survivors.
+ * Remove every entry of @asid (or every entry if @all), keeping the LRU
+ * order of the survivors.
  */
 static unsigned int tlb_array_flush(struct tlb_array *a, uint16_t asid,
 				    bool all)
 {
-	uint64_t nr_sets = a->set_mask + 1, s;
 	unsigned int removed = 0;
-	uint32_t i, kept;
+	uint64_t s;
+	uint32_t w;
 
-	for (s = 0; s < nr_sets; s++) {
-		uint64_t *set = a->keys + s * a->ways;
+	for (s = 0; s <= a->set_mask; s++) {
+		uint64_t *keys = a->keys + s * a->ways;
 
-		for (i = 0, kept = 0; i < a->ways && set[i]; i++) {
-			if (all || tlb_key_asid(set[i]) == asid)
-				removed++;
-			else
-				set[kept++] = set[i];
+		for (w = 0; w < a->ways; w++) {
+			if (!keys[w] || (!all && tlb_key_asid(keys[w]) != asid))
+				continue;
+			tlb_set_invalidate(a, &a->sets[s], keys, w);
+			removed++;
 		}
-		for (; kept < i; kept++)
-			set[kept] = 0;
 	}
 	return removed;
 }
@@ -122,13 +140,10 @@ static unsigned int tlb_array_flush(struct tlb_array *a, uint16_t asid,
 static bool tlb_array_present(const struct tlb_array *a, uint64_t key,
 			      uint64_t vpn)
 {
-	const uint64_t *set = tlb_array_set(a, vpn);
-	uint32_t i;
+	uint64_t s = vpn & a->set_mask;
 
-	for (i = 0; i < a->ways; i++)
-		if (set[i] == key)
-			return true;
-	return false;
+	return tlb_set_find(&a->sets[s], a->keys + s * a->ways, key,
+			    tlb_tag(key)) >= 0;
 }
 
 static unsigned int tlb_array_nr_valid(const struct tlb_array *a)
@@ -223,8 +238,10 @@ uint64_t tlb_walk_stall_cycles(const struct tlb *t, uint64_t nr_walks,
  */
 int tlb_init(struct tlb *t, const struct tlb_geometry *geo)
 {
+	uint64_t sets_4k, sets_2m, sets_stlb;
+	struct tlb_set *sets;
 	uint64_t *keys;
-	size_t n;
+	size_t nr_sets, nr_keys;
 
 	memset(t, 0, sizeof(*t));
 	if (!tlb_array_geometry_ok(geo->l1_4k_entries, geo->l1_4k_ways) ||
@@ -234,17 +251,29 @@ int tlb_init(struct tlb *t, const struct tlb_geometry *geo)
 	    !geo->page_walkers)
 		return -EINVAL;
 
-	n = (size_t)geo->l1_4k_entries + geo->l1_2m_entries + geo->stlb_entries;
-	keys = calloc(n, sizeof(*keys));
-	if (!keys)
+	sets_4k = tlb_array_nr_sets(geo->l1_4k_entries, geo->l1_4k_ways);
+	sets_2m = tlb_array_nr_sets(geo->l1_2m_entries, geo->l1_2m_ways);
+	sets_stlb = tlb_array_nr_sets(geo->stlb_entries, geo->stlb_ways);
+	nr_sets = sets_4k + sets_2m + sets_stlb;
+	nr_keys = (size_t)geo->l1_4k_entries + geo->l1_2m_entries +
+		  geo->stlb_entries;
+	/* One allocation: the sets, then the keys. */
+	sets = calloc(1, nr_sets * sizeof(*sets) + nr_keys * sizeof(*keys));
+	if (!sets)
 		return -ENOMEM;
+	keys = (uint64_t *)(sets + nr_sets);
 
 	t->geo = *geo;
-	tlb_array_setup(&t->l1_4k, keys, geo->l1_4k_entries, geo->l1_4k_ways);
+	tlb_array_setup(&t->l1_4k, sets, keys, geo->l1_4k_entries,
+			geo->l1_4k_ways);
+	sets += sets_4k;
 	keys += geo->l1_4k_entries;
-	tlb_array_setup(&t->l1_2m, keys, geo->l1_2m_entries, geo->l1_2m_ways);
+	tlb_array_setup(&t->l1_2m, sets, keys, geo->l1_2m_entries,
+			geo->l1_2m_ways);
+	sets += sets_2m;
 	keys += geo->l1_2m_entries;
-	tlb_array_setup(&t->stlb, keys, geo->stlb_entries, geo->stlb_ways);
+	tlb_array_setup(&t->stlb, sets, keys, geo->stlb_entries,
+			geo->stlb_ways);
 
 	for (int huge = 0; huge < 2; huge++) {
 		t->cost[TLB_L1_HIT][huge] = 0;
@@ -263,7 +292,7 @@ int tlb_init(struct tlb *t, const struct tlb_geometry *geo)
  */
 void tlb_destroy(struct tlb *t)
 {
-	free(t->l1_4k.keys);	/* the one allocation holds all three */
+	free(t->l1_4k.sets);	/* the one allocation holds everything */
 	memset(t, 0, sizeof(*t));
 }
 
@@ -280,7 +309,7 @@ void tlb_destroy(struct tlb *t)
 enum tlb_result tlb_access_slow(struct tlb *t, uint64_t key, uint64_t vpn,
 				bool huge)
 {
-	/* The L1 already holds @key: tlb_array_touch() filled it. */
+	/* The L1 holds @key already: tlb_array_touch() filled it. */
 	if (tlb_array_touch(&t->stlb, key, vpn)) {
 		t->stats.stlb_hits++;
 		return TLB_STLB_HIT;
