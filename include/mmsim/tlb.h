@@ -123,6 +123,7 @@ struct tlb_array {
  *
  *   an entry of l1_4k is 4K, of l1_2m is 2M; stlb holds both
  *   cost[r][huge] == extra cycles of result r for a page of that size
+ *   walk_cost[huge] == cost[TLB_WALK][huge] - cost[TLB_STLB_HIT][huge]
  */
 struct tlb {
 	struct tlb_array l1_4k;		/* L1 dTLB, 4K pages */
@@ -130,6 +131,7 @@ struct tlb {
 	struct tlb_array stlb;		/* second-level TLB, 4K and 2M */
 	struct tlb_geometry geo;	/* as given to tlb_init() */
 	uint32_t cost[TLB_NR_RESULTS][2]; /* cycles per result, [4K, 2M] */
+	uint32_t walk_cost[2];		/* tlb_walk_cost(), [4K, 2M] */
 	struct tlb_stats stats;		/* counters */
 };
 

@@ -278,8 +278,9 @@ int tlb_init(struct tlb *t, const struct tlb_geometry *geo)
 	for (int huge = 0; huge < 2; huge++) {
 		t->cost[TLB_L1_HIT][huge] = 0;
 		t->cost[TLB_STLB_HIT][huge] = geo->stlb_hit_cycles;
+		t->walk_cost[huge] = tlb_walk_cost(t, huge);
 		t->cost[TLB_WALK][huge] = geo->stlb_hit_cycles +
-					  tlb_walk_cost(t, huge);
+					  t->walk_cost[huge];
 	}
 	return 0;
 }
@@ -315,8 +316,7 @@ enum tlb_result tlb_access_slow(struct tlb *t, uint64_t key, uint64_t vpn,
 		return TLB_STLB_HIT;
 	}
 	t->stats.walks++;
-	t->stats.walk_cycles += t->cost[TLB_WALK][huge] -
-				t->cost[TLB_STLB_HIT][huge];
+	t->stats.walk_cycles += t->walk_cost[huge];
 	return TLB_WALK;
 }
 
