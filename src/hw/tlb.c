@@ -298,29 +298,6 @@ void tlb_destroy(struct tlb *t)
 }
 
 /**
- * tlb_access_slow - the part of tlb_access() after an L1 miss
- * @t: this CPU's TLB
- * @key: the packed tag, tlb_key()
- * @vpn: the virtual page number of the access's page size
- * @huge: true for a 2M page
- *
- * Context: called only from tlb_access().
- * Return: TLB_STLB_HIT or TLB_WALK.
- */
-enum tlb_result tlb_access_slow(struct tlb *t, uint64_t key, uint64_t vpn,
-				bool huge)
-{
-	/* The L1 holds @key already: tlb_array_touch() filled it. */
-	if (tlb_array_touch(&t->stlb, key, vpn)) {
-		t->stats.stlb_hits++;
-		return TLB_STLB_HIT;
-	}
-	t->stats.walks++;
-	t->stats.walk_cycles += t->walk_cost[huge];
-	return TLB_WALK;
-}
-
-/**
  * tlb_present - is a translation cached? (no LRU update, no counting)
  * @t: the TLB
  * @level: TLB_LEVEL_L1 (the L1 of the page's size) or TLB_LEVEL_STLB
