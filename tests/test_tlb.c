@@ -48,6 +48,8 @@ static void check_array(const struct tlb_array *a)
 	for (uint64_t s = 0; s <= a->set_mask; s++) {
 		const struct tlb_set *set = &a->sets[s];
 		const uint64_t *keys = a->keys + s * a->ways;
+
+		assert_ptr_equal(set->keys, keys);
 		bool seen_invalid = false;
 		uint32_t seen_ways = 0;
 

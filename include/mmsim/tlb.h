@@ -93,6 +93,7 @@ struct tlb_stats {
  *     the tag bytes of ways >= ways are 0
  *   the invalid ways form the LRU end of order
  *   no valid key appears twice in one set
+ *   keys == the array's keys + set number * ways (saves a multiply)
  */
 struct tlb_set {
 	union {
@@ -100,7 +101,7 @@ struct tlb_set {
 		uint64_t tags[2];	/* the same, as two words */
 	};
 	uint64_t order;			/* way numbers, MRU first, 4 bits each */
-	uint64_t unused;		/* pads a set to 32 bytes */
+	uint64_t *keys;			/* this set's keys, by way */
 };
 
 /*
@@ -257,7 +258,7 @@ static inline bool tlb_array_touch(struct tlb_array *a, uint64_t key,
 {
 	uint64_t s = vpn & a->set_mask;
 	struct tlb_set *set = &a->sets[s];
-	uint64_t *keys = a->keys + s * a->ways;
+	uint64_t *keys = set->keys;
 	uint64_t order = set->order, tag;
 	unsigned int w;
 	int hit;

@@ -82,8 +82,10 @@ static void tlb_array_setup(struct tlb_array *a, struct tlb_set *sets,
 	a->lru_shift = 4 * (ways - 1);
 	for (w = 0; w < ways; w++)
 		order |= (uint64_t)w << (4 * w);
-	for (s = 0; s < nr_sets; s++)
+	for (s = 0; s < nr_sets; s++) {
 		sets[s].order = order;
+		sets[s].keys = keys + s * ways;
+	}
 }
 
 /* Invalidate way @w of a set and make it the least recently used. */
