@@ -19,7 +19,6 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <string.h>
 #if defined(__SSE2__) && !defined(TLB_NO_SIMD)
 #include <emmintrin.h>
 #endif
@@ -83,14 +82,14 @@ struct tlb_stats {
  *
  * @tag holds one byte per way (also readable as two words, @tags): a
  * hash of the way's key, never 0, or 0 if the way is invalid.  A lookup
- * compares all of them at once (SWAR) and checks the full key only where a
- * byte matches.  @order holds the way numbers, one per 4-bit nibble, most
+ * compares all of them at once (SSE2, or SWAR without it) and checks the
+ * full key only where a byte matches.  Both give the same answers.  @order holds the way numbers, one per 4-bit nibble, most
  * recently used in nibble 0 and least recently used in nibble ways - 1.
  *
  *   nibbles 0 .. ways-1 of order are a permutation of 0 .. ways-1;
  *     the other nibbles are 0
  *   tag byte i == tlb_tag(keys[i]) if keys[i] is valid, else 0;
- *     the tag bytes of ways >= ways are 0
+ *     the tag bytes past the last way are 0
  *   the invalid ways form the LRU end of order
  *   no valid key appears twice in one set
  *   keys == the array's keys + set number * ways (saves a multiply)
@@ -216,7 +215,7 @@ static inline uint64_t tlb_order_to_front(uint64_t order, unsigned int rank,
 static inline uint32_t tlb_set_match(const struct tlb_set *set, uint64_t tag)
 {
 #if defined(__SSE2__) && !defined(TLB_NO_SIMD)
-	__m128i v = _mm_load_si128((const __m128i *)set->tag);
+	__m128i v = _mm_loadu_si128((const __m128i *)set->tag);
 
 	return (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v,
 					_mm_set1_epi8((char)tag)));
