@@ -116,26 +116,58 @@ static unsigned int tlb_array_remove(struct tlb_array *a, uint64_t key,
 }
 
 /*
- * Remove every entry of @asid (or every entry if @all), keeping the LRU
- * order of the survivors.
+ * Remove every entry of @asid (or every entry if @all) from one set: the
+ * survivors keep their LRU order, the removed ways go to the LRU end.
+ * Branch-free per way: which ways go is as good as random.
  */
+static unsigned int tlb_set_flush(const struct tlb_array *a,
+				  struct tlb_set *set, uint16_t asid, bool all)
+{
+	uint64_t *keys = set->keys, order = set->order, kept = 0, dropped = 0;
+	unsigned int nr_kept = 0, nr_dropped = 0, r;
+	uint32_t gone = 0, valid = 0, w, m;
+
+	for (w = 0; w < a->ways; w++) {
+		uint64_t k = keys[w];
+
+		valid |= (uint32_t)(k != 0) << w;
+		gone |= (uint32_t)((k != 0) & (all | (tlb_key_asid(k) == asid)))
+			<< w;
+	}
+	if (!gone)
+		return 0;
+	if (gone == valid) {
+		/* Every way is invalid now: any order satisfies the invariants. */
+		nr_dropped = (unsigned int)__builtin_popcount(gone);
+		goto out_clear;
+	}
+	for (r = 0; r < a->ways; r++) {
+		uint64_t way = (order >> (4 * r)) & 15;
+		uint64_t bit = (gone >> way) & 1;
+
+		kept |= (way << (4 * nr_kept)) & (bit - 1);
+		dropped |= (way << (4 * nr_dropped)) & (0 - bit);
+		nr_kept += (unsigned int)!bit;
+		nr_dropped += (unsigned int)bit;
+	}
+	/* nr_kept < 16 here, since at least one way went. */
+	set->order = kept | dropped << (4 * nr_kept);
+out_clear:
+	for (m = gone; m; m &= m - 1) {
+		keys[__builtin_ctz(m)] = 0;
+		set->tag[__builtin_ctz(m)] = 0;
+	}
+	return nr_dropped;
+}
+
 static unsigned int tlb_array_flush(struct tlb_array *a, uint16_t asid,
 				    bool all)
 {
 	unsigned int removed = 0;
 	uint64_t s;
-	uint32_t w;
 
-	for (s = 0; s <= a->set_mask; s++) {
-		uint64_t *keys = a->keys + s * a->ways;
-
-		for (w = 0; w < a->ways; w++) {
-			if (!keys[w] || (!all && tlb_key_asid(keys[w]) != asid))
-				continue;
-			tlb_set_invalidate(a, &a->sets[s], keys, w);
-			removed++;
-		}
-	}
+	for (s = 0; s <= a->set_mask; s++)
+		removed += tlb_set_flush(a, &a->sets[s], asid, all);
 	return removed;
 }
 
