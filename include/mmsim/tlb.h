@@ -140,12 +140,13 @@ struct tlb {
  * A key packs the tag of an entry into one word:
  *   bits 63..18  virtual page number (of the page's own size)
  *   bit  17      1 for a 2M page
- *   bits 16..1   the address space (PCID / ASID)
- *   bit  0       valid
+ *   bit  16      valid
+ *   bits 15..0   the address space (PCID / ASID), the low 16-bit lane of
+ *                the key, so that a flush compares them with SIMD
  */
-#define TLB_KEY_VALID		1ULL
+#define TLB_KEY_VALID		(1ULL << 16)
 #define TLB_KEY_HUGE		(1ULL << 17)
-#define TLB_KEY_ASID_SHIFT	1
+#define TLB_KEY_ASID_SHIFT	0
 #define TLB_KEY_VPN_SHIFT	18
 
 static inline uint64_t tlb_vpn(uint64_t vaddr, bool huge)

@@ -115,6 +115,29 @@ static unsigned int tlb_array_remove(struct tlb_array *a, uint64_t key,
 	return 1;
 }
 
+/* A bit per way among the first @ways whose key's ASID lane is @asid. */
+static uint32_t tlb_keys_match_asid(const uint64_t *keys, uint32_t ways,
+				    uint16_t asid)
+{
+	uint32_t m = 0, w = 0;
+
+#if defined(__SSE2__) && !defined(TLB_NO_SIMD)
+	__m128i want = _mm_set1_epi16((short)asid);
+
+	for (; w + 2 <= ways; w += 2) {
+		__m128i k = _mm_loadu_si128((const __m128i *)(keys + w));
+		uint32_t b = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi16(k, want));
+
+		/* Bytes 0-1 are key w's ASID lane, bytes 8-9 key w+1's. */
+		m |= ((b & 3) == 3 ? 1u : 0u) << w;
+		m |= (((b >> 8) & 3) == 3 ? 1u : 0u) << (w + 1);
+	}
+#endif
+	for (; w < ways; w++)
+		m |= (uint32_t)(tlb_key_asid(keys[w]) == asid) << w;
+	return m;
+}
+
 /*
  * Remove every entry of @asid (or every entry if @all) from one set: the
  * survivors keep their LRU order, the removed ways go to the LRU end.
@@ -125,15 +148,10 @@ static unsigned int tlb_set_flush(const struct tlb_array *a,
 {
 	uint64_t *keys = set->keys, order = set->order, kept = 0, dropped = 0;
 	unsigned int nr_kept = 0, nr_dropped = 0, r;
-	uint32_t gone = 0, valid = 0, w, m;
+	uint32_t gone, valid, m;
 
-	for (w = 0; w < a->ways; w++) {
-		uint64_t k = keys[w];
-
-		valid |= (uint32_t)(k != 0) << w;
-		gone |= (uint32_t)((k != 0) & (all | (tlb_key_asid(k) == asid)))
-			<< w;
-	}
+	valid = ~tlb_set_match(set, 0) & ((1u << a->ways) - 1);
+	gone = all ? valid : tlb_keys_match_asid(keys, a->ways, asid) & valid;
 	if (!gone)
 		return 0;
 	if (gone == valid) {
