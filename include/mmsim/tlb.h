@@ -92,12 +92,12 @@ struct tlb_stats {
  *     the tag bytes past the last way are 0
  *   no valid key appears twice in one set
  *   free_ways == a bit for each way i < ways whose key is 0
+ *   keys == the array's keys + set number * ways (saves a multiply)
  *
  * A flush only clears keys and tag bytes: invalid ways may sit anywhere
  * in @order.  A fill takes an invalid way if there is one (which one does
  * not matter: they are all alike) and the LRU way otherwise, so the valid
  * entries see exactly the LRU of a TLB that moves flushed ways to the end.
- *   keys == the array's keys + set number * ways (saves a multiply)
  */
 struct tlb_set {
 	union {
