@@ -37,6 +37,9 @@ struct sim_engine {
 	sim_time_t quantum_ps, ctxsw_ps, wakeup_ps, slice_ps;
 	sim_time_t ipi_send_ps, ipi_latency_ps, irq_entry_exit_ps;
 	sim_time_t line_ps[4];		/* by sim_cpu_distance() */
+	uint64_t ps_per_cycle_q20;	/* ps per cycle, 20 fractional bits */
+	sim_time_t atomic_ps;		/* lock.atomic_cycles */
+	sim_time_t pause_half_ps;	/* half of lock.pause_cycles */
 };
 
 bool sim_vcpu_queue_csd(struct sim_vcpu *target, struct sim_csd *csd);

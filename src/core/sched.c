@@ -381,7 +381,7 @@ void sim_cost_cycles(uint64_t cycles)
 
 sim_time_t sim_cycles_to_ps(uint64_t cycles)
 {
-	return cycles * 1000000ULL / sim_engine_current->mhz;
+	return (cycles * sim_engine_current->ps_per_cycle_q20) >> 20;
 }
 
 /* The current task stops running; the vCPU runs the next one, if any. */
@@ -561,6 +561,11 @@ struct sim_task *sim_task_create(struct sim_engine *e, int cpu,
 	return t;
 }
 
+static sim_time_t sim_cycles_to_ps_q20(const struct sim_engine *e, uint64_t cycles)
+{
+	return (cycles * e->ps_per_cycle_q20) >> 20;
+}
+
 /* ---- the engine ---------------------------------------------------------------- */
 
 struct sim_engine *sim_engine_create(const struct sim_engine_opts *o)
@@ -595,6 +600,9 @@ struct sim_engine *sim_engine_create(const struct sim_engine_opts *o)
 	e->line_ps[1] = p->cache_smt_transfer_ns * SIM_NS;
 	e->line_ps[2] = p->cache_socket_transfer_ns * SIM_NS;
 	e->line_ps[3] = p->cache_remote_transfer_ns * SIM_NS;
+	e->ps_per_cycle_q20 = (1000000ULL << 20) / p->clock_mhz;
+	e->atomic_ps = sim_cycles_to_ps_q20(e, p->lock_atomic_cycles);
+	e->pause_half_ps = sim_cycles_to_ps_q20(e, p->lock_pause_cycles) / 2;
 	e->vcpus = calloc((size_t)n, sizeof(*e->vcpus));
 	e->heap = calloc((size_t)n, sizeof(*e->heap));
 	e->main_ctx = sim_ctx_create_main();

@@ -67,7 +67,6 @@ void sim_line_rmw(struct sim_line *l)
 
 	sim_store_drain();
 	v = sim_vcpu_current;
-	sim_cost_ps(sim_line_transfer_ps(l->last_writer, v->id) +
-		    sim_cycles_to_ps(sim_engine_current->profile->lock_atomic_cycles));
+	sim_cost_ps(sim_line_transfer_ps(l->last_writer, v->id) + sim_engine_current->atomic_ps);
 	l->last_writer = (int16_t)sim_vcpu_current->id;
 }

@@ -80,16 +80,14 @@ void spin_lock_init_named(struct spinlock *lock, const char *name)
 
 static sim_time_t lock_atomic_ps(void)
 {
-	return sim_cycles_to_ps(sim_engine_current->profile->lock_atomic_cycles);
+	return sim_engine_current->atomic_ps;
 }
 
 /* Hand-off cost from @from to @to: line transfer, PAUSE detection, RMW. */
 static sim_time_t lock_handoff_ps(int from, int to)
 {
-	const struct sim_profile *p = sim_engine_current->profile;
-
-	return sim_line_transfer_ps(from, to) +
-	       sim_cycles_to_ps(p->lock_pause_cycles / 2) + lock_atomic_ps();
+	return sim_line_transfer_ps(from, to) + sim_engine_current->pause_half_ps +
+	       lock_atomic_ps();
 }
 
 static void lock_acquired(struct spinlock *lock, struct sim_vcpu *v)
