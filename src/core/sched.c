@@ -266,14 +266,15 @@ static inline struct sim_ctx *running_ctx(struct sim_engine *e)
  * resumed.  vCPUs whose event is an interrupt or a timer are served here,
  * on the caller's stack, without a coroutine switch.
  */
-static void sched_next(struct sim_engine *e, int dying)
+static void sched_next_from(struct sim_engine *e, int dying, struct sim_vcpu *first)
 {
 	struct sim_task *self = e->running;
 
 	for (;;) {
-		struct sim_vcpu *v = heap_pop(e);
+		struct sim_vcpu *v = first ? first : heap_pop(e);
 		struct sim_task *t;
 
+		first = NULL;
 		if (!v) {
 			/* Everything ended, or everything waits: a deadlock. */
 			e->running = NULL;
@@ -307,6 +308,24 @@ static void sched_next(struct sim_engine *e, int dying)
 	}
 }
 
+static void sched_next(struct sim_engine *e, int dying)
+{
+	sched_next_from(e, dying, NULL);
+}
+
+/* Put @v in the heap in place of the top, which is returned (one sift). */
+static struct sim_vcpu *heap_replace_top(struct sim_engine *e, struct sim_vcpu *v)
+{
+	struct sim_vcpu *top = e->heap[0];
+
+	top->heap_pos = -1;
+	v->next_time = v->now;
+	v->seq = e->seq++;
+	heap_set(e, 0, v);
+	heap_down(e, 0);
+	return top;
+}
+
 /* The current task gives way if it is not the earliest. */
 static void sched_yield_if_late(struct sim_engine *e, struct sim_vcpu *v)
 {
@@ -315,8 +334,7 @@ static void sched_yield_if_late(struct sim_engine *e, struct sim_vcpu *v)
 
 		if (top->next_time < v->now ||
 		    (top->next_time == v->now && top->id < v->id)) {
-			heap_update(e, v, v->now);
-			sched_next(e, 0);
+			sched_next_from(e, 0, heap_replace_top(e, v));
 			return;
 		}
 		v->quantum_end = top->next_time + e->quantum_ps;
