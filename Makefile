@@ -30,8 +30,11 @@ build-test: deps
 	cmake -S . -B build-test -G Ninja -DCMAKE_BUILD_TYPE=Debug -DMMSIM_SANITIZE=ON
 	cmake --build build-test -j $(JOBS)
 
-test: build-test
-	cd build-test && ctest --output-on-failure -j $(JOBS)
+# The release build is built too, so that tests/test_determinism.c can check
+# that it (assembly context switches, -O2) prints what the sanitizer build
+# (ucontext, -O1) prints.
+test: build-test build
+	cd build-test && MMSIM_RELEASE_BIN=$(CURDIR)/build/mmsim ctest --output-on-failure -j $(JOBS)
 
 bench: build
 	cmake -S . -B build -DMMSIM_BENCH=ON && cmake --build build -j $(JOBS)

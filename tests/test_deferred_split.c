@@ -257,6 +257,34 @@ static void test_broken_invariant_stops(void **state)
  *  TLB: each munmap flushes 16 pages (<= 33: INVLPG each) and, tables being
  *  freed, IPIs the other thread's CPU: 2 shootdowns, 2 interrupts.
  */
+static struct sim_profile sk_prof;
+
+static void scenario_run(const char *variant, uint64_t threads, uint64_t rounds,
+			 uint64_t region, bool check, struct sim_variant_result *res)
+{
+	const struct scenario_ops *s = sim_scenario_find("deferred-split");
+	struct sim_run_config cfg;
+	char err[256];
+	int i;
+
+	assert_non_null(s);
+	assert_int_equal(sim_profile_load("skylake-sp-2s", &sk_prof, err, sizeof(err)), 0);
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.scenario = s;
+	cfg.profile = &sk_prof;
+	cfg.seed = 1;
+	cfg.check = check;
+	for (i = 0; s->params[i].key; i++)
+		cfg.params[i] = s->params[i].def;
+	cfg.params[sim_scenario_param_index(s, "threads")] = threads;
+	cfg.params[sim_scenario_param_index(s, "rounds")] = rounds;
+	cfg.params[sim_scenario_param_index(s, "region")] = region;
+	memset(res, 0, sizeof(*res));
+	res->name = variant;
+	assert_int_equal(s->run(&cfg, sim_scenario_variant_index(s, variant), res, err,
+				sizeof(err)), 0);
+}
+
 static void small_run(const char *variant, uint64_t *c, struct sim_variant_result *res)
 {
 	const struct scenario_ops *s = sim_scenario_find("deferred-split");
@@ -322,6 +350,35 @@ static void test_small_run_counters(void **state)
 	}
 }
 
+/*
+ * The seed's relations at a scale that fits CI (80 threads, 10 rounds of
+ * 16M).  At this scale the model gives: lruvec wait falls (about 2.4x;
+ * 10x only at the published 200 rounds, see docs/results.md), the deferred
+ * split lock carries more wait than the lruvec lock after the change, and
+ * queueing costs more than 5% of runtime before it.
+ */
+static void test_relations_reduced_scale(void **state)
+{
+	static const char *const names[] = { "unqueued", "before", "after" };
+	const struct scenario_ops *s = sim_scenario_find("deferred-split");
+	struct sim_variant_result res[3];
+	int i, lru = sim_scenario_metric_index(s, "lruvec_lock_wait_s");
+	int ll = sim_scenario_metric_index(s, "deferred_split_lock_wait_s");
+	int cost = sim_scenario_metric_index(s, "queueing_cost_pct");
+
+	for (i = 0; i < 3; i++)
+		scenario_run(names[i], 80, 10, 16 << 20, false, &res[i]);
+	{
+		struct sim_run_config fcfg = { .scenario = s };
+
+		s->finish(&fcfg, res, 3);
+	}
+	assert_true(res[2].metrics[lru] * 2 < res[1].metrics[lru]);
+	assert_true(res[2].metrics[ll] > res[2].metrics[lru]);
+	assert_true(res[1].metrics[cost] >= 5.0);
+	assert_true(res[0].metrics[cost] == 0.0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -330,6 +387,7 @@ int main(void)
 		cmocka_unit_test(test_unqueue_needs_memcg),
 		cmocka_unit_test(test_broken_invariant_stops),
 		cmocka_unit_test(test_small_run_counters),
+		cmocka_unit_test(test_relations_reduced_scale),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

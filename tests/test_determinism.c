@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Same version, same options, same seed: the same JSON, apart from the
+ * "host" object.  Runs the mmsim binary of this build twice per case; when
+ * MMSIM_RELEASE_BIN names the release build (the assembly context backend,
+ * -O2, no sanitizers), its JSON must be identical too, as SimGrid checks
+ * that each of its context backends gives identical results.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include <jansson.h>
+
+static json_t *run_json(const char *bin, const char *args)
+{
+	char cmd[1024];
+	json_error_t jerr;
+	json_t *doc;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "%s %s --json - 2>/dev/null", bin, args);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	doc = json_loadf(p, 0, &jerr);
+	assert_int_equal(pclose(p), 0);
+	assert_non_null(doc);
+	assert_non_null(json_object_get(doc, "host"));
+	json_object_del(doc, "host");
+	return doc;
+}
+
+static void check_same(const char *args)
+{
+	const char *release = getenv("MMSIM_RELEASE_BIN");
+	json_t *a = run_json(MMSIM_BIN, args);
+	json_t *b = run_json(MMSIM_BIN, args);
+
+	assert_true(json_equal(a, b));
+	if (release && *release) {
+		json_t *c = run_json(release, args);
+
+		assert_true(json_equal(a, c));
+		json_decref(c);
+	}
+	json_decref(a);
+	json_decref(b);
+}
+
+static void test_spinlock_twice(void **state)
+{
+	check_same("run spinlock --set cpus=16 --set iterations=2000 --seed 7");
+}
+
+static void test_deferred_split_twice(void **state)
+{
+	check_same("run deferred-split --set threads=8 --set rounds=2 --set region=1M");
+}
+
+/* Another seed must not be ignored: the header records it. */
+static void test_seed_recorded(void **state)
+{
+	json_t *a = run_json(MMSIM_BIN, "run spinlock --set cpus=4 --set iterations=100 --seed 3");
+
+	assert_int_equal(json_integer_value(json_object_get(a, "seed")), 3);
+	json_decref(a);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_spinlock_twice),
+		cmocka_unit_test(test_deferred_split_twice),
+		cmocka_unit_test(test_seed_recorded),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
