@@ -15,6 +15,7 @@ struct sim_engine {
 	const struct sim_profile *profile;
 	int nr_cpus;
 	struct sim_vcpu *vcpus;		/* [nr_cpus] */
+	uint32_t *cpu_topo;		/* [nr_cpus]: socket << 16 | core */
 	struct sim_vcpu **heap;		/* vCPUs with an event, min-heap */
 	int heap_n;
 	uint64_t seq;			/* heap tie-break counter */

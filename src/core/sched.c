@@ -622,9 +622,10 @@ struct sim_engine *sim_engine_create(const struct sim_engine_opts *o)
 	e->atomic_ps = sim_cycles_to_ps_q20(e, p->lock_atomic_cycles);
 	e->pause_half_ps = sim_cycles_to_ps_q20(e, p->lock_pause_cycles) / 2;
 	e->vcpus = calloc((size_t)n, sizeof(*e->vcpus));
+	e->cpu_topo = calloc((size_t)n, sizeof(*e->cpu_topo));
 	e->heap = calloc((size_t)n, sizeof(*e->heap));
 	e->main_ctx = sim_ctx_create_main();
-	if (!e->vcpus || !e->heap || !e->main_ctx) {
+	if (!e->vcpus || !e->cpu_topo || !e->heap || !e->main_ctx) {
 		sim_engine_destroy(e);
 		return NULL;
 	}
@@ -646,6 +647,7 @@ struct sim_engine *sim_engine_create(const struct sim_engine_opts *o)
 		v->node = (int)((uint64_t)v->socket * p->topology_nodes /
 				p->topology_sockets);
 		sim_rng_seed(&v->rng, o->seed, (uint64_t)i);
+		e->cpu_topo[i] = (uint32_t)v->socket << 16 | (uint32_t)v->core;
 	}
 	e->class_tail = &e->classes;
 	sim_engine_current = e;
@@ -673,6 +675,7 @@ void sim_engine_destroy(struct sim_engine *e)
 	}
 	sim_ctx_destroy(e->main_ctx);
 	free(e->vcpus);
+	free(e->cpu_topo);
 	free(e->heap);
 	if (sim_engine_current == e) {
 		sim_engine_current = NULL;

@@ -16,17 +16,17 @@
 
 int sim_cpu_distance(int a, int b)
 {
-	const struct sim_vcpu *va, *vb;
+	uint32_t ta, tb;
 
 	if (a == b)
 		return 0;
-	va = &sim_engine_current->vcpus[a];
-	vb = &sim_engine_current->vcpus[b];
-	if (va->socket != vb->socket)
-		return 3;
-	if (va->core == vb->core)
-		return 1;
-	return 2;
+	ta = sim_engine_current->cpu_topo[a];
+	tb = sim_engine_current->cpu_topo[b];
+	if (ta == tb)
+		return 1;		/* same socket and core: SMT siblings */
+	if ((ta >> 16) == (tb >> 16))
+		return 2;
+	return 3;
 }
 
 sim_time_t sim_line_transfer_ps(int from, int to)
