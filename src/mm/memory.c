@@ -186,8 +186,6 @@ static int do_swap_page(struct vm_area_struct *vma, uint64_t addr, bool write)
 		count_event(SIM_PGMAJFAULT);
 	/* the lookup (or allocation) reference becomes the mapping's */
 	vma->vm_mm->rss_anon++;
-	vma->vm_mm->swapents--;
-	swap_free(slot);
 	if (folio->place == FOLIO_PRIVATE) {
 		folio_add_new_anon_rmap(folio, vma, addr);
 		folio->place = FOLIO_MAPPED;
@@ -197,15 +195,16 @@ static int do_swap_page(struct vm_area_struct *vma, uint64_t addr, bool write)
 		folio->_mapcount++;
 		sim_cost_ps(sim_mm->folio_op_ps);
 	}
-	if (write) {
+	if (write)
 		*pte = mk_pte(folio, PTE_YOUNG | PTE_DIRTY | PTE_WRITE);
-		/* should_try_to_free_swap(): exclusive, written */
-		if (folio_test(folio, PG_swapcache) &&
-		    folio->_refcount == 1 + (int32_t)folio_nr_pages(folio))
-			folio_free_swap(folio);
-	} else {
+	else
 		*pte = mk_pte(folio, PTE_YOUNG);
-	}
+	vma->vm_mm->swapents--;
+	swap_free(slot);
+	/* should_try_to_free_swap(): exclusive, written */
+	if (write && folio_test(folio, PG_swapcache) &&
+	    folio->_refcount == 1 + (int32_t)folio_nr_pages(folio))
+		folio_free_swap(folio);
 	sim_cost_ps(sim_mm->pte_op_ps);
 	if (io)
 		folio_add_lru(folio);

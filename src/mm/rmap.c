@@ -268,6 +268,10 @@ static bool try_to_unmap_one(struct folio *folio, enum ttu_flags flags)
 
 		if (!pte_present(pteval) || pte_folio(pteval) != folio)
 			continue;
+		/* swap_duplicate() before the PTE changes: the slot is held */
+		SIM_BUG_ON_FOLIO(!folio_test(folio, PG_swapcache), folio);
+		swap_dup_to_pte(folio->swap - 1);
+		pteval = pte[i];	/* re-read after the cluster lock */
 		if (should_defer_flush(mm, flags)) {
 			pte[i] = 0;			/* ptep_get_and_clear() */
 			set_tlb_ubc_flush_pending(mm, pteval, folio);
@@ -279,8 +283,6 @@ static bool try_to_unmap_one(struct folio *folio, enum ttu_flags flags)
 		if (pteval & PTE_DIRTY)
 			folio_set(folio, PG_dirty);	/* folio_mark_dirty() */
 		/* an anon folio in the swap cache: install the swap PTE */
-		SIM_BUG_ON_FOLIO(!folio_test(folio, PG_swapcache), folio);
-		swap_dup_to_pte(folio->swap - 1);
 		pte[i] = swp_entry_to_pte(folio->swap - 1);
 		mm->rss_anon--;
 		mm->swapents++;

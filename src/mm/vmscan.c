@@ -411,7 +411,8 @@ static unsigned int shrink_folio_list(struct list_head *folio_list, struct scan_
 	folio_batch_init(&rc.free_folios);
 	folio_batch_init(&rc.flush_folios);
 	memset(stat, 0, sizeof(*stat));
-	reclaim_iso_register(&rc.iso, folio_list, &rc.ret_folios, NULL, &rc.flush_folios);
+	/* @folio_list is registered by the caller */
+	reclaim_iso_register(&rc.iso, &rc.ret_folios, NULL, NULL, &rc.flush_folios);
 	while (!list_empty(folio_list)) {
 		struct folio *folio = list_last_entry(folio_list, struct folio, lru_node);
 
