@@ -12,10 +12,12 @@
  * swap_free_nr()/swap_put_entries), free_swap_and_cache() (zap of a swap
  * PTE), swap_cache_get_folio(), swap_writepage() and swap_read_folio().
  *
- * The device is SWP_SYNCHRONOUS_IO (zram, pmem, brd class): a write waits
- * for completion (swap_writepage_bdev_sync(): folio unlocked, under
- * writeback, the task sleeps), a read likewise (the skip-swapcache path
- * of do_swap_page()).  Time per request: swap.write_us or swap.read_us of
+ * The device is a block device (an NVMe-class SSD is assumed): a write is
+ * submitted and the reclaimer goes on (its completion is not an event in
+ * the model: the folio is written back at once, see swap_writepage()); a
+ * read is waited for (the task sleeps), and do_swap_page() takes the
+ * SWP_SYNCHRONOUS_IO-style path that skips the swap cache for a folio
+ * that is not cached.  Time per request: swap.write_us or swap.read_us of
  * latency plus 4 KiB at swap.bandwidth_mbps, the transfers served in
  * arrival order (one FIFO fluid queue per device).
  *
@@ -344,25 +346,27 @@ static sim_time_t swap_device_io(struct swap_info_struct *si, uint64_t bytes, si
 }
 
 /**
- * swap_writepage - write a locked swap-cache folio and wait for it
+ * swap_writepage - write a locked swap-cache folio out
  * @folio: locked, in the swap cache, dirty bit already cleared for I/O
  *
- * As swap_writepage_bdev_sync(): writeback set, folio unlocked, the task
- * sleeps until the write completes, writeback cleared.
+ * As __swap_writepage() on a block device: writeback set, the bio
+ * submitted, the folio unlocked; the reclaimer does not wait.  The
+ * model completes the writeback at once (no completion event and no
+ * folio_rotate_reclaimable() pass): the device's time is accounted in its
+ * transfer queue, so later reads wait behind the writes.
  */
 void swap_writepage(struct folio *folio)
 {
 	struct swap_info_struct *si = sim_mm->swap;
 	long nr = folio_nr_pages(folio);
-	sim_time_t t;
 
 	folio_set(folio, PG_writeback);		/* folio_start_writeback() */
 	folio_unlock(folio);
 	count_events(SIM_PSWPOUT, (uint64_t)nr);
 	count_events(SIM_PGPGOUT, (uint64_t)nr * (PAGE_SIZE / 1024));
 	sim_sync();
-	t = swap_device_io(si, (uint64_t)nr << PAGE_SHIFT, si->write_ps);
-	sim_sleep_ps(t);			/* submit_bio_wait() */
+	swap_device_io(si, (uint64_t)nr << PAGE_SHIFT, si->write_ps);	/* submit_bio() */
+	sim_cost_ps(sim_mm->folio_op_ps);
 	folio_clear(folio, PG_writeback);	/* folio_end_writeback() */
 }
 
