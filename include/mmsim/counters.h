@@ -33,6 +33,8 @@
 	X(PSWPOUT, "pswpout")                                             \
 	X(NR_VMSCAN_WRITE, "nr_vmscan_write")                             \
 	X(ALLOCSTALL, "allocstall_normal")                                \
+	X(PGPGIN, "pgpgin")                                               \
+	X(PGPGOUT, "pgpgout")                                             \
 	X(NR_TLB_REMOTE_FLUSH, "nr_tlb_remote_flush")                     \
 	X(NR_TLB_REMOTE_FLUSH_RECEIVED, "nr_tlb_remote_flush_received")   \
 	X(NR_TLB_LOCAL_FLUSH_ALL, "nr_tlb_local_flush_all")               \
@@ -62,6 +64,12 @@
 	X(SIM_FOLIOS_PUT_REFS_CALLS, "sim_folios_put_refs_calls")         \
 	X(SIM_TLB_FLUSH_DIRTY, "sim_try_to_unmap_flush_dirty")            \
 	X(SIM_MMAP, "sim_mmap")                                           \
+	X(SIM_TLBBATCH_FLUSH, "sim_arch_tlbbatch_flush")                  \
+	X(SIM_PAGEOUT_BATCH, "sim_pageout_batch")                         \
+	X(SIM_PAGEOUT_BATCH_RECHECK_FAIL, "sim_pageout_batch_recheck_fail") \
+	X(SIM_SWAPCACHE_HIT, "sim_swapcache_hit")                         \
+	X(SIM_MEMCG_RECLAIM, "sim_memcg_reclaim_calls")                   \
+	X(SIM_MEMCG_OOM, "sim_memcg_charge_fail")                         \
 	X(SIM_MUNMAP, "sim_munmap")
 
 enum sim_counter {

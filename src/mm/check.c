@@ -10,6 +10,14 @@
  *    live, charged folios of order >= 2 are on it;
  *  - no refcount is negative;
  *  - a folio in an mmu_gather holds at least the references gathered.
+ *  - reclaim (seed 003): every folio isolated by reclaim is on one of the
+ *    registered isolation lists or batches (or is the one being worked
+ *    on), holds a reference and has PG_lru clear;
+ *  - swap: every slot is free or owned by exactly one swap PTE and/or the
+ *    swap-cache folio whose id it records; every folio with PG_swapcache
+ *    is recorded in its slot; the clusters' counts and inuse_pages equal
+ *    the slots in use; each swap PTE's slot is held (SWAP_MAP_COUNT) and
+ *    no two PTEs share a slot; mm->swapents equals the mm's swap PTEs.
  * mm_check_final() adds the end-of-run state: memcg usage zero, every list
  * and batch empty.  A broken invariant prints the folio and aborts.
  */
@@ -99,6 +107,103 @@ static void check_deferred_split(void)
 	}
 }
 
+static void check_reclaim_isolation(struct mm_model *m)
+{
+	struct list_head *pos;
+
+	list_for_each(pos, &m->reclaim_ctxs) {
+		struct reclaim_isolation *iso = list_entry(pos, struct reclaim_isolation, node);
+		struct list_head *p2;
+		unsigned int i;
+		int l;
+
+		for (l = 0; l < 3; l++) {
+			if (!iso->lists[l])
+				continue;
+			list_for_each(p2, iso->lists[l]) {
+				struct folio *f = list_entry(p2, struct folio, lru_node);
+
+				if (f->place == FOLIO_ISOLATED)
+					check_seen(f, FOLIO_ISOLATED, "isolated folio on two lists");
+			}
+		}
+		if (iso->batch)
+			for (i = 0; i < iso->batch->nr; i++) {
+				struct folio *f = iso->batch->folios[i];
+
+				if (f)
+					check_seen(f, FOLIO_ISOLATED, "folio in flush_folios is not isolated");
+			}
+		if (iso->cur && iso->cur->place == FOLIO_ISOLATED &&
+		    iso->cur->check_seen != m->check_epoch)
+			check_seen(iso->cur, FOLIO_ISOLATED, "folio being reclaimed");
+	}
+}
+
+static void check_swap(struct mm_model *m)
+{
+	struct swap_info_struct *si = m->swap;
+	struct list_head *pos;
+	uint8_t *pte_seen;
+	uint32_t s, inuse = 0;
+
+	if (!si)
+		return;
+	pte_seen = calloc(si->max, 1);
+	if (!pte_seen)
+		abort();
+	list_for_each(pos, &m->mmlist) {
+		struct mm_struct *mm = list_entry(pos, struct mm_struct, mmlist);
+		struct list_head *vp;
+		long swapents = 0;
+
+		list_for_each(vp, &mm->vmas) {
+			struct vm_area_struct *vma = list_entry(vp, struct vm_area_struct, node);
+			uint64_t i, n = (vma->vm_end - vma->vm_start) >> PAGE_SHIFT;
+
+			for (i = 0; i < n; i++) {
+				uint32_t slot;
+
+				if (!pte_swap(vma->ptes[i]))
+					continue;
+				slot = pte_swp_slot(vma->ptes[i]);
+				SIM_BUG_ON(slot >= si->max);
+				SIM_BUG_ON(pte_seen[slot]);		/* two PTEs, one slot */
+				SIM_BUG_ON(!(si->swap_map[slot] & SWAP_MAP_COUNT));
+				pte_seen[slot] = 1;
+				swapents++;
+			}
+		}
+		/* a VMA being zapped is detached: its swap PTEs are not walked */
+		SIM_BUG_ON(swapents > mm->swapents);
+	}
+	for (s = 0; s < si->max; s++) {
+		uint32_t v = si->swap_map[s];
+		uint32_t cache = v & SWAP_MAP_CACHE_MASK;
+
+		if (!v)
+			continue;
+		inuse++;
+		/* a held count needs its PTE, unless a zap of that VMA is under way */
+		if (cache) {
+			struct folio *f = folio_by_id(cache - 1);
+
+			SIM_BUG_ON_FOLIO(!folio_test(f, PG_swapcache), f);
+			SIM_BUG_ON_FOLIO(f->swap != s + 1, f);
+			SIM_BUG_ON_FOLIO(f->place == FOLIO_FREE, f);
+		}
+	}
+	SIM_BUG_ON(inuse != si->inuse_pages);
+	for (s = 0; s < si->nr_clusters; s++) {
+		uint32_t i, n = 0;
+
+		for (i = s * SWAPFILE_CLUSTER; i < (s + 1) * SWAPFILE_CLUSTER; i++)
+			n += si->swap_map[i] != 0;
+		SIM_BUG_ON(n != si->cluster_info[s].count);
+	}
+	free(pte_seen);
+}
+
 void mm_check_invariants(void *arg)
 {
 	struct mm_model *m = arg;
@@ -119,6 +224,8 @@ void mm_check_invariants(void *arg)
 			check_seen(fb->folios[i], FOLIO_FBATCH, "folio in lru_add batch");
 	}
 	check_deferred_split();
+	check_reclaim_isolation(m);
+	check_swap(m);
 	list_for_each(pos, &m->gathers) {
 		struct mmu_gather *tlb = list_entry(pos, struct mmu_gather, node);
 		unsigned int i;
@@ -139,9 +246,17 @@ void mm_check_invariants(void *arg)
 			if (f->check_seen != m->check_epoch)
 				dump_folio(f, "folio is in no structure of its place");
 			break;
+		case FOLIO_ISOLATED:
+			SIM_BUG_ON_FOLIO(f->_refcount < 1, f);
+			break;
 		default:
 			SIM_BUG_ON_FOLIO(f->_refcount == 0 && f->place != FOLIO_GATHER, f);
 			break;
+		}
+		if (folio_test(f, PG_swapcache)) {
+			SIM_BUG_ON_FOLIO(!m->swap || !f->swap, f);
+			SIM_BUG_ON_FOLIO((m->swap->swap_map[f->swap - 1] & SWAP_MAP_CACHE_MASK) !=
+					 f->id + 1, f);
 		}
 	}
 }
@@ -177,6 +292,8 @@ void mm_check_final(void)
 		SIM_BUG_ON(m->deferred_split_lru.node[nid]->nr_items != 0);
 	}
 	SIM_BUG_ON(!list_empty(&m->gathers));
+	SIM_BUG_ON(!list_empty(&m->reclaim_ctxs));
+	SIM_BUG_ON(m->swap && m->swap->inuse_pages != 0);
 	for (id = 0; id < m->nr_folios_alloc; id++)
 		SIM_BUG_ON_FOLIO(folio_by_id(id)->place != FOLIO_FREE, folio_by_id(id));
 }

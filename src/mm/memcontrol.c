@@ -5,8 +5,9 @@
  * Charge: consume_stock() from the CPU's memcg_stock_pcp; otherwise
  * try_charge_memcg() charges MEMCG_CHARGE_BATCH (64) pages to the shared
  * page_counter (an atomic on a line every CPU writes) and refill_stock()
- * keeps the surplus.  Over the limit the charge fails with -ENOMEM (the
- * reclaim scenario adds direct reclaim on top).  commit_charge() sets the
+ * keeps the surplus.  Over the limit, with a swap device, the charge
+ * reclaims directly (try_to_free_mem_cgroup_pages()) and retries; without
+ * one it fails with -ENOMEM.  commit_charge() sets the
  * folio's memcg.
  * Uncharge: mem_cgroup_uncharge_folios() gathers per memcg (uncharge_gather)
  * and calls page_counter_uncharge() once per batch: no lruvec lock.
@@ -89,13 +90,20 @@ static void refill_stock(struct mem_cgroup *memcg, unsigned int nr)
 	}
 }
 
-/* try_charge_memcg() without reclaim: -ENOMEM when over the limit. */
+/*
+ * try_charge_memcg(): over the limit, reclaim directly from the memcg
+ * (try_to_free_mem_cgroup_pages()) and retry, up to MAX_RECLAIM_RETRIES
+ * times; then -ENOMEM (the memcg OOM killer is not modelled).
+ */
 static int try_charge_memcg(struct mem_cgroup *memcg, unsigned int nr_pages)
 {
 	unsigned int batch = nr_pages > MEMCG_CHARGE_BATCH ? nr_pages : MEMCG_CHARGE_BATCH;
+	int nr_retries = 16;	/* MAX_RECLAIM_RETRIES */
+	unsigned long nr_reclaimed;
 
 	if (consume_stock(memcg, nr_pages))
 		return 0;
+retry:
 	if (page_counter_try_charge(&memcg->memory, batch)) {
 		if (batch > nr_pages)
 			refill_stock(memcg, batch - nr_pages);
@@ -103,6 +111,16 @@ static int try_charge_memcg(struct mem_cgroup *memcg, unsigned int nr_pages)
 	}
 	if (batch > nr_pages && page_counter_try_charge(&memcg->memory, nr_pages))
 		return 0;
+	if (!sim_mm->swap)
+		return -12;	/* -ENOMEM: no reclaim without swap in the model */
+	nr_reclaimed = try_to_free_mem_cgroup_pages(memcg, nr_pages);
+	if (memcg->memory.max - memcg->memory.usage >= (long)nr_pages)
+		goto retry;	/* mem_cgroup_margin() */
+	if (nr_reclaimed && nr_pages <= 8)
+		goto retry;	/* 1 << PAGE_ALLOC_COSTLY_ORDER */
+	if (nr_retries--)
+		goto retry;
+	count_event(SIM_SIM_MEMCG_OOM);
 	return -12;	/* -ENOMEM */
 }
 

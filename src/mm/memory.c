@@ -12,6 +12,8 @@
  * Costs: mm.fault_entry_ns per fault (exception entry and exit, the
  * per-VMA lock and the page-table walk), mm.pte_op_ns per PTE touched,
  * zeroing at mem.zero_gbps per core within the node's write bandwidth.
+ * Swap (seed 003): do_swap_page(), do_wp_page(), the zap of swap PTEs,
+ * and sim_user_access(), the hardware's side of a user access.
  * Left out: page-table page allocation (the tables are preallocated per
  * VMA; free_pgtables() is charged per table), file and shared mappings,
  * userfaultfd, NUMA hinting.
@@ -134,6 +136,146 @@ static int do_anonymous_page(struct vm_area_struct *vma, uint64_t addr)
 	return 0;
 }
 
+/* ---- swap-in and write-protect faults (seed 003) -----------------------------------
+ *
+ * do_swap_page() (read at v6.15): a swap-cache hit maps the cached folio
+ * (folio_lock(), then the PTE re-check under the PTL); a miss takes the
+ * SWP_SYNCHRONOUS_IO path that skips the swap cache: a new folio is
+ * charged (maybe reclaiming), read synchronously, mapped, and its slot
+ * freed.  Both count pgmajfault only when I/O was done.  A write fault
+ * maps the page dirty and writable; a read fault maps it read-only and a
+ * later write takes do_wp_page(), which reuses the exclusive folio and
+ * frees its swap space (should_try_to_free_swap()).
+ */
+static int do_swap_page(struct vm_area_struct *vma, uint64_t addr, bool write)
+{
+	pte_t *pte = vma_pte(vma, addr);
+	pte_t orig = *pte;
+	uint32_t slot = pte_swp_slot(orig);
+	struct spinlock *ptl = pte_lockptr(vma, addr);
+	struct folio *folio;
+	bool io = false;
+
+	folio = swap_cache_get_folio(slot);
+	if (folio) {
+		count_event(SIM_SIM_SWAPCACHE_HIT);
+		folio_lock(folio);
+	} else {
+		folio = folio_alloc_node(0, sim_mm->preferred_nid);
+		if (!folio)
+			return -12;
+		if (mem_cgroup_charge(folio, vma->vm_mm->memcg)) {
+			folio->_refcount = 0;
+			folio->place = FOLIO_GATHER;
+			free_frozen_folio(folio);
+			return -12;	/* VM_FAULT_OOM */
+		}
+		folio_set(folio, PG_locked);
+		swap_read_folio(folio);
+		io = true;
+	}
+	spin_lock(ptl);
+	if (*pte != orig) {
+		/* pte_same() failed: someone else resolved it meanwhile */
+		spin_unlock(ptl);
+		folio_unlock(folio);
+		folio_put(folio);
+		return 0;
+	}
+	if (io)
+		count_event(SIM_PGMAJFAULT);
+	/* the lookup (or allocation) reference becomes the mapping's */
+	vma->vm_mm->rss_anon++;
+	if (folio->place == FOLIO_PRIVATE) {
+		folio_add_new_anon_rmap(folio, vma, addr);
+		folio->place = FOLIO_MAPPED;
+	} else {
+		folio->mm = vma->vm_mm;		/* folio_add_anon_rmap_ptes() */
+		folio->index = addr >> PAGE_SHIFT;
+		folio->_mapcount++;
+		sim_cost_ps(sim_mm->folio_op_ps);
+	}
+	if (write)
+		*pte = mk_pte(folio, PTE_YOUNG | PTE_DIRTY | PTE_WRITE);
+	else
+		*pte = mk_pte(folio, PTE_YOUNG);
+	vma->vm_mm->swapents--;
+	swap_free(slot);
+	/* should_try_to_free_swap(): exclusive, written */
+	if (write && folio_test(folio, PG_swapcache) &&
+	    folio->_refcount == 1 + (int32_t)folio_nr_pages(folio))
+		folio_free_swap(folio);
+	sim_cost_ps(sim_mm->pte_op_ps);
+	if (io)
+		folio_add_lru(folio);
+	spin_unlock(ptl);
+	folio_unlock(folio);
+	return 0;
+}
+
+static int do_wp_page(struct vm_area_struct *vma, uint64_t addr)
+{
+	pte_t *pte = vma_pte(vma, addr);
+	struct spinlock *ptl = pte_lockptr(vma, addr);
+	struct folio *folio;
+
+	spin_lock(ptl);
+	if (!pte_present(*pte)) {
+		spin_unlock(ptl);
+		return 0;		/* unmapped meanwhile: fault again */
+	}
+	folio = pte_folio(*pte);
+	/* wp_can_reuse_anon_folio(): exclusive anon, drop the swap copy */
+	if (folio_test(folio, PG_swapcache) && folio_trylock(folio)) {
+		if (folio->_refcount == 1 + (int32_t)folio_nr_pages(folio))
+			folio_free_swap(folio);
+		folio_unlock(folio);
+	}
+	*pte |= PTE_WRITE | PTE_DIRTY | PTE_YOUNG;	/* wp_page_reuse() */
+	sim_cost_ps(sim_mm->pte_op_ps);
+	spin_unlock(ptl);
+	return 0;
+}
+
+pte_t *vma_pte_lookup(struct vm_area_struct *vma, uint64_t addr)
+{
+	return vma_pte(vma, addr);
+}
+
+struct spinlock *pte_lockptr_lookup(struct vm_area_struct *vma, uint64_t addr)
+{
+	return pte_lockptr(vma, addr);
+}
+
+/**
+ * sim_user_access - a user load or store to the page at @addr
+ * @vma: the VMA
+ * @addr: the address
+ * @write: a store
+ *
+ * The hardware sets the accessed (and dirty) bit of a present PTE; an
+ * absent or read-only one faults.  The access itself is charged by the
+ * workload.
+ * Return: 0, or -ENOMEM when the fault could not be resolved.
+ */
+int sim_user_access(struct vm_area_struct *vma, uint64_t addr, bool write)
+{
+	pte_t *pte = vma_pte(vma, addr);
+	int tries;
+
+	for (tries = 0; tries < 8; tries++) {
+		pte_t v = *pte;
+
+		if (pte_present(v) && (!write || (v & PTE_WRITE))) {
+			*pte = v | PTE_YOUNG | (write ? PTE_DIRTY : 0);
+			return 0;
+		}
+		if (handle_mm_fault(vma, addr, write))
+			return -12;
+	}
+	return 0;
+}
+
 /**
  * handle_mm_fault - resolve a fault at @addr in @vma
  * @vma: the VMA, found under the VMA lock or mmap_lock
@@ -147,13 +289,16 @@ int handle_mm_fault(struct vm_area_struct *vma, uint64_t addr, bool write)
 {
 	pte_t *pte = vma_pte(vma, addr);
 
-	(void)write;
 	count_event(SIM_PGFAULT);
 	sim_cost_ps(sim_mm->fault_entry_ps);
 	if (vma->pmd_huge[(addr - (vma->vm_start & ~(PMD_SIZE - 1))) >> PMD_SHIFT])
 		return 0;
 	if (pte_none(*pte))
 		return do_anonymous_page(vma, addr);
+	if (pte_swap(*pte))
+		return do_swap_page(vma, addr, write);
+	if (write && !(*pte & PTE_WRITE))
+		return do_wp_page(vma, addr);
 	return 0;
 }
 
@@ -170,6 +315,17 @@ static uint64_t zap_pte_range(struct mmu_gather *tlb, struct vm_area_struct *vma
 		long i, nr;
 
 		if (pte_none(*pte)) {
+			sim_cost_ps(sim_mm->pte_op_ps);
+			addr += PAGE_SIZE;
+			continue;
+		}
+		if (pte_swap(*pte)) {
+			/* zap_nonpresent_ptes(): free_swap_and_cache() */
+			uint32_t slot = pte_swp_slot(*pte);
+
+			*pte = 0;
+			vma->vm_mm->swapents--;
+			free_swap_and_cache(slot);
 			sim_cost_ps(sim_mm->pte_op_ps);
 			addr += PAGE_SIZE;
 			continue;

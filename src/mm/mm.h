@@ -46,6 +46,7 @@ enum pageflags {
 	PG_locked, PG_referenced, PG_uptodate, PG_dirty, PG_lru, PG_active,
 	PG_workingset, PG_reclaim, PG_swapbacked, PG_unevictable, PG_writeback,
 	PG_swapcache, PG_large_rmappable, PG_partially_mapped, PG_young,
+	PG_stale_tlb,	/* model only: a writable PTE was cleared, its TLB flush is pending */
 	NR_PAGEFLAGS
 };
 
@@ -249,6 +250,10 @@ typedef uint64_t pte_t;
 #define PTE_WRITE	(1ULL << 3)
 #define PTE_SWAP	(1ULL << 4)
 #define PTE_ID_SHIFT	8
+/* A swap PTE: PTE_SWAP set, not present, the slot in the id bits. */
+static inline bool pte_swap(pte_t pte) { return (pte & (PTE_SWAP | PTE_PRESENT)) == PTE_SWAP; }
+static inline uint32_t pte_swp_slot(pte_t pte) { return (uint32_t)(pte >> PTE_ID_SHIFT); }
+static inline pte_t swp_entry_to_pte(uint32_t slot) { return ((uint64_t)slot << PTE_ID_SHIFT) | PTE_SWAP; }
 static inline bool pte_none(pte_t pte) { return pte == 0; }
 static inline bool pte_present(pte_t pte) { return pte & PTE_PRESENT; }
 static inline struct folio *pte_folio(pte_t pte) { return folio_by_id((uint32_t)(pte >> PTE_ID_SHIFT)); }
@@ -276,6 +281,9 @@ struct mm_struct {
 	int id;
 	unsigned long flags;		/* MMF_* */
 	struct sim_line line;		/* the mm_struct counters */
+	struct list_head mmlist;	/* on sim_mm->mmlist (swapoff's mm->mmlist) */
+	sim_time_t next_trim_cpumask;	/* should_trim_cpumask(): at most once a second */
+	long swapents;			/* MM_SWAPENTS */
 };
 
 /* ---- mmu_gather --------------------------------------------------------------- */
@@ -338,6 +346,12 @@ struct mm_model {
 	/* derived costs, ps */
 	sim_time_t list_op_ps, folio_op_ps, pte_op_ps, fault_entry_ps, syscall_ps;
 	uint32_t check_epoch;
+	/* reclaim and swap (seed 003) */
+	struct swap_info_struct *swap;		/* the one swap device, or NULL */
+	struct tlbflush_unmap_batch **tlb_ubc;	/* per task (by pid): current->tlb_ubc */
+	int nr_tlb_ubc;
+	struct list_head mmlist;		/* every mm, for the checks */
+	struct list_head reclaim_ctxs;		/* live reclaim isolations, for the checks */
 };
 
 extern struct mm_model *sim_mm;	/* the model of the running engine */
@@ -422,6 +436,95 @@ struct mm_struct *mm_alloc(struct mem_cgroup *memcg);
 void mm_free(struct mm_struct *mm);
 uint64_t vm_mmap_anon(struct mm_struct *mm, uint64_t len, bool thp_eligible);
 int vm_munmap(struct mm_struct *mm, uint64_t addr, uint64_t len);
+
+/* ---- swap (swapfile.c, swap_state.c) ------------------------------------------ */
+
+#define SWAPFILE_CLUSTER	512
+#define SWAP_MAP_COUNT		(1U << 31)	/* a swap PTE holds the slot */
+#define SWAP_MAP_CACHE_MASK	(SWAP_MAP_COUNT - 1)	/* swap cache folio id + 1, 0: none */
+
+/*
+ * struct swap_cluster_info - SWAPFILE_CLUSTER slots under one lock; in 2026
+ * trees the swap table (the swap cache) lives in the cluster as well.
+ * Invariant: count == slots of the cluster whose swap_map entry is not 0.
+ */
+struct swap_cluster_info {
+	struct spinlock lock;
+	uint32_t count;			/* slots in use */
+};
+
+/*
+ * struct swap_info_struct - one swap device (a SWP_SYNCHRONOUS_IO device)
+ *
+ * Invariant: inuse_pages == number of slots with swap_map[slot] != 0; a
+ * slot is free (0), or held by exactly one swap PTE (SWAP_MAP_COUNT), by the
+ * swap cache (the folio id), or by both.
+ */
+struct swap_info_struct {
+	struct spinlock lock;		/* si->lock: picks a free cluster */
+	uint32_t *swap_map;		/* per slot: SWAP_MAP_COUNT | cache folio id + 1 */
+	struct swap_cluster_info *cluster_info;
+	uint32_t *percpu_cluster;	/* per CPU: the cluster it allocates from */
+	uint32_t max;			/* slots */
+	uint32_t nr_clusters;
+	uint32_t inuse_pages;
+	uint32_t next_cluster;		/* where the search for a free cluster goes on */
+	sim_time_t busy_until;		/* the device's transfer queue (bandwidth) */
+	sim_time_t write_ps, read_ps;	/* per request latency */
+	uint64_t bytes_per_us;		/* bandwidth */
+};
+
+int swap_device_create(uint64_t bytes);
+void swap_device_destroy(void);
+bool folio_alloc_swap(struct folio *folio);
+bool add_to_swap(struct folio *folio);
+void delete_from_swap_cache(struct folio *folio);
+void delete_from_swap_cache_locked(struct folio *folio);
+struct swap_cluster_info *swap_cluster_lock(uint32_t slot);
+void swap_cluster_unlock(struct swap_cluster_info *ci);
+bool folio_free_swap(struct folio *folio);
+void swap_free(uint32_t slot);
+int free_swap_and_cache(uint32_t slot);
+struct folio *swap_cache_get_folio(uint32_t slot);
+void swap_writepage(struct folio *folio);
+void swap_read_folio(struct folio *folio);
+void swap_dup_to_pte(uint32_t slot);
+
+/* ---- reclaim (vmscan.c, rmap.c) --------------------------------------------------- */
+
+/* include/linux/mm_types_task.h; x86's arch part inline. */
+struct tlbflush_unmap_batch {
+	struct cpumask cpumask;		/* arch.cpumask: CPUs that may cache the PTEs */
+	bool unmapped_pages;		/* arch.unmapped_pages */
+	bool flush_required;		/* a flush is pending */
+	bool writable;			/* a cleared PTE was dirty: flush before I/O */
+	struct folio **stale;		/* model: folios with PG_stale_tlb set */
+	unsigned int nr_stale, cap;
+};
+
+enum ttu_flags { TTU_BATCH_FLUSH = 1 << 0 };
+
+/* Isolated folios of one reclaim pass, registered for the checks. */
+struct reclaim_isolation {
+	struct list_head node;		/* on sim_mm->reclaim_ctxs */
+	struct list_head *lists[3];	/* lists holding isolated folios */
+	struct folio_batch *batch;	/* flush_folios, or NULL */
+	struct folio *cur;		/* the folio being worked on, or NULL */
+};
+
+struct tlbflush_unmap_batch *current_tlb_ubc(void);
+int folio_referenced(struct folio *folio, bool is_locked);
+bool try_to_unmap(struct folio *folio, enum ttu_flags flags);
+void try_to_unmap_flush(void);
+void try_to_unmap_flush_dirty(void);
+void arch_tlbbatch_flush(struct tlbflush_unmap_batch *batch);
+bool folio_trylock(struct folio *folio);
+void folio_lock(struct folio *folio);
+void folio_unlock(struct folio *folio);
+unsigned long try_to_free_mem_cgroup_pages(struct mem_cgroup *memcg, unsigned long nr_pages);
+pte_t *vma_pte_lookup(struct vm_area_struct *vma, uint64_t addr);
+struct spinlock *pte_lockptr_lookup(struct vm_area_struct *vma, uint64_t addr);
+int sim_user_access(struct vm_area_struct *vma, uint64_t addr, bool write);
 
 /* check.c */
 void mm_check_invariants(void *arg);

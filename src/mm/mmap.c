@@ -25,6 +25,7 @@ struct mm_struct *mm_alloc(struct mem_cgroup *memcg)
 	mm->asid = (uint16_t)mm->id;
 	mm->next_addr = 1ULL << 32;
 	mm->line.last_writer = -1;
+	list_add_tail(&mm->mmlist, &sim_mm->mmlist);
 	return mm;
 }
 
@@ -38,6 +39,7 @@ static void vma_free(struct vm_area_struct *vma)
 
 void mm_free(struct mm_struct *mm)
 {
+	list_del_init(&mm->mmlist);
 	while (!list_empty(&mm->vmas)) {
 		struct vm_area_struct *vma = list_first_entry(&mm->vmas, struct vm_area_struct, node);
 

@@ -56,6 +56,14 @@ static void free_pages_and_swap_cache(struct mmu_gather *tlb, unsigned int first
 	lru_add_drain();
 	folio_batch_init(&fb);
 	for (i = first; i < first + nr; i++) {
+		struct folio *folio = tlb->folios[i];
+
+		/* free_swap_cache(): drop an unmapped folio's swap copy */
+		if (folio_test(folio, PG_swapcache) && !folio_mapped(folio) &&
+		    folio_trylock(folio)) {
+			folio_free_swap(folio);
+			folio_unlock(folio);
+		}
 		brefs[fb.nr] = tlb->refs[i];
 		if (folio_batch_add(&fb, tlb->folios[i]) == 0) {
 			tlb->nr_freed = i + 1;	/* now the batch's, not the gather's */

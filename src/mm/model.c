@@ -56,6 +56,8 @@ struct mm_model *mm_model_create(struct sim_engine *e, const struct mm_variant *
 	m->fault_entry_ps = p->mm_fault_entry_ns * SIM_NS;
 	m->syscall_ps = p->mm_syscall_ns * SIM_NS;
 	INIT_LIST_HEAD(&m->gathers);
+	INIT_LIST_HEAD(&m->mmlist);
+	INIT_LIST_HEAD(&m->reclaim_ctxs);
 	for (nid = 0; nid < m->nr_nodes; nid++)
 		zone_init(&m->zones[nid], nid, node_pages, m->nr_cpus, PCP_HIGH, PCP_BATCH);
 	m->root_memcg = mem_cgroup_create(node_pages * m->nr_nodes, m->nr_nodes);
@@ -88,6 +90,19 @@ void mm_model_destroy(struct mm_model *m)
 		free(m->zones[nid].pcp);
 		free(m->deferred_split_lru.node[nid]);
 	}
+	if (m->swap) {
+		struct mm_model *saved = sim_mm;
+
+		sim_mm = m;
+		swap_device_destroy();
+		sim_mm = saved;
+	}
+	for (nid = 0; nid < m->nr_tlb_ubc; nid++) {
+		if (m->tlb_ubc[nid])
+			free(m->tlb_ubc[nid]->stale);
+		free(m->tlb_ubc[nid]);
+	}
+	free(m->tlb_ubc);
 	free(m->root_memcg);
 	free(m->fbatches);
 	free(m->stock);

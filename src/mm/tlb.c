@@ -11,6 +11,12 @@
  * itself costs tlb.flush_all_ns or tlb.invlpg_ns per page; a CPU with a
  * TLB model (vcpu->tlb) also loses the entries (see the khugepaged issue).
  *
+ * arch_tlbbatch_flush() is reclaim's batched flush (seed 003): always a
+ * full flush with mm == NULL, to the union of the unmapped mms' cpumasks.
+ * mm_cpumask is trimmed at most once a second (should_trim_cpumask()):
+ * a flush of such an mm also goes to CPUs that left it, and they clear
+ * themselves from the mask.
+ *
  * Left out: INVLPGB, the per-CPU tlb_gen catch-up logic (every flush
  * request is acted on), PCID allocation (one ASID per mm).
  */
@@ -20,6 +26,7 @@ struct flush_tlb_info {
 	struct mm_struct *mm;		/* NULL: flush every mm (reclaim batch) */
 	uint64_t start, end;
 	bool freed_tables;
+	bool trim_cpumask;		/* should_trim_cpumask(): stale CPUs leave */
 	int initiating_cpu;
 };
 
@@ -36,8 +43,14 @@ static void flush_tlb_func(void *arg)
 
 	if (!local)
 		count_event(SIM_NR_TLB_REMOTE_FLUSH_RECEIVED);
-	if (f->mm && f->mm != loaded)
-		return;			/* switched away meanwhile: nothing to do */
+	if (f->mm && f->mm != loaded) {
+		/* switched away meanwhile: leave the mm's cpumask (trim) */
+		if (f->trim_cpumask && cpumask_test_cpu(v->id, &f->mm->cpumask)) {
+			cpumask_clear_cpu(v->id, &f->mm->cpumask);
+			sim_line_write(&f->mm->line);
+		}
+		return;
+	}
 	nr = (f->end - f->start) >> PAGE_SHIFT;
 	if (f->end == TLB_FLUSH_ALL || nr > sim_mm->prof->tlb_single_page_flush_ceiling) {
 		sim_cost_ns(sim_mm->prof->tlb_flush_all_ns);
@@ -53,19 +66,32 @@ static void flush_tlb_func(void *arg)
 }
 
 /*
- * should_flush_tlb(): skip CPUs in lazy TLB mode (idle, running no task of
- * the mm), unless the request flushes every mm.
+ * should_flush_tlb(): skip CPUs in lazy TLB mode (idle: they flush at the
+ * next switch); flush a CPU for a request without an mm (the reclaim
+ * batch), one running the mm, or any CPU when the mm's cpumask is trimmed.
  */
 static bool should_flush_tlb(int cpu, void *arg)
 {
 	const struct flush_tlb_info *f = arg;
 	struct sim_vcpu *v = sim_engine_vcpu(sim_engine_current, cpu);
 
-	if (!f->mm)
-		return true;
 	if (!v->curr)
 		return false;		/* cpu_tlbstate_shared.is_lazy */
-	return v->loaded_mm == f->mm;
+	if (!f->mm)
+		return true;
+	if (v->loaded_mm == f->mm)
+		return true;
+	return f->trim_cpumask;
+}
+
+/* should_trim_cpumask(): at most once a second per mm. */
+static bool should_trim_cpumask(struct mm_struct *mm)
+{
+	if (sim_now() >= mm->next_trim_cpumask) {
+		mm->next_trim_cpumask = sim_now() + SIM_SEC;
+		return true;
+	}
+	return false;
 }
 
 static void flush_tlb_multi(const struct cpumask *cpumask, struct flush_tlb_info *info)
@@ -101,8 +127,10 @@ void flush_tlb_mm_range(struct mm_struct *mm, uint64_t start, uint64_t end, bool
 	mm->tlb_gen++;			/* inc_mm_tlb_gen() */
 	sim_line_write(&mm->line);
 	cpumask_clear_cpu(cpu, &others);
-	if (!cpumask_empty(&others))
+	if (!cpumask_empty(&others)) {
+		info.trim_cpumask = should_trim_cpumask(mm);
 		flush_tlb_multi(&mm->cpumask, &info);
+	}
 	else if (sim_this_vcpu()->loaded_mm == mm) {
 		local_irq_disable();
 		flush_tlb_func(&info);
@@ -123,4 +151,34 @@ void switch_mm_irqs_off(struct mm_struct *next)
 		sim_line_write(&next->line);
 	}
 	sim_cost_ns(sim_mm->prof->tlb_flush_all_ns);	/* CR3 write */
+}
+
+/**
+ * arch_tlbbatch_flush - flush the reclaim batch's CPUs: a full flush, mm == NULL
+ * @batch: the task's tlbflush_unmap_batch; its cpumask is cleared
+ *
+ * IPIs go to every CPU of the accumulated mask but this one, lazy CPUs
+ * excepted (should_flush_tlb()); this CPU flushes locally if in the mask.
+ * Context: no spinlock held, IRQs on (waits for the IPIs).
+ */
+void arch_tlbbatch_flush(struct tlbflush_unmap_batch *batch)
+{
+	struct flush_tlb_info info = {
+		.mm = NULL, .start = 0, .end = TLB_FLUSH_ALL,
+		.initiating_cpu = smp_processor_id(),
+	};
+	int cpu = smp_processor_id();
+	struct cpumask others = batch->cpumask;
+
+	count_event(SIM_SIM_TLBBATCH_FLUSH);
+	cpumask_clear_cpu(cpu, &others);
+	if (!cpumask_empty(&others)) {
+		flush_tlb_multi(&batch->cpumask, &info);
+	} else if (cpumask_test_cpu(cpu, &batch->cpumask)) {
+		local_irq_disable();
+		flush_tlb_func(&info);
+		local_irq_enable();
+	}
+	cpumask_clear(&batch->cpumask);
+	batch->unmapped_pages = false;
 }

@@ -8,9 +8,11 @@
 
 extern const struct scenario_ops scenario_spinlock;
 extern const struct scenario_ops scenario_deferred_split;
+extern const struct scenario_ops scenario_reclaim_tlb;
 
 const struct scenario_ops *const sim_scenarios[] = {
 	&scenario_spinlock,
 	&scenario_deferred_split,
+	&scenario_reclaim_tlb,
 	NULL,
 };

@@ -1,0 +1,389 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The swap device, its slots and the swap cache (mm/swapfile.c,
+ * mm/swap_state.c, mm/page_io.c; read at torvalds/linux v6.15 with the
+ * 2025 swap-table series in mind, where the swap cache lives in the
+ * cluster and is protected by the cluster lock).
+ *
+ * Mirrors: folio_alloc_swap() (a slot from the CPU's current cluster,
+ * a new cluster under si->lock when it is full), add_to_swap() (slot,
+ * swap cache insert, folio_mark_dirty()), delete_from_swap_cache() and
+ * put_swap_folio(), folio_free_swap(), swap_free() (the kernel's
+ * swap_free_nr()/swap_put_entries), free_swap_and_cache() (zap of a swap
+ * PTE), swap_cache_get_folio(), swap_writepage() and swap_read_folio().
+ *
+ * The device is a block device (an NVMe-class SSD is assumed): a write is
+ * submitted and the reclaimer goes on (its completion is not an event in
+ * the model: the folio is written back at once, see swap_writepage()); a
+ * read is waited for (the task sleeps), and do_swap_page() takes the
+ * SWP_SYNCHRONOUS_IO-style path that skips the swap cache for a folio
+ * that is not cached.  Time per request: swap.write_us or swap.read_us of
+ * latency plus 4 KiB at swap.bandwidth_mbps, the transfers served in
+ * arrival order (one FIFO fluid queue per device).
+ *
+ * Left out: swap counts above 1 (no fork, so a slot has at most one swap
+ * PTE), SWAP_HAS_CACHE races of swapcache_prepare(), large folios (order
+ * 0 only: a large folio would be split first), the swap slot cache,
+ * discard, frontswap/zswap, readahead (swap_ra), cgroup swap accounting.
+ *
+ * Lock order: PTL -> si->lock -> cluster lock (ci->lock).
+ */
+#include <string.h>
+
+#include "mm/mm.h"
+
+static inline struct swap_cluster_info *slot_cluster(struct swap_info_struct *si, uint32_t slot)
+{
+	return &si->cluster_info[slot / SWAPFILE_CLUSTER];
+}
+
+/**
+ * swap_device_create - set up the model's one swap device
+ * @bytes: its size (SwapTotal)
+ *
+ * Return: 0, or -1 when out of host memory.
+ */
+int swap_device_create(uint64_t bytes)
+{
+	const struct sim_profile *p = sim_mm->prof;
+	struct swap_info_struct *si = calloc(1, sizeof(*si));
+	uint32_t c;
+	int cpu;
+
+	if (!si)
+		return -1;
+	si->nr_clusters = (uint32_t)((bytes >> PAGE_SHIFT) / SWAPFILE_CLUSTER);
+	if (!si->nr_clusters)
+		si->nr_clusters = 1;
+	si->max = si->nr_clusters * SWAPFILE_CLUSTER;
+	si->swap_map = calloc(si->max, sizeof(*si->swap_map));
+	si->cluster_info = calloc(si->nr_clusters, sizeof(*si->cluster_info));
+	si->percpu_cluster = calloc((size_t)sim_mm->nr_cpus, sizeof(*si->percpu_cluster));
+	if (!si->swap_map || !si->cluster_info || !si->percpu_cluster) {
+		free(si->swap_map);
+		free(si->cluster_info);
+		free(si->percpu_cluster);
+		free(si);
+		return -1;
+	}
+	spin_lock_init_named(&si->lock, "swap_info->lock");
+	for (c = 0; c < si->nr_clusters; c++)
+		spin_lock_init_named(&si->cluster_info[c].lock, "swap_cluster->lock");
+	for (cpu = 0; cpu < sim_mm->nr_cpus; cpu++)
+		si->percpu_cluster[cpu] = UINT32_MAX;
+	si->write_ps = p->swap_write_us * SIM_US;
+	si->read_ps = p->swap_read_us * SIM_US;
+	si->bytes_per_us = p->swap_bandwidth_mbps;	/* MB/s == bytes/us */
+	sim_mm->swap = si;
+	return 0;
+}
+
+void swap_device_destroy(void)
+{
+	struct swap_info_struct *si = sim_mm ? sim_mm->swap : NULL;
+
+	if (!si)
+		return;
+	free(si->swap_map);
+	free(si->cluster_info);
+	free(si->percpu_cluster);
+	free(si);
+	sim_mm->swap = NULL;
+}
+
+/* A cluster with a free slot, searched round-robin under si->lock. */
+static uint32_t swap_new_cluster(struct swap_info_struct *si)
+{
+	uint32_t i, c = UINT32_MAX;
+
+	spin_lock(&si->lock);
+	for (i = 0; i < si->nr_clusters; i++) {
+		uint32_t n = (si->next_cluster + i) % si->nr_clusters;
+
+		if (si->cluster_info[n].count < SWAPFILE_CLUSTER) {
+			c = n;
+			si->next_cluster = (n + 1) % si->nr_clusters;
+			break;
+		}
+	}
+	sim_cost_ps(sim_mm->list_op_ps);
+	spin_unlock(&si->lock);
+	return c;
+}
+
+/*
+ * folio_alloc_swap(): a slot for @folio; the swap cache entry is set by
+ * the caller under the same cluster lock (here: at once).
+ */
+bool folio_alloc_swap(struct folio *folio)
+{
+	struct swap_info_struct *si = sim_mm->swap;
+	int cpu = smp_processor_id();
+	int tries;
+
+	if (!si)
+		return false;
+	for (tries = 0; tries < 2; tries++) {
+		uint32_t c = si->percpu_cluster[cpu];
+		struct swap_cluster_info *ci;
+		uint32_t s;
+
+		if (c == UINT32_MAX || si->cluster_info[c].count >= SWAPFILE_CLUSTER) {
+			c = swap_new_cluster(si);
+			if (c == UINT32_MAX)
+				return false;
+			si->percpu_cluster[cpu] = c;
+		}
+		ci = &si->cluster_info[c];
+		spin_lock(&ci->lock);
+		for (s = c * SWAPFILE_CLUSTER; s < (c + 1) * SWAPFILE_CLUSTER; s++) {
+			if (si->swap_map[s])
+				continue;
+			/* the swap table entry: this folio is the slot's cache */
+			si->swap_map[s] = folio->id + 1;
+			ci->count++;
+			si->inuse_pages++;
+			folio->swap = s + 1;
+			folio_set(folio, PG_swapcache);
+			sim_cost_ps(sim_mm->folio_op_ps);
+			spin_unlock(&ci->lock);
+			return true;
+		}
+		spin_unlock(&ci->lock);
+		si->percpu_cluster[cpu] = UINT32_MAX;	/* raced full: try another */
+	}
+	return false;
+}
+
+/* Slot @s lost its last user; ci->lock held. */
+static void swap_slot_release_locked(struct swap_info_struct *si, uint32_t s)
+{
+	struct swap_cluster_info *ci = slot_cluster(si, s);
+
+	SIM_BUG_ON(ci->count == 0);
+	ci->count--;
+	si->inuse_pages--;
+}
+
+/**
+ * add_to_swap - give an anon folio a swap slot and put it in the swap cache
+ * @folio: a locked, isolated anon folio not in the swap cache
+ *
+ * The swap cache holds one reference per page; the folio is marked dirty
+ * so that it is written out (mm/swap_state.c).
+ * Return: false when the device is full.
+ */
+bool add_to_swap(struct folio *folio)
+{
+	SIM_BUG_ON_FOLIO(!folio_test(folio, PG_locked), folio);
+	SIM_BUG_ON_FOLIO(folio_test(folio, PG_swapcache), folio);
+	if (!folio_alloc_swap(folio))
+		return false;
+	folio->_refcount += (int32_t)folio_nr_pages(folio);	/* the swap cache's refs */
+	sim_line_rmw(&folio->line);
+	folio_set(folio, PG_dirty);	/* folio_mark_dirty() */
+	return true;
+}
+
+/* lock_cluster(): the cluster lock of @slot, which also guards its swap table. */
+struct swap_cluster_info *swap_cluster_lock(uint32_t slot)
+{
+	struct swap_cluster_info *ci = slot_cluster(sim_mm->swap, slot);
+
+	spin_lock(&ci->lock);
+	return ci;
+}
+
+void swap_cluster_unlock(struct swap_cluster_info *ci)
+{
+	spin_unlock(&ci->lock);
+}
+
+/**
+ * delete_from_swap_cache_locked - take @folio out of the swap cache
+ * @folio: a locked folio in the swap cache whose references the caller owns
+ *
+ * The swap cache's references are not dropped here (the caller froze or
+ * drops them); put_swap_folio() frees the slot if no swap PTE holds it.
+ * Context: the slot's cluster lock held.
+ */
+void delete_from_swap_cache_locked(struct folio *folio)
+{
+	struct swap_info_struct *si = sim_mm->swap;
+	uint32_t s = folio->swap - 1;
+
+	SIM_BUG_ON_FOLIO(!folio_test(folio, PG_swapcache), folio);
+	SIM_BUG_ON_FOLIO((si->swap_map[s] & SWAP_MAP_CACHE_MASK) != folio->id + 1, folio);
+	si->swap_map[s] &= SWAP_MAP_COUNT;
+	if (!si->swap_map[s])
+		swap_slot_release_locked(si, s);	/* put_swap_folio() */
+	sim_cost_ps(sim_mm->folio_op_ps);
+	folio->swap = 0;
+	folio_clear(folio, PG_swapcache);
+}
+
+void delete_from_swap_cache(struct folio *folio)
+{
+	struct swap_cluster_info *ci = swap_cluster_lock(folio->swap - 1);
+
+	delete_from_swap_cache_locked(folio);
+	swap_cluster_unlock(ci);
+}
+
+/**
+ * folio_free_swap - free the swap space of a folio that no swap PTE needs
+ * @folio: a locked folio
+ *
+ * Return: true if the folio left the swap cache (its refs are dropped).
+ */
+bool folio_free_swap(struct folio *folio)
+{
+	struct swap_info_struct *si = sim_mm->swap;
+
+	if (!folio_test(folio, PG_swapcache) || folio_test(folio, PG_writeback))
+		return false;
+	if (si->swap_map[folio->swap - 1] & SWAP_MAP_COUNT)
+		return false;		/* folio_swapped(): a swap PTE still needs it */
+	delete_from_swap_cache(folio);
+	folio->_refcount -= (int32_t)folio_nr_pages(folio);
+	SIM_BUG_ON_FOLIO(folio->_refcount <= 0, folio);
+	folio_set(folio, PG_dirty);	/* folio_mark_dirty(): its copy is gone */
+	sim_line_rmw(&folio->line);
+	return true;
+}
+
+/* try_to_unmap_one(): the swap PTE now holds the slot (swap_duplicate()). */
+void swap_dup_to_pte(uint32_t slot)
+{
+	struct swap_info_struct *si = sim_mm->swap;
+	struct swap_cluster_info *ci = slot_cluster(si, slot);
+
+	spin_lock(&ci->lock);
+	SIM_BUG_ON(si->swap_map[slot] & SWAP_MAP_COUNT);
+	SIM_BUG_ON(!si->swap_map[slot]);
+	si->swap_map[slot] |= SWAP_MAP_COUNT;
+	spin_unlock(&ci->lock);
+}
+
+/**
+ * swap_free - a swap PTE that held @slot went away (it was mapped again)
+ * @slot: the slot
+ *
+ * Context: PTL held.
+ */
+void swap_free(uint32_t slot)
+{
+	struct swap_info_struct *si = sim_mm->swap;
+	struct swap_cluster_info *ci = slot_cluster(si, slot);
+
+	spin_lock(&ci->lock);
+	SIM_BUG_ON(!(si->swap_map[slot] & SWAP_MAP_COUNT));
+	si->swap_map[slot] &= ~SWAP_MAP_COUNT;
+	if (!si->swap_map[slot])
+		swap_slot_release_locked(si, slot);
+	sim_cost_ps(sim_mm->folio_op_ps);
+	spin_unlock(&ci->lock);
+}
+
+/**
+ * swap_cache_get_folio - the folio caching @slot, with a reference, or NULL
+ * @slot: the slot
+ *
+ * An RCU lookup and folio_try_get(): a folio frozen by reclaim is not found.
+ */
+struct folio *swap_cache_get_folio(uint32_t slot)
+{
+	struct swap_info_struct *si = sim_mm->swap;
+	uint32_t v = si->swap_map[slot] & SWAP_MAP_CACHE_MASK;
+	struct folio *folio;
+
+	sim_cost_ps(sim_mm->folio_op_ps);
+	if (!v)
+		return NULL;
+	folio = folio_by_id(v - 1);
+	if (folio->_refcount == 0)
+		return NULL;
+	folio_get(folio);
+	return folio;
+}
+
+/**
+ * free_swap_and_cache - a swap PTE is zapped: drop its hold on @slot
+ * @slot: the slot
+ *
+ * If only the swap cache is left and its folio is unmapped and unlocked,
+ * the folio leaves the swap cache (__try_to_reclaim_swap()).
+ * Context: PTL held.
+ * Return: 1.
+ */
+int free_swap_and_cache(uint32_t slot)
+{
+	struct folio *folio;
+
+	swap_free(slot);
+	folio = swap_cache_get_folio(slot);
+	if (!folio)
+		return 1;
+	if (!folio_mapped(folio) && folio_trylock(folio)) {
+		folio_free_swap(folio);
+		folio_unlock(folio);
+	}
+	folio_put(folio);
+	return 1;
+}
+
+/* The device serves transfers in order; the request's latency overlaps. */
+static sim_time_t swap_device_io(struct swap_info_struct *si, uint64_t bytes, sim_time_t latency)
+{
+	sim_time_t now = sim_now();
+	sim_time_t xfer = bytes * SIM_US / si->bytes_per_us;
+	sim_time_t start = si->busy_until > now ? si->busy_until : now;
+
+	si->busy_until = start + xfer;
+	if (si->busy_until > now + latency)
+		return si->busy_until - now;
+	return latency;
+}
+
+/**
+ * swap_writepage - write a locked swap-cache folio out
+ * @folio: locked, in the swap cache, dirty bit already cleared for I/O
+ *
+ * As __swap_writepage() on a block device: writeback set, the bio
+ * submitted, the folio unlocked; the reclaimer does not wait.  The
+ * model completes the writeback at once (no completion event and no
+ * folio_rotate_reclaimable() pass): the device's time is accounted in its
+ * transfer queue, so later reads wait behind the writes.
+ */
+void swap_writepage(struct folio *folio)
+{
+	struct swap_info_struct *si = sim_mm->swap;
+	long nr = folio_nr_pages(folio);
+
+	folio_set(folio, PG_writeback);		/* folio_start_writeback() */
+	folio_unlock(folio);
+	count_events(SIM_PSWPOUT, (uint64_t)nr);
+	count_events(SIM_PGPGOUT, (uint64_t)nr * (PAGE_SIZE / 1024));
+	sim_sync();
+	swap_device_io(si, (uint64_t)nr << PAGE_SHIFT, si->write_ps);	/* submit_bio() */
+	sim_cost_ps(sim_mm->folio_op_ps);
+	folio_clear(folio, PG_writeback);	/* folio_end_writeback() */
+}
+
+/**
+ * swap_read_folio - read a folio's contents from its slot and wait
+ * @folio: locked, new, not yet mapped
+ */
+void swap_read_folio(struct folio *folio)
+{
+	struct swap_info_struct *si = sim_mm->swap;
+	long nr = folio_nr_pages(folio);
+	sim_time_t t;
+
+	count_events(SIM_PSWPIN, (uint64_t)nr);
+	count_events(SIM_PGPGIN, (uint64_t)nr * (PAGE_SIZE / 1024));
+	sim_sync();
+	t = swap_device_io(si, (uint64_t)nr << PAGE_SHIFT, si->read_ps);
+	sim_sleep_ps(t);
+	folio_set(folio, PG_uptodate);
+}

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The second seed: "mm: batch TLB flushing for dirty folios in vmscan"
+ * (Zhang Peng, v4 0/5, May 2026).  `stress-ng --vm 16 --vm-bytes 2G
+ * --vm-keep --timeout 60` in a memcg limited to 512M with 8G of swap, on
+ * 16 CPUs.  Each worker is a process; the memcg's direct reclaim swaps
+ * their anon folios out, and every dirty folio's write needs its stale
+ * TLB entries flushed first.  Variants:
+ *   before - try_to_unmap_flush_dirty() once per dirty folio;
+ *   after  - up to 31 dirty folios per flush (pageout_batch()).
+ * Metrics: bogo ops/s over the timeout, /proc/interrupts' TLB and CAL
+ * rows summed over CPUs, vmstat pgscan_anon and pgsteal_anon.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "mm/mm.h"
+#include "mmsim/scenario.h"
+#include "workloads/stress_vm.h"
+
+static const struct mm_variant reclaim_tlb_variants_mm[] = {
+	{ .name = "before" },
+	{ .name = "after", .batch_dirty_flush = true },
+};
+
+static const char *const reclaim_tlb_variants[] = { "before", "after", NULL };
+
+static int reclaim_tlb_validate(const struct sim_run_config *cfg, char *err, size_t len)
+{
+	uint64_t workers = sim_param(cfg, "workers");
+	uint64_t bytes = sim_param(cfg, "vm_bytes");
+
+	if (workers > (uint64_t)sim_profile_nr_cpus(cfg->profile)) {
+		snprintf(err, len, "workers=%llu: expected at most the %d CPUs of profile %s "
+			 "(tasks do not migrate in the model)",
+			 (unsigned long long)workers, sim_profile_nr_cpus(cfg->profile),
+			 cfg->profile->machine_name);
+		return -1;
+	}
+	if (bytes / workers < PAGE_SIZE) {
+		snprintf(err, len, "vm_bytes=%llu: expected at least 4K per worker",
+			 (unsigned long long)bytes);
+		return -1;
+	}
+	if (sim_param(cfg, "memcg_limit") > sim_param(cfg, "node_memory")) {
+		snprintf(err, len, "memcg_limit=%llu: expected at most node_memory",
+			 (unsigned long long)sim_param(cfg, "memcg_limit"));
+		return -1;
+	}
+	return 0;
+}
+
+static int reclaim_tlb_run(const struct sim_run_config *cfg, int variant,
+			   struct sim_variant_result *res, char *err, size_t len)
+{
+	const struct scenario_ops *s = cfg->scenario;
+	uint64_t nr = sim_param(cfg, "workers");
+	struct sim_engine_opts o = {
+		.profile = cfg->profile,
+		.nr_cpus = sim_profile_nr_cpus(cfg->profile),
+		.seed = cfg->seed,
+		.check = cfg->check,
+	};
+	struct stress_vm_worker *w = NULL;
+	struct sim_engine *e;
+	struct mm_model *m;
+	uint64_t i, bogo = 0;
+	double secs;
+	int ret = -1;
+
+	e = sim_engine_create(&o);
+	if (!e) {
+		snprintf(err, len, "cannot create an engine of %d vCPUs", o.nr_cpus);
+		return -1;
+	}
+	m = mm_model_create(e, &reclaim_tlb_variants_mm[variant],
+			    (long)(sim_param(cfg, "node_memory") >> PAGE_SHIFT), err, len);
+	if (!m)
+		goto out_engine;
+	m->root_memcg->memory.max = (long)(sim_param(cfg, "memcg_limit") >> PAGE_SHIFT);
+	if (swap_device_create(sim_param(cfg, "swap"))) {
+		snprintf(err, len, "out of memory for the swap map");
+		goto out_model;
+	}
+	w = calloc(nr, sizeof(*w));
+	if (!w) {
+		snprintf(err, len, "out of memory");
+		goto out_model;
+	}
+	for (i = 0; i < nr; i++) {
+		w[i].mm = mm_alloc(m->root_memcg);
+		w[i].bytes = (sim_param(cfg, "vm_bytes") / nr) & ~(PAGE_SIZE - 1);
+		w[i].duration = sim_param(cfg, "duration") * SIM_NS;
+		if (!sim_task_create(e, (int)i, "stress-ng-vm", stress_vm_worker, &w[i])) {
+			snprintf(err, len, "cannot create worker %llu", (unsigned long long)i);
+			goto out_workers;
+		}
+	}
+	if (sim_engine_run(e, err, len))
+		goto out_workers;
+	if (cfg->check)
+		mm_check_final();
+	sim_result_collect(e, res);
+	for (i = 0; i < nr; i++)
+		bogo += stress_vm_bogo_ops(&w[i]);
+	secs = (double)sim_param(cfg, "duration") / 1e9;
+	sim_result_set(s, res, "bogo_ops_per_s", (double)bogo / secs);
+	sim_result_set(s, res, "tlb_shootdowns", (double)res->counters[SIM_IRQ_TLB_COUNT]);
+	sim_result_set(s, res, "function_call_ipis", (double)res->counters[SIM_IRQ_CALL_COUNT]);
+	sim_result_set(s, res, "pgscan_anon", (double)res->counters[SIM_PGSCAN_ANON]);
+	sim_result_set(s, res, "pgsteal_anon", (double)res->counters[SIM_PGSTEAL_ANON]);
+	ret = 0;
+out_workers:
+	for (i = 0; i < nr; i++)
+		if (w[i].mm)
+			mm_free(w[i].mm);
+	free(w);
+out_model:
+	mm_model_destroy(m);
+out_engine:
+	sim_engine_destroy(e);
+	return ret;
+}
+
+static const struct sim_param reclaim_tlb_params[] = {
+	{ .key = "workers", .type = SIM_PARAM_COUNT, .def = 16, .min = 1, .max = SIM_MAX_CPUS,
+	  .help = "stress-ng --vm N: worker processes, one per CPU" },
+	{ .key = "vm_bytes", .type = SIM_PARAM_SIZE, .def = 2ULL << 30, .min = 4096,
+	  .max = 1ULL << 40, .help = "--vm-bytes, divided among the workers" },
+	{ .key = "memcg_limit", .type = SIM_PARAM_SIZE, .def = 512ULL << 20, .min = 1ULL << 20,
+	  .max = 1ULL << 40, .help = "memory.max of the workers' memcg" },
+	{ .key = "swap", .type = SIM_PARAM_SIZE, .def = 8ULL << 30, .min = 2ULL << 20,
+	  .max = 1ULL << 40, .help = "swap device size (SwapTotal)" },
+	{ .key = "duration", .type = SIM_PARAM_TIME, .def = 60ULL * 1000000000ULL,
+	  .min = 1000000, .max = 3600ULL * 1000000000ULL, .help = "--timeout (virtual time)" },
+	{ .key = "node_memory", .type = SIM_PARAM_SIZE, .def = 31834ULL << 20,
+	  .min = 1ULL << 20, .max = 1ULL << 42, .help = "memory of the node (MemTotal)" },
+	{ 0 },
+};
+
+static const struct sim_metric reclaim_tlb_metrics[] = {
+	{ "bogo_ops_per_s", "bogo ops/s", 2 },
+	{ "tlb_shootdowns", "TLB shootdowns", 0 },
+	{ "function_call_ipis", "Function call IPIs", 0 },
+	{ "pgscan_anon", "pgscan_anon (pages)", 0 },
+	{ "pgsteal_anon", "pgsteal_anon (pages)", 0 },
+	{ 0 },
+};
+
+static const struct sim_published reclaim_tlb_published[] = {
+	{ "before", "bogo_ops_per_s", 28238.63 },
+	{ "after", "bogo_ops_per_s", 35833.97 },
+	{ "before", "tlb_shootdowns", 55428953 },
+	{ "after", "tlb_shootdowns", 17621697 },
+	{ "before", "function_call_ipis", 34073695 },
+	{ "after", "function_call_ipis", 14498768 },
+	{ "before", "pgscan_anon", 52856224 },
+	{ "after", "pgscan_anon", 60252894 },
+	{ "before", "pgsteal_anon", 29004962 },
+	{ "after", "pgsteal_anon", 34054753 },
+	{ NULL, NULL, 0 },
+};
+
+const struct scenario_ops scenario_reclaim_tlb = {
+	.name = "reclaim-tlb",
+	.summary = "seed 003: batch TLB flushing for dirty folios in vmscan",
+	.description = "stress-ng --vm 16 --vm-bytes 2G --vm-keep --timeout 60 in a memcg "
+		       "limited to 512M with 8G of swap on 16 CPUs: memcg direct reclaim "
+		       "swaps the workers' folios out; before flushes the TLB once per dirty "
+		       "folio, after once per 31.",
+	.profile = "server-16",
+	.variants = reclaim_tlb_variants,
+	.baseline = "before",
+	.changed = "after",
+	.params = reclaim_tlb_params,
+	.metrics = reclaim_tlb_metrics,
+	.published = reclaim_tlb_published,
+	.published_source = "seed 003: Zhang Peng, [PATCH v4 0/5] mm: batch TLB flushing for "
+			    "dirty folios in vmscan (May 2026), quoted by Andrew Morton",
+	.validate = reclaim_tlb_validate,
+	.run = reclaim_tlb_run,
+};

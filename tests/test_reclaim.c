@@ -1,0 +1,384 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Reclaim and batched TLB flushing (seed 003), with answers worked out by
+ * hand on the test machine of engine_util.h (4 CPUs on one socket).
+ * vmscan.c is included to reach shrink_folio_list() and pageout_batch().
+ *
+ * The machine: the reclaimer runs on cpu0; mms A, B, C run on cpu1..3
+ * (each mm_cpumask holds only its CPU), their tasks busy, so not lazy.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "engine_util.h"
+#include "../src/mm/vmscan.c"
+#include "mmsim/scenario.h"
+
+static struct sim_profile prof;
+static struct mm_struct *mms[3];
+static uint64_t bases[3];
+static volatile bool owners_stop;
+static const struct mm_variant v_before = { .name = "before" };
+static const struct mm_variant v_after = { .name = "after", .batch_dirty_flush = true };
+
+static void reclaim_profile(void)
+{
+	test_profile(&prof, 1, 4, 1);
+	prof.tlb_flush_all_ns = 100;
+	prof.tlb_invlpg_ns = 10;
+	prof.tlb_single_page_flush_ceiling = 33;
+	prof.mem_zero_gbps = 10;
+	prof.mem_node_write_gbps = 10;
+	prof.mem_access_cycles = 2;
+	prof.mm_fault_entry_ns = 100;
+	prof.mm_list_op_ns = 1;
+	prof.mm_folio_op_ns = 1;
+	prof.mm_pte_op_ns = 1;
+	prof.mm_syscall_ns = 10;
+	prof.swap_write_us = 10;
+	prof.swap_read_us = 10;
+	prof.swap_bandwidth_mbps = 1000;
+}
+
+static struct sim_engine *new_model(const struct mm_variant *v)
+{
+	struct sim_engine_opts o = { .profile = &prof, .nr_cpus = 4, .seed = 1, .check = true };
+	struct sim_engine *e;
+	struct mm_model *m;
+	char err[128];
+	int i;
+
+	reclaim_profile();
+	e = sim_engine_create(&o);
+	assert_non_null(e);
+	m = mm_model_create(e, v, 1L << 16, err, sizeof(err));
+	assert_non_null(m);
+	assert_int_equal(swap_device_create(64ULL << 20), 0);
+	for (i = 0; i < 3; i++)
+		mms[i] = mm_alloc(m->root_memcg);
+	owners_stop = false;
+	return e;
+}
+
+static void free_model(struct sim_engine *e)
+{
+	int i;
+
+	mm_check_final();
+	for (i = 0; i < 3; i++)
+		mm_free(mms[i]);
+	mm_model_destroy(sim_mm);
+	sim_engine_destroy(e);
+}
+
+/* The owner of mm @arg: runs it (mm_cpumask = its CPU) until told to stop. */
+static void owner_task(void *arg)
+{
+	struct mm_struct *mm = arg;
+
+	switch_mm_irqs_off(mm);
+	while (!owners_stop) {
+		sim_cost_ns(100);
+		sim_sync();
+	}
+}
+
+static struct folio *fault_in(int mm, uint64_t page)
+{
+	struct vm_area_struct *vma = find_vma(mms[mm], bases[mm]);
+	uint64_t addr = bases[mm] + page * PAGE_SIZE;
+
+	assert_int_equal(handle_mm_fault(vma, addr, true), 0);
+	return pte_folio(*vma_pte_lookup(vma, addr));
+}
+
+/*
+ * A clean folio: written out before and mapped back read-only, so it is
+ * in the swap cache, not dirty, and its PTE is clean.
+ */
+static void make_clean(struct folio *folio, int mm, uint64_t page)
+{
+	struct vm_area_struct *vma = find_vma(mms[mm], bases[mm]);
+
+	assert_true(folio_trylock(folio));
+	assert_true(add_to_swap(folio));
+	folio_clear(folio, PG_dirty);
+	folio_unlock(folio);
+	*vma_pte_lookup(vma, bases[mm] + page * PAGE_SIZE) &= ~(PTE_DIRTY | PTE_WRITE);
+}
+
+/* Isolate @folio as isolate_lru_folios() would, without its young bit. */
+static void isolate(struct folio *folio, struct list_head *list, int mm, uint64_t page)
+{
+	struct vm_area_struct *vma = find_vma(mms[mm], bases[mm]);
+	struct lruvec *lruvec = folio_lruvec(folio);
+
+	*vma_pte_lookup(vma, bases[mm] + page * PAGE_SIZE) &= ~PTE_YOUNG;
+	spin_lock_irq(&lruvec->lru_lock);
+	assert_true(folio_test_lru(folio));
+	folio_get(folio);
+	folio_clear(folio, PG_lru);
+	lruvec_del_folio(lruvec, folio);
+	folio->place = FOLIO_ISOLATED;
+	spin_unlock_irq(&lruvec->lru_lock);
+	list_add(&folio->lru_node, list);	/* head: the last added is processed last */
+}
+
+#define NR_DIRTY	33
+#define NR_CLEAN	3
+
+static unsigned int shrink_nr_reclaimed;
+static uint64_t snap[NR_SIM_COUNTERS];	/* counters before the final munmaps */
+
+static void snapshot(void)
+{
+	memcpy(snap, sim_engine_counters(sim_engine_current), sizeof(snap));
+}
+
+/*
+ * The list, in the order shrink_folio_list() takes it (from the tail):
+ *   A B C A B C ... (33 dirty, 11 per mm) | A B C (3 clean)
+ */
+static void reclaimer_task(void *arg)
+{
+	struct list_head list;
+	struct reclaim_isolation iso;
+	struct scan_control sc = { .nr_to_reclaim = 64, .priority = DEF_PRIORITY,
+				   .may_writepage = true };
+	struct reclaim_stat stat;
+	int i;
+
+	(void)arg;
+	INIT_LIST_HEAD(&list);
+	for (i = 0; i < 3; i++)
+		bases[i] = vm_mmap_anon(mms[i], 64 * PAGE_SIZE, false);
+	for (i = 0; i < NR_DIRTY + NR_CLEAN; i++)
+		fault_in(i % 3, (uint64_t)(i / 3));
+	lru_add_drain();
+	for (i = NR_DIRTY; i < NR_DIRTY + NR_CLEAN; i++) {
+		struct vm_area_struct *vma = find_vma(mms[i % 3], bases[i % 3]);
+		struct folio *f = pte_folio(*vma_pte_lookup(vma, bases[i % 3] +
+							     (uint64_t)(i / 3) * PAGE_SIZE));
+
+		make_clean(f, i % 3, (uint64_t)(i / 3));
+	}
+	reclaim_iso_register(&iso, &list, NULL, NULL, NULL);
+	for (i = 0; i < NR_DIRTY + NR_CLEAN; i++) {
+		struct vm_area_struct *vma = find_vma(mms[i % 3], bases[i % 3]);
+		uint64_t addr = bases[i % 3] + (uint64_t)(i / 3) * PAGE_SIZE;
+
+		isolate(pte_folio(*vma_pte_lookup(vma, addr)), &list, i % 3, (uint64_t)(i / 3));
+	}
+	shrink_nr_reclaimed = shrink_folio_list(&list, &sc, &stat);
+	move_folios_to_lru(&list);
+	reclaim_iso_unregister(&iso);
+	snapshot();
+	owners_stop = true;
+	for (i = 0; i < 3; i++)
+		vm_munmap(mms[i], bases[i], 64 * PAGE_SIZE);
+}
+
+static void run_shrink(const struct mm_variant *v, uint64_t *flushes, uint64_t *tlb,
+		       uint64_t *cal, uint64_t *pswpout)
+{
+	struct sim_engine *e = new_model(v);
+	uint64_t *c = snap;
+	int i;
+
+	assert_non_null(sim_task_create(e, 0, "reclaimer", reclaimer_task, NULL));
+	for (i = 0; i < 3; i++)
+		assert_non_null(sim_task_create(e, i + 1, "owner", owner_task, mms[i]));
+	assert_int_equal(sim_engine_run(e, NULL, 0), 0);
+	*flushes = c[SIM_SIM_TLBBATCH_FLUSH];
+	*tlb = c[SIM_IRQ_TLB_COUNT];
+	*cal = c[SIM_IRQ_CALL_COUNT];
+	*pswpout = c[SIM_PSWPOUT];
+	free_model(e);
+}
+
+/*
+ * before: one flush per dirty folio, each to its mm's one CPU (33 IPIs);
+ * the 3 clean folios' pending flush is done once by the final
+ * try_to_unmap_flush(), to cpu1..3 (3 IPIs): 34 flushes, 36 shootdowns.
+ * (Counted before the munmaps at the end, which IPI each mm's CPU.)
+ */
+static void test_before_one_flush_per_dirty_folio(void **state)
+{
+	uint64_t flushes, tlb, cal, out;
+
+	(void)state;
+	run_shrink(&v_before, &flushes, &tlb, &cal, &out);
+	assert_int_equal(shrink_nr_reclaimed, NR_DIRTY + NR_CLEAN);
+	assert_int_equal(out, NR_DIRTY);
+	assert_int_equal(flushes, NR_DIRTY + 1);
+	assert_int_equal(tlb, NR_DIRTY + 3);
+	assert_int_equal(cal, NR_DIRTY + 3);
+}
+
+/*
+ * after: the first 31 dirty folios are flushed at once (cpu1..3: 3 IPIs);
+ * the last 2 dirty and the 3 clean ones are covered by the partial
+ * batch's flush after the loop (again cpu1..3); the final
+ * try_to_unmap_flush() has nothing left: 2 flushes, 6 shootdowns.
+ */
+static void test_after_one_flush_per_31(void **state)
+{
+	uint64_t flushes, tlb, cal, out;
+
+	(void)state;
+	run_shrink(&v_after, &flushes, &tlb, &cal, &out);
+	assert_int_equal(shrink_nr_reclaimed, NR_DIRTY + NR_CLEAN);
+	assert_int_equal(out, NR_DIRTY);
+	assert_int_equal(flushes, 2);
+	assert_int_equal(tlb, 6);
+	assert_int_equal(cal, 6);
+}
+
+/* ---- the re-check of pageout_batch() ------------------------------------------- */
+
+static bool recheck_ok;
+
+/*
+ *   reclaimer: isolate X, Y; swap, unmap (deferred), unlock; flush_folios: X Y
+ *   owner of X faults on X: swap cache hit, X mapped again (while unlocked)
+ *   pageout_batch(): X is mapped -> back to LRU; Y flushed and written
+ */
+static void recheck_task(void *arg)
+{
+	struct scan_control sc = { .nr_to_reclaim = 32, .may_writepage = true };
+	struct reclaim_stat stat = { 0 };
+	struct reclaim_ctx rc = { .sc = &sc, .stat = &stat };
+	struct list_head list;
+	struct reclaim_isolation iso;
+	struct folio *x, *y, *f;
+	struct vm_area_struct *vma;
+
+	(void)arg;
+	INIT_LIST_HEAD(&list);
+	INIT_LIST_HEAD(&rc.ret_folios);
+	folio_batch_init(&rc.free_folios);
+	folio_batch_init(&rc.flush_folios);
+	bases[0] = vm_mmap_anon(mms[0], 4 * PAGE_SIZE, false);
+	x = fault_in(0, 0);
+	y = fault_in(0, 1);
+	lru_add_drain();
+	reclaim_iso_register(&iso, &list, &rc.ret_folios, NULL, &rc.flush_folios);
+	isolate(x, &list, 0, 0);
+	isolate(y, &list, 0, 1);
+	while (!list_empty(&list)) {
+		f = list_last_entry(&list, struct folio, lru_node);
+		list_del_init(&f->lru_node);
+		assert_true(folio_trylock(f));
+		assert_true(add_to_swap(f));
+		assert_true(try_to_unmap(f, TTU_BATCH_FLUSH));
+		assert_true(folio_test(f, PG_stale_tlb));	/* dirty PTE, flush deferred */
+		folio_unlock(f);
+		folio_batch_add(&rc.flush_folios, f);
+	}
+	/* X is mapped again by a fault while it waits unlocked in the batch */
+	vma = find_vma(mms[0], bases[0]);
+	assert_int_equal(handle_mm_fault(vma, bases[0], true), 0);
+	assert_true(folio_mapped(x));
+	pageout_batch(&rc);
+	free_folios_flush(&rc);
+	recheck_ok = !list_empty(&rc.ret_folios) &&
+		     list_first_entry(&rc.ret_folios, struct folio, lru_node) == x &&
+		     folio_mapped(x) && !folio_test(y, PG_stale_tlb) && rc.nr_reclaimed == 1;
+	while (!list_empty(&rc.ret_folios))
+		list_move_tail(rc.ret_folios.next, &list);
+	move_folios_to_lru(&list);
+	reclaim_iso_unregister(&iso);
+	snapshot();
+	owners_stop = true;
+	vm_munmap(mms[0], bases[0], 4 * PAGE_SIZE);
+}
+
+static void test_recheck_returns_remapped_folio(void **state)
+{
+	struct sim_engine *e = new_model(&v_after);
+	uint64_t *c;
+
+	(void)state;
+	assert_non_null(sim_task_create(e, 0, "reclaimer", recheck_task, NULL));
+	assert_non_null(sim_task_create(e, 1, "owner", owner_task, mms[0]));
+	assert_int_equal(sim_engine_run(e, NULL, 0), 0);
+	c = snap;
+	assert_true(recheck_ok);
+	assert_int_equal(c[SIM_SIM_PAGEOUT_BATCH_RECHECK_FAIL], 1);
+	assert_int_equal(c[SIM_PSWPOUT], 1);
+	assert_int_equal(c[SIM_SIM_TLBBATCH_FLUSH], 1);
+	assert_int_equal(c[SIM_IRQ_TLB_COUNT], 1);
+	free_model(e);
+}
+
+/* ---- the scenario's relations at a small scale ----------------------------------- */
+
+static void set_param(struct sim_run_config *cfg, const char *key, uint64_t v)
+{
+	int i = sim_scenario_param_index(cfg->scenario, key);
+
+	assert_true(i >= 0);
+	cfg->params[i] = v;
+}
+
+static double metric(const struct scenario_ops *s, struct sim_variant_result *r, const char *k)
+{
+	return r->metrics[sim_scenario_metric_index(s, k)];
+}
+
+/*
+ * At this scale (16 workers, 64M over 16M, 150 ms) the relations that the
+ * model produces are checked: shootdowns and function-call IPIs fall,
+ * scanning and stealing do not fall by more than noise (1%).  The ranges
+ * the issue asked for (-50..-85% and -40..-75%) and the rise of bogo ops
+ * are reported in docs/results.md, not tested: see there.
+ */
+static void test_relations_small_scale(void **state)
+{
+	const struct scenario_ops *s = sim_scenario_find("reclaim-tlb");
+	struct sim_variant_result r[2];
+	struct sim_run_config cfg;
+	struct sim_profile p;
+	char err[256];
+	int i, v;
+
+	(void)state;
+	assert_non_null(s);
+	assert_int_equal(sim_profile_load("server-16", &p, err, sizeof(err)), 0);
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.scenario = s;
+	cfg.profile = &p;
+	cfg.seed = 1;
+	for (i = 0; s->params[i].key; i++)
+		cfg.params[i] = s->params[i].def;
+	set_param(&cfg, "vm_bytes", 64ULL << 20);
+	set_param(&cfg, "memcg_limit", 16ULL << 20);
+	set_param(&cfg, "swap", 256ULL << 20);
+	set_param(&cfg, "duration", 150ULL * 1000000);
+	for (v = 0; v < 2; v++) {
+		memset(&r[v], 0, sizeof(r[v]));
+		r[v].name = s->variants[v];
+		assert_int_equal(s->run(&cfg, v, &r[v], err, sizeof(err)), 0);
+	}
+	assert_true(metric(s, &r[1], "tlb_shootdowns") < 0.5 * metric(s, &r[0], "tlb_shootdowns"));
+	assert_true(metric(s, &r[1], "function_call_ipis") <
+		    0.6 * metric(s, &r[0], "function_call_ipis"));
+	assert_true(metric(s, &r[1], "pgscan_anon") >= 0.99 * metric(s, &r[0], "pgscan_anon"));
+	assert_true(metric(s, &r[1], "pgsteal_anon") >= 0.99 * metric(s, &r[0], "pgsteal_anon"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_before_one_flush_per_dirty_folio),
+		cmocka_unit_test(test_after_one_flush_per_31),
+		cmocka_unit_test(test_recheck_returns_remapped_folio),
+		cmocka_unit_test(test_relations_small_scale),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
