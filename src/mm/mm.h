@@ -465,6 +465,7 @@ struct swap_info_struct {
 	uint32_t *swap_map;		/* per slot: SWAP_MAP_COUNT | cache folio id + 1 */
 	struct swap_cluster_info *cluster_info;
 	uint32_t *percpu_cluster;	/* per CPU: the cluster it allocates from */
+	uint32_t *percpu_next;		/* per CPU: the slot to try next (percpu_cluster->next) */
 	uint32_t max;			/* slots */
 	uint32_t nr_clusters;
 	uint32_t inuse_pages;

@@ -59,10 +59,12 @@ int swap_device_create(uint64_t bytes)
 	si->swap_map = calloc(si->max, sizeof(*si->swap_map));
 	si->cluster_info = calloc(si->nr_clusters, sizeof(*si->cluster_info));
 	si->percpu_cluster = calloc((size_t)sim_mm->nr_cpus, sizeof(*si->percpu_cluster));
-	if (!si->swap_map || !si->cluster_info || !si->percpu_cluster) {
+	si->percpu_next = calloc((size_t)sim_mm->nr_cpus, sizeof(*si->percpu_next));
+	if (!si->swap_map || !si->cluster_info || !si->percpu_cluster || !si->percpu_next) {
 		free(si->swap_map);
 		free(si->cluster_info);
 		free(si->percpu_cluster);
+		free(si->percpu_next);
 		free(si);
 		return -1;
 	}
@@ -87,6 +89,7 @@ void swap_device_destroy(void)
 	free(si->swap_map);
 	free(si->cluster_info);
 	free(si->percpu_cluster);
+	free(si->percpu_next);
 	free(si);
 	sim_mm->swap = NULL;
 }
@@ -126,19 +129,23 @@ bool folio_alloc_swap(struct folio *folio)
 	for (tries = 0; tries < 2; tries++) {
 		uint32_t c = si->percpu_cluster[cpu];
 		struct swap_cluster_info *ci;
-		uint32_t s;
+		uint32_t s, i;
 
 		if (c == UINT32_MAX || si->cluster_info[c].count >= SWAPFILE_CLUSTER) {
 			c = swap_new_cluster(si);
 			if (c == UINT32_MAX)
 				return false;
 			si->percpu_cluster[cpu] = c;
+			si->percpu_next[cpu] = 0;
 		}
 		ci = &si->cluster_info[c];
 		spin_lock(&ci->lock);
-		for (s = c * SWAPFILE_CLUSTER; s < (c + 1) * SWAPFILE_CLUSTER; s++) {
+		/* Scan the cluster from where this CPU left off, wrapping once. */
+		for (i = 0; i < SWAPFILE_CLUSTER; i++) {
+			s = c * SWAPFILE_CLUSTER + (si->percpu_next[cpu] + i) % SWAPFILE_CLUSTER;
 			if (si->swap_map[s])
 				continue;
+			si->percpu_next[cpu] = (s + 1) % SWAPFILE_CLUSTER;
 			/* the swap table entry: this folio is the slot's cache */
 			si->swap_map[s] = folio->id + 1;
 			ci->count++;
