@@ -1,0 +1,388 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A per-CPU data TLB, Intel style: an L1 dTLB for 4K pages, an L1 dTLB for
+ * 2M pages and a second-level TLB (STLB) shared by both sizes, each
+ * set-associative with true LRU replacement, tagged by address space
+ * (PCID).  See src/hw/tlb.c for what is modelled and docs/tlb.md for the
+ * formulas and their sources.
+ *
+ * This module depends only on the C library: the caller turns the cycles
+ * that tlb_access() reports into virtual time.
+ *
+ * The hot path, tlb_access(), is inline, STLB and walk included: with
+ * random accesses over more than the STLB's reach, the "slow" path is the
+ * common one, and the call cost 15% of an access.  Set-up, walk costs and
+ * flushes are in src/hw/tlb.c.
+ */
+#ifndef MMSIM_TLB_H
+#define MMSIM_TLB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#if defined(__SSE2__) && !defined(TLB_NO_SIMD)
+#include <emmintrin.h>
+#endif
+
+#define TLB_PAGE_SHIFT		12	/* 4K */
+#define TLB_HPAGE_SHIFT		21	/* 2M */
+#define TLB_VADDR_BITS		57	/* LA57: addresses are taken modulo 2^57 */
+#define TLB_MAX_WAYS		16	/* ways per set: 4-bit way numbers */
+
+/* Levels of a native x86-64 walk for a 4K page (PML4, PDPT, PD, PT). */
+#define TLB_WALK_LEVELS		4
+
+/*
+ * The machine's TLB description, as in a profile's [tlb] section.
+ * Every array must have a power-of-two number of sets (entries / ways).
+ */
+struct tlb_geometry {
+	uint32_t l1_4k_entries;		/* L1 dTLB entries for 4K pages */
+	uint32_t l1_4k_ways;		/* ... and its associativity */
+	uint32_t l1_2m_entries;		/* L1 dTLB entries for 2M pages */
+	uint32_t l1_2m_ways;		/* ... and its associativity */
+	uint32_t stlb_entries;		/* STLB entries, shared by 4K and 2M */
+	uint32_t stlb_ways;		/* ... and its associativity */
+	uint32_t stlb_hit_cycles;	/* L1 miss that hits the STLB */
+	uint32_t walk_cycles;		/* native 4-level walk, entries in cache */
+	uint32_t walk_dims;		/* 1 native, 2 nested (EPT/NPT) walk */
+	uint32_t page_walkers;		/* page walks in flight at once */
+};
+
+/* What one access did. */
+enum tlb_result {
+	TLB_L1_HIT = 0,			/* L1 dTLB hit: no extra cycles */
+	TLB_STLB_HIT = 1,		/* L1 miss, STLB hit: L1 filled */
+	TLB_WALK = 2,			/* STLB miss: page walk, STLB and L1 filled */
+	TLB_NR_RESULTS
+};
+
+/*
+ * Counters of one TLB.  They are never reset by the model; the caller
+ * may clear them with memset.
+ *
+ *   l1_hits + stlb_hits + walks == number of tlb_access() calls
+ *   walks == dtlb_load_misses as perf counts it on Skylake
+ *            (DTLB_LOAD_MISSES.WALK_COMPLETED: one per completed walk)
+ *   flushes == flush_all + flush_asid + flush_one
+ */
+struct tlb_stats {
+	uint64_t l1_hits;		/* accesses that hit an L1 dTLB */
+	uint64_t stlb_hits;		/* L1 misses that hit the STLB */
+	uint64_t walks;			/* STLB misses = page walks = dtlb_load_misses */
+	uint64_t walk_cycles;		/* sum of the cost of those walks */
+	uint64_t flushes;		/* flush operations of any kind */
+	uint64_t flush_all;		/* tlb_flush_all(): every PCID */
+	uint64_t flush_asid;		/* full flushes of one PCID */
+	uint64_t flush_one;		/* single-page flushes (INVLPG) */
+	uint64_t flushed_entries;	/* entries removed by all flushes */
+};
+
+/*
+ * The bookkeeping of one set: which way holds what, in LRU order.
+ *
+ * @tag holds one byte per way (also readable as two words, @tags): a
+ * hash of the way's key, never 0, or 0 if the way is invalid.  A lookup
+ * compares all of them at once (SSE2, or SWAR without it) and checks the
+ * full key only where a byte matches.  Both give the same answers.  @order holds the way numbers, one per 4-bit nibble, most
+ * recently used in nibble 0 and least recently used in nibble ways - 1.
+ *
+ *   nibbles 0 .. ways-1 of order are a permutation of 0 .. ways-1;
+ *     the other nibbles are 0
+ *   tag byte i == tlb_tag(keys[i]) if keys[i] is valid, else 0;
+ *     the tag bytes past the last way are 0
+ *   the invalid ways form the LRU end of order
+ *   no valid key appears twice in one set
+ *   keys == the array's keys + set number * ways (saves a multiply)
+ */
+struct tlb_set {
+	union {
+		uint8_t tag[16];	/* tag byte per way, 0: invalid */
+		uint64_t tags[2];	/* the same, as two words */
+	};
+	uint64_t order;			/* way numbers, MRU first, 4 bits each */
+	uint64_t *keys;			/* this set's keys, by way */
+};
+
+/*
+ * One set-associative array with true LRU replacement.
+ *
+ *   nr_sets == set_mask + 1, a power of two
+ *   keys of set s are keys[s * ways .. s * ways + ways - 1], by way
+ *   lru_shift == 4 * (ways - 1)
+ */
+struct tlb_array {
+	struct tlb_set *sets;		/* nr_sets sets */
+	uint64_t *keys;			/* nr_sets * ways keys, by way */
+	uint64_t set_mask;		/* nr_sets - 1 */
+	uint64_t order_mask;		/* the nibbles 0 .. ways-1 of an order */
+	uint32_t ways;			/* associativity, 1 .. TLB_MAX_WAYS */
+	uint32_t lru_shift;		/* bit offset of the LRU nibble */
+};
+
+/*
+ * A per-CPU TLB.
+ *
+ *   an entry of l1_4k is 4K, of l1_2m is 2M; stlb holds both
+ *   cost[r][huge] == extra cycles of result r for a page of that size
+ *   walk_cost[huge] == cost[TLB_WALK][huge] - cost[TLB_STLB_HIT][huge]
+ */
+struct tlb {
+	struct tlb_array l1_4k;		/* L1 dTLB, 4K pages */
+	struct tlb_array l1_2m;		/* L1 dTLB, 2M pages */
+	struct tlb_array stlb;		/* second-level TLB, 4K and 2M */
+	struct tlb_geometry geo;	/* as given to tlb_init() */
+	uint32_t cost[TLB_NR_RESULTS][2]; /* cycles per result, [4K, 2M] */
+	uint32_t walk_cost[2];		/* tlb_walk_cost(), [4K, 2M] */
+	struct tlb_stats stats;		/* counters */
+};
+
+/*
+ * A key packs the tag of an entry into one word:
+ *   bits 63..18  virtual page number (of the page's own size)
+ *   bit  17      1 for a 2M page
+ *   bit  16      valid
+ *   bits 15..0   the address space (PCID / ASID), the low 16-bit lane of
+ *                the key, so that a flush compares them with SIMD
+ */
+#define TLB_KEY_VALID		(1ULL << 16)
+#define TLB_KEY_HUGE		(1ULL << 17)
+#define TLB_KEY_ASID_SHIFT	0
+#define TLB_KEY_VPN_SHIFT	18
+
+static inline uint64_t tlb_vpn(uint64_t vaddr, bool huge)
+{
+	uint64_t va = vaddr & ((1ULL << TLB_VADDR_BITS) - 1);
+
+	return va >> (huge ? TLB_HPAGE_SHIFT : TLB_PAGE_SHIFT);
+}
+
+static inline uint64_t tlb_key(uint16_t asid, uint64_t vpn, bool huge)
+{
+	return (vpn << TLB_KEY_VPN_SHIFT) | (huge ? TLB_KEY_HUGE : 0) |
+	       ((uint64_t)asid << TLB_KEY_ASID_SHIFT) | TLB_KEY_VALID;
+}
+
+static inline uint16_t tlb_key_asid(uint64_t key)
+{
+	return (uint16_t)(key >> TLB_KEY_ASID_SHIFT);
+}
+
+#define TLB_ONES8	0x0101010101010101ULL
+#define TLB_ONES4	0x1111111111111111ULL
+
+/* The tag byte of a valid key: a hash in 1 .. 255. */
+static inline uint64_t tlb_tag(uint64_t key)
+{
+	uint64_t h = (key * 0x9e3779b97f4a7c15ULL) >> 56;
+
+	return h + !h;
+}
+
+/* The high bit of each byte of @x that is zero (exact, no false hits). */
+static inline uint64_t tlb_zero_bytes(uint64_t x)
+{
+	const uint64_t low7 = 0x7f7f7f7f7f7f7f7fULL;
+
+	return ~(((x & low7) + low7) | x | low7);
+}
+
+/* The high bit of each nibble of @x that is zero (exact). */
+static inline uint64_t tlb_zero_nibbles(uint64_t x)
+{
+	const uint64_t low3 = 0x7777777777777777ULL;
+
+	return ~(((x & low3) + low3) | x | low3);
+}
+
+/* The rank (0: MRU) of way @w in @order. */
+static inline unsigned int tlb_order_rank(uint64_t order, unsigned int w)
+{
+	/* Unused high nibbles are 0 and may match w == 0: take the lowest. */
+	return (unsigned int)__builtin_ctzll(tlb_zero_nibbles(order ^
+							      (w * TLB_ONES4))) >> 2;
+}
+
+/* @order with way @w, now at rank @rank, moved to rank 0. */
+static inline uint64_t tlb_order_to_front(uint64_t order, unsigned int rank,
+					  unsigned int w)
+{
+	uint64_t below = (1ULL << (4 * rank)) - 1;	/* ranks < rank */
+	uint64_t above = ~0ULL << (4 * rank) << 4;	/* ranks > rank */
+
+	return (order & above) | ((order & below) << 4) | w;
+}
+
+/* A bit per way whose tag byte equals @tag. */
+static inline uint32_t tlb_set_match(const struct tlb_set *set, uint64_t tag)
+{
+#if defined(__SSE2__) && !defined(TLB_NO_SIMD)
+	__m128i v = _mm_loadu_si128((const __m128i *)set->tag);
+
+	return (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v,
+					_mm_set1_epi8((char)tag)));
+#else
+	uint64_t lo = tlb_zero_bytes(set->tags[0] ^ (tag * TLB_ONES8));
+	uint64_t hi = tlb_zero_bytes(set->tags[1] ^ (tag * TLB_ONES8));
+
+	/* Gather the high bit of each byte into one bit per byte. */
+	lo = ((lo >> 7) * 0x0102040810204080ULL) >> 56;
+	hi = ((hi >> 7) * 0x0102040810204080ULL) >> 56;
+	return (uint32_t)(lo | hi << 8);
+#endif
+}
+
+/* The way whose tag byte equals @tag and whose key is @key, or -1. */
+static inline int tlb_set_find(const struct tlb_set *set, const uint64_t *keys,
+			       uint64_t key, uint64_t tag)
+{
+	uint32_t m = tlb_set_match(set, tag);
+
+	while (m) {
+		int w = __builtin_ctz(m);
+
+		if (keys[w] == key)
+			return w;
+		m &= m - 1;
+	}
+	return -1;
+}
+
+/*
+ * Look @key up in its set and make it the most recently used entry; on a
+ * miss, put it in the least recently used way (an invalid one if there is
+ * one), which becomes the most recently used.
+ * Returns true on a hit.
+ */
+static inline bool tlb_array_touch(struct tlb_array *a, uint64_t key,
+				   uint64_t vpn)
+{
+	uint64_t s = vpn & a->set_mask;
+	struct tlb_set *set = &a->sets[s];
+	uint64_t *keys = set->keys;
+	uint64_t order = set->order, tag;
+	unsigned int w;
+	int hit;
+
+	if (keys[order & 15] == key)
+		return true;			/* already the MRU */
+	tag = tlb_tag(key);
+	hit = tlb_set_find(set, keys, key, tag);
+	if (hit >= 0) {
+		w = (unsigned int)hit;
+		set->order = tlb_order_to_front(order, tlb_order_rank(order, w), w);
+		return true;
+	}
+	w = (unsigned int)(order >> a->lru_shift) & 15;
+	set->order = ((order << 4) & a->order_mask) | w;
+	keys[w] = key;
+	set->tag[w] = (uint8_t)tag;
+	return false;
+}
+
+/* The key at LRU rank @rank (0: MRU) of set @s, 0 if invalid. */
+static inline uint64_t tlb_array_key_at(const struct tlb_array *a, uint64_t s,
+					unsigned int rank)
+{
+	unsigned int w = (unsigned int)(a->sets[s].order >> (4 * rank)) & 15;
+
+	return a->keys[s * a->ways + w];
+}
+
+/**
+ * tlb_access - translate one data access through the TLB
+ * @t: this CPU's TLB
+ * @asid: the address space (PCID) the access runs in
+ * @vaddr: the virtual address accessed
+ * @huge: true if @vaddr is mapped by a 2M page, false for a 4K page
+ *
+ * Looks the page up in the L1 dTLB of its size, then in the STLB, and
+ * walks the page table on an STLB miss, filling the STLB and the L1 with
+ * LRU replacement.  Counts the outcome in @t->stats.  An STLB miss is one
+ * dtlb_load_misses.
+ *
+ * Context: any; the TLB belongs to one vCPU.
+ * Return: what happened; tlb_cost_cycles() gives its extra cost.
+ */
+static inline enum tlb_result tlb_access(struct tlb *t, uint16_t asid,
+					 uint64_t vaddr, bool huge)
+{
+	uint64_t vpn = tlb_vpn(vaddr, huge);
+	uint64_t key = tlb_key(asid, vpn, huge);
+
+	if (tlb_array_touch(huge ? &t->l1_2m : &t->l1_4k, key, vpn)) {
+		t->stats.l1_hits++;
+		return TLB_L1_HIT;
+	}
+	/* The L1 holds @key now: tlb_array_touch() filled it on the miss. */
+	if (tlb_array_touch(&t->stlb, key, vpn)) {
+		t->stats.stlb_hits++;
+		return TLB_STLB_HIT;
+	}
+	t->stats.walks++;
+	t->stats.walk_cycles += t->walk_cost[huge];
+	return TLB_WALK;
+}
+
+/**
+ * tlb_cost_cycles - extra cycles of one access's outcome
+ * @t: the TLB
+ * @r: what tlb_access() returned
+ * @huge: the page size of that access
+ *
+ * Context: any.
+ * Return: 0 for an L1 hit, stlb_hit_cycles for an STLB hit,
+ * stlb_hit_cycles + tlb_walk_cost() for a page walk.
+ */
+static inline uint32_t tlb_cost_cycles(const struct tlb *t, enum tlb_result r,
+				       bool huge)
+{
+	return t->cost[r][huge];
+}
+
+/**
+ * tlb_access_cycles - tlb_access() that returns its cost
+ * @t: this CPU's TLB
+ * @asid: the address space (PCID)
+ * @vaddr: the virtual address accessed
+ * @huge: true for a 2M page
+ *
+ * Context: any.
+ * Return: the extra cycles of the access, as tlb_cost_cycles().
+ */
+static inline uint32_t tlb_access_cycles(struct tlb *t, uint16_t asid,
+					 uint64_t vaddr, bool huge)
+{
+	return tlb_cost_cycles(t, tlb_access(t, asid, vaddr, huge), huge);
+}
+
+/* dtlb_load_misses as perf reports it on Intel: completed page walks. */
+static inline uint64_t tlb_dtlb_load_misses(const struct tlb *t)
+{
+	return t->stats.walks;
+}
+
+int tlb_init(struct tlb *t, const struct tlb_geometry *geo);
+void tlb_destroy(struct tlb *t);
+
+uint32_t tlb_walk_refs(const struct tlb *t, bool huge);
+uint32_t tlb_walk_cost(const struct tlb *t, bool huge);
+uint64_t tlb_walk_stall_cycles(const struct tlb *t, uint64_t nr_walks,
+			       uint64_t cycles_per_walk);
+
+/* Where tlb_present() looks. */
+enum tlb_level {
+	TLB_LEVEL_L1,			/* the L1 dTLB of the page's size */
+	TLB_LEVEL_STLB,			/* the STLB */
+};
+
+bool tlb_present(const struct tlb *t, enum tlb_level level, uint16_t asid,
+		 uint64_t vaddr, bool huge);
+unsigned int tlb_nr_valid(const struct tlb *t);
+
+unsigned int tlb_flush_all(struct tlb *t);
+unsigned int tlb_flush_asid(struct tlb *t, uint16_t asid);
+unsigned int tlb_flush_one(struct tlb *t, uint16_t asid, uint64_t vaddr);
+unsigned int tlb_flush_range(struct tlb *t, uint16_t asid, uint64_t start,
+			     uint64_t end, uint64_t ceiling);
+
+#endif /* MMSIM_TLB_H */

@@ -1,0 +1,455 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests of the TLB model (src/hw/tlb.c), with answers worked out by
+ * hand.  They call only the functions of include/mmsim/tlb.h, so they
+ * build standalone:
+ *
+ *   gcc -std=gnu11 -O2 -Iinclude src/hw/tlb.c tests/test_tlb.c -lcmocka
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "mmsim/tlb.h"
+
+#define SZ_4K	0x1000ULL
+#define SZ_2M	0x200000ULL
+#define SZ_128M	(128ULL << 20)
+
+/*
+ * The tiny TLB: L1 4K is 2-way with 4 sets (8 entries), L1 2M 2-way with
+ * 2 sets, the STLB 2-way with 8 sets.  A 4K page p sits in L1 set p % 4
+ * and STLB set p % 8.
+ */
+static const struct tlb_geometry tiny = {
+	.l1_4k_entries = 8, .l1_4k_ways = 2,
+	.l1_2m_entries = 4, .l1_2m_ways = 2,
+	.stlb_entries = 16, .stlb_ways = 2,
+	.stlb_hit_cycles = 10, .walk_cycles = 20,
+	.walk_dims = 1, .page_walkers = 2,
+};
+
+/* Skylake (kernel-paths.md 5.3): L1 64/4 and 32/4, STLB 1536/12. */
+static const struct tlb_geometry skylake = {
+	.l1_4k_entries = 64, .l1_4k_ways = 4,
+	.l1_2m_entries = 32, .l1_2m_ways = 4,
+	.stlb_entries = 1536, .stlb_ways = 12,
+	.stlb_hit_cycles = 12, .walk_cycles = 20,
+	.walk_dims = 1, .page_walkers = 2,
+};
+
+/* The invariants above struct tlb_set and struct tlb_array. */
+static void check_array(const struct tlb_array *a)
+{
+	for (uint64_t s = 0; s <= a->set_mask; s++) {
+		const struct tlb_set *set = &a->sets[s];
+		const uint64_t *keys = a->keys + s * a->ways;
+
+		assert_ptr_equal(set->keys, keys);
+		bool seen_invalid = false;
+		uint32_t seen_ways = 0;
+
+		for (uint32_t rank = 0; rank < TLB_MAX_WAYS; rank++) {
+			unsigned int w = (set->order >> (4 * rank)) & 15;
+			uint64_t tag = (set->tags[w / 8] >> (8 * (w % 8))) & 0xff;
+
+			if (rank >= a->ways) {
+				assert_int_equal(w, 0);	/* unused nibble */
+				continue;
+			}
+			assert_true(w < a->ways);
+			assert_false(seen_ways & (1u << w));
+			seen_ways |= 1u << w;
+			if (!keys[w]) {
+				seen_invalid = true;	/* LRU end */
+				assert_int_equal(tag, 0);
+				continue;
+			}
+			assert_false(seen_invalid);
+			assert_true(keys[w] & TLB_KEY_VALID);
+			assert_int_equal(tag, tlb_tag(keys[w]));
+			for (uint32_t v = 0; v < w; v++)
+				assert_true(keys[v] != keys[w]);
+		}
+		for (uint32_t w = a->ways; w < TLB_MAX_WAYS; w++)
+			assert_int_equal((set->tags[w / 8] >> (8 * (w % 8))) &
+					 0xff, 0);
+	}
+}
+
+static void check_tlb(const struct tlb *t)
+{
+	check_array(&t->l1_4k);
+	check_array(&t->l1_2m);
+	check_array(&t->stlb);
+}
+
+/* The key at LRU rank @rank (0: MRU) of the L1 set of 4K page @p. */
+static uint64_t l1_way(const struct tlb *t, uint64_t p, uint32_t rank)
+{
+	return tlb_array_key_at(&t->l1_4k, p & t->l1_4k.set_mask, rank);
+}
+
+static uint64_t stlb_way(const struct tlb *t, uint64_t p, uint32_t rank)
+{
+	return tlb_array_key_at(&t->stlb, p & t->stlb.set_mask, rank);
+}
+
+static uint64_t k4(uint16_t asid, uint64_t p)
+{
+	return tlb_key(asid, p, false);
+}
+
+static enum tlb_result acc(struct tlb *t, uint16_t asid, uint64_t p)
+{
+	enum tlb_result r = tlb_access(t, asid, p * SZ_4K + 0x123, false);
+
+	check_tlb(t);
+	return r;
+}
+
+static void test_geometry_rejected(void **state)
+{
+	struct tlb t;
+	struct tlb_geometry g = tiny;
+
+	g.l1_4k_entries = 12;		/* 6 sets: not a power of two */
+	assert_int_equal(tlb_init(&t, &g), -EINVAL);
+	g = tiny;
+	g.stlb_ways = 3;		/* 16 % 3 != 0 */
+	assert_int_equal(tlb_init(&t, &g), -EINVAL);
+	g = tiny;
+	g.walk_dims = 3;
+	assert_int_equal(tlb_init(&t, &g), -EINVAL);
+	g = tiny;
+	g.page_walkers = 0;
+	assert_int_equal(tlb_init(&t, &g), -EINVAL);
+	assert_int_equal(tlb_init(&t, &skylake), 0);
+	tlb_destroy(&t);
+}
+
+/*
+ * An exact trace through the tiny TLB, ASID 1, 4K pages.  Sets are drawn
+ * MRU first.  Pages 0, 4, 8, 16 share L1 set 0; 0, 8, 16 share STLB set 0.
+ *
+ *  #  page  L1 set 0 before  STLB set       result     L1 set 0 after / STLB after
+ *  1  0     [ - - ]          s0 [ - - ]     walk       [0 -]   s0 [0 -]
+ *  2  4     [0 -]            s4 [ - - ]     walk       [4 0]   s4 [4 -]
+ *  3  0     [4 0]            (not looked)   L1 hit     [0 4]   (LRU update)
+ *  4  8     [0 4]            s0 [0 -]       walk       [8 0]   s0 [8 0]  L1 evicts 4
+ *  5  4     [8 0]            s4 [4 -]       STLB hit   [4 8]   s4 [4 -]  L1 evicts 0
+ *  6  16    [4 8]            s0 [8 0]       walk       [16 4]  s0 [16 8] STLB evicts 0
+ *  7  0     [16 4]           s0 [16 8]      walk       [0 16]  s0 [0 16] STLB evicts 8
+ *  8  8     [0 16]           s0 [0 16]      walk       [8 0]   s0 [8 0]
+ *  9  1     set 1 [ - - ]    s1 [ - - ]     walk       set 1 [1 -], s1 [1 -]
+ * 10  8     [8 0]            (not looked)   L1 hit     [8 0]
+ *
+ * Totals: 2 L1 hits (3, 10), 1 STLB hit (5), 7 walks.
+ * Cycles: 7 * (10 + 20) + 1 * 10 = 220.
+ */
+static void test_trace_lru(void **state)
+{
+	static const struct {
+		uint64_t page;
+		enum tlb_result r;
+	} trace[] = {
+		{ 0, TLB_WALK }, { 4, TLB_WALK }, { 0, TLB_L1_HIT },
+		{ 8, TLB_WALK }, { 4, TLB_STLB_HIT }, { 16, TLB_WALK },
+		{ 0, TLB_WALK }, { 8, TLB_WALK }, { 1, TLB_WALK },
+		{ 8, TLB_L1_HIT },
+	};
+	uint64_t cycles = 0;
+	struct tlb t;
+
+	assert_int_equal(tlb_init(&t, &tiny), 0);
+	for (size_t i = 0; i < sizeof(trace) / sizeof(trace[0]); i++) {
+		enum tlb_result r = acc(&t, 1, trace[i].page);
+
+		if (r != trace[i].r)
+			fail_msg("step %zu (page %llu): got %d, expected %d",
+				 i + 1, (unsigned long long)trace[i].page,
+				 r, trace[i].r);
+		cycles += tlb_cost_cycles(&t, r, false);
+
+		if (i + 1 == 4) {	/* L1 s0 [8 0], STLB s0 [8 0] */
+			assert_int_equal(l1_way(&t, 0, 0), k4(1, 8));
+			assert_int_equal(l1_way(&t, 0, 1), k4(1, 0));
+			assert_int_equal(stlb_way(&t, 0, 0), k4(1, 8));
+			assert_int_equal(stlb_way(&t, 0, 1), k4(1, 0));
+		}
+		if (i + 1 == 6) {	/* L1 s0 [16 4], STLB s0 [16 8] */
+			assert_int_equal(l1_way(&t, 0, 0), k4(1, 16));
+			assert_int_equal(l1_way(&t, 0, 1), k4(1, 4));
+			assert_int_equal(stlb_way(&t, 0, 0), k4(1, 16));
+			assert_int_equal(stlb_way(&t, 0, 1), k4(1, 8));
+		}
+	}
+	assert_int_equal(t.stats.l1_hits, 2);
+	assert_int_equal(t.stats.stlb_hits, 1);
+	assert_int_equal(t.stats.walks, 7);
+	assert_int_equal(tlb_dtlb_load_misses(&t), 7);
+	assert_int_equal(t.stats.walk_cycles, 7 * 20);
+	assert_int_equal(cycles, 220);
+	/* L1 set 0 [8 0], set 1 [1 -]; STLB s0 [8 0], s1 [1], s4 [4]. */
+	assert_int_equal(tlb_nr_valid(&t), 3 + 4);
+	tlb_destroy(&t);
+}
+
+/* The same address in another address space is another entry. */
+static void test_asid_tagging(void **state)
+{
+	struct tlb t;
+
+	assert_int_equal(tlb_init(&t, &tiny), 0);
+	assert_int_equal(acc(&t, 1, 5), TLB_WALK);
+	assert_int_equal(acc(&t, 2, 5), TLB_WALK);	/* other asid misses */
+	assert_int_equal(acc(&t, 1, 5), TLB_L1_HIT);	/* both fit in 2 ways */
+	assert_int_equal(acc(&t, 2, 5), TLB_L1_HIT);
+	assert_int_equal(acc(&t, 3, 5), TLB_WALK);	/* evicts asid 1 from L1 */
+	assert_int_equal(acc(&t, 1, 5), TLB_WALK);	/* and from the STLB */
+	assert_int_equal(t.stats.walks, 4);
+	tlb_destroy(&t);
+}
+
+/* One 2M entry translates all 512 4K pages of its range, and no more. */
+static void test_huge_covers_range(void **state)
+{
+	const uint64_t base = 7 * SZ_2M;
+	struct tlb t;
+
+	assert_int_equal(tlb_init(&t, &tiny), 0);
+	assert_int_equal(tlb_access(&t, 1, base + 0x10, true), TLB_WALK);
+	for (uint64_t i = 0; i < 512; i++)
+		assert_int_equal(tlb_access(&t, 1, base + i * SZ_4K + 0xff8, true),
+				 TLB_L1_HIT);
+	assert_int_equal(t.stats.l1_hits, 512);
+	assert_true(tlb_present(&t, TLB_LEVEL_L1, 1, base + SZ_2M - 1, true));
+	assert_false(tlb_present(&t, TLB_LEVEL_L1, 1, base + SZ_2M, true));
+	assert_false(tlb_present(&t, TLB_LEVEL_L1, 1, base - 1, true));
+	/* The 2M entry does not answer a 4K lookup of the same address. */
+	assert_false(tlb_present(&t, TLB_LEVEL_STLB, 1, base, false));
+	assert_int_equal(tlb_access(&t, 1, base + SZ_2M, true), TLB_WALK);
+	assert_int_equal(tlb_nr_valid(&t), 4);		/* 2 x (L1 2M + STLB) */
+	tlb_destroy(&t);
+}
+
+/*
+ * INVLPG of X = 2M + 12K for asid 1 removes the four entries covering X
+ * for asid 1 (4K in L1 and STLB, 2M in L1 and STLB), and keeps:
+ *   asid 1, 4K page X + 4K  (another page, though inside the same 2M)
+ *   asid 2, 4K page X and asid 2, the 2M page of X  (another asid)
+ */
+static void test_flush_one(void **state)
+{
+	const uint64_t x = SZ_2M + 3 * SZ_4K;
+	struct tlb t;
+
+	assert_int_equal(tlb_init(&t, &tiny), 0);
+	tlb_access(&t, 1, x, false);
+	tlb_access(&t, 1, x, true);
+	tlb_access(&t, 1, x + SZ_4K, false);
+	tlb_access(&t, 2, x, false);
+	tlb_access(&t, 2, x, true);
+	assert_int_equal(t.stats.walks, 5);
+	assert_int_equal(tlb_nr_valid(&t), 10);
+
+	assert_int_equal(tlb_flush_one(&t, 1, x + 0x7), 4);
+	check_tlb(&t);
+	assert_int_equal(tlb_nr_valid(&t), 6);
+	for (int lvl = TLB_LEVEL_L1; lvl <= TLB_LEVEL_STLB; lvl++) {
+		assert_false(tlb_present(&t, lvl, 1, x, false));
+		assert_false(tlb_present(&t, lvl, 1, x, true));
+		assert_true(tlb_present(&t, lvl, 1, x + SZ_4K, false));
+		assert_true(tlb_present(&t, lvl, 2, x, false));
+		assert_true(tlb_present(&t, lvl, 2, x, true));
+	}
+	assert_int_equal(tlb_access(&t, 1, x + SZ_4K, false), TLB_L1_HIT);
+	assert_int_equal(tlb_access(&t, 2, x, true), TLB_L1_HIT);
+	assert_int_equal(tlb_access(&t, 1, x, false), TLB_WALK);
+
+	/* Nothing left to remove: a second INVLPG of a 4K-only page. */
+	assert_int_equal(tlb_flush_one(&t, 1, x + 5 * SZ_2M), 0);
+	assert_int_equal(t.stats.flush_one, 2);
+	assert_int_equal(t.stats.flushes, 2);
+	assert_int_equal(t.stats.flushed_entries, 4);
+	tlb_destroy(&t);
+}
+
+/* A full flush of one PCID leaves the other PCIDs' entries. */
+static void test_flush_asid(void **state)
+{
+	struct tlb t;
+
+	assert_int_equal(tlb_init(&t, &tiny), 0);
+	/* asid 1: pages 0, 1, 2 (L1 sets 0-2, STLB sets 0-2): 6 entries. */
+	for (uint64_t p = 0; p < 3; p++)
+		acc(&t, 1, p);
+	/* asid 2: pages 0, 3: 4 entries; the 2M page 5: 2 entries. */
+	acc(&t, 2, 0);
+	acc(&t, 2, 3);
+	tlb_access(&t, 2, 5 * SZ_2M, true);
+	assert_int_equal(tlb_nr_valid(&t), 12);
+
+	assert_int_equal(tlb_flush_asid(&t, 1), 6);
+	check_tlb(&t);
+	assert_int_equal(tlb_nr_valid(&t), 6);
+	assert_int_equal(acc(&t, 2, 0), TLB_L1_HIT);
+	assert_int_equal(acc(&t, 2, 3), TLB_L1_HIT);
+	assert_int_equal(tlb_access(&t, 2, 5 * SZ_2M + 0x1234, true),
+			 TLB_L1_HIT);
+	assert_int_equal(acc(&t, 1, 1), TLB_WALK);
+	assert_int_equal(t.stats.flush_asid, 1);
+
+	assert_int_equal(tlb_flush_all(&t), 8);
+	assert_int_equal(tlb_nr_valid(&t), 0);
+	assert_int_equal(t.stats.flushes, 2);
+	assert_int_equal(t.stats.flushed_entries, 14);
+	tlb_destroy(&t);
+}
+
+/*
+ * tlb_flush_range() with the kernel's ceiling of 33: a range of 33 pages
+ * is 33 INVLPGs and keeps the asid's other pages; 34 pages are one full
+ * flush of the asid, which also drops pages outside the range, but not
+ * other asids.
+ */
+static void test_flush_range_ceiling(void **state)
+{
+	struct tlb t;
+
+	assert_int_equal(tlb_init(&t, &skylake), 0);
+	for (uint64_t p = 0; p < 40; p++)
+		acc(&t, 1, p);
+	acc(&t, 2, 0);
+	assert_int_equal(tlb_nr_valid(&t), 41 * 2);
+
+	/* [0, 33 pages): 33 INVLPGs, each removing L1 + STLB entry. */
+	assert_int_equal(tlb_flush_range(&t, 1, 0, 33 * SZ_4K, 33), 66);
+	assert_int_equal(t.stats.flush_one, 33);
+	assert_int_equal(t.stats.flush_asid, 0);
+	assert_true(tlb_present(&t, TLB_LEVEL_STLB, 1, 33 * SZ_4K, false));
+	assert_int_equal(tlb_nr_valid(&t), (7 + 1) * 2);
+
+	/* An unaligned range that touches 34 pages: full flush of asid 1. */
+	assert_int_equal(tlb_flush_range(&t, 1, 0x800, 33 * SZ_4K + 1, 33), 14);
+	assert_int_equal(t.stats.flush_one, 33);
+	assert_int_equal(t.stats.flush_asid, 1);
+	assert_false(tlb_present(&t, TLB_LEVEL_STLB, 1, 39 * SZ_4K, false));
+	assert_true(tlb_present(&t, TLB_LEVEL_STLB, 2, 0, false));
+	assert_int_equal(tlb_nr_valid(&t), 2);
+
+	/* An empty range does nothing and counts nothing. */
+	assert_int_equal(tlb_flush_range(&t, 2, SZ_4K, SZ_4K, 33), 0);
+	assert_int_equal(t.stats.flushes, 34);
+	tlb_destroy(&t);
+}
+
+/*
+ * Walk costs with walk_cycles = 20, i.e. 5 cycles per reference:
+ *   native 4K: 4 refs = 20;  native 2M: 3 refs = 15
+ *   2D 4K: (4+1)(4+1)-1 = 24 refs = 120;  2D 2M: (3+1)(4+1)-1 = 19 refs = 95
+ * and the stall of 10 walks of 120 cycles with 2 walkers is 600.
+ */
+static void test_walk_cost_2d(void **state)
+{
+	struct tlb_geometry g = tiny;
+	struct tlb native, nested;
+
+	assert_int_equal(tlb_init(&native, &g), 0);
+	g.walk_dims = 2;
+	assert_int_equal(tlb_init(&nested, &g), 0);
+
+	assert_int_equal(tlb_walk_refs(&native, false), 4);
+	assert_int_equal(tlb_walk_refs(&native, true), 3);
+	assert_int_equal(tlb_walk_refs(&nested, false), 24);
+	assert_int_equal(tlb_walk_refs(&nested, true), 19);
+	assert_int_equal(tlb_walk_cost(&native, false), 20);
+	assert_int_equal(tlb_walk_cost(&native, true), 15);
+	assert_int_equal(tlb_walk_cost(&nested, false), 120);
+	assert_int_equal(tlb_walk_cost(&nested, true), 95);
+
+	assert_int_equal(tlb_access_cycles(&native, 1, 0, false), 10 + 20);
+	assert_int_equal(tlb_access_cycles(&nested, 1, 0, false), 10 + 120);
+	assert_int_equal(tlb_access_cycles(&nested, 1, 0, false), 0);
+	assert_int_equal(tlb_access_cycles(&nested, 1, SZ_2M, true), 10 + 95);
+	assert_int_equal(nested.stats.walk_cycles, 120 + 95);
+
+	assert_int_equal(tlb_walk_stall_cycles(&nested, 10, 120), 600);
+	assert_int_equal(tlb_walk_stall_cycles(&nested, 3, 5), 8); /* ceil 7.5 */
+	tlb_destroy(&native);
+	tlb_destroy(&nested);
+}
+
+/* splitmix64: a fixed, portable stream. */
+static uint64_t rng_next(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static void run_random(struct tlb *t, bool huge, uint64_t *seed, uint64_t n)
+{
+	const uint64_t base = 0x7f0000000000ULL;	/* 2M aligned */
+
+	for (uint64_t i = 0; i < n; i++)
+		tlb_access(t, 1, base + (rng_next(seed) & (SZ_128M - 1)), huge);
+}
+
+/*
+ * Reach on Skylake: 128 MiB is 32768 4K pages against 1536 + 64 entries,
+ * so at most ~4.9% of random accesses can hit: >95% walk.  With 2M pages
+ * it is 64 entries, which all fit in the STLB: no walks after warm-up.
+ */
+static void test_reach_skylake(void **state)
+{
+	const uint64_t warm = 100000, n = 1000000;
+	uint64_t seed = 1;
+	struct tlb t;
+	double walk_ratio;
+
+	assert_int_equal(tlb_init(&t, &skylake), 0);
+	run_random(&t, false, &seed, warm);
+	memset(&t.stats, 0, sizeof(t.stats));
+	run_random(&t, false, &seed, n);
+	walk_ratio = (double)t.stats.walks / n;
+	print_message("4K: walks/access %.4f, STLB misses/lookups %.4f\n",
+		      walk_ratio, (double)t.stats.walks /
+		      (t.stats.walks + t.stats.stlb_hits));
+	assert_true(walk_ratio > 0.95);
+	assert_int_equal(t.stats.l1_hits + t.stats.stlb_hits + t.stats.walks, n);
+
+	tlb_flush_all(&t);
+	run_random(&t, true, &seed, warm);
+	memset(&t.stats, 0, sizeof(t.stats));
+	run_random(&t, true, &seed, n);
+	walk_ratio = (double)t.stats.walks / n;
+	print_message("2M: walks/access %.6f, L1 hits %.4f\n", walk_ratio,
+		      (double)t.stats.l1_hits / n);
+	assert_true(walk_ratio < 0.01);
+	tlb_destroy(&t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_geometry_rejected),
+		cmocka_unit_test(test_trace_lru),
+		cmocka_unit_test(test_asid_tagging),
+		cmocka_unit_test(test_huge_covers_range),
+		cmocka_unit_test(test_flush_one),
+		cmocka_unit_test(test_flush_asid),
+		cmocka_unit_test(test_flush_range_ceiling),
+		cmocka_unit_test(test_walk_cost_2d),
+		cmocka_unit_test(test_reach_skylake),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
