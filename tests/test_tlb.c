@@ -51,7 +51,6 @@ static void check_array(const struct tlb_array *a)
 		const uint64_t *keys = a->keys + s * a->ways;
 
 		assert_ptr_equal(set->keys, keys);
-		bool seen_invalid = false;
 		uint32_t seen_ways = 0;
 
 		for (uint32_t rank = 0; rank < TLB_MAX_WAYS; rank++) {
@@ -65,12 +64,11 @@ static void check_array(const struct tlb_array *a)
 			assert_true(w < a->ways);
 			assert_false(seen_ways & (1u << w));
 			seen_ways |= 1u << w;
+			assert_int_equal(!keys[w], (set->free_ways >> w) & 1);
 			if (!keys[w]) {
-				seen_invalid = true;	/* LRU end */
 				assert_int_equal(tag, 0);
 				continue;
 			}
-			assert_false(seen_invalid);
 			assert_true(keys[w] & TLB_KEY_VALID);
 			assert_int_equal(tag, tlb_tag(keys[w]));
 			for (uint32_t v = 0; v < w; v++)
@@ -79,6 +77,7 @@ static void check_array(const struct tlb_array *a)
 		for (uint32_t w = a->ways; w < TLB_MAX_WAYS; w++)
 			assert_int_equal((set->tags[w / 8] >> (8 * (w % 8))) &
 					 0xff, 0);
+		assert_int_equal(set->free_ways & ~a->way_mask, 0);
 	}
 }
 
@@ -437,6 +436,147 @@ static void test_reach_skylake(void **state)
 	tlb_destroy(&t);
 }
 
+/*
+ * A reference TLB written the plain way: each set an array of keys, most
+ * recently used first; a flush removes keys and closes the gap.  The model
+ * must give the same result for every access of a random mix of
+ * accesses and flushes.
+ */
+struct ref_array {
+	uint64_t keys[128][16];		/* [set][rank], 0: empty */
+	uint32_t nr_sets, ways;
+};
+
+struct ref_tlb {
+	struct ref_array l1_4k, l1_2m, stlb;
+};
+
+static void ref_init(struct ref_array *a, uint32_t entries, uint32_t ways)
+{
+	memset(a, 0, sizeof(*a));
+	a->nr_sets = entries / ways;
+	a->ways = ways;
+}
+
+/* Move to front on a hit, insert at the front on a miss. */
+static bool ref_touch(struct ref_array *a, uint64_t key, uint64_t vpn)
+{
+	uint64_t *set = a->keys[vpn % a->nr_sets];
+	uint32_t i;
+
+	for (i = 0; i < a->ways - 1 && set[i] != key; i++)
+		;
+	bool hit = set[i] == key;
+
+	memmove(set + 1, set, i * sizeof(*set));
+	set[0] = key;
+	return hit;
+}
+
+static unsigned int ref_remove_if(struct ref_array *a, int asid, uint64_t key)
+{
+	unsigned int nr = 0;
+
+	for (uint32_t s = 0; s < a->nr_sets; s++) {
+		uint64_t *set = a->keys[s];
+		uint32_t kept = 0;
+
+		for (uint32_t i = 0; i < a->ways; i++) {
+			bool go = set[i] && (key ? set[i] == key :
+					     asid < 0 || tlb_key_asid(set[i]) == asid);
+			if (go)
+				nr++;
+			else
+				set[kept++] = set[i];
+		}
+		while (kept < a->ways)
+			set[kept++] = 0;
+	}
+	return nr;
+}
+
+static enum tlb_result ref_access(struct ref_tlb *r, uint16_t asid,
+				  uint64_t vaddr, bool huge)
+{
+	uint64_t vpn = tlb_vpn(vaddr, huge), key = tlb_key(asid, vpn, huge);
+
+	if (ref_touch(huge ? &r->l1_2m : &r->l1_4k, key, vpn))
+		return TLB_L1_HIT;
+	return ref_touch(&r->stlb, key, vpn) ? TLB_STLB_HIT : TLB_WALK;
+}
+
+static unsigned int ref_flush_one(struct ref_tlb *r, uint16_t asid,
+				  uint64_t vaddr)
+{
+	uint64_t k4 = tlb_key(asid, tlb_vpn(vaddr, false), false);
+	uint64_t k2 = tlb_key(asid, tlb_vpn(vaddr, true), true);
+
+	return ref_remove_if(&r->l1_4k, 0, k4) + ref_remove_if(&r->l1_2m, 0, k2) +
+	       ref_remove_if(&r->stlb, 0, k4) + ref_remove_if(&r->stlb, 0, k2);
+}
+
+static unsigned int ref_flush_asid(struct ref_tlb *r, int asid)
+{
+	return ref_remove_if(&r->l1_4k, asid, 0) +
+	       ref_remove_if(&r->l1_2m, asid, 0) +
+	       ref_remove_if(&r->stlb, asid, 0);
+}
+
+static void differential(const struct tlb_geometry *g, uint64_t nr_pages,
+			 uint64_t steps, uint64_t seed)
+{
+	static struct ref_tlb ref;
+	struct tlb t;
+
+	assert_int_equal(tlb_init(&t, g), 0);
+	ref_init(&ref.l1_4k, g->l1_4k_entries, g->l1_4k_ways);
+	ref_init(&ref.l1_2m, g->l1_2m_entries, g->l1_2m_ways);
+	ref_init(&ref.stlb, g->stlb_entries, g->stlb_ways);
+
+	for (uint64_t i = 0; i < steps; i++) {
+		uint64_t x = rng_next(&seed);
+		uint16_t asid = 1 + (x >> 8) % 3;
+		bool huge = (x >> 12) % 4 == 0;
+		uint64_t vaddr = ((x >> 16) % nr_pages) * SZ_4K + (x >> 40) % SZ_4K;
+		unsigned int op = x % 64, got, want;
+
+		if (op == 0) {
+			got = tlb_flush_asid(&t, asid);
+			want = ref_flush_asid(&ref, asid);
+		} else if (op == 1) {
+			got = tlb_flush_all(&t);
+			want = ref_flush_asid(&ref, -1);
+		} else if (op < 8) {
+			got = tlb_flush_one(&t, asid, vaddr);
+			want = ref_flush_one(&ref, asid, vaddr);
+		} else {
+			got = tlb_access(&t, asid, vaddr, huge);
+			want = ref_access(&ref, asid, vaddr, huge);
+		}
+		if (got != want)
+			fail_msg("step %llu op %u: model %u, reference %u",
+				 (unsigned long long)i, op, got, want);
+		if (i % 256 == 0)
+			check_tlb(&t);
+	}
+	check_tlb(&t);
+	tlb_destroy(&t);
+}
+
+static void test_differential(void **state)
+{
+	struct tlb_geometry g = tiny;
+
+	/* Pages over 8 x 2M, so 4K and 2M entries share sets. */
+	differential(&tiny, 8 * 512, 200000, 1);
+	differential(&skylake, 8 * 512, 200000, 2);
+	g.l1_4k_entries = 16;		/* fully associative, 16 ways */
+	g.l1_4k_ways = 16;
+	g.stlb_entries = 16;
+	g.stlb_ways = 1;		/* direct mapped */
+	differential(&g, 64, 200000, 3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -449,6 +589,7 @@ int main(void)
 		cmocka_unit_test(test_flush_range_ceiling),
 		cmocka_unit_test(test_walk_cost_2d),
 		cmocka_unit_test(test_reach_skylake),
+		cmocka_unit_test(test_differential),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

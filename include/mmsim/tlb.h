@@ -90,9 +90,14 @@ struct tlb_stats {
  *     the other nibbles are 0
  *   tag byte i == tlb_tag(keys[i]) if keys[i] is valid, else 0;
  *     the tag bytes past the last way are 0
- *   the invalid ways form the LRU end of order
  *   no valid key appears twice in one set
+ *   free_ways == a bit for each way i < ways whose key is 0
  *   keys == the array's keys + set number * ways (saves a multiply)
+ *
+ * A flush only clears keys and tag bytes: invalid ways may sit anywhere
+ * in @order.  A fill takes an invalid way if there is one (which one does
+ * not matter: they are all alike) and the LRU way otherwise, so the valid
+ * entries see exactly the LRU of a TLB that moves flushed ways to the end.
  */
 struct tlb_set {
 	union {
@@ -101,6 +106,7 @@ struct tlb_set {
 	};
 	uint64_t order;			/* way numbers, MRU first, 4 bits each */
 	uint64_t *keys;			/* this set's keys, by way */
+	uint32_t free_ways;		/* a bit per invalid way */
 };
 
 /*
@@ -109,6 +115,7 @@ struct tlb_set {
  *   nr_sets == set_mask + 1, a power of two
  *   keys of set s are keys[s * ways .. s * ways + ways - 1], by way
  *   lru_shift == 4 * (ways - 1)
+ *   way_mask == (1 << ways) - 1
  */
 struct tlb_array {
 	struct tlb_set *sets;		/* nr_sets sets */
@@ -117,6 +124,7 @@ struct tlb_array {
 	uint64_t order_mask;		/* the nibbles 0 .. ways-1 of an order */
 	uint32_t ways;			/* associativity, 1 .. TLB_MAX_WAYS */
 	uint32_t lru_shift;		/* bit offset of the LRU nibble */
+	uint32_t way_mask;		/* a bit per way */
 };
 
 /*
@@ -249,12 +257,12 @@ static inline int tlb_set_find(const struct tlb_set *set, const uint64_t *keys,
 
 /*
  * Look @key up in its set and make it the most recently used entry; on a
- * miss, put it in the least recently used way (an invalid one if there is
- * one), which becomes the most recently used.
+ * miss, put it in an invalid way if there is one, else in the least
+ * recently used way, which becomes the most recently used.
  * Returns true on a hit.
  */
-static inline bool tlb_array_touch(struct tlb_array *a, uint64_t key,
-				   uint64_t vpn)
+static inline __attribute__((always_inline))
+bool tlb_array_touch(struct tlb_array *a, uint64_t key, uint64_t vpn)
 {
 	uint64_t s = vpn & a->set_mask;
 	struct tlb_set *set = &a->sets[s];
@@ -272,8 +280,15 @@ static inline bool tlb_array_touch(struct tlb_array *a, uint64_t key,
 		set->order = tlb_order_to_front(order, tlb_order_rank(order, w), w);
 		return true;
 	}
-	w = (unsigned int)(order >> a->lru_shift) & 15;
-	set->order = ((order << 4) & a->order_mask) | w;
+	if (__builtin_expect(set->free_ways != 0, 0)) {
+		/* An invalid way: after a flush, or while the set fills. */
+		w = (unsigned int)__builtin_ctz(set->free_ways);
+		set->free_ways &= set->free_ways - 1;
+		set->order = tlb_order_to_front(order, tlb_order_rank(order, w), w);
+	} else {
+		w = (unsigned int)(order >> a->lru_shift) & 15;
+		set->order = ((order << 4) & a->order_mask) | w;
+	}
 	keys[w] = key;
 	set->tag[w] = (uint8_t)tag;
 	return false;

@@ -80,25 +80,22 @@ static void tlb_array_setup(struct tlb_array *a, struct tlb_set *sets,
 	a->set_mask = nr_sets - 1;
 	a->order_mask = ways == TLB_MAX_WAYS ? ~0ULL : (1ULL << (4 * ways)) - 1;
 	a->lru_shift = 4 * (ways - 1);
+	a->way_mask = (uint32_t)((1ULL << ways) - 1);
 	for (w = 0; w < ways; w++)
 		order |= (uint64_t)w << (4 * w);
 	for (s = 0; s < nr_sets; s++) {
 		sets[s].order = order;
 		sets[s].keys = keys + s * ways;
+		sets[s].free_ways = a->way_mask;
 	}
 }
 
-/* Invalidate way @w of a set and make it the least recently used. */
-static void tlb_set_invalidate(const struct tlb_array *a, struct tlb_set *set,
-			       uint64_t *keys, unsigned int w)
+/* Invalidate way @w of a set; its place in the LRU order does not matter. */
+static void tlb_set_invalidate(struct tlb_set *set, unsigned int w)
 {
-	uint64_t order = set->order;
-	uint64_t below = (1ULL << (4 * tlb_order_rank(order, w))) - 1;
-
-	keys[w] = 0;
+	set->keys[w] = 0;
 	set->tag[w] = 0;
-	set->order = (order & below) | ((order >> 4) & ~below) |
-		     ((uint64_t)w << a->lru_shift);
+	set->free_ways |= 1u << w;
 }
 
 /* Remove @key from its set if it is there. */
@@ -111,7 +108,7 @@ static unsigned int tlb_array_remove(struct tlb_array *a, uint64_t key,
 
 	if (w < 0)
 		return 0;
-	tlb_set_invalidate(a, &a->sets[s], keys, (unsigned int)w);
+	tlb_set_invalidate(&a->sets[s], (unsigned int)w);
 	return 1;
 }
 
@@ -126,11 +123,10 @@ static uint32_t tlb_keys_match_asid(const uint64_t *keys, uint32_t ways,
 
 	for (; w + 2 <= ways; w += 2) {
 		__m128i k = _mm_loadu_si128((const __m128i *)(keys + w));
-		uint32_t b = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi16(k, want));
+		/* Move each key's ASID-lane result to its sign bit. */
+		__m128i eq = _mm_slli_epi64(_mm_cmpeq_epi16(k, want), 48);
 
-		/* Bytes 0-1 are key w's ASID lane, bytes 8-9 key w+1's. */
-		m |= ((b & 3) == 3 ? 1u : 0u) << w;
-		m |= (((b >> 8) & 3) == 3 ? 1u : 0u) << (w + 1);
+		m |= (uint32_t)_mm_movemask_pd(_mm_castsi128_pd(eq)) << w;
 	}
 #endif
 	for (; w < ways; w++)
@@ -138,44 +134,22 @@ static uint32_t tlb_keys_match_asid(const uint64_t *keys, uint32_t ways,
 	return m;
 }
 
-/*
- * Remove every entry of @asid (or every entry if @all) from one set: the
- * survivors keep their LRU order, the removed ways go to the LRU end.
- * Branch-free per way: which ways go is as good as random.
- */
+/* Remove every entry of @asid (or every entry if @all) from one set. */
 static unsigned int tlb_set_flush(const struct tlb_array *a,
 				  struct tlb_set *set, uint16_t asid, bool all)
 {
-	uint64_t *keys = set->keys, order = set->order, kept = 0, dropped = 0;
-	unsigned int nr_kept = 0, nr_dropped = 0, r;
-	uint32_t gone, valid, m;
+	uint32_t valid = ~set->free_ways & a->way_mask, gone, m;
 
-	valid = ~tlb_set_match(set, 0) & ((1u << a->ways) - 1);
-	gone = all ? valid : tlb_keys_match_asid(keys, a->ways, asid) & valid;
-	if (!gone)
-		return 0;
+	gone = all ? valid : tlb_keys_match_asid(set->keys, a->ways, asid) & valid;
 	if (gone == valid) {
-		/* Every way is invalid now: any order satisfies the invariants. */
-		nr_dropped = (unsigned int)__builtin_popcount(gone);
-		goto out_clear;
+		memset(set->keys, 0, a->ways * sizeof(*set->keys));
+		memset(set->tag, 0, sizeof(set->tag));
+		set->free_ways = a->way_mask;
+	} else {
+		for (m = gone; m; m &= m - 1)
+			tlb_set_invalidate(set, (unsigned int)__builtin_ctz(m));
 	}
-	for (r = 0; r < a->ways; r++) {
-		uint64_t way = (order >> (4 * r)) & 15;
-		uint64_t bit = (gone >> way) & 1;
-
-		kept |= (way << (4 * nr_kept)) & (bit - 1);
-		dropped |= (way << (4 * nr_dropped)) & (0 - bit);
-		nr_kept += (unsigned int)!bit;
-		nr_dropped += (unsigned int)bit;
-	}
-	/* nr_kept < 16 here, since at least one way went. */
-	set->order = kept | dropped << (4 * nr_kept);
-out_clear:
-	for (m = gone; m; m &= m - 1) {
-		keys[__builtin_ctz(m)] = 0;
-		set->tag[__builtin_ctz(m)] = 0;
-	}
-	return nr_dropped;
+	return (unsigned int)__builtin_popcount(gone);
 }
 
 static unsigned int tlb_array_flush(struct tlb_array *a, uint16_t asid,
