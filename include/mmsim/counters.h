@@ -54,6 +54,18 @@
 	X(KHUGEPAGED_PAGES_COLLAPSED, "pages_collapsed")                  \
 	X(KHUGEPAGED_FULL_SCANS, "full_scans")                            \
 	X(KHUGEPAGED_PAGES_SCANNED, "sim_khugepaged_progress")            \
+	/* khugepaged scan results (tracepoint mm_khugepaged_scan_pmd) */ \
+	X(SCAN_PMD_SUCCEED, "sim_scan_pmd_succeeded")                     \
+	X(SCAN_PMD_PMD_NONE, "sim_scan_pmd_pmd_none")                     \
+	X(SCAN_PMD_PMD_MAPPED, "sim_scan_pmd_page_pmd_mapped")            \
+	X(SCAN_PMD_EXCEED_NONE_PTE, "sim_scan_pmd_exceed_none_pte")       \
+	X(SCAN_PMD_EXCEED_SWAP_PTE, "sim_scan_pmd_exceed_swap_pte")       \
+	X(SCAN_PMD_EXCEED_SHARED_PTE, "sim_scan_pmd_exceed_shared_pte")   \
+	X(SCAN_PMD_PAGE_RO, "sim_scan_pmd_no_writable_page")              \
+	X(SCAN_PMD_LACK_REFERENCED, "sim_scan_pmd_lack_referenced_page")  \
+	X(SCAN_PMD_PAGE_LRU, "sim_scan_pmd_page_not_in_lru")              \
+	X(SCAN_PMD_PAGE_COUNT, "sim_scan_pmd_not_suitable_page_count")    \
+	X(SCAN_PMD_OTHER, "sim_scan_pmd_other")                           \
 	/* perf */                                                        \
 	X(DTLB_LOAD_MISSES, "dtlb_load_misses")                           \
 	/* the model's own */                                             \

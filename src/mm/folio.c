@@ -325,7 +325,35 @@ void folio_mark_lazyfree(struct folio *folio)
 /* lru_add_drain(): drain this CPU's batches. */
 void lru_add_drain(void)
 {
-	struct cpu_fbatches *fb = &sim_mm->fbatches[smp_processor_id()];
+	lru_add_drain_cpu(smp_processor_id());
+}
+
+/**
+ * lru_add_drain_all - drain every CPU's LRU batches
+ *
+ * The kernel queues lru_add_drain_per_cpu() work on each CPU whose batches
+ * hold folios and waits for it; the model drains them from the calling CPU
+ * (the caller pays the work, the other CPUs lose nothing).
+ *
+ * Context: process context, no spinlock held.
+ */
+void lru_add_drain_all(void)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < sim_mm->nr_cpus; cpu++)
+		lru_add_drain_cpu(cpu);
+}
+
+/**
+ * lru_add_drain_cpu - drain the LRU batches of @cpu
+ * @cpu: the CPU whose cpu_fbatches are drained
+ *
+ * Context: process context; takes lru_lock.
+ */
+void lru_add_drain_cpu(int cpu)
+{
+	struct cpu_fbatches *fb = &sim_mm->fbatches[cpu];
 
 	if (fb->lru_add.nr)
 		folio_batch_move_lru(&fb->lru_add, lru_add);

@@ -291,6 +291,9 @@ int handle_mm_fault(struct vm_area_struct *vma, uint64_t addr, bool write)
 
 	count_event(SIM_PGFAULT);
 	sim_cost_ps(sim_mm->fault_entry_ps);
+	/* The PMD-THP fault path registers the mm (do_huge_pmd_anonymous_page()). */
+	if (vma->thp_eligible && sim_mm->thp_pmd_enabled)
+		khugepaged_enter_vma(vma);
 	if (vma->pmd_huge[(addr - (vma->vm_start & ~(PMD_SIZE - 1))) >> PMD_SHIFT])
 		return 0;
 	if (pte_none(*pte))
@@ -358,6 +361,29 @@ static uint64_t zap_pte_range(struct mmu_gather *tlb, struct vm_area_struct *vma
 	return addr;
 }
 
+/* zap_huge_pmd(): unmap a PMD-mapped THP into the gather, under the PMD's lock. */
+static void zap_huge_pmd(struct mmu_gather *tlb, struct vm_area_struct *vma, uint64_t addr)
+{
+	uint64_t idx = (addr - (vma->vm_start & ~(PMD_SIZE - 1))) >> PMD_SHIFT;
+	uint64_t haddr = addr & ~(PMD_SIZE - 1);
+	struct spinlock *ptl = pte_lockptr(vma, addr);
+	struct folio *folio;
+
+	spin_lock(ptl);
+	folio = vma->pmd_huge[idx];
+	vma->pmd_huge[idx] = NULL;		/* pmdp_huge_get_and_clear_full() */
+	vma->pmd_flags[idx] = 0;
+	sim_cost_ps(sim_mm->pte_op_ps);
+	if (tlb->start > haddr)
+		tlb->start = haddr;
+	if (tlb->end < haddr + PMD_SIZE)
+		tlb->end = haddr + PMD_SIZE;
+	vma->vm_mm->rss_anon -= HPAGE_PMD_NR;
+	folio_remove_rmap_pmd(folio, vma);
+	tlb_remove_folio_pages(tlb, folio, 1);	/* the PMD mapping's one reference */
+	spin_unlock(ptl);
+}
+
 /**
  * unmap_vmas - zap every mapping of @vma into @tlb
  * @tlb: the gather, which flushes the TLB before it frees
@@ -374,7 +400,10 @@ void unmap_vmas(struct mmu_gather *tlb, struct vm_area_struct *vma)
 
 		if (next > vma->vm_end)
 			next = vma->vm_end;
-		zap_pte_range(tlb, vma, addr, next);
+		if (vma->pmd_huge[(addr - (vma->vm_start & ~(PMD_SIZE - 1))) >> PMD_SHIFT])
+			zap_huge_pmd(tlb, vma, addr);
+		else
+			zap_pte_range(tlb, vma, addr, next);
 		addr = next;
 	}
 }

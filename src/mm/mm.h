@@ -264,10 +264,23 @@ struct vm_area_struct {
 	struct mm_struct *vm_mm;
 	pte_t *ptes;			/* one per 4K page of the VMA */
 	struct folio **pmd_huge;	/* per 2M: a PMD-mapped folio, or NULL */
+	uint8_t *pmd_flags;		/* per 2M: PMD_* bits of that PMD entry */
 	struct spinlock *ptl;		/* per 2M: the split PTE lock */
 	bool thp_eligible;		/* VM_HUGEPAGE or THP=always */
 	struct list_head node;		/* on mm->vmas */
 };
+
+/*
+ * Bits of vma->pmd_flags[], the parts of a PMD entry beyond what it maps:
+ * the accessed and dirty bits of a huge PMD, and a PMD that collapse has
+ * cleared (pmdp_collapse_flush()) and not yet refilled, which a walk sees
+ * as pmd_none() and so faults.
+ */
+#define PMD_YOUNG	(1U << 0)
+#define PMD_DIRTY	(1U << 1)
+#define PMD_CLEARED	(1U << 2)
+
+#define MMF_VM_HUGEPAGE	0	/* bit of mm->flags: registered with khugepaged */
 
 struct mm_struct {
 	struct rw_semaphore mmap_lock;
@@ -343,6 +356,7 @@ struct mm_model {
 	bool split_underused_thp;		/* thp_underused queueing on */
 	int mthp_order;				/* the enabled anon mTHP order */
 	int preferred_nid;			/* memory policy: bind to this node */
+	bool thp_pmd_enabled;			/* PMD THP on: hugepage_pmd_enabled() */
 	/* derived costs, ps */
 	sim_time_t list_op_ps, folio_op_ps, pte_op_ps, fault_entry_ps, syscall_ps;
 	uint32_t check_epoch;
@@ -402,6 +416,8 @@ void folios_put_refs(struct folio_batch *folios, unsigned int *refs);
 void folios_put(struct folio_batch *folios);
 void folio_put(struct folio *folio);
 void lru_add_drain(void);
+void lru_add_drain_cpu(int cpu);
+void lru_add_drain_all(void);
 void folio_deactivate(struct folio *folio);
 void folio_mark_lazyfree(struct folio *folio);
 enum lru_list folio_lru_list(const struct folio *folio);
@@ -413,6 +429,7 @@ unsigned int move_folios_to_lru(struct list_head *list);
 /* rmap.c */
 void folio_add_new_anon_rmap(struct folio *folio, struct vm_area_struct *vma, uint64_t addr);
 void folio_remove_rmap_ptes(struct folio *folio, int nr, struct vm_area_struct *vma);
+void folio_remove_rmap_pmd(struct folio *folio, struct vm_area_struct *vma);
 
 /* memory.c */
 int handle_mm_fault(struct vm_area_struct *vma, uint64_t addr, bool write);
@@ -430,6 +447,18 @@ void tlb_finish_mmu(struct mmu_gather *tlb);
 #define TLB_FLUSH_ALL	UINT64_MAX
 void flush_tlb_mm_range(struct mm_struct *mm, uint64_t start, uint64_t end, bool freed_tables);
 void switch_mm_irqs_off(struct mm_struct *next);
+/* Set by a per-CPU TLB model (src/mm/access.c): flush [start, end) of @mm on @cpu. */
+extern void (*arch_tlb_flush_hook)(int cpu, struct mm_struct *mm, uint64_t start, uint64_t end);
+
+/* khugepaged.c */
+void khugepaged_enter_vma(struct vm_area_struct *vma);
+void khugepaged_enter_raw(struct mm_struct *mm);
+void khugepaged_exit_raw(struct mm_struct *mm);
+void khugepaged_move_tail(struct mm_struct *mm);
+
+/* madvise.c */
+int madvise_cold(struct mm_struct *mm, uint64_t start, uint64_t len);
+int madvise_free(struct mm_struct *mm, uint64_t start, uint64_t len);
 
 /* mmap.c */
 struct mm_struct *mm_alloc(struct mem_cgroup *memcg);

@@ -33,6 +33,7 @@ static void vma_free(struct vm_area_struct *vma)
 {
 	free(vma->ptes);
 	free(vma->pmd_huge);
+	free(vma->pmd_flags);
 	free(vma->ptl);
 	free(vma);
 }
@@ -71,8 +72,9 @@ uint64_t vm_mmap_anon(struct mm_struct *mm, uint64_t len, bool thp_eligible)
 	count_event(SIM_SIM_MMAP);
 	vma->ptes = calloc(pages, sizeof(pte_t));
 	vma->pmd_huge = calloc(pmds, sizeof(struct folio *));
+	vma->pmd_flags = calloc(pmds, 1);
 	vma->ptl = calloc(pmds, sizeof(struct spinlock));
-	if (!vma->ptes || !vma->pmd_huge || !vma->ptl)
+	if (!vma->ptes || !vma->pmd_huge || !vma->pmd_flags || !vma->ptl)
 		abort();
 	for (i = 0; i < pmds; i++)
 		spin_lock_init_named(&vma->ptl[i], "ptlock");

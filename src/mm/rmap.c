@@ -3,7 +3,8 @@
  * Anonymous reverse mapping (mm/rmap.c), reduced to what the scenarios
  * use: a folio of a private anonymous mapping is mapped by one mm, so the
  * rmap is (folio->mm, folio->index) and the mapcount.
- * Mirrors folio_add_new_anon_rmap() and folio_remove_rmap_ptes(); a large
+ * Mirrors folio_add_new_anon_rmap(), folio_remove_rmap_ptes() and
+ * folio_remove_rmap_pmd(); a large
  * anon folio that stays partly mapped is queued for deferred split, as
  * __folio_remove_rmap() does.
  * Left out: anon_vma trees and forks (no sharing), per-page mapcounts.
@@ -308,4 +309,20 @@ bool try_to_unmap(struct folio *folio, enum ttu_flags flags)
 	if (folio->mm)
 		try_to_unmap_one(folio, flags);
 	return !folio_mapped(folio);
+}
+
+/**
+ * folio_remove_rmap_pmd - the PMD that mapped a PMD-sized @folio was cleared
+ * @folio: the folio
+ * @vma: the VMA it was in
+ *
+ * A PMD mapping counts once in _mapcount (the kernel's entire mapcount).
+ * Context: the PMD's lock held.
+ */
+void folio_remove_rmap_pmd(struct folio *folio, struct vm_area_struct *vma)
+{
+	(void)vma;
+	folio->_mapcount -= 1;
+	SIM_BUG_ON_FOLIO(folio->_mapcount < 0, folio);
+	sim_cost_ps(sim_mm->folio_op_ps);
 }

@@ -9,10 +9,14 @@
 extern const struct scenario_ops scenario_spinlock;
 extern const struct scenario_ops scenario_deferred_split;
 extern const struct scenario_ops scenario_reclaim_tlb;
+extern const struct scenario_ops scenario_khugepaged_cold;
+extern const struct scenario_ops scenario_khugepaged_cold_kvm;
 
 const struct scenario_ops *const sim_scenarios[] = {
 	&scenario_spinlock,
 	&scenario_deferred_split,
 	&scenario_reclaim_tlb,
+	&scenario_khugepaged_cold,
+	&scenario_khugepaged_cold_kvm,
 	NULL,
 };

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * User memory accesses through the vCPU's TLB (src/mm/access.c).
+ *
+ * user_access() is the hot path of every workload that touches its memory:
+ * a TLB lookup (include/mmsim/tlb.h) and, on an STLB miss, a page walk
+ * that reads the PTE or the huge PMD and sets its accessed bit, as the
+ * MMU does; a walk that finds nothing mapped faults.  The cycles of each
+ * access are summed and charged in bulk by user_access_charge(), so the
+ * loop syncs with the engine only when its quantum runs out.
+ */
+#ifndef MMSIM_MM_ACCESS_H
+#define MMSIM_MM_ACCESS_H
+
+#include "mm/mm.h"
+#include "mmsim/tlb.h"
+
+/*
+ * One task's access state over one VMA.
+ *
+ *   unit[r][huge] == (access_cycles + cost[r][huge]) * page_walkers
+ *                    - walk_cost[huge] * (page_walkers - 1) for r == TLB_WALK
+ *                    i.e. the cycles of an outcome times page_walkers, with
+ *                    a walk's own cost not multiplied: walks overlap
+ *                    (tlb_walk_stall_cycles())
+ *   units == sum of unit[][] over the accesses not yet charged
+ *   charged time == floor(all units * 10^6 / (page_walkers * mhz)) ps
+ */
+struct user_access {
+	struct tlb *tlb;		/* this vCPU's TLB */
+	struct mm_struct *mm;
+	struct vm_area_struct *vma;	/* the one VMA accessed */
+	uint64_t pmd_base;		/* vma->vm_start rounded down to 2M */
+	uint16_t asid;			/* mm->asid, the PCID */
+	uint32_t unit[TLB_NR_RESULTS][2]; /* cost per outcome, see above */
+	uint64_t units;			/* not yet charged */
+	uint64_t rem;			/* remainder of the last conversion */
+	uint64_t den;			/* page_walkers * mhz */
+	uint64_t walks_seen;		/* tlb->stats.walks at the last charge */
+	uint64_t cycles_x_w;		/* all units charged so far (for metrics) */
+};
+
+void user_access_init(struct user_access *ua, struct vm_area_struct *vma);
+void user_access_charge(struct user_access *ua);
+void user_access_walk(struct user_access *ua, uint64_t addr, bool huge, bool write);
+
+/**
+ * user_access - one load (or store) of user memory at @addr
+ * @ua: the task's access state
+ * @addr: an address inside ua->vma
+ * @write: a store (sets the dirty bit on a walk)
+ *
+ * Context: user context of ua->mm on this vCPU; no lock held.  The cost is
+ * charged later by user_access_charge().
+ */
+static inline void user_access(struct user_access *ua, uint64_t addr, bool write)
+{
+	uint64_t idx = (addr - ua->pmd_base) >> PMD_SHIFT;
+	bool huge = ua->vma->pmd_huge[idx] != NULL;
+	enum tlb_result r = tlb_access(ua->tlb, ua->asid, addr, huge);
+
+	ua->units += ua->unit[r][huge];
+	if (r == TLB_WALK)
+		user_access_walk(ua, addr, huge, write);
+}
+
+/* Cycles spent by the accesses charged so far (all of them, not only the last batch). */
+static inline double user_access_cycles(const struct user_access *ua)
+{
+	return (double)ua->cycles_x_w / (double)ua->tlb->geo.page_walkers;
+}
+
+int mm_tlb_init(struct sim_engine *e);
+void mm_tlb_destroy(struct sim_engine *e);
+
+#endif /* MMSIM_MM_ACCESS_H */

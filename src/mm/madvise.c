@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * madvise(MADV_COLD) and madvise(MADV_FREE) on private anonymous memory
+ * (mm/madvise.c).
+ *
+ * Read: torvalds/linux mm/madvise.c (2026 text with madvise_behavior and
+ * lazy_mmu_mode_enable(), as summarised in the reference notes, 4.2
+ * P3-C/P3-D) and the seed 004 patch, which adds khugepaged_move_tail() at
+ * the end of madvise_cold() and madvise_free_single_vma().  The call runs
+ * only in variants whose mm_variant.khugepaged_move_tail is set.
+ *
+ * Mirrors
+ *   madvise_cold()                      -> madvise_cold()
+ *   madvise_cold_or_pageout_pte_range() (pageout = false): per huge PMD,
+ *       clear its young bit; per present PTE of an LRU folio mapped once,
+ *       clear the young bit (clear_young_dirty_ptes(CYDP_CLEAR_YOUNG)),
+ *       gather the TLB range (tlb_remove_tlb_entries()), clear
+ *       PG_referenced and PG_young, folio_deactivate()
+ *   madvise_free_single_vma()           -> madvise_free()
+ *   madvise_free_pte_range(): clear young and dirty, folio_clear_dirty(),
+ *       folio_mark_lazyfree()
+ *   tlb_finish_mmu() flushes the gathered range (IPIs if the mm runs
+ *       elsewhere).
+ *
+ * Leaves out: splitting large folios that a range covers partly (the
+ * ranges here are whole VMAs), the need_resched() restart every 32 PTEs,
+ * swap entries (madvise_free drops them; there are none here), MGLRU,
+ * MADV_PAGEOUT, the madvise_lock() choice per behaviour (both take
+ * mmap_lock for reading, as the kernel does for these two).
+ *
+ * Lock order: mmap_lock (read) -> PTL -> lruvec->lru_lock (batch drains);
+ * khugepaged_mm_lock is taken after the PTLs are dropped.
+ */
+#include "mm/mm.h"
+
+enum madv_kind {
+	MADV_KIND_COLD,
+	MADV_KIND_FREE,
+};
+
+static void tlb_gather_range(struct mmu_gather *tlb, uint64_t start, uint64_t end)
+{
+	if (tlb->start > start)
+		tlb->start = start;
+	if (tlb->end < end)
+		tlb->end = end;
+}
+
+/* The per-PMD walk of both behaviours, under the PMD's lock. */
+static void madvise_pmd_range(struct mmu_gather *tlb, struct vm_area_struct *vma,
+			      uint64_t addr, uint64_t end, enum madv_kind kind)
+{
+	uint64_t base = vma->vm_start & ~(PMD_SIZE - 1);
+	uint64_t idx = (addr - base) >> PMD_SHIFT;
+	struct spinlock *ptl = &vma->ptl[idx];
+	struct folio *folio;
+
+	spin_lock(ptl);
+	folio = vma->pmd_huge[idx];
+	if (folio) {
+		/* madvise_cold: pmd_mkold(); madvise_free_huge_pmd(): mkold, mkclean */
+		uint8_t clear = kind == MADV_KIND_COLD ? PMD_YOUNG : PMD_YOUNG | PMD_DIRTY;
+
+		if (addr & (PMD_SIZE - 1) || end - addr < PMD_SIZE)
+			goto out_unlock;	/* would split: not modelled */
+		if (vma->pmd_flags[idx] & clear) {
+			vma->pmd_flags[idx] &= (uint8_t)~clear;
+			tlb_gather_range(tlb, addr, addr + PMD_SIZE);	/* tlb_remove_pmd_tlb_entry() */
+		}
+		sim_cost_ps(sim_mm->pte_op_ps);
+		folio_clear(folio, PG_referenced);
+		folio_clear(folio, PG_young);
+		if (kind == MADV_KIND_COLD) {
+			if (folio_test_active(folio))
+				folio_set(folio, PG_workingset);
+			folio_deactivate(folio);
+		} else {
+			folio_clear(folio, PG_dirty);
+			folio_mark_lazyfree(folio);
+		}
+		goto out_unlock;
+	}
+	for (; addr < end; addr += PAGE_SIZE) {
+		pte_t *pte = &vma->ptes[(addr - vma->vm_start) >> PAGE_SHIFT];
+		pte_t clear = kind == MADV_KIND_COLD ? PTE_YOUNG : PTE_YOUNG | PTE_DIRTY;
+
+		sim_cost_ps(sim_mm->pte_op_ps);
+		if (!pte_present(*pte))
+			continue;
+		folio = pte_folio(*pte);
+		/* Leave folios mapped elsewhere, and folios off the LRU, alone. */
+		if (!folio_test_lru(folio) || folio->_mapcount != folio_nr_pages(folio))
+			continue;
+		if (*pte & clear) {
+			*pte &= ~clear;		/* clear_young_dirty_ptes() */
+			tlb_gather_range(tlb, addr, addr + PAGE_SIZE); /* tlb_remove_tlb_entries() */
+		}
+		sim_cost_ps(sim_mm->folio_op_ps);
+		folio_clear(folio, PG_referenced);
+		folio_clear(folio, PG_young);
+		if (kind == MADV_KIND_COLD) {
+			if (folio_test_active(folio))
+				folio_set(folio, PG_workingset);
+			folio_deactivate(folio);
+		} else {
+			folio_clear(folio, PG_dirty);
+			folio_mark_lazyfree(folio);
+		}
+	}
+out_unlock:
+	spin_unlock(ptl);
+}
+
+static int madvise_lru_range(struct mm_struct *mm, uint64_t start, uint64_t len,
+			     enum madv_kind kind)
+{
+	uint64_t end = start + len, addr;
+	struct vm_area_struct *vma;
+	struct mmu_gather tlb;
+
+	sim_cost_ps(sim_mm->syscall_ps);
+	down_read(&mm->mmap_lock);
+	vma = find_vma(mm, start);
+	if (!vma || end > vma->vm_end) {
+		up_read(&mm->mmap_lock);
+		return -12;		/* -ENOMEM: a hole in the range */
+	}
+	lru_add_drain();
+	tlb_gather_mmu(&tlb, mm);
+	for (addr = start; addr < end;) {
+		uint64_t next = (addr & ~(PMD_SIZE - 1)) + PMD_SIZE;
+
+		if (next > end)
+			next = end;
+		madvise_pmd_range(&tlb, vma, addr, next, kind);
+		addr = next;
+	}
+	if (kind == MADV_KIND_FREE && sim_mm->variant->khugepaged_move_tail)
+		khugepaged_move_tail(mm);	/* seed 004: end of madvise_free_single_vma() */
+	tlb_finish_mmu(&tlb);
+	if (kind == MADV_KIND_COLD && sim_mm->variant->khugepaged_move_tail)
+		khugepaged_move_tail(mm);	/* seed 004: end of madvise_cold() */
+	up_read(&mm->mmap_lock);
+	return 0;
+}
+
+/**
+ * madvise_cold - madvise(@start, @len, MADV_COLD)
+ * @mm: the calling process's mm
+ * @start: page-aligned start, inside one VMA
+ * @len: bytes
+ *
+ * Clears the accessed bits, deactivates the folios and flushes the TLB;
+ * in variant `after`, then moves the mm to the tail of khugepaged's list.
+ * Context: process context; takes mmap_lock for reading.
+ * Return: 0, or -ENOMEM if the range is not inside one VMA.
+ */
+int madvise_cold(struct mm_struct *mm, uint64_t start, uint64_t len)
+{
+	return madvise_lru_range(mm, start, len, MADV_KIND_COLD);
+}
+
+/**
+ * madvise_free - madvise(@start, @len, MADV_FREE)
+ * @mm: the calling process's mm
+ * @start: page-aligned start, inside one VMA
+ * @len: bytes
+ *
+ * Clears the accessed and dirty bits, marks the folios lazily freeable and
+ * flushes the TLB; in variant `after`, moves the mm to the tail of
+ * khugepaged's list (before the flush, as the patch places the call).
+ * Context: process context; takes mmap_lock for reading.
+ * Return: 0, or -ENOMEM if the range is not inside one VMA.
+ */
+int madvise_free(struct mm_struct *mm, uint64_t start, uint64_t len)
+{
+	return madvise_lru_range(mm, start, len, MADV_KIND_FREE);
+}

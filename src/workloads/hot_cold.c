@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Seed 004's workload: three processes hot1, cold and hot2, each with one
+ * THP-eligible anonymous region that it first touches page by page (small
+ * pages).  hot1 and hot2 then access their regions continuously (random
+ * 8-byte loads by default, or a sequential sweep of one load per cache
+ * line); cold calls madvise(MADV_COLD) (or MADV_FREE) on its region and
+ * stays alive.  hot2 measures `accesses` accesses; when it is done,
+ * khugepaged is stopped, and every task unmaps its region and exits.
+ *
+ * Every access goes through the vCPU's TLB (src/mm/access.c).  The loop
+ * charges its cycles every ACCESS_BATCH accesses, so that it syncs with
+ * the engine only when its quantum runs out.  The loop's own instructions
+ * (address generation, branch) cost nothing: mem.access_cycles is the
+ * whole cost of an access that hits the L1 dTLB.
+ */
+#include "mm/access.h"
+#include "mm/khugepaged.h"
+#include "workloads/hot_cold.h"
+
+#define ACCESS_BATCH	64
+
+/* wyrand: a fast 64-bit generator, seeded from the task's own stream. */
+static inline uint64_t hot_cold_rand(uint64_t *s)
+{
+	__uint128_t t;
+
+	*s += 0xa0761d6478bd642fULL;
+	t = (__uint128_t)*s * (*s ^ 0xe7037ed1a0b428dbULL);
+	return (uint64_t)(t >> 64) ^ (uint64_t)t;
+}
+
+/* @n accesses of the pattern; returns the sequential cursor. */
+static uint64_t hot_cold_run(struct hot_cold_task *p, struct user_access *ua, uint64_t base,
+			     uint64_t n, uint64_t *rng, uint64_t seq)
+{
+	uint64_t i;
+
+	if (p->pattern == HOT_COLD_RANDOM) {
+		for (i = 0; i < n; i++) {
+			uint64_t r = hot_cold_rand(rng);
+			uint64_t off = (uint64_t)(((__uint128_t)r * p->size) >> 64);
+
+			user_access(ua, base + (off & ~7ULL), false);
+		}
+	} else {
+		for (i = 0; i < n; i++) {
+			user_access(ua, base + seq, false);
+			seq += 64;
+			if (seq >= p->size)
+				seq = 0;
+		}
+	}
+	user_access_charge(ua);
+	return seq;
+}
+
+void hot_cold_task(void *arg)
+{
+	struct hot_cold_task *p = arg;
+	struct mm_struct *mm = p->mm;
+	struct vm_area_struct *vma;
+	struct user_access ua;
+	uint64_t base, off, rng, seq = 0;
+
+	switch_mm_irqs_off(mm);
+	base = vm_mmap_anon(mm, p->size, true);
+	vma = find_vma(mm, base);
+	user_access_init(&ua, vma);
+	rng = sim_rng_next(&sim_current()->rng);
+
+	/* Touch every page once: each first store faults a small page in. */
+	for (off = 0; off < p->size; off += PAGE_SIZE) {
+		user_access(&ua, base + off, true);
+		if (((off >> PAGE_SHIFT) & (ACCESS_BATCH - 1)) == ACCESS_BATCH - 1)
+			user_access_charge(&ua);
+	}
+	user_access_charge(&ua);
+
+	switch (p->role) {
+	case HOT_COLD_COLD:
+		if (p->advice == HOT_COLD_MADV_COLD)
+			madvise_cold(mm, base, p->size);
+		else
+			madvise_free(mm, base, p->size);
+		break;
+	case HOT_COLD_HOT1:
+		while (!p->shared->hot2_done) {
+			seq = hot_cold_run(p, &ua, base, ACCESS_BATCH, &rng, seq);
+			p->done += ACCESS_BATCH;
+		}
+		break;
+	case HOT_COLD_HOT2: {
+		uint64_t left = p->accesses, walks0;
+		double cycles0;
+
+		sim_sync();
+		p->t_start = sim_now();
+		walks0 = ua.tlb->stats.walks;
+		cycles0 = user_access_cycles(&ua);
+		while (left) {
+			uint64_t n = left < ACCESS_BATCH ? left : ACCESS_BATCH;
+
+			seq = hot_cold_run(p, &ua, base, n, &rng, seq);
+			left -= n;
+		}
+		p->t_end = sim_now();
+		p->walks = ua.tlb->stats.walks - walks0;
+		p->cycles = user_access_cycles(&ua) - cycles0;
+		p->done = p->accesses;
+		p->shared->hot2_done = true;
+		kthread_stop_khugepaged();
+		break;
+	}
+	}
+
+	/* Stay alive until the test ends, then exit: mmput() -> exit_mmap(). */
+	while (!p->shared->hot2_done || !khugepaged_exited())
+		sim_sleep_ps(SIM_MS);
+	khugepaged_exit_raw(mm);
+	vm_munmap(mm, base, p->size);
+}

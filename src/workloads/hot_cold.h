@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef MMSIM_WORKLOAD_HOT_COLD_H
+#define MMSIM_WORKLOAD_HOT_COLD_H
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "mmsim/sim.h"
+
+struct mm_struct;
+
+enum hot_cold_role { HOT_COLD_HOT1, HOT_COLD_COLD, HOT_COLD_HOT2 };
+enum hot_cold_pattern { HOT_COLD_RANDOM, HOT_COLD_SEQUENTIAL };
+enum hot_cold_advice { HOT_COLD_MADV_COLD, HOT_COLD_MADV_FREE };
+
+/* What the three tasks share. */
+struct hot_cold_shared {
+	bool hot2_done;			/* hot2 has made its measured accesses */
+};
+
+/*
+ * One task of seed 004's test (a process of its own).
+ * Results: the measured accesses of hot2 ran from t_start to t_end, cost
+ * `cycles` in the access path and `walks` page walks of its vCPU's TLB.
+ */
+struct hot_cold_task {
+	enum hot_cold_role role;
+	struct mm_struct *mm;		/* the task's own process */
+	uint64_t size;			/* bytes of its region */
+	enum hot_cold_pattern pattern;
+	enum hot_cold_advice advice;	/* what cold calls */
+	uint64_t accesses;		/* hot2: measured accesses */
+	struct hot_cold_shared *shared;
+	sim_time_t t_start, t_end;	/* hot2's measured window */
+	double cycles;			/* hot2: cycles of the access path in it */
+	uint64_t walks;			/* hot2: dtlb_load_misses in it */
+	uint64_t done;			/* accesses made after the touch */
+};
+
+void hot_cold_task(void *arg);
+
+#endif
