@@ -92,6 +92,21 @@ void down_write(struct rw_semaphore *sem)
 	rwsem_account(sem, start);
 }
 
+/* Grant the lock to every reader at the head of the queue, from @w on. */
+static void rwsem_wake_readers(struct rw_semaphore *sem, struct sim_task *w, sim_time_t at)
+{
+	while (w && !(w->wait_flags & RWSEM_WAIT_WRITER)) {
+		struct sim_task *next = w->rq_next;
+
+		sem->readers++;
+		sim_wake(w, at);
+		w = next;
+	}
+	sem->waiters_head = w;
+	if (!w)
+		sem->waiters_tail = NULL;
+}
+
 /* Grant the lock to the head waiter, or to every reader at the head. */
 static void rwsem_wake(struct rw_semaphore *sem)
 {
@@ -110,16 +125,7 @@ static void rwsem_wake(struct rw_semaphore *sem)
 		sim_wake(w, at);
 		return;
 	}
-	while (w && !(w->wait_flags & RWSEM_WAIT_WRITER)) {
-		struct sim_task *next = w->rq_next;
-
-		sem->readers++;
-		sim_wake(w, at);
-		w = next;
-	}
-	sem->waiters_head = w;
-	if (!w)
-		sem->waiters_tail = NULL;
+	rwsem_wake_readers(sem, w, at);
 }
 
 void up_read(struct rw_semaphore *sem)
@@ -144,14 +150,5 @@ void downgrade_write(struct rw_semaphore *sem)
 	sim_line_rmw(&sem->line);
 	sem->writer = NULL;
 	sem->readers = 1;
-	while (w && !(w->wait_flags & RWSEM_WAIT_WRITER)) {
-		struct sim_task *next = w->rq_next;
-
-		sem->readers++;
-		sim_wake(w, at);
-		w = next;
-	}
-	sem->waiters_head = w;
-	if (!w)
-		sem->waiters_tail = NULL;
+	rwsem_wake_readers(sem, w, at);
 }

@@ -38,6 +38,26 @@ enum madv_kind {
 	MADV_KIND_FREE,
 };
 
+/*
+ * The folio's part of madvise_cold_or_pageout_pte_range() and
+ * madvise_free_pte_range(): clear the software referenced and young
+ * state, then deactivate (COLD) or mark lazyfree (FREE) through the
+ * CPU's batch.
+ */
+static void madvise_folio(struct folio *folio, int kind)
+{
+	folio_clear(folio, PG_referenced);
+	folio_clear(folio, PG_young);
+	if (kind == MADV_KIND_COLD) {
+		if (folio_test_active(folio))
+			folio_set(folio, PG_workingset);
+		folio_deactivate(folio);
+	} else {
+		folio_clear(folio, PG_dirty);
+		folio_mark_lazyfree(folio);
+	}
+}
+
 static void tlb_gather_range(struct mmu_gather *tlb, uint64_t start, uint64_t end)
 {
 	if (tlb->start > start)
@@ -68,16 +88,7 @@ static void madvise_pmd_range(struct mmu_gather *tlb, struct vm_area_struct *vma
 			tlb_gather_range(tlb, addr, addr + PMD_SIZE);	/* tlb_remove_pmd_tlb_entry() */
 		}
 		sim_cost_ps(sim_mm->pte_op_ps);
-		folio_clear(folio, PG_referenced);
-		folio_clear(folio, PG_young);
-		if (kind == MADV_KIND_COLD) {
-			if (folio_test_active(folio))
-				folio_set(folio, PG_workingset);
-			folio_deactivate(folio);
-		} else {
-			folio_clear(folio, PG_dirty);
-			folio_mark_lazyfree(folio);
-		}
+		madvise_folio(folio, kind);
 		goto out_unlock;
 	}
 	for (; addr < end; addr += PAGE_SIZE) {
@@ -96,16 +107,7 @@ static void madvise_pmd_range(struct mmu_gather *tlb, struct vm_area_struct *vma
 			tlb_gather_range(tlb, addr, addr + PAGE_SIZE); /* tlb_remove_tlb_entries() */
 		}
 		sim_cost_ps(sim_mm->folio_op_ps);
-		folio_clear(folio, PG_referenced);
-		folio_clear(folio, PG_young);
-		if (kind == MADV_KIND_COLD) {
-			if (folio_test_active(folio))
-				folio_set(folio, PG_workingset);
-			folio_deactivate(folio);
-		} else {
-			folio_clear(folio, PG_dirty);
-			folio_mark_lazyfree(folio);
-		}
+		madvise_folio(folio, kind);
 	}
 out_unlock:
 	spin_unlock(ptl);
