@@ -30,9 +30,24 @@ sim_time_t sim_line_transfer_ps(int from, int to);
  * RFOs of independent stores overlap.  TSO: a locked RMW or a lock release
  * waits until every earlier store has completed (sim_store_drain()).
  */
-void sim_line_write(struct sim_line *l);
+void sim_line_write_slow(struct sim_line *l);
+extern sim_time_t sim_line_hit_ps;	/* the running engine's hit cost */
+static inline void sim_line_write(struct sim_line *l)
+{
+	if (l->last_writer == sim_vcpu_current->id)
+		sim_cost_ps(sim_line_hit_ps);
+	else
+		sim_line_write_slow(l);
+}
 /* A load from the line: this CPU waits for the transfer. */
-void sim_line_read(struct sim_line *l);
+void sim_line_read_slow(struct sim_line *l);
+static inline void sim_line_read(struct sim_line *l)
+{
+	if (l->last_writer == sim_vcpu_current->id)
+		sim_cost_ps(sim_line_hit_ps);
+	else
+		sim_line_read_slow(l);
+}
 /* A locked RMW (atomic): drain the store buffer, then own the line. */
 void sim_line_rmw(struct sim_line *l);
 /* Wait until this CPU's earlier stores have completed. */

@@ -653,6 +653,7 @@ struct sim_engine *sim_engine_create(const struct sim_engine_opts *o)
 	sim_engine_current = e;
 	sim_counters_current = e->counters;
 	sim_vcpu_current = &e->vcpus[0];
+	sim_line_hit_ps = e->line_ps[0];
 	return e;
 }
 
@@ -716,6 +717,7 @@ int sim_engine_run(struct sim_engine *e, char *report, size_t len)
 {
 	sim_engine_current = e;
 	sim_counters_current = e->counters;
+	sim_line_hit_ps = e->line_ps[0];
 	e->running = NULL;
 	sched_next(e, 0);
 	if (e->nr_live > 0) {

@@ -36,7 +36,9 @@ sim_time_t sim_line_transfer_ps(int from, int to)
 	return sim_engine_current->line_ps[sim_cpu_distance(from, to)];
 }
 
-void sim_line_write(struct sim_line *l)
+sim_time_t sim_line_hit_ps;
+
+void sim_line_write_slow(struct sim_line *l)
 {
 	struct sim_vcpu *v = sim_vcpu_current;
 	sim_time_t hit = sim_engine_current->line_ps[0];
@@ -48,7 +50,7 @@ void sim_line_write(struct sim_line *l)
 	sim_cost_ps(hit);
 }
 
-void sim_line_read(struct sim_line *l)
+void sim_line_read_slow(struct sim_line *l)
 {
 	sim_cost_ps(sim_line_transfer_ps(l->last_writer, sim_vcpu_current->id));
 }
