@@ -316,7 +316,7 @@ int cli_plot_reproduce(struct cli *c, const char *dir, const struct sim_report *
 	const char *metrics[SIM_MAX_METRICS];
 	int nr_m = 0, m, k, v, ret, cols, rows;
 	const struct sim_published *p;
-	char *path, *tmp, title[256];
+	char *path, *tmp, title[512];
 	struct sim_out o;
 	size_t n;
 

@@ -565,7 +565,7 @@ static int sweep_plot(struct cli *c, const struct sweep *sw,
 	struct plot_chart *charts;
 	struct plot_axis axis;
 	double *vals, *tmp;
-	char title[160];
+	char title[512];
 	bool numeric;
 
 	memset(&axis, 0, sizeof(axis));

@@ -20,6 +20,7 @@
  * -> deferred_split_lru sublist lock.
  */
 #include "mm/mm.h"
+#include "mmsim/trace.h"
 
 struct vm_area_struct *find_vma(struct mm_struct *mm, uint64_t addr)
 {
@@ -146,15 +147,19 @@ static int do_anonymous_page(struct vm_area_struct *vma, uint64_t addr)
 int handle_mm_fault(struct vm_area_struct *vma, uint64_t addr, bool write)
 {
 	pte_t *pte = vma_pte(vma, addr);
+	int ret = 0;
 
 	(void)write;
+	sim_trace_begin("mm", "handle_mm_fault");
 	count_event(SIM_PGFAULT);
 	sim_cost_ps(sim_mm->fault_entry_ps);
 	if (vma->pmd_huge[(addr - (vma->vm_start & ~(PMD_SIZE - 1))) >> PMD_SHIFT])
-		return 0;
+		goto out;
 	if (pte_none(*pte))
-		return do_anonymous_page(vma, addr);
-	return 0;
+		ret = do_anonymous_page(vma, addr);
+out:
+	sim_trace_end();
+	return ret;
 }
 
 /* zap_pte_range() over one PTE table, under its PTL. */
