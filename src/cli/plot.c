@@ -164,7 +164,16 @@ static int gp_run(struct cli *c, const char *opt, const char *path,
 	close(pe[0]);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	sscanf(sim_out_text(&err), "%199[^\n]", line);
+	{
+		/* gnuplot's message is its last non-empty line */
+		const char *t = sim_out_text(&err), *end = t + strlen(t), *b;
+
+		while (end > t && (end[-1] == '\n' || end[-1] == ' '))
+			end--;
+		for (b = end; b > t && b[-1] != '\n'; b--)
+			;
+		snprintf(line, sizeof(line), "%.*s", (int)(end - b), b);
+	}
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 127 && !err.len) {
 		ret = cli_fail(c, "%s %s: cannot run gnuplot (%s): expected gnuplot installed "
 			       "(Debian: apt-get install gnuplot-nox) or MMSIM_GNUPLOT naming it",
@@ -221,13 +230,26 @@ int cli_plot_sweep(struct cli *c, const char *path, const char *title,
 		   int nr_charts)
 {
 	enum plot_kind kind = plot_kind_of(path);
-	int cols = nr_charts > 1 ? 2 : 1, rows = (nr_charts + cols - 1) / cols;
+	int cols, rows, nr_drawn = 0;
 	struct sim_out o;
 	char *tmp = tmp_name(path);
 	int m, s, j, ret;
 
 	if (!tmp)
 		return cli_fail(c, "out of memory") - 1;
+	/* A metric no run set (e.g. relative to a variant not run) is left out. */
+	for (m = 0; m < nr_charts; m++)
+		for (s = 0; s < charts[m].nr_series; s++)
+			if (charts[m].series[s].nr) {
+				nr_drawn++;
+				break;
+			}
+	if (!nr_drawn) {
+		free(tmp);
+		return cli_fail(c, "--plot %s: no run set any metric: nothing to draw", path) - 1;
+	}
+	cols = nr_drawn > 1 ? 2 : 1;
+	rows = (nr_drawn + cols - 1) / cols;
 	sim_out_init_buffer(&o);
 	gp_terminal(&o, kind, cols * 560, rows * 380 + 50, tmp);
 	sim_out_printf(&o, "set key top left box opaque samplen 2\n"
@@ -276,11 +298,8 @@ int cli_plot_sweep(struct cli *c, const char *path, const char *title,
 		sim_out_printf(&o, "\nset ylabel ");
 		gp_str(&o, ch->ylabel);
 		sim_out_printf(&o, "\nset yrange [%s:*]\n", nonneg ? "0" : "*");
-		if (!any) {
-			sim_out_printf(&o, "set label 1 \"no data\" at graph 0.5, graph 0.5 center\n"
-				       "plot 1/0 notitle\nunset label 1\n");
+		if (!any)
 			continue;
-		}
 		sim_out_printf(&o, "plot");
 		for (s = 0, j = 0; s < ch->nr_series; s++) {
 			if (!ch->series[s].nr)
