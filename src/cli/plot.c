@@ -253,13 +253,27 @@ int cli_plot_sweep(struct cli *c, const char *path, const char *title,
 	sim_out_init_buffer(&o);
 	gp_terminal(&o, kind, cols * 560, rows * 380 + 50, tmp);
 	sim_out_printf(&o, "set key top left box opaque samplen 2\n"
-		       "set offsets graph 0.04, graph 0.04, graph 0.05, graph 0.05\n"
+		       "set offsets 0, 0, graph 0.05, graph 0.05\n"
 		       "set style line 1 lw 2 pt 7 ps 0.8\n");
 	sim_out_printf(&o, "set xlabel ");
 	gp_str(&o, axis->label);
 	sim_out_printf(&o, "\n");
-	if (axis->log2)
-		sim_out_printf(&o, "set logscale x 2\n");
+	if (axis->nr) {
+		double lo = axis->pos[0], hi = axis->pos[0];
+
+		for (j = 1; j < axis->nr; j++) {
+			lo = fmin(lo, axis->pos[j]);
+			hi = fmax(hi, axis->pos[j]);
+		}
+		/* a margin of 8% of the span, on the scale drawn */
+		if (axis->log2) {
+			sim_out_printf(&o, "set logscale x 2\nset xrange [%.15g:%.15g]\n",
+				       lo / pow(hi / lo, 0.08), hi * pow(hi / lo, 0.08));
+		} else if (hi > lo) {
+			sim_out_printf(&o, "set xrange [%.15g:%.15g]\n", lo - (hi - lo) * 0.08,
+				       hi + (hi - lo) * 0.08);
+		}
+	}
 	sim_out_printf(&o, "set xtics (");
 	for (j = 0; j < axis->nr; j++) {
 		sim_out_printf(&o, "%s", j ? ", " : "");
