@@ -25,7 +25,7 @@ static struct {
 	bool on;			/* standard error is a terminal */
 	bool shown;			/* a line is on the screen */
 	FILE *err;
-	const char *what;
+	char what[96];			/* copied: callers pass a local buffer */
 	int nr_steps, step;
 	double t0, last;
 } pg;
@@ -85,7 +85,7 @@ void cli_progress_begin(struct cli *c, const char *what, int nr_steps)
 	pg.on = fd >= 0 && isatty(fd) && nr_steps > 0;
 	pg.shown = false;
 	pg.err = c->err;
-	pg.what = what;
+	snprintf(pg.what, sizeof(pg.what), "%s", what);
 	pg.nr_steps = nr_steps;
 	pg.step = 0;
 	pg.t0 = pg.last = cli_host_seconds();

@@ -422,6 +422,7 @@ static int sweep_spawn(struct sweep *sw, uint64_t r, struct sweep_run *run)
 		int code;
 
 		close(p[0]);
+		sim_set_progress_hook(NULL, NULL);	/* the parent shows progress */
 		sim_out_init_buffer(&o);
 		code = sweep_child_run(sw, r, &o);
 		if (write_all(p[1], sim_out_text(&o), o.len))
