@@ -74,7 +74,7 @@ bad "cpus=: expected KEY=V1,V2" sweep spinlock --vary cpus=
 bad "cpus=2,,4: an empty" sweep spinlock --vary cpus=2,,4
 bad "unknown parameter nope for scenario spinlock: expected one of cpus" sweep spinlock --vary nope=1,2
 bad "shard 5/4: expected I/N with 1 <= I <= N" sweep spinlock --vary cpus=2 --shard 5/4
-bad "more than 10000 runs: expected at most 10000" sweep spinlock --vary cpus=1,2,3,4,5,6,7,8,9,10 \
+bad "has 11000 runs: expected at most 10000" sweep spinlock --vary cpus=1,2,3,4,5,6,7,8,9,10 \
 	--vary iterations=1,2,3,4,5,6,7,8,9,10,11 --seeds 100
 bad "expected at least one --vary" sweep spinlock
 bad "cpus=100: expected at most the 80 CPUs" sweep spinlock --vary cpus=2,100

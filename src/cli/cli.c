@@ -986,7 +986,7 @@ static int cmd_help(struct cli *c, int argc, char **argv)
 				if (cli_opts[i].cmds & (1u << b))
 					n += (size_t)snprintf(cmds + n, sizeof(cmds) - n, "%s%s",
 							      n ? "," : "", cmd_names[b]);
-			fprintf(c->out, "  %-24s %-21s %s\n", head, cmds, cli_opts[i].help);
+			fprintf(c->out, "  %-24s %-26s %s\n", head, cmds, cli_opts[i].help);
 		}
 	}
 	fprintf(c->out, "\nscenarios:\n");

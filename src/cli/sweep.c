@@ -305,8 +305,9 @@ static int sweep_setup(struct cli *c, const struct cli_args *a, struct sweep *sw
 					      k ? " x" : "", a->vary[k]);
 		if (n < sizeof(c->msg))
 			snprintf(c->msg + n, sizeof(c->msg) - n,
-				 " x %" PRIu64 " seeds has more than %d runs: expected at most %d",
-				 sw->nr_seeds, SWEEP_MAX_RUNS, SWEEP_MAX_RUNS);
+				 " x %" PRIu64 " seeds has %s%" PRIu64 " runs: expected at most %d",
+				 sw->nr_seeds, k < a->nr_vary ? "more than " : "",
+				 sw->nr_grid * sw->nr_seeds, SWEEP_MAX_RUNS);
 		return 2;
 	}
 	sw->nr_runs = sw->nr_grid * sw->nr_seeds;
