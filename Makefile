@@ -6,7 +6,7 @@
 .PHONY: run test deps build build-test bench clean
 
 DEB_PACKAGES := cmake ninja-build gcc pkg-config libcmocka-dev libjansson-dev \
-	libinih-dev libxml2-utils
+	libinih-dev libxml2-utils gnuplot-nox
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
 deps:

@@ -271,6 +271,18 @@ void sim_engine_set_check_hook(struct sim_engine *e, void (*fn)(void *),
 void sim_engine_set_priv(struct sim_engine *e, void *priv);
 void *sim_engine_priv(const struct sim_engine *e);
 
+/*
+ * Progress, for the command line's progress line only; it never changes
+ * what the model does.  A scenario states its total work in units it
+ * chooses (rounds, iterations) and its tasks report units done.  The
+ * hook, if set, is called every SIM_PROGRESS_EVERY scheduler events with
+ * the share done, 0..1 (or -1 when the scenario states no total).
+ */
+#define SIM_PROGRESS_EVERY	(1ULL << 18)
+void sim_set_progress_hook(void (*fn)(void *arg, double done), void *arg);
+void sim_engine_set_work(struct sim_engine *e, uint64_t total);
+void sim_work_done(uint64_t n);
+
 static inline void count_event(enum sim_counter c)
 {
 	extern uint64_t *sim_counters_current;

@@ -17,41 +17,54 @@
  * returns reaches the table, the CSV or the model.
  */
 #include <inttypes.h>
+#include <errno.h>
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "cli/cli.h"
+#include "cli/cli_impl.h"
 #include "live/live.h"
 #include "mmsim/output.h"
 #include "mmsim/profile.h"
-
-#define CLI_ERR		512
-#define CLI_MAX_SETS	(SIM_MAX_PARAMS * 2)
-#define CLI_MAX_POS	64
-
-/* Which subcommands take an option. */
-#define CLI_RUN		0x1
-#define CLI_REPRO	0x2
+#include "mmsim/trace.h"
 
 /* X(id, name, argument, subcommands, help) */
 #define CLI_OPTIONS(X)                                                          \
-	X(SET, "--set", "KEY=VALUE", CLI_RUN,                                   \
+	X(SET, "--set", "KEY=VALUE", CLI_RUN | CLI_SWEEP,                       \
 	  "a parameter; repeatable; values with units (16M, 2G, 10ms)")       \
-	X(VARIANT, "--variant", "NAME", CLI_RUN,                                \
+	X(VARIANT, "--variant", "NAME", CLI_RUN | CLI_SWEEP,                    \
 	  "run only this variant; repeatable; default: all variants")         \
-	X(PROFILE, "--profile", "NAME|FILE", CLI_RUN,                           \
+	X(PROFILE, "--profile", "NAME|FILE", CLI_RUN | CLI_SWEEP,               \
 	  "another machine: a builtin profile or an INI file")                \
-	X(SEED, "--seed", "N", CLI_RUN | CLI_REPRO, "random seed; default 1")    \
+	X(SEED, "--seed", "N", CLI_RUN | CLI_REPRO | CLI_SWEEP,                 \
+	  "random seed; default 1 (sweep: the base of every point's seed)")   \
 	X(JSON, "--json", "FILE", CLI_RUN | CLI_REPRO,                          \
 	  "write the results as JSON (\"-\": standard output, no table)")     \
-	X(CSV, "--csv", "FILE", CLI_RUN | CLI_REPRO,                            \
+	X(CSV, "--csv", "FILE", CLI_RUN | CLI_REPRO | CLI_SWEEP | CLI_MERGE,    \
 	  "one row per variant and metric (\"-\": standard output, no table)") \
 	X(QUIET, "--quiet", NULL, CLI_RUN | CLI_REPRO, "only the table")         \
-	X(CHECK, "--check", NULL, CLI_RUN | CLI_REPRO,                          \
-	  "run the model's invariant checks (slow)")
+	X(CHECK, "--check", NULL, CLI_RUN | CLI_REPRO | CLI_SWEEP,              \
+	  "run the model's invariant checks (slow)")                          \
+	X(VARY, "--vary", "KEY=V1,V2,...", CLI_SWEEP,                           \
+	  "a parameter's values; repeatable; the grid is their product")      \
+	X(SEEDS, "--seeds", "N", CLI_SWEEP,                                     \
+	  "seeds per grid point; default 1")                                  \
+	X(JOBS, "--jobs", "J", CLI_SWEEP,                                       \
+	  "run up to J points at a time, each in its own process; default 1") \
+	X(PLOT, "--plot", "FILE|DIR", CLI_SWEEP | CLI_REPRO,                    \
+	  "sweep: FILE.svg or .png through gnuplot; reproduce: DIR/SCENARIO.svg") \
+	X(SHARD, "--shard", "I/N", CLI_SWEEP,                                   \
+	  "run only the I-th (1-based) of N equal parts of the points")       \
+	X(EMIT_JOBS, "--emit-jobs", "N", CLI_SWEEP,                             \
+	  "print the N commands of a sweep split into N shards; run nothing")  \
+	X(TRACE, "--trace", "FILE", CLI_RUN,                                    \
+	  "a Chrome trace-event timeline (Perfetto); FILE.VARIANT.json per variant") \
+	X(TRACE_LIMIT, "--trace-limit", "N", CLI_RUN,                           \
+	  "stop recording the trace after N events; default 1000000")
 
 enum cli_opt_id {
 #define CLI_OPT_ENUM(id, name, arg, cmds, help) CLI_OPT_##id,
@@ -63,7 +76,7 @@ enum cli_opt_id {
 struct cli_opt_desc {
 	const char *name;
 	const char *arg;		/* NULL: a flag */
-	unsigned cmds;			/* CLI_RUN, CLI_REPRO */
+	unsigned cmds;			/* CLI_RUN, CLI_REPRO, CLI_SWEEP, CLI_MERGE */
 	const char *help;
 };
 
@@ -71,26 +84,6 @@ static const struct cli_opt_desc cli_opts[NR_CLI_OPTS] = {
 #define CLI_OPT_ROW(id, n, a, c, h) [CLI_OPT_##id] = { n, a, c, h },
 	CLI_OPTIONS(CLI_OPT_ROW)
 #undef CLI_OPT_ROW
-};
-
-/* The options and operands of one subcommand. */
-struct cli_args {
-	const char *sets[CLI_MAX_SETS];		/* "KEY=VALUE" */
-	int nr_sets;
-	const char *variants[SIM_MAX_VARIANTS];
-	int nr_variants;
-	const char *profile, *json, *csv;
-	uint64_t seed;
-	bool seed_given, quiet, check;
-	const char *pos[CLI_MAX_POS];		/* operands */
-	int nr_pos;
-};
-
-/* The invocation: the registry and the streams. */
-struct cli {
-	const struct scenario_ops *const *registry;
-	FILE *out, *err;
-	char msg[CLI_ERR];		/* the error line, without "mmsim: error: " */
 };
 
 struct cli_cmd {
@@ -102,9 +95,14 @@ struct cli_cmd {
 
 static const struct cli_cmd cli_cmds[];
 
-static int cli_fail(struct cli *c, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static int cli_fail(struct cli *c, const char *fmt, ...)
+/**
+ * cli_fail() - remember a user's mistake
+ * @c: the invocation
+ * @fmt: printf format of the line, without "mmsim: error: "
+ *
+ * Return: 2, the exit code of bad input.
+ */
+int cli_fail(struct cli *c, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -116,8 +114,14 @@ static int cli_fail(struct cli *c, const char *fmt, ...)
 
 /* ---- look-ups over the registry ---------------------------------------- */
 
-static const struct scenario_ops *cli_find_scenario(struct cli *c,
-						    const char *name)
+/**
+ * cli_find_scenario() - a scenario of the registry by name
+ * @c: the invocation; c->msg gets the error
+ * @name: the name the user gave
+ *
+ * Return: the scenario, or NULL with c->msg naming the expected ones.
+ */
+const struct scenario_ops *cli_find_scenario(struct cli *c, const char *name)
 {
 	int i;
 	size_t n;
@@ -138,8 +142,12 @@ static const struct scenario_ops *cli_find_scenario(struct cli *c,
 	return NULL;
 }
 
-/* "one of a, b, c" from a NULL-terminated list of names, into c->msg. */
-static void cli_append_names(struct cli *c, const char *const *names)
+/**
+ * cli_append_names() - append " a, b, c" to c->msg
+ * @c: the invocation
+ * @names: NULL-terminated names
+ */
+void cli_append_names(struct cli *c, const char *const *names)
 {
 	size_t n = strlen(c->msg);
 	int i;
@@ -163,17 +171,29 @@ static int cli_parse_seed(struct cli *c, const char *text, uint64_t *seed)
 	return 0;
 }
 
-/*
- * Parse argv[1..] of subcommand @cmd (CLI_RUN or CLI_REPRO) into @a.
+/**
+ * cli_parse_args() - parse the options and operands of a subcommand
+ * @c: the invocation
+ * @argc: argument count, argv[0] is the subcommand
+ * @argv: the arguments
+ * @cmd: the subcommand's bit (CLI_RUN, CLI_REPRO, CLI_SWEEP, CLI_MERGE)
+ * @cmd_name: its name, for errors
+ * @a: the result
+ *
  * Options take "--opt VALUE" or "--opt=VALUE".
+ *
+ * Return: 0, or 2 with c->msg filled.
  */
-static int cli_parse_args(struct cli *c, int argc, char **argv, unsigned cmd,
+int cli_parse_args(struct cli *c, int argc, char **argv, unsigned cmd,
 			  const char *cmd_name, struct cli_args *a)
 {
 	int i, k, id;
 
 	memset(a, 0, sizeof(*a));
 	a->seed = 1;
+	a->seeds = 1;
+	a->jobs = 1;
+	a->trace_limit = 1000000;
 	for (i = 1; i < argc; i++) {
 		const char *arg = argv[i], *val = NULL, *eq;
 		size_t n;
@@ -236,9 +256,13 @@ static int cli_parse_args(struct cli *c, int argc, char **argv, unsigned cmd,
 			break;
 		case CLI_OPT_PROFILE:
 		case CLI_OPT_JSON:
-		case CLI_OPT_CSV: {
+		case CLI_OPT_CSV:
+		case CLI_OPT_PLOT:
+		case CLI_OPT_TRACE: {
 			const char **slot = id == CLI_OPT_PROFILE ? &a->profile :
-					    id == CLI_OPT_JSON ? &a->json : &a->csv;
+					    id == CLI_OPT_JSON ? &a->json :
+					    id == CLI_OPT_CSV ? &a->csv :
+					    id == CLI_OPT_PLOT ? &a->plot : &a->trace;
 
 			if (*slot)
 				return cli_fail(c, "%s %s: given twice (first %s)",
@@ -259,6 +283,46 @@ static int cli_parse_args(struct cli *c, int argc, char **argv, unsigned cmd,
 		case CLI_OPT_QUIET:
 			a->quiet = true;
 			break;
+		case CLI_OPT_VARY:
+			if (a->nr_vary >= SIM_MAX_PARAMS)
+				return cli_fail(c, "--vary %s: too many --vary (at most %d)",
+						val, SIM_MAX_PARAMS);
+			a->vary[a->nr_vary++] = val;
+			break;
+		case CLI_OPT_SEEDS:
+		case CLI_OPT_JOBS:
+		case CLI_OPT_EMIT_JOBS:
+		case CLI_OPT_TRACE_LIMIT: {
+			struct sim_param np = {
+				.key = cli_opts[id].name, .type = SIM_PARAM_COUNT,
+				.min = 1, .max = id == CLI_OPT_TRACE_LIMIT ? 100000000 : 10000,
+			};
+			uint64_t *slot = id == CLI_OPT_SEEDS ? &a->seeds :
+					 id == CLI_OPT_JOBS ? &a->jobs :
+					 id == CLI_OPT_EMIT_JOBS ? &a->emit_jobs :
+					 &a->trace_limit;
+
+			if (sim_param_parse(&np, val, slot, c->msg, sizeof(c->msg)))
+				return 2;
+			break;
+		}
+		case CLI_OPT_SHARD: {
+			char *end;
+			unsigned long long i, n;
+
+			errno = 0;
+			i = strtoull(val, &end, 10);
+			if (val[0] < '0' || val[0] > '9' || *end != '/' ||
+			    end[1] < '0' || end[1] > '9')
+				return cli_fail(c, "--shard %s: expected I/N, e.g. 2/4", val);
+			n = strtoull(end + 1, &end, 10);
+			if (*end || errno || n < 1 || n > 10000 || i < 1 || i > n)
+				return cli_fail(c, "--shard %s: expected I/N with 1 <= I <= N <= 10000",
+						val);
+			a->shard_i = i;
+			a->shard_n = n;
+			break;
+		}
 		case CLI_OPT_CHECK:
 			a->check = true;
 			break;
@@ -276,7 +340,15 @@ static int cli_parse_args(struct cli *c, int argc, char **argv, unsigned cmd,
 
 /* ---- running a scenario --------------------------------------------------- */
 
-static double cli_host_seconds(void)
+/**
+ * cli_host_seconds() - the host's monotonic clock, in seconds
+ *
+ * Only the command line reads the host clock; nothing it returns reaches
+ * the model or a result file.
+ *
+ * Return: seconds since an arbitrary start.
+ */
+double cli_host_seconds(void)
 {
 	struct timespec ts;
 
@@ -284,8 +356,16 @@ static double cli_host_seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Defaults, then --set, then the scenario's own checks. */
-static int cli_configure(struct cli *c, const struct scenario_ops *s,
+/**
+ * cli_configure() - the configuration of a run: defaults, --set, checks
+ * @c: the invocation
+ * @s: the scenario
+ * @a: the options
+ * @cfg: the result; cfg->profile is left as the caller set it
+ *
+ * Return: 0, or 2 with c->msg filled.
+ */
+int cli_configure(struct cli *c, const struct scenario_ops *s,
 			 const struct cli_args *a, struct sim_run_config *cfg)
 {
 	bool given[SIM_MAX_PARAMS] = { false };
@@ -330,8 +410,16 @@ static int cli_configure(struct cli *c, const struct scenario_ops *s,
 	return 0;
 }
 
-/* The variants to run, in the scenario's order; returns their count. */
-static int cli_select_variants(struct cli *c, const struct scenario_ops *s,
+/**
+ * cli_select_variants() - the variants to run, in the scenario's order
+ * @c: the invocation
+ * @s: the scenario
+ * @a: the options (--variant)
+ * @idx: the result, SIM_MAX_VARIANTS indices into s->variants
+ *
+ * Return: their count, or -1 with c->msg filled.
+ */
+int cli_select_variants(struct cli *c, const struct scenario_ops *s,
 			       const struct cli_args *a, int *idx)
 {
 	int i, k, nr = 0;
@@ -366,7 +454,38 @@ struct cli_sinks {
 	json_t *json;			/* run: the document; reproduce: an array */
 	struct sim_out csv;		/* in memory until the end */
 	bool csv_header_done;
+	struct sim_outfile *trace;	/* --trace: one file per variant run */
+	int plot_ret;			/* reproduce --plot failed: its code */
+	char plot_msg[CLI_ERR];
 };
+
+/* Write the trace of one variant run to @f and forget it. */
+static int cli_write_trace(struct cli *c, const struct scenario_ops *s,
+			   const struct sim_run_config *cfg, const char *variant,
+			   struct sim_outfile *f)
+{
+	char pname[160];
+	struct sim_out o;
+	int ret = 0;
+
+	sim_trace_stop();
+	snprintf(pname, sizeof(pname), "mmsim %s %s (seed %" PRIu64 ")", s->name,
+		 variant, cfg->seed);
+	sim_out_init_buffer(&o);
+	sim_trace_write(&o, pname);
+	if (sim_trace_truncated())
+		fprintf(c->err, "mmsim: note: --trace %s: stopped recording after %" PRIu64
+			" events (--trace-limit) at %.6f ms of virtual time\n",
+			f->path ? f->path : "-", sim_trace_nr_events(),
+			(double)sim_trace_stopped_at() / (double)SIM_MS);
+	if (o.failed)
+		ret = cli_fail(c, "out of memory") - 1;
+	else if (sim_outfile_commit(f, sim_out_text(&o), o.len, c->msg, sizeof(c->msg)))
+		ret = 1;
+	sim_out_release(&o);
+	sim_trace_release();
+	return ret;
+}
 
 static int cli_run_scenario(struct cli *c, const struct scenario_ops *s,
 			    const struct cli_args *a, bool reproduce,
@@ -376,7 +495,7 @@ static int cli_run_scenario(struct cli *c, const struct scenario_ops *s,
 	struct sim_profile *prof;
 	struct sim_variant_result *res = NULL;
 	struct sim_report rep;
-	int idx[SIM_MAX_VARIANTS], nr, i, ret = 2;
+	int idx[SIM_MAX_VARIANTS], nr = 0, i, ret = 2;
 	const char *pname = a->profile ? a->profile : s->profile;
 	double t0;
 
@@ -404,6 +523,30 @@ static int cli_run_scenario(struct cli *c, const struct scenario_ops *s,
 		goto out_free;
 	}
 
+	if (a->trace) {
+		k->trace = calloc((size_t)nr, sizeof(*k->trace));
+		if (!k->trace) {
+			ret = cli_fail(c, "out of memory") - 1;
+			goto out_free;
+		}
+		for (i = 0; i < nr; i++) {
+			char path[4096];
+
+			if (nr == 1)
+				snprintf(path, sizeof(path), "%s", a->trace);
+			else
+				cli_path_insert(a->trace, s->variants[idx[i]], path, sizeof(path));
+			if (sim_outfile_open(&k->trace[i], "--trace", path, c->out, c->msg,
+					     sizeof(c->msg)))
+				goto out_free;
+		}
+	}
+	{
+		char what[96];
+
+		snprintf(what, sizeof(what), "%s %s", reproduce ? "reproduce" : "run", s->name);
+		cli_progress_begin(c, what, nr);
+	}
 	t0 = cli_host_seconds();
 	memset(&rep, 0, sizeof(rep));
 	rep.cfg = &cfg;
@@ -414,14 +557,22 @@ static int cli_run_scenario(struct cli *c, const struct scenario_ops *s,
 		char err[CLI_ERR] = "";
 
 		res[i].name = s->variants[idx[i]];
+		if (a->trace)
+			sim_trace_start(a->trace_limit);
 		if (s->run(&cfg, idx[i], &res[i], err, sizeof(err))) {
+			sim_trace_stop();
+			cli_progress_end();
 			cli_fail(c, "%s, variant %s: %s", s->name, res[i].name,
 				 err[0] ? err : "the run failed");
 			ret = 1;
 			goto out_free;
 		}
 		rep.host_events += res[i].events;
+		cli_progress_step(i + 1);
+		if (a->trace && (ret = cli_write_trace(c, s, &cfg, res[i].name, &k->trace[i])))
+			goto out_free;
 	}
+	cli_progress_end();
 	if (s->finish)
 		s->finish(&cfg, res, nr);
 	rep.host_seconds = cli_host_seconds() - t0;
@@ -458,8 +609,21 @@ static int cli_run_scenario(struct cli *c, const struct scenario_ops *s,
 		sim_print_csv(&k->csv, &rep, !k->csv_header_done);
 		k->csv_header_done = true;
 	}
+	if (reproduce && a->plot && !k->plot_ret) {
+		k->plot_ret = cli_plot_reproduce(c, a->plot, &rep);
+		if (k->plot_ret) {
+			snprintf(k->plot_msg, sizeof(k->plot_msg), "%s", c->msg);
+			c->msg[0] = '\0';
+		}
+	}
 	ret = 0;
 out_free:
+	if (k->trace) {
+		for (i = 0; i < nr; i++)
+			sim_outfile_abort(&k->trace[i]);
+		free(k->trace);
+		k->trace = NULL;
+	}
 	free(res);
 	free(prof);
 	return ret;
@@ -493,6 +657,21 @@ static int cli_run_all(struct cli *c, const struct scenario_ops **scn,
 	}
 	if (a->json && reproduce)
 		k.json = json_array();
+	if (a->plot && reproduce) {
+		struct stat st;
+
+		if (mkdir(a->plot, 0777) && errno != EEXIST) {
+			sim_outfile_abort(&json_f);
+			sim_outfile_abort(&csv_f);
+			return cli_fail(c, "--plot %s: cannot create the directory (%s): expected a directory path",
+					a->plot, strerror(errno));
+		}
+		if (stat(a->plot, &st) || !S_ISDIR(st.st_mode)) {
+			sim_outfile_abort(&json_f);
+			sim_outfile_abort(&csv_f);
+			return cli_fail(c, "--plot %s: expected a directory for the charts", a->plot);
+		}
+	}
 
 	for (i = 0; i < nr_scn && !ret; i++)
 		ret = cli_run_scenario(c, scn[i], a, reproduce, &k);
@@ -523,6 +702,10 @@ static int cli_run_all(struct cli *c, const struct scenario_ops **scn,
 	sim_out_release(&k.csv);
 	if (!ret && (k.text.failed || fflush(c->out)))
 		ret = cli_fail(c, "writing to standard output failed") - 1;
+	if (!ret && k.plot_ret) {
+		snprintf(c->msg, sizeof(c->msg), "%s", k.plot_msg);
+		ret = k.plot_ret;
+	}
 	return ret;
 }
 
@@ -646,6 +829,8 @@ static int cmd_run(struct cli *c, int argc, char **argv)
 	s = cli_find_scenario(c, a.pos[0]);
 	if (!s)
 		return 2;
+	if (a.trace && !strcmp(a.trace, "-"))
+		return cli_fail(c, "--trace -: expected a file name (the trace is not printed)");
 	return cli_run_all(c, &s, 1, &a, false);
 }
 
@@ -782,7 +967,7 @@ static int cmd_help(struct cli *c, int argc, char **argv)
 
 		snprintf(head, sizeof(head), "mmsim %s%s%s", cli_cmds[i].name,
 			 cli_cmds[i].usage[0] ? " " : "", cli_cmds[i].usage);
-		fprintf(c->out, "  %-42s %s\n", head, cli_cmds[i].help);
+		fprintf(c->out, "  %-44s %s\n", head, cli_cmds[i].help);
 	}
 	fprintf(c->out, "\noptions:\n");
 	for (i = 0; i < NR_CLI_OPTS; i++) {
@@ -791,9 +976,18 @@ static int cmd_help(struct cli *c, int argc, char **argv)
 		snprintf(head, sizeof(head), "%s%s%s", cli_opts[i].name,
 			 cli_opts[i].arg ? " " : "",
 			 cli_opts[i].arg ? cli_opts[i].arg : "");
-		fprintf(c->out, "  %-22s %-14s %s\n", head,
-			(cli_opts[i].cmds & CLI_REPRO) ? "run, reproduce" : "run",
-			cli_opts[i].help);
+		{
+			static const char *const cmd_names[] = { "run", "reproduce", "sweep", "merge" };
+			char cmds[48] = "";
+			size_t n = 0;
+			int b;
+
+			for (b = 0; b < 4; b++)
+				if (cli_opts[i].cmds & (1u << b))
+					n += (size_t)snprintf(cmds + n, sizeof(cmds) - n, "%s%s",
+							      n ? "," : "", cmd_names[b]);
+			fprintf(c->out, "  %-24s %-26s %s\n", head, cmds, cli_opts[i].help);
+		}
 	}
 	fprintf(c->out, "\nscenarios:\n");
 	for (i = 0; c->registry[i]; i++)
@@ -808,7 +1002,10 @@ static int cmd_help(struct cli *c, int argc, char **argv)
 	for (i = 0; names[i]; i++)
 		fprintf(c->out, "%s %s", i ? "," : "", names[i]);
 	fprintf(c->out,
-		"\n\nexit codes: 0 success, 1 internal failure, 2 bad input\n");
+		"\n\nsweep: at most 10000 runs (grid points x seeds); each run's seed is the\n"
+		"FNV-1a hash of \"SCENARIO;KEY=VALUE;...;seed=BASE/I\"; rows in grid order\n"
+		"(first --vary slowest), then seed, variant, metric; see docs/sweep.md\n"
+		"\nexit codes: 0 success, 1 internal failure, 2 bad input\n");
 	return 0;
 }
 
@@ -818,6 +1015,10 @@ static const struct cli_cmd cli_cmds[] = {
 	{ "run", "SCENARIO [options]", "run the variants and print the table", cmd_run },
 	{ "reproduce", "[SCENARIO...] [options]",
 	  "the published experiments, simulated beside published", cmd_reproduce },
+	{ "sweep", "SCENARIO --vary K=V1,V2 [options]",
+	  "a grid of runs, one process each, as one CSV", cmd_sweep },
+	{ "merge", "A.csv B.csv ... [--csv OUT]",
+	  "join the CSVs of a sweep's shards, in order", cmd_merge },
 	{ "profiles", "[NAME|FILE]", "list profiles, or print one with sources",
 	  cmd_profiles },
 	{ "live", "...", "run a workload on this machine's kernel", cmd_live },
@@ -853,6 +1054,7 @@ int mmsim_main(int argc, char **argv,
 	c->registry = registry;
 	c->out = out;
 	c->err = err;
+	c->prog = argc > 0 ? argv[0] : "mmsim";
 	if (argc < 2) {
 		ret = cli_fail(c, "expected a command: try mmsim help");
 		goto out_report;

@@ -253,6 +253,58 @@ static void vcpu_handle_irqs(struct sim_engine *e, struct sim_vcpu *v)
 	sim_vcpu_current = saved;
 }
 
+/* ---- progress (the command line's, never the model's) ------------------- */
+
+static void (*progress_fn)(void *arg, double done);
+static void *progress_arg;
+
+/**
+ * sim_set_progress_hook() - report progress of engines created from now on
+ * @fn: called every SIM_PROGRESS_EVERY events with the share done, or NULL
+ * @arg: its first argument
+ *
+ * Context: outside any engine run (the command line).
+ */
+void sim_set_progress_hook(void (*fn)(void *arg, double done), void *arg)
+{
+	progress_fn = fn;
+	progress_arg = arg;
+}
+
+/**
+ * sim_engine_set_work() - the total work of a run, in the scenario's units
+ * @e: the engine
+ * @total: units; sim_work_done() counts them
+ */
+void sim_engine_set_work(struct sim_engine *e, uint64_t total)
+{
+	e->work_total = total;
+}
+
+/**
+ * sim_work_done() - @n units of the current engine's work are done
+ * @n: units
+ *
+ * Context: a task; costs nothing in virtual time.
+ */
+void sim_work_done(uint64_t n)
+{
+	sim_engine_current->work_done += n;
+}
+
+static void engine_progress(struct sim_engine *e)
+{
+	double done = -1;
+
+	e->progress_at += SIM_PROGRESS_EVERY;
+	if (!progress_fn)
+		return;
+	if (e->work_total)
+		done = e->work_done >= e->work_total ? 1.0 :
+		       (double)e->work_done / (double)e->work_total;
+	progress_fn(progress_arg, done);
+}
+
 /* ---- switching ------------------------------------------------------------ */
 
 static inline struct sim_ctx *running_ctx(struct sim_engine *e)
@@ -293,7 +345,8 @@ static void sched_next_from(struct sim_engine *e, int dying, struct sim_vcpu *fi
 			vcpu_requeue(e, v);
 			continue;
 		}
-		e->events++;
+		if (++e->events >= e->progress_at)
+			engine_progress(e);
 		sim_vcpu_current = v;
 		v->quantum_end = (e->heap_n ? e->heap[0]->next_time : v->now) +
 				 e->quantum_ps;
@@ -650,6 +703,7 @@ struct sim_engine *sim_engine_create(const struct sim_engine_opts *o)
 		e->cpu_topo[i] = (uint32_t)v->socket << 16 | (uint32_t)v->core;
 	}
 	e->class_tail = &e->classes;
+	e->progress_at = progress_fn ? SIM_PROGRESS_EVERY : UINT64_MAX;
 	sim_engine_current = e;
 	sim_counters_current = e->counters;
 	sim_vcpu_current = &e->vcpus[0];

@@ -17,10 +17,14 @@
  * ipi.entry_exit_ns on the receiver plus what func charges.
  * Left out: wait == false (every caller in the model waits), the csd
  * lock of a reused per-CPU csd, x2APIC cluster-mode batching.
+ *
+ * Trace (--trace): the sender's "smp_call_function_many_cond" span (send
+ * and wait), and an "ipi handler" span around each function a target runs.
  */
 #include <stdlib.h>
 
 #include "core/engine.h"
+#include "mmsim/trace.h"
 
 struct sim_call {
 	struct sim_task *sender;
@@ -51,7 +55,9 @@ void sim_ipi_run_csd(struct sim_csd *csd)
 	struct sim_vcpu *v = sim_vcpu_current;
 	struct sim_call *call = csd->call;
 
+	sim_trace_begin("ipi", csd->is_tlb ? "ipi handler: TLB flush" : "ipi handler");
 	csd->func(csd->info);
+	sim_trace_end();
 	if (csd->is_tlb)
 		count_event(SIM_IRQ_TLB_COUNT);
 	if (v->now >= call->done) {
@@ -81,6 +87,7 @@ int smp_call_function_many_cond(const struct cpumask *mask,
 	me = v->id;
 	call.sender = v->curr;
 	call.last_cpu = me;
+	sim_trace_begin("ipi", is_tlb ? "send and wait: TLB flush" : "send and wait");
 	for_each_cpu(cpu, mask, e->nr_cpus) {
 		struct sim_csd *csd;
 
@@ -113,5 +120,6 @@ int smp_call_function_many_cond(const struct cpumask *mask,
 		if (t > v->now)
 			v->now = t;
 	}
+	sim_trace_end();
 	return nr;
 }

@@ -26,6 +26,9 @@
  * fast path to the acquisition.  Hold time: acquisition to release.
  * Left out: the pending-bit path (its cost is the same hand-off), lock
  * stealing, paravirtual spinlocks.
+ *
+ * Trace (--trace): a "wait NAME" span from the failed fast path to the
+ * acquisition, then a "hold NAME" span to the release, keyed by the lock.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +36,7 @@
 
 #include "core/engine.h"
 #include "mmsim/profile.h"
+#include "mmsim/trace.h"
 
 struct lock_class_stat *sim_lock_class(struct sim_engine *e, const char *name)
 {
@@ -98,6 +102,7 @@ static void lock_acquired(struct spinlock *lock, struct sim_vcpu *v)
 	lock->owner_task = v->curr;
 	lock->acquired_at = v->now;
 	lock->line.last_writer = (int16_t)v->id;
+	sim_trace_begin_obj("lock", "hold ", lock->stat->name, lock);
 }
 
 static void lock_account_wait(struct spinlock *lock, sim_time_t wait)
@@ -124,10 +129,12 @@ void spin_lock(struct spinlock *lock)
 		if (lock->free_at > v->now) {
 			/* Released in our future: we spun until then. */
 			start = v->now;
+			sim_trace_begin_obj("lock", "wait ", lock->stat->name, lock);
 			v->now = lock->free_at +
 				 lock_handoff_ps(lock->line.last_writer, v->id);
 			lock_account_wait(lock, v->now - start);
 			v->spin_ps += v->now - start;
+			sim_trace_end_obj(lock);
 		} else {
 			sim_line_rmw(&lock->line);
 			v = sim_vcpu_current;
@@ -142,6 +149,7 @@ void spin_lock(struct spinlock *lock)
 	}
 	/* Slow path: queue and spin until the hand-off. */
 	start = v->now;
+	sim_trace_begin_obj("lock", "wait ", lock->stat->name, lock);
 	t->rq_next = NULL;
 	if (lock->waiters_tail)
 		lock->waiters_tail->rq_next = t;
@@ -151,10 +159,12 @@ void spin_lock(struct spinlock *lock)
 	sim_spin_block("spinlock", lock, lock->stat->name);
 	v = sim_vcpu_current;
 	lock_account_wait(lock, v->now - start);
+	sim_trace_end_obj(lock);
 	/* The releaser made us the owner at the hand-off time. */
 	lock->acquired_at = v->now;
 	if (v->nr_spinlocks_held++)
 		lock->stat->nested++;
+	sim_trace_begin_obj("lock", "hold ", lock->stat->name, lock);
 }
 
 bool spin_trylock(struct spinlock *lock)
@@ -189,6 +199,7 @@ void spin_unlock(struct spinlock *lock)
 		abort();
 	}
 	v->nr_spinlocks_held--;
+	sim_trace_end_obj(lock);
 	s->hold_total += hold;
 	if (hold > s->hold_max)
 		s->hold_max = hold;

@@ -22,6 +22,7 @@
  * -> deferred_split_lru sublist lock.
  */
 #include "mm/mm.h"
+#include "mmsim/trace.h"
 
 struct vm_area_struct *find_vma(struct mm_struct *mm, uint64_t addr)
 {
@@ -288,21 +289,25 @@ int sim_user_access(struct vm_area_struct *vma, uint64_t addr, bool write)
 int handle_mm_fault(struct vm_area_struct *vma, uint64_t addr, bool write)
 {
 	pte_t *pte = vma_pte(vma, addr);
+	int ret = 0;
 
+	sim_trace_begin("mm", "handle_mm_fault");
 	count_event(SIM_PGFAULT);
 	sim_cost_ps(sim_mm->fault_entry_ps);
 	/* The PMD-THP fault path registers the mm (do_huge_pmd_anonymous_page()). */
 	if (vma->thp_eligible && sim_mm->thp_pmd_enabled)
 		khugepaged_enter_vma(vma);
 	if (vma->pmd_huge[(addr - (vma->vm_start & ~(PMD_SIZE - 1))) >> PMD_SHIFT])
-		return 0;
+		goto out;
 	if (pte_none(*pte))
-		return do_anonymous_page(vma, addr);
-	if (pte_swap(*pte))
-		return do_swap_page(vma, addr, write);
-	if (write && !(*pte & PTE_WRITE))
-		return do_wp_page(vma, addr);
-	return 0;
+		ret = do_anonymous_page(vma, addr);
+	else if (pte_swap(*pte))
+		ret = do_swap_page(vma, addr, write);
+	else if (write && !(*pte & PTE_WRITE))
+		ret = do_wp_page(vma, addr);
+out:
+	sim_trace_end();
+	return ret;
 }
 
 /* zap_pte_range() over one PTE table, under its PTL. */

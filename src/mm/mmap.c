@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "mm/mm.h"
+#include "mmsim/trace.h"
 
 struct mm_struct *mm_alloc(struct mem_cgroup *memcg)
 {
@@ -106,12 +107,14 @@ int vm_munmap(struct mm_struct *mm, uint64_t addr, uint64_t len)
 	struct mmu_gather tlb;
 	uint64_t pmds;
 
+	sim_trace_begin("mm", "vm_munmap");
 	sim_cost_ps(sim_mm->syscall_ps);
 	count_event(SIM_SIM_MUNMAP);
 	down_write(&mm->mmap_lock);
 	vma = find_vma(mm, addr);
 	if (!vma || vma->vm_start != addr || vma->vm_end != addr + len) {
 		up_write(&mm->mmap_lock);
+		sim_trace_end();
 		return -22;
 	}
 	list_del_init(&vma->node);	/* vms_gather_munmap_vmas(): detach */
@@ -126,5 +129,6 @@ int vm_munmap(struct mm_struct *mm, uint64_t addr, uint64_t len)
 	tlb_finish_mmu(&tlb);
 	up_read(&mm->mmap_lock);
 	vma_free(vma);
+	sim_trace_end();
 	return 0;
 }

@@ -97,6 +97,7 @@ static int deferred_split_run(const struct sim_run_config *cfg, int variant,
 	p.region = sim_param(cfg, "region");
 	p.rounds = sim_param(cfg, "rounds");
 	p.step = sim_param(cfg, "mthp");
+	sim_engine_set_work(e, p.rounds * (uint64_t)o.nr_cpus);
 	for (cpu = 0; cpu < o.nr_cpus; cpu++)
 		if (!sim_task_create(e, cpu, "fault-unmap", fault_unmap_thread, &p)) {
 			snprintf(err, len, "cannot create thread %d", cpu);

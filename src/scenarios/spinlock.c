@@ -28,6 +28,7 @@ static void spin_worker(void *arg)
 		sim_cost_ns(c->hold_ns);
 		spin_unlock_irq(&c->lock);
 		sim_cost_ns(c->think_ns);
+		sim_work_done(1);
 	}
 }
 
@@ -54,6 +55,7 @@ static int spinlock_run(const struct sim_run_config *cfg, int variant,
 	c.hold_ns = sim_param(cfg, "hold_ns");
 	c.think_ns = sim_param(cfg, "think_ns");
 	c.iterations = sim_param(cfg, "iterations");
+	sim_engine_set_work(e, c.iterations * (uint64_t)o.nr_cpus);
 	for (cpu = 0; cpu < o.nr_cpus; cpu++)
 		if (!sim_task_create(e, cpu, "spinner", spin_worker, &c)) {
 			snprintf(err, len, "cannot create task on cpu %d", cpu);

@@ -24,5 +24,6 @@ void fault_unmap_thread(void *arg)
 		for (off = 0; off < p->region; off += p->step)
 			handle_mm_fault(vma, addr + off, true);
 		vm_munmap(mm, addr, p->region);
+		sim_work_done(1);
 	}
 }

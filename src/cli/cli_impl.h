@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The command line's private interface, shared by cli.c (the subcommand
+ * table, options and `run`), sweep.c (`sweep`, `merge`), plot.c (charts
+ * through gnuplot) and progress.c (the progress line).  Nothing here is
+ * part of the public API in include/mmsim/.
+ */
+#ifndef MMSIM_CLI_IMPL_H
+#define MMSIM_CLI_IMPL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "mmsim/output.h"
+#include "mmsim/scenario.h"
+
+#define CLI_ERR		512
+#define CLI_MAX_SETS	(SIM_MAX_PARAMS * 2)
+#define CLI_MAX_POS	64
+
+/* Which subcommands take an option (struct cli_opt_desc.cmds). */
+#define CLI_RUN		0x1
+#define CLI_REPRO	0x2
+#define CLI_SWEEP	0x4
+#define CLI_MERGE	0x8
+
+/* The options and operands of one subcommand. */
+struct cli_args {
+	const char *sets[CLI_MAX_SETS];		/* "KEY=VALUE" */
+	int nr_sets;
+	const char *variants[SIM_MAX_VARIANTS];
+	int nr_variants;
+	const char *profile, *json, *csv;
+	uint64_t seed;
+	bool seed_given, quiet, check;
+	const char *pos[CLI_MAX_POS];		/* operands */
+	int nr_pos;
+	/* sweep */
+	const char *vary[SIM_MAX_PARAMS];	/* "KEY=V1,V2,..." */
+	int nr_vary;
+	uint64_t seeds;				/* seeds per point, >= 1 */
+	uint64_t jobs;				/* processes at a time, >= 1 */
+	const char *plot;			/* sweep FILE, reproduce DIR */
+	uint64_t shard_i, shard_n;		/* 1-based; 0/0: no --shard */
+	uint64_t emit_jobs;			/* parts, 0: run */
+	/* run */
+	const char *trace;			/* trace file, NULL: none */
+	uint64_t trace_limit;			/* events */
+};
+
+/* The invocation: the registry and the streams. */
+struct cli {
+	const struct scenario_ops *const *registry;
+	FILE *out, *err;
+	const char *prog;		/* argv[0], for commands we print */
+	char msg[CLI_ERR];		/* the error line, without "mmsim: error: " */
+};
+
+/* cli.c */
+int cli_fail(struct cli *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+const struct scenario_ops *cli_find_scenario(struct cli *c, const char *name);
+int cli_parse_args(struct cli *c, int argc, char **argv, unsigned cmd,
+		   const char *cmd_name, struct cli_args *a);
+int cli_configure(struct cli *c, const struct scenario_ops *s,
+		  const struct cli_args *a, struct sim_run_config *cfg);
+int cli_select_variants(struct cli *c, const struct scenario_ops *s,
+			const struct cli_args *a, int *idx);
+void cli_append_names(struct cli *c, const char *const *names);
+double cli_host_seconds(void);
+
+/* sweep.c */
+void cli_path_insert(const char *path, const char *ins, char *buf, size_t len);
+int cmd_sweep(struct cli *c, int argc, char **argv);
+int cmd_merge(struct cli *c, int argc, char **argv);
+
+/* plot.c: one line of a sweep chart, as gnuplot draws it. */
+struct plot_series {
+	char title[128];		/* "before", or "before, mthp=64K" */
+	int nr;				/* points */
+	double *x, *mean, *lo, *hi;	/* [nr] */
+};
+
+/* One chart: a metric against the first varied key. */
+struct plot_chart {
+	char title[96];			/* the metric's label */
+	char ylabel[64];		/* its key */
+	struct plot_series *series;
+	int nr_series;
+};
+
+/* The x axis shared by every chart. */
+struct plot_axis {
+	char label[64];			/* the varied key */
+	int nr;
+	double *pos;			/* [nr] tic positions */
+	char (*text)[32];		/* [nr] tic labels */
+	bool log2;			/* logarithmic, base 2 */
+};
+
+int cli_plot_sweep(struct cli *c, const char *path, const char *title,
+		   const struct plot_axis *axis, const struct plot_chart *charts,
+		   int nr_charts);
+int cli_plot_reproduce(struct cli *c, const char *dir,
+		       const struct sim_report *r);
+int cli_plot_check_path(struct cli *c, const char *path);
+
+/* progress.c */
+void cli_progress_begin(struct cli *c, const char *what, int nr_steps);
+void cli_progress_step(int step);
+void cli_progress_end(void);
+
+#endif /* MMSIM_CLI_IMPL_H */

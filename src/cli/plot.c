@@ -1,0 +1,428 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Charts through gnuplot: a sweep's metrics against its first varied key,
+ * and `reproduce --plot`'s published-versus-simulated bars.
+ *
+ * Models nothing.  mmsim writes a gnuplot script (data inline, as
+ * datablocks) next to the output, runs gnuplot on it and renames the
+ * picture into place, so the file is whole or absent.  The terminal
+ * follows the file's extension: .svg (svg) or .png (pngcairo).  gnuplot is
+ * `gnuplot` on the PATH, or the program named by the environment variable
+ * MMSIM_GNUPLOT.  If it cannot be started, the command fails with one
+ * line and exit code 2 (bad input: a missing tool), after the CSV is
+ * written.  The same data and gnuplot version give the same bytes.
+ *
+ * A sweep chart is one file with one plot per metric (gnuplot multiplot,
+ * two columns): the mean over the seeds as a line with points, one line
+ * per variant (and per value of the other varied keys), error bars from
+ * the smallest to the largest seed's value.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli/cli_impl.h"
+#include "mmsim/profile.h"
+
+enum plot_kind { PLOT_SVG, PLOT_PNG, PLOT_BAD };
+
+static enum plot_kind plot_kind_of(const char *path)
+{
+	const char *dot = strrchr(path, '.');
+
+	if (dot && !strcasecmp(dot, ".svg"))
+		return PLOT_SVG;
+	if (dot && !strcasecmp(dot, ".png"))
+		return PLOT_PNG;
+	return PLOT_BAD;
+}
+
+/**
+ * cli_plot_check_path() - check a sweep's --plot FILE before any work
+ * @c: the invocation
+ * @path: the file
+ *
+ * Return: 0, or 2 with c->msg filled.
+ */
+int cli_plot_check_path(struct cli *c, const char *path)
+{
+	struct stat st;
+
+	if (plot_kind_of(path) == PLOT_BAD)
+		return cli_fail(c, "--plot %s: expected a file name ending in .svg or .png",
+				path);
+	if (!stat(path, &st) && S_ISDIR(st.st_mode))
+		return cli_fail(c, "--plot %s: expected a file, not a directory", path);
+	return 0;
+}
+
+/* A gnuplot double-quoted string. */
+static void gp_str(struct sim_out *o, const char *s)
+{
+	sim_out_write(o, "\"", 1);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			sim_out_write(o, "\\", 1);
+		sim_out_write(o, s, 1);
+	}
+	sim_out_write(o, "\"", 1);
+}
+
+static void gp_terminal(struct sim_out *o, enum plot_kind kind, int w, int h,
+			const char *out)
+{
+	if (kind == PLOT_SVG)
+		sim_out_printf(o, "set terminal svg size %d,%d dynamic noenhanced "
+			       "font \"sans,12\" background rgb \"white\"\n", w, h);
+	else
+		sim_out_printf(o, "set terminal pngcairo size %d,%d noenhanced "
+			       "font \"sans,10\" background rgb \"white\"\n", w, h);
+	sim_out_printf(o, "set output ");
+	gp_str(o, out);
+	sim_out_printf(o, "\nset encoding utf8\nset grid lc rgb \"#dddddd\"\n"
+		       "set border lc rgb \"#555555\"\n");
+}
+
+static const char *gnuplot_program(void)
+{
+	const char *g = getenv("MMSIM_GNUPLOT");
+
+	return g && *g ? g : "gnuplot";
+}
+
+/*
+ * Run gnuplot on @script, drawing into a temporary file that is renamed
+ * to @path.  Returns 0, 2 when gnuplot cannot be started, 1 when it fails.
+ */
+static int gp_run(struct cli *c, const char *opt, const char *path,
+		  const char *tmp_out, const struct sim_out *script)
+{
+	char *gp = NULL, line[200] = "";
+	struct sim_out err;
+	int pe[2], status, ret = 0;
+	size_t n = strlen(path) + 32;
+	FILE *f;
+	pid_t pid;
+
+	gp = malloc(n);
+	if (!gp)
+		return cli_fail(c, "out of memory") - 1;
+	snprintf(gp, n, "%s.gp.tmp.%ld", path, (long)getpid());
+	f = fopen(gp, "w");
+	if (!f || fwrite(sim_out_text(script), 1, script->len, f) != script->len) {
+		if (f)
+			fclose(f);
+		unlink(gp);
+		ret = cli_fail(c, "%s %s: cannot write the gnuplot script %s (%s): expected a writable directory",
+			       opt, path, gp, strerror(errno));
+		free(gp);
+		return ret;
+	}
+	fclose(f);
+	sim_out_init_buffer(&err);
+	if (pipe(pe)) {
+		ret = cli_fail(c, "%s %s: pipe: %s", opt, path, strerror(errno)) - 1;
+		goto out_unlink;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		close(pe[0]);
+		close(pe[1]);
+		ret = cli_fail(c, "%s %s: fork: %s", opt, path, strerror(errno)) - 1;
+		goto out_unlink;
+	}
+	if (!pid) {
+		int null = open("/dev/null", O_RDWR);
+
+		if (null >= 0) {
+			dup2(null, 0);
+			dup2(null, 1);
+		}
+		dup2(pe[1], 2);
+		close(pe[0]);
+		execlp(gnuplot_program(), gnuplot_program(), gp, (char *)NULL);
+		_exit(127);
+	}
+	close(pe[1]);
+	for (;;) {
+		char buf[4096];
+		ssize_t r = read(pe[0], buf, sizeof(buf));
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		sim_out_write(&err, buf, (size_t)r);
+	}
+	close(pe[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	{
+		/* gnuplot's message is its last non-empty line */
+		const char *t = sim_out_text(&err), *end = t + strlen(t), *b;
+
+		while (end > t && (end[-1] == '\n' || end[-1] == ' '))
+			end--;
+		for (b = end; b > t && b[-1] != '\n'; b--)
+			;
+		snprintf(line, sizeof(line), "%.*s", (int)(end - b), b);
+	}
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127 && !err.len) {
+		ret = cli_fail(c, "%s %s: cannot run gnuplot (%s): expected gnuplot installed "
+			       "(Debian: apt-get install gnuplot-nox) or MMSIM_GNUPLOT naming it",
+			       opt, path, gnuplot_program());
+	} else if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		ret = cli_fail(c, "%s %s: gnuplot failed: %s", opt, path,
+			       line[0] ? line : "no message") - 1;
+	} else if (rename(tmp_out, path)) {
+		ret = cli_fail(c, "%s %s: cannot put it in place (%s)", opt, path,
+			       strerror(errno)) - 1;
+	}
+out_unlink:
+	if (ret)
+		unlink(tmp_out);
+	unlink(gp);
+	free(gp);
+	sim_out_release(&err);
+	return ret;
+}
+
+static char *tmp_name(const char *path)
+{
+	size_t n = strlen(path) + 32;
+	char *t = malloc(n);
+	const char *dot = strrchr(path, '.');
+
+	/* keep the extension last: some tools look at it */
+	if (t)
+		snprintf(t, n, "%.*s.tmp.%ld%s", (int)(dot - path), path, (long)getpid(), dot);
+	return t;
+}
+
+static void gp_num(struct sim_out *o, double v)
+{
+	if (isfinite(v))
+		sim_out_printf(o, " %.15g", v);
+	else
+		sim_out_printf(o, " NaN");
+}
+
+/**
+ * cli_plot_sweep() - draw a sweep's charts into one SVG or PNG file
+ * @c: the invocation
+ * @path: the file (.svg or .png, checked by cli_plot_check_path())
+ * @title: the title above all charts
+ * @axis: the x axis shared by the charts
+ * @charts: one chart per metric
+ * @nr_charts: their number
+ *
+ * Return: 0, 2 (gnuplot missing) or 1, with c->msg filled.
+ */
+int cli_plot_sweep(struct cli *c, const char *path, const char *title,
+		   const struct plot_axis *axis, const struct plot_chart *charts,
+		   int nr_charts)
+{
+	enum plot_kind kind = plot_kind_of(path);
+	int cols, rows, nr_drawn = 0;
+	struct sim_out o;
+	char *tmp = tmp_name(path);
+	int m, s, j, ret;
+
+	if (!tmp)
+		return cli_fail(c, "out of memory") - 1;
+	/* A metric no run set (e.g. relative to a variant not run) is left out. */
+	for (m = 0; m < nr_charts; m++)
+		for (s = 0; s < charts[m].nr_series; s++)
+			if (charts[m].series[s].nr) {
+				nr_drawn++;
+				break;
+			}
+	if (!nr_drawn) {
+		free(tmp);
+		return cli_fail(c, "--plot %s: no run set any metric: nothing to draw", path) - 1;
+	}
+	cols = nr_drawn > 1 ? 2 : 1;
+	rows = (nr_drawn + cols - 1) / cols;
+	sim_out_init_buffer(&o);
+	gp_terminal(&o, kind, cols * 560, rows * 380 + 50, tmp);
+	sim_out_printf(&o, "set key top left box opaque samplen 2\n"
+		       "set offsets 0, 0, graph 0.05, graph 0.05\n"
+		       "set style line 1 lw 2 pt 7 ps 0.8\n");
+	sim_out_printf(&o, "set xlabel ");
+	gp_str(&o, axis->label);
+	sim_out_printf(&o, "\n");
+	if (axis->nr) {
+		double lo = axis->pos[0], hi = axis->pos[0];
+
+		for (j = 1; j < axis->nr; j++) {
+			lo = fmin(lo, axis->pos[j]);
+			hi = fmax(hi, axis->pos[j]);
+		}
+		/* a margin of 8% of the span, on the scale drawn */
+		if (axis->log2) {
+			sim_out_printf(&o, "set logscale x 2\nset xrange [%.15g:%.15g]\n",
+				       lo / pow(hi / lo, 0.08), hi * pow(hi / lo, 0.08));
+		} else if (hi > lo) {
+			sim_out_printf(&o, "set xrange [%.15g:%.15g]\n", lo - (hi - lo) * 0.08,
+				       hi + (hi - lo) * 0.08);
+		}
+	}
+	sim_out_printf(&o, "set xtics (");
+	for (j = 0; j < axis->nr; j++) {
+		sim_out_printf(&o, "%s", j ? ", " : "");
+		gp_str(&o, axis->text[j]);
+		gp_num(&o, axis->pos[j]);
+	}
+	sim_out_printf(&o, ")\n");
+	for (m = 0; m < nr_charts; m++)
+		for (s = 0; s < charts[m].nr_series; s++) {
+			const struct plot_series *se = &charts[m].series[s];
+
+			sim_out_printf(&o, "$d%d_%d << EOD\n", m, s);
+			for (j = 0; j < se->nr; j++) {
+				gp_num(&o, se->x[j]);
+				gp_num(&o, se->mean[j]);
+				gp_num(&o, se->lo[j]);
+				gp_num(&o, se->hi[j]);
+				sim_out_printf(&o, "\n");
+			}
+			sim_out_printf(&o, "EOD\n");
+		}
+	sim_out_printf(&o, "set multiplot layout %d,%d title ", rows, cols);
+	gp_str(&o, title);
+	sim_out_printf(&o, " font \",13\"\n");
+	for (m = 0; m < nr_charts; m++) {
+		const struct plot_chart *ch = &charts[m];
+		bool any = false, nonneg = true;
+
+		for (s = 0; s < ch->nr_series; s++)
+			for (j = 0; j < ch->series[s].nr; j++) {
+				any = true;
+				nonneg &= !(ch->series[s].lo[j] < 0);
+			}
+		sim_out_printf(&o, "set title ");
+		gp_str(&o, ch->title);
+		sim_out_printf(&o, "\nset ylabel ");
+		gp_str(&o, ch->ylabel);
+		sim_out_printf(&o, "\nset yrange [%s:*]\n", nonneg ? "0" : "*");
+		if (!any)
+			continue;
+		sim_out_printf(&o, "plot");
+		for (s = 0, j = 0; s < ch->nr_series; s++) {
+			if (!ch->series[s].nr)
+				continue;
+			sim_out_printf(&o, "%s $d%d_%d using 1:2:3:4 with yerrorlines ls 1 lc %d title ",
+				       j++ ? "," : "", m, s, s + 1);
+			gp_str(&o, ch->series[s].title);
+		}
+		sim_out_printf(&o, "\n");
+	}
+	sim_out_printf(&o, "unset multiplot\n");
+	ret = o.failed ? cli_fail(c, "out of memory") - 1 :
+	      gp_run(c, "--plot", path, tmp, &o);
+	sim_out_release(&o);
+	free(tmp);
+	return ret;
+}
+
+/**
+ * cli_plot_reproduce() - published and simulated values side by side
+ * @c: the invocation
+ * @dir: the directory; the chart is DIR/SCENARIO.svg
+ * @r: the results of one scenario in reproduce mode
+ *
+ * One bar chart per metric with a published value: a group per variant,
+ * a bar for the published and one for the simulated value.
+ *
+ * Return: 0, or 1 or 2 with c->msg filled; nothing to draw is 0.
+ */
+int cli_plot_reproduce(struct cli *c, const char *dir, const struct sim_report *r)
+{
+	const struct scenario_ops *s = r->cfg->scenario;
+	const char *metrics[SIM_MAX_METRICS];
+	int nr_m = 0, m, k, v, ret, cols, rows;
+	const struct sim_published *p;
+	char *path, *tmp, title[512];
+	struct sim_out o;
+	size_t n;
+
+	for (p = s->published; p && p->variant; p++) {
+		for (k = 0; k < nr_m; k++)
+			if (!strcmp(metrics[k], p->metric))
+				break;
+		if (k == nr_m && nr_m < SIM_MAX_METRICS)
+			metrics[nr_m++] = p->metric;
+	}
+	if (!nr_m)
+		return 0;
+	n = strlen(dir) + strlen(s->name) + 8;
+	path = malloc(n);
+	if (!path)
+		return cli_fail(c, "out of memory") - 1;
+	snprintf(path, n, "%s/%s.svg", dir, s->name);
+	tmp = tmp_name(path);
+	if (!tmp) {
+		free(path);
+		return cli_fail(c, "out of memory") - 1;
+	}
+	cols = nr_m > 1 ? 2 : 1;
+	rows = (nr_m + cols - 1) / cols;
+	sim_out_init_buffer(&o);
+	gp_terminal(&o, PLOT_SVG, cols * 520, rows * 380 + 50, tmp);
+	sim_out_printf(&o, "set style data histograms\n"
+		       "set style histogram clustered gap 1\n"
+		       "set style fill solid 0.85 border rgb \"#333333\"\n"
+		       "set boxwidth 0.9\nset key top right box opaque\n"
+		       "set yrange [0:*]\nset grid noxtics ytics\n");
+	for (m = 0; m < nr_m; m++) {
+		int mi = sim_scenario_metric_index(s, metrics[m]);
+
+		sim_out_printf(&o, "$d%d << EOD\n", m);
+		for (v = 0; s->variants[v]; v++) {
+			double pub, sim = NAN;
+			bool has_pub = sim_published_value(s, s->variants[v], metrics[m], &pub);
+
+			for (k = 0; k < r->nr_res; k++)
+				if (!strcmp(r->res[k].name, s->variants[v]) && mi >= 0 &&
+				    r->res[k].has_metric[mi])
+					sim = r->res[k].metrics[mi];
+			if (!has_pub)
+				continue;
+			gp_str(&o, s->variants[v]);
+			gp_num(&o, pub);
+			gp_num(&o, sim);
+			sim_out_printf(&o, "\n");
+		}
+		sim_out_printf(&o, "EOD\n");
+	}
+	snprintf(title, sizeof(title), "%s: published vs simulated (profile %s, seed %llu)",
+		 s->name, r->cfg->profile ? r->cfg->profile->origin : "-",
+		 (unsigned long long)r->cfg->seed);
+	sim_out_printf(&o, "set multiplot layout %d,%d title ", rows, cols);
+	gp_str(&o, title);
+	sim_out_printf(&o, " font \",13\"\n");
+	for (m = 0; m < nr_m; m++) {
+		int mi = sim_scenario_metric_index(s, metrics[m]);
+
+		sim_out_printf(&o, "set title ");
+		gp_str(&o, mi >= 0 && s->metrics[mi].label ? s->metrics[mi].label : metrics[m]);
+		sim_out_printf(&o, "\nset ylabel ");
+		gp_str(&o, metrics[m]);
+		sim_out_printf(&o, "\nplot $d%d using 2:xtic(1) title \"published\" lc rgb \"#4c72b0\", "
+			       "'' using 3 title \"simulated (mmsim)\" lc rgb \"#dd8452\"\n", m);
+	}
+	sim_out_printf(&o, "unset multiplot\n");
+	ret = o.failed ? cli_fail(c, "out of memory") - 1 :
+	      gp_run(c, "--plot", path, tmp, &o);
+	sim_out_release(&o);
+	free(tmp);
+	free(path);
+	return ret;
+}

@@ -1,0 +1,1019 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * `mmsim sweep` and `mmsim merge`: a scenario over a grid of parameter
+ * values and seeds, each point in its own process, one CSV for all.
+ *
+ *   mmsim sweep SCENARIO --vary KEY=V1,V2,... [--vary ...] [--seeds N]
+ *               [--jobs J] [--csv FILE] [--plot FILE] [--shard I/N]
+ *               [--emit-jobs N] [--set ...] [--variant ...] [--profile ...]
+ *               [--seed BASE] [--check]
+ *   mmsim merge A.csv B.csv ... [--csv OUT]
+ *
+ * Models nothing of the kernel.  The order of everything is fixed before
+ * anything runs:
+ *   grid   the product of the --vary lists, the first --vary outermost
+ *          (slowest), the last innermost, values in the order given;
+ *   runs   grid point, then seed index 1..N: run r = g * N + (i - 1);
+ *   rows   per run, the variants in the scenario's order, then metrics.
+ * A run's seed is a function of its configuration alone, never of the
+ * order in which runs finish: the 64-bit FNV-1a hash of the text
+ *   "SCENARIO;KEY1=VALUE1;...;seed=BASE/I"
+ * (the varied keys in --vary order, values in mmsim's canonical form, as
+ * the CSV prints them; BASE is --seed, default 1), masked to 53 bits so
+ * that JSON and gnuplot hold it exactly.  `mmsim run SCENARIO --set
+ * KEY=VALUE... --seed SEED` repeats any row.
+ *
+ * Each run is a fork()ed child that runs the scenario in-process and
+ * sends its CSV rows back through a pipe, so a crash is contained and
+ * reported as that point's failure; at most --jobs children run at once.
+ * The rows are put back in run order, so the CSV is the same bytes for
+ * any --jobs.  A failed run's rows are missing; the sweep then still
+ * writes the CSV and exits 1 naming the first failed point.
+ *
+ * Shards: --shard I/N runs the runs [floor((I-1)P/N), floor(IP/N)) of the
+ * P runs, a contiguous block, so the shards' CSVs given to `mmsim merge`
+ * in the order 1..N are the unsharded CSV, byte for byte.  --emit-jobs N
+ * prints the N shard commands, one per line, with zero-padded part names
+ * so that a shell glob lists them in order.
+ *
+ * Limit: a sweep has at most SWEEP_MAX_RUNS runs (grid points x seeds).
+ * The host clock is read only for the progress line (progress.c).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli/cli_impl.h"
+#include "mmsim/profile.h"
+
+#define SWEEP_MAX_RUNS	10000
+#define SWEEP_TEXT	64
+
+/* One varied parameter.  Invariant: nr >= 1, values pairwise different. */
+struct sweep_axis {
+	int param;			/* index into the scenario's params */
+	const char *key;
+	int nr;				/* values */
+	uint64_t *val;			/* [nr] */
+	char (*text)[SWEEP_TEXT];	/* [nr] canonical, as the CSV prints */
+};
+
+/* The output of one run (a child). */
+struct sweep_run {
+	struct sim_out buf;		/* rows, or the error text */
+	int fd;				/* read end of its pipe, -1 when done */
+	pid_t pid;
+	bool ok;
+	char why[96];			/* how it failed, if not by its own text */
+};
+
+/*
+ * A sweep.  Invariants: nr_runs == nr_grid * nr_seeds <= SWEEP_MAX_RUNS;
+ * first <= last <= nr_runs (this shard's runs).
+ */
+struct sweep {
+	const struct scenario_ops *s;
+	struct sim_profile *prof;
+	struct sim_run_config base;	/* defaults and --set */
+	int vidx[SIM_MAX_VARIANTS], nr_var;
+	int nr_metrics;
+	struct sweep_axis axis[SIM_MAX_PARAMS];
+	int nr_axes;
+	uint64_t nr_grid, nr_seeds, nr_runs;
+	uint64_t first, last;
+	uint64_t base_seed;
+};
+
+/**
+ * cli_path_insert() - PATH with ".@ins" put before its extension
+ * @path: a file name, e.g. "out.csv"
+ * @ins: what to insert, e.g. "before"
+ * @buf: the result, e.g. "out.before.csv" ("out.before" without an extension)
+ * @len: size of @buf
+ */
+void cli_path_insert(const char *path, const char *ins, char *buf, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+	const char *dot = strrchr(slash ? slash + 1 : path, '.');
+
+	if (!dot || dot == (slash ? slash + 1 : path))
+		snprintf(buf, len, "%s.%s", path, ins);
+	else
+		snprintf(buf, len, "%.*s.%s%s", (int)(dot - path), path, ins, dot);
+}
+
+/* 64-bit FNV-1a, the documented hash of a run's seed. */
+static uint64_t fnv1a64(const char *s, uint64_t h)
+{
+	for (; *s; s++)
+		h = (h ^ (uint8_t)*s) * 1099511628211ULL;
+	return h;
+}
+
+static void sweep_free(struct sweep *sw)
+{
+	int k;
+
+	for (k = 0; k < sw->nr_axes; k++) {
+		free(sw->axis[k].val);
+		free(sw->axis[k].text);
+	}
+	free(sw->prof);
+	memset(sw, 0, sizeof(*sw));
+}
+
+/* The values of axis @k of grid point @g (the last axis varies fastest). */
+static int sweep_axis_index(const struct sweep *sw, uint64_t g, int k)
+{
+	int j;
+
+	for (j = sw->nr_axes - 1; j > k; j--)
+		g /= (uint64_t)sw->axis[j].nr;
+	return (int)(g % (uint64_t)sw->axis[k].nr);
+}
+
+/* The configuration and seed of run @r. */
+static void sweep_config(const struct sweep *sw, uint64_t r,
+			 struct sim_run_config *cfg)
+{
+	uint64_t g = r / sw->nr_seeds, i = r % sw->nr_seeds + 1;
+	uint64_t h = 14695981039346656037ULL;
+	char part[SWEEP_TEXT + 72];
+	int k;
+
+	*cfg = sw->base;
+	h = fnv1a64(sw->s->name, h);
+	for (k = 0; k < sw->nr_axes; k++) {
+		int j = sweep_axis_index(sw, g, k);
+
+		cfg->params[sw->axis[k].param] = sw->axis[k].val[j];
+		snprintf(part, sizeof(part), ";%s=%s", sw->axis[k].key, sw->axis[k].text[j]);
+		h = fnv1a64(part, h);
+	}
+	snprintf(part, sizeof(part), ";seed=%" PRIu64 "/%" PRIu64, sw->base_seed, i);
+	h = fnv1a64(part, h);
+	cfg->seed = h & ((1ULL << 53) - 1);
+}
+
+/* "cpus=4, seed 123" for errors. */
+static void sweep_point_name(const struct sweep *sw, uint64_t r, char *buf,
+			     size_t len)
+{
+	struct sim_run_config cfg;
+	uint64_t g = r / sw->nr_seeds;
+	size_t n = 0;
+	int k;
+
+	sweep_config(sw, r, &cfg);
+	for (k = 0; k < sw->nr_axes && n < len; k++)
+		n += (size_t)snprintf(buf + n, len - n, "%s=%s ", sw->axis[k].key,
+				      sw->axis[k].text[sweep_axis_index(sw, g, k)]);
+	if (n < len)
+		snprintf(buf + n, len - n, "seed %" PRIu64, cfg.seed);
+}
+
+/* Parse one --vary KEY=V1,V2,... into the next axis. */
+static int sweep_parse_axis(struct cli *c, struct sweep *sw, const char *arg,
+			    const struct cli_args *a)
+{
+	const struct scenario_ops *s = sw->s;
+	const char *eq = strchr(arg, '='), *p;
+	struct sweep_axis *ax = &sw->axis[sw->nr_axes];
+	char key[64], val[SWEEP_TEXT];
+	int i, k, cap;
+
+	if (!eq || eq == arg || !eq[1])
+		return cli_fail(c, "--vary %s: expected KEY=V1,V2,... with at least one value",
+				arg);
+	snprintf(key, sizeof(key), "%.*s", (int)(eq - arg), arg);
+	i = sim_scenario_param_index(s, key);
+	if (i < 0 || i >= SIM_MAX_PARAMS) {
+		const char *keys[SIM_MAX_PARAMS + 1] = { NULL };
+
+		for (k = 0; s->params && s->params[k].key && k < SIM_MAX_PARAMS; k++)
+			keys[k] = s->params[k].key;
+		snprintf(c->msg, sizeof(c->msg),
+			 "--vary %s: unknown parameter %s for scenario %s: expected one of",
+			 arg, key, s->name);
+		cli_append_names(c, keys);
+		return 2;
+	}
+	for (k = 0; k < sw->nr_axes; k++)
+		if (sw->axis[k].param == i)
+			return cli_fail(c, "--vary %s: %s is varied twice", arg, key);
+	for (k = 0; k < a->nr_sets; k++)
+		if (!strncmp(a->sets[k], key, strlen(key)) && a->sets[k][strlen(key)] == '=')
+			return cli_fail(c, "--vary %s: %s is also given with --set %s: expected one of them",
+					arg, key, a->sets[k]);
+	ax->param = i;
+	ax->key = s->params[i].key;
+	cap = 1;
+	for (p = eq + 1; *p; p++)
+		cap += *p == ',';
+	if (cap > SWEEP_MAX_RUNS)
+		return cli_fail(c, "--vary %s: %d values: expected at most %d",
+				key, cap, SWEEP_MAX_RUNS);
+	ax->val = calloc((size_t)cap, sizeof(*ax->val));
+	ax->text = calloc((size_t)cap, sizeof(*ax->text));
+	sw->nr_axes++;		/* sweep_free() frees it from here on */
+	if (!ax->val || !ax->text)
+		return cli_fail(c, "out of memory") - 1;
+	for (p = eq + 1; ; p++) {
+		const char *end = strchr(p, ',');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		uint64_t v;
+
+		if (!n || n >= sizeof(val))
+			return cli_fail(c, "--vary %s: an empty or overlong value at position %d: expected KEY=V1,V2,...",
+					arg, ax->nr + 1);
+		memcpy(val, p, n);
+		val[n] = '\0';
+		if (sim_param_parse(&s->params[i], val, &v, c->msg, sizeof(c->msg)))
+			return 2;
+		for (k = 0; k < ax->nr; k++)
+			if (ax->val[k] == v)
+				return cli_fail(c, "--vary %s: value %s given twice", arg, val);
+		ax->val[ax->nr] = v;
+		sim_param_format(&s->params[i], v, ax->text[ax->nr], SWEEP_TEXT);
+		ax->nr++;
+		if (!end)
+			break;
+		p = end;
+	}
+	return 0;
+}
+
+/* Everything a sweep needs, checked before anything runs. */
+static int sweep_setup(struct cli *c, const struct cli_args *a, struct sweep *sw)
+{
+	const char *pname;
+	uint64_t r;
+	int k, ret;
+
+	memset(sw, 0, sizeof(*sw));
+	if (a->nr_pos != 1)
+		return cli_fail(c, "sweep: expected one scenario, got %d operands", a->nr_pos);
+	sw->s = cli_find_scenario(c, a->pos[0]);
+	if (!sw->s)
+		return 2;
+	if (!a->nr_vary)
+		return cli_fail(c, "sweep %s: expected at least one --vary KEY=V1,V2,...",
+				sw->s->name);
+	pname = a->profile ? a->profile : sw->s->profile;
+	if (!pname)
+		return cli_fail(c, "scenario %s names no profile: expected --profile NAME|FILE",
+				sw->s->name);
+	sw->prof = calloc(1, sizeof(*sw->prof));
+	if (!sw->prof)
+		return cli_fail(c, "out of memory") - 1;
+	if (sim_profile_load(pname, sw->prof, c->msg, sizeof(c->msg)))
+		return 2;
+	sw->base.profile = sw->prof;
+	ret = cli_configure(c, sw->s, a, &sw->base);
+	if (ret)
+		return ret;
+	sw->nr_var = cli_select_variants(c, sw->s, a, sw->vidx);
+	if (sw->nr_var < 0)
+		return 2;
+	for (sw->nr_metrics = 0; sw->s->metrics[sw->nr_metrics].key &&
+	     sw->nr_metrics < SIM_MAX_METRICS; sw->nr_metrics++)
+		;
+	sw->base_seed = a->seed;
+	sw->nr_seeds = a->seeds;
+	sw->nr_grid = 1;
+	for (k = 0; k < a->nr_vary; k++) {
+		ret = sweep_parse_axis(c, sw, a->vary[k], a);
+		if (ret)
+			return ret;
+		sw->nr_grid *= (uint64_t)sw->axis[k].nr;
+		if (sw->nr_grid * sw->nr_seeds > SWEEP_MAX_RUNS)
+			break;
+	}
+	if (sw->nr_grid * sw->nr_seeds > SWEEP_MAX_RUNS) {
+		size_t n = (size_t)snprintf(c->msg, sizeof(c->msg), "sweep %s: the grid",
+					    sw->s->name);
+
+		for (k = 0; k < a->nr_vary && n < sizeof(c->msg); k++)
+			n += (size_t)snprintf(c->msg + n, sizeof(c->msg) - n, "%s %s",
+					      k ? " x" : "", a->vary[k]);
+		if (n < sizeof(c->msg))
+			snprintf(c->msg + n, sizeof(c->msg) - n,
+				 " x %" PRIu64 " seeds has %s%" PRIu64 " runs: expected at most %d",
+				 sw->nr_seeds, k < a->nr_vary ? "more than " : "",
+				 sw->nr_grid * sw->nr_seeds, SWEEP_MAX_RUNS);
+		return 2;
+	}
+	sw->nr_runs = sw->nr_grid * sw->nr_seeds;
+	sw->first = 0;
+	sw->last = sw->nr_runs;
+	if (a->shard_n) {
+		sw->first = (a->shard_i - 1) * sw->nr_runs / a->shard_n;
+		sw->last = a->shard_i * sw->nr_runs / a->shard_n;
+	}
+	/* The scenario's own checks, for every point, before any work. */
+	for (r = 0; r < sw->nr_runs; r += sw->nr_seeds) {
+		struct sim_run_config cfg;
+		char point[256];
+
+		sweep_config(sw, r, &cfg);
+		if (sw->s->validate && sw->s->validate(&cfg, c->msg, sizeof(c->msg))) {
+			char why[CLI_ERR];
+
+			snprintf(why, sizeof(why), "%s", c->msg);
+			sweep_point_name(sw, r, point, sizeof(point));
+			return cli_fail(c, "sweep point %s: %s", point, why);
+		}
+	}
+	return 0;
+}
+
+/* The header row: scenario,KEY1,...,seed,variant,metric,value */
+static void sweep_print_header(const struct sweep *sw, struct sim_out *o)
+{
+	int k;
+
+	sim_out_printf(o, "scenario");
+	for (k = 0; k < sw->nr_axes; k++)
+		sim_out_printf(o, ",%s", sw->axis[k].key);
+	sim_out_printf(o, ",seed,variant,metric,value\n");
+}
+
+/* In the child: run @r and put its rows (or the error) in @o. */
+static int sweep_child_run(const struct sweep *sw, uint64_t r, struct sim_out *o)
+{
+	const struct scenario_ops *s = sw->s;
+	struct sim_variant_result *res;
+	struct sim_run_config cfg;
+	uint64_t g = r / sw->nr_seeds;
+	int i, m, k;
+
+	sweep_config(sw, r, &cfg);
+	res = calloc((size_t)sw->nr_var, sizeof(*res));
+	if (!res) {
+		sim_out_printf(o, "out of memory");
+		return 1;
+	}
+	for (i = 0; i < sw->nr_var; i++) {
+		char err[CLI_ERR] = "";
+
+		res[i].name = s->variants[sw->vidx[i]];
+		if (s->run(&cfg, sw->vidx[i], &res[i], err, sizeof(err))) {
+			sim_out_printf(o, "variant %s: %s", res[i].name,
+				       err[0] ? err : "the run failed");
+			free(res);
+			return 1;
+		}
+	}
+	if (s->finish)
+		s->finish(&cfg, res, sw->nr_var);
+	for (i = 0; i < sw->nr_var; i++)
+		for (m = 0; m < sw->nr_metrics; m++) {
+			sim_out_printf(o, "%s", s->name);
+			for (k = 0; k < sw->nr_axes; k++)
+				sim_out_printf(o, ",%s",
+					       sw->axis[k].text[sweep_axis_index(sw, g, k)]);
+			sim_out_printf(o, ",%" PRIu64 ",%s,%s,", cfg.seed, res[i].name,
+				       s->metrics[m].key);
+			if (res[i].has_metric[m])
+				sim_out_printf(o, "%.15g", res[i].metrics[m]);
+			sim_out_printf(o, "\n");
+		}
+	free(res);
+	return o->failed ? 1 : 0;
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+static int sweep_spawn(struct sweep *sw, uint64_t r, struct sweep_run *run)
+{
+	int p[2];
+	pid_t pid;
+
+	if (pipe(p))
+		return -1;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	if (!pid) {
+		struct sim_out o;
+		int code;
+
+		close(p[0]);
+		sim_set_progress_hook(NULL, NULL);	/* the parent shows progress */
+		sim_out_init_buffer(&o);
+		code = sweep_child_run(sw, r, &o);
+		if (write_all(p[1], sim_out_text(&o), o.len))
+			code = 1;
+		_exit(code);
+	}
+	close(p[1]);
+	fcntl(p[0], F_SETFD, FD_CLOEXEC);
+	run->fd = p[0];
+	run->pid = pid;
+	sim_out_init_buffer(&run->buf);
+	return 0;
+}
+
+/* Read what is there; on end of file reap the child and judge it. */
+static void sweep_collect(struct sweep_run *run)
+{
+	char buf[8192];
+	ssize_t n = read(run->fd, buf, sizeof(buf));
+	int status;
+
+	if (n > 0) {
+		sim_out_write(&run->buf, buf, (size_t)n);
+		return;
+	}
+	if (n < 0 && errno == EINTR)
+		return;
+	close(run->fd);
+	run->fd = -1;
+	while (waitpid(run->pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && !run->buf.failed) {
+		run->ok = true;
+	} else if (WIFSIGNALED(status)) {
+		snprintf(run->why, sizeof(run->why), "killed by signal %d (%s)",
+			 WTERMSIG(status), strsignal(WTERMSIG(status)));
+	} else if (!run->buf.len) {
+		snprintf(run->why, sizeof(run->why), "exited with status %d",
+			 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	}
+}
+
+/* Run this shard's runs, at most @jobs at a time. */
+static int sweep_exec(struct cli *c, struct sweep *sw, struct sweep_run *runs,
+		      uint64_t jobs)
+{
+	uint64_t n = sw->last - sw->first, next = 0, done = 0;
+	struct pollfd *pfd;
+	uint64_t *slot;
+	int active = 0, i;
+
+	pfd = calloc(jobs, sizeof(*pfd));
+	slot = calloc(jobs, sizeof(*slot));
+	if (!pfd || !slot) {
+		free(pfd);
+		free(slot);
+		return cli_fail(c, "out of memory") - 1;
+	}
+	cli_progress_begin(c, "sweep", (int)n);
+	while (done < n) {
+		while ((uint64_t)active < jobs && next < n) {
+			if (sweep_spawn(sw, sw->first + next, &runs[next])) {
+				cli_progress_end();
+				for (i = 0; i < active; i++)
+					while (runs[slot[i]].fd >= 0)
+						sweep_collect(&runs[slot[i]]);
+				free(pfd);
+				free(slot);
+				return cli_fail(c, "sweep: cannot start a process (%s)",
+						strerror(errno)) - 1;
+			}
+			slot[active++] = next++;
+		}
+		for (i = 0; i < active; i++) {
+			pfd[i].fd = runs[slot[i]].fd;
+			pfd[i].events = POLLIN;
+			pfd[i].revents = 0;
+		}
+		if (poll(pfd, (nfds_t)active, -1) < 0 && errno != EINTR)
+			continue;
+		for (i = 0; i < active; i++) {
+			struct sweep_run *run = &runs[slot[i]];
+
+			if (!pfd[i].revents)
+				continue;
+			sweep_collect(run);
+			if (run->fd < 0) {
+				done++;
+				cli_progress_step((int)done);
+				slot[i] = slot[active - 1];
+				pfd[i] = pfd[active - 1];
+				active--;
+				i--;
+			}
+		}
+	}
+	cli_progress_end();
+	free(pfd);
+	free(slot);
+	return 0;
+}
+
+/* ---- plotting a sweep ---------------------------------------------------- */
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The value of variant @v, metric @m in a run's rows (NAN if empty). */
+static void sweep_parse_values(const struct sweep *sw, const struct sweep_run *run,
+			       double *vals)
+{
+	const char *p = sim_out_text(&run->buf);
+	int k, nr = sw->nr_var * sw->nr_metrics;
+
+	for (k = 0; k < nr; k++)
+		vals[k] = NAN;
+	for (k = 0; k < nr && *p; k++) {
+		const char *nl = strchr(p, '\n'), *comma;
+
+		if (!nl)
+			break;
+		for (comma = nl; comma > p && comma[-1] != ','; comma--)
+			;
+		if (comma < nl)
+			vals[k] = strtod(comma, NULL);
+		p = nl + 1;
+	}
+}
+
+static int sweep_plot(struct cli *c, const struct sweep *sw,
+		      const struct sweep_run *runs, const char *path)
+{
+	const struct sweep_axis *x = &sw->axis[0];
+	uint64_t stride = sw->nr_grid / (uint64_t)x->nr, rest, r;
+	int nr_series = sw->nr_var * (int)stride, m, v, j, k, ret;
+	int per = sw->nr_var * sw->nr_metrics;
+	struct plot_chart *charts;
+	struct plot_axis axis;
+	double *vals, *tmp;
+	char title[512];
+	bool numeric;
+
+	memset(&axis, 0, sizeof(axis));
+	charts = calloc((size_t)sw->nr_metrics, sizeof(*charts));
+	vals = calloc((size_t)(sw->last - sw->first + 1) * (size_t)per, sizeof(*vals));
+	tmp = calloc((size_t)sw->nr_seeds, sizeof(*tmp));
+	axis.pos = calloc((size_t)x->nr, sizeof(*axis.pos));
+	axis.text = calloc((size_t)x->nr, sizeof(*axis.text));
+	if (!charts || !vals || !tmp || !axis.pos || !axis.text) {
+		ret = cli_fail(c, "out of memory") - 1;
+		goto out_free;
+	}
+	for (r = sw->first; r < sw->last; r++)
+		sweep_parse_values(sw, &runs[r - sw->first], vals + (r - sw->first) * (uint64_t)per);
+	snprintf(axis.label, sizeof(axis.label), "%s", x->key);
+	axis.nr = x->nr;
+	numeric = sw->s->params[x->param].type != SIM_PARAM_ENUM &&
+		  sw->s->params[x->param].type != SIM_PARAM_BOOL;
+	for (j = 0; j < x->nr; j++) {
+		axis.pos[j] = numeric ? (double)x->val[j] : j;
+		snprintf(axis.text[j], sizeof(axis.text[j]), "%s", x->text[j]);
+	}
+	if (numeric) {
+		double lo = axis.pos[0], hi = axis.pos[0];
+
+		for (j = 1; j < x->nr; j++) {
+			lo = fmin(lo, axis.pos[j]);
+			hi = fmax(hi, axis.pos[j]);
+		}
+		axis.log2 = lo > 0 && hi / lo >= 8;
+	}
+	for (m = 0; m < sw->nr_metrics; m++) {
+		struct plot_chart *ch = &charts[m];
+
+		snprintf(ch->title, sizeof(ch->title), "%s", sw->s->metrics[m].label ?
+			 sw->s->metrics[m].label : sw->s->metrics[m].key);
+		snprintf(ch->ylabel, sizeof(ch->ylabel), "%s", sw->s->metrics[m].key);
+		ch->series = calloc((size_t)nr_series, sizeof(*ch->series));
+		if (!ch->series) {
+			ret = cli_fail(c, "out of memory") - 1;
+			goto out_free;
+		}
+		ch->nr_series = nr_series;
+		for (rest = 0; rest < stride; rest++)
+			for (v = 0; v < sw->nr_var; v++) {
+				struct plot_series *se = &ch->series[rest * (uint64_t)sw->nr_var + (uint64_t)v];
+				size_t n;
+
+				n = (size_t)snprintf(se->title, sizeof(se->title), "%s",
+						     sw->s->variants[sw->vidx[v]]);
+				for (k = 1; k < sw->nr_axes && n < sizeof(se->title); k++)
+					n += (size_t)snprintf(se->title + n, sizeof(se->title) - n,
+							      ", %s=%s", sw->axis[k].key,
+							      sw->axis[k].text[sweep_axis_index(sw, rest, k) ]);
+				se->x = calloc((size_t)x->nr, sizeof(double));
+				se->mean = calloc((size_t)x->nr, sizeof(double));
+				se->lo = calloc((size_t)x->nr, sizeof(double));
+				se->hi = calloc((size_t)x->nr, sizeof(double));
+				if (!se->x || !se->mean || !se->lo || !se->hi) {
+					ret = cli_fail(c, "out of memory") - 1;
+					goto out_free;
+				}
+				for (j = 0; j < x->nr; j++) {
+					uint64_t g = (uint64_t)j * stride + rest, i;
+					int cnt = 0;
+					double sum = 0;
+
+					for (i = 0; i < sw->nr_seeds; i++) {
+						uint64_t rr = g * sw->nr_seeds + i;
+						double val;
+
+						if (rr < sw->first || rr >= sw->last ||
+						    !runs[rr - sw->first].ok)
+							continue;
+						val = vals[(rr - sw->first) * (uint64_t)per +
+							   (uint64_t)(v * sw->nr_metrics + m)];
+						if (isnan(val))
+							continue;
+						tmp[cnt++] = val;
+						sum += val;
+					}
+					if (!cnt)
+						continue;
+					qsort(tmp, (size_t)cnt, sizeof(*tmp), cmp_double);
+					se->x[se->nr] = axis.pos[j];
+					se->mean[se->nr] = sum / cnt;
+					se->lo[se->nr] = tmp[0];
+					se->hi[se->nr] = tmp[cnt - 1];
+					se->nr++;
+				}
+			}
+	}
+	snprintf(title, sizeof(title), "mmsim sweep %s, %s, mean of %" PRIu64
+		 " seed%s, bars: min to max", sw->s->name, sw->prof->origin,
+		 sw->nr_seeds, sw->nr_seeds == 1 ? "" : "s");
+	ret = cli_plot_sweep(c, path, title, &axis, charts, sw->nr_metrics);
+out_free:
+	for (m = 0; charts && m < sw->nr_metrics; m++) {
+		for (k = 0; charts[m].series && k < charts[m].nr_series; k++) {
+			free(charts[m].series[k].x);
+			free(charts[m].series[k].mean);
+			free(charts[m].series[k].lo);
+			free(charts[m].series[k].hi);
+		}
+		free(charts[m].series);
+	}
+	free(charts);
+	free(vals);
+	free(tmp);
+	free(axis.pos);
+	free(axis.text);
+	return ret;
+}
+
+/* ---- --emit-jobs ----------------------------------------------------------- */
+
+/* An argument as the shell reads it back. */
+static void print_shell_word(FILE *f, const char *w)
+{
+	const char *p;
+	bool plain = *w != '\0';
+
+	for (p = w; *p; p++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			    "0123456789_./=,:+@%-", *p))
+			plain = false;
+	if (plain) {
+		fputs(w, f);
+		return;
+	}
+	fputc('\'', f);
+	for (p = w; *p; p++)
+		if (*p == '\'')
+			fputs("'\\''", f);
+		else
+			fputc(*p, f);
+	fputc('\'', f);
+}
+
+/* Options left out of a shard's command (they are replaced or unwanted). */
+static bool emit_drops(const char *arg, bool *takes_value)
+{
+	static const char *const drop[] = { "--emit-jobs", "--csv", "--plot", "--shard", NULL };
+	int i;
+
+	for (i = 0; drop[i]; i++) {
+		size_t n = strlen(drop[i]);
+
+		if (!strncmp(arg, drop[i], n) && (!arg[n] || arg[n] == '=')) {
+			*takes_value = !arg[n];
+			return true;
+		}
+	}
+	return false;
+}
+
+static int sweep_emit_jobs(struct cli *c, const struct sweep *sw,
+			   const struct cli_args *a, int argc, char **argv)
+{
+	char base[512], name[600], part[48];
+	uint64_t n = a->emit_jobs, i;
+	int width = snprintf(NULL, 0, "%" PRIu64, n), k;
+
+	if (a->csv && !strcmp(a->csv, "-"))
+		return cli_fail(c, "--emit-jobs %" PRIu64 " with --csv -: expected --csv FILE, the name of the merged CSV",
+				n);
+	snprintf(base, sizeof(base), "%s", a->csv ? a->csv : "sweep.csv");
+	if (!a->csv)
+		snprintf(base, sizeof(base), "%s-sweep.csv", sw->s->name);
+	for (i = 1; i <= n; i++) {
+		snprintf(part, sizeof(part), "part-%0*" PRIu64 "-of-%" PRIu64, width, i, n);
+		cli_path_insert(base, part, name, sizeof(name));
+		print_shell_word(c->out, c->prog ? c->prog : "mmsim");
+		fputs(" sweep", c->out);
+		for (k = 1; k < argc; k++) {
+			bool takes;
+
+			if (emit_drops(argv[k], &takes)) {
+				k += takes;
+				continue;
+			}
+			fputc(' ', c->out);
+			print_shell_word(c->out, argv[k]);
+		}
+		fprintf(c->out, " --shard %" PRIu64 "/%" PRIu64 " --csv ", i, n);
+		print_shell_word(c->out, name);
+		fputc('\n', c->out);
+	}
+	return ferror(c->out) ? cli_fail(c, "writing to standard output failed") - 1 : 0;
+}
+
+/* ---- the subcommands -------------------------------------------------------- */
+
+/**
+ * cmd_sweep() - `mmsim sweep`: a scenario over a grid of values and seeds
+ * @c: the invocation
+ * @argc: argument count; argv[0] is "sweep"
+ * @argv: the arguments
+ *
+ * Context: the host process; forks one child per run.
+ * Return: the exit code: 0, 1 (a run failed), 2 (bad input, or --plot
+ * without gnuplot, after the CSV is written).
+ */
+int cmd_sweep(struct cli *c, int argc, char **argv)
+{
+	struct sim_outfile csv_f;
+	struct sweep_run *runs = NULL;
+	struct sim_out csv;
+	struct cli_args a;
+	struct sweep sw;
+	uint64_t r, nr_failed = 0, first_failed = 0;
+	int ret;
+
+	ret = cli_parse_args(c, argc, argv, CLI_SWEEP, "sweep", &a);
+	if (ret)
+		return ret;
+	memset(&csv_f, 0, sizeof(csv_f));
+	sim_out_init_buffer(&csv);
+	ret = sweep_setup(c, &a, &sw);
+	if (ret)
+		goto out_free;
+	if (a.emit_jobs) {
+		if (a.shard_n) {
+			ret = cli_fail(c, "--emit-jobs %" PRIu64 " with --shard %" PRIu64 "/%" PRIu64
+				       ": expected one of them", a.emit_jobs, a.shard_i, a.shard_n);
+			goto out_free;
+		}
+		ret = sweep_emit_jobs(c, &sw, &a, argc, argv);
+		goto out_free;
+	}
+	if (a.plot && (ret = cli_plot_check_path(c, a.plot)))
+		goto out_free;
+	if (sim_outfile_open(&csv_f, "--csv", a.csv ? a.csv : "-", c->out, c->msg,
+			     sizeof(c->msg))) {
+		ret = 2;
+		goto out_free;
+	}
+	runs = calloc((size_t)(sw.last - sw.first + 1), sizeof(*runs));
+	if (!runs) {
+		ret = cli_fail(c, "out of memory") - 1;
+		goto out_free;
+	}
+	ret = sweep_exec(c, &sw, runs, a.jobs);
+	if (ret)
+		goto out_free;
+	sweep_print_header(&sw, &csv);
+	for (r = sw.first; r < sw.last; r++) {
+		struct sweep_run *run = &runs[r - sw.first];
+
+		if (run->ok) {
+			sim_out_write(&csv, sim_out_text(&run->buf), run->buf.len);
+		} else if (!nr_failed++) {
+			first_failed = r;
+		}
+	}
+	if (csv.failed) {
+		ret = cli_fail(c, "out of memory") - 1;
+		goto out_free;
+	}
+	if (sim_outfile_commit(&csv_f, sim_out_text(&csv), csv.len, c->msg,
+			       sizeof(c->msg))) {
+		ret = 1;
+		goto out_free;
+	}
+	if (nr_failed) {
+		struct sweep_run *run = &runs[first_failed - sw.first];
+		char point[256];
+
+		sweep_point_name(&sw, first_failed, point, sizeof(point));
+		ret = cli_fail(c, "sweep %s: %" PRIu64 " of %" PRIu64
+			       " runs failed, their rows are missing; the first, %s: %s",
+			       sw.s->name, nr_failed, sw.last - sw.first, point,
+			       run->why[0] ? run->why : sim_out_text(&run->buf)) - 1;
+		goto out_free;
+	}
+	if (a.plot)
+		ret = sweep_plot(c, &sw, runs, a.plot);
+out_free:
+	sim_outfile_abort(&csv_f);
+	sim_out_release(&csv);
+	for (r = 0; runs && r < sw.last - sw.first; r++)
+		sim_out_release(&runs[r].buf);
+	free(runs);
+	sweep_free(&sw);
+	return ret;
+}
+
+/* One input of merge. */
+struct merge_file {
+	const char *path;
+	char *text;
+	size_t len;
+	const char *rows;		/* after the header */
+};
+
+static int merge_read(struct cli *c, struct merge_file *f)
+{
+	FILE *fp = fopen(f->path, "r");
+	struct sim_out o;
+	char buf[65536];
+	size_t n;
+
+	if (!fp)
+		return cli_fail(c, "merge %s: cannot read it (%s): expected a CSV written by mmsim sweep",
+				f->path, strerror(errno));
+	sim_out_init_buffer(&o);
+	while ((n = fread(buf, 1, sizeof(buf), fp)) > 0)
+		sim_out_write(&o, buf, n);
+	if (ferror(fp) || o.failed) {
+		fclose(fp);
+		sim_out_release(&o);
+		return cli_fail(c, "merge %s: reading failed: expected a readable file", f->path);
+	}
+	fclose(fp);
+	f->text = o.buf ? o.buf : strdup("");
+	f->len = o.len;
+	return f->text ? 0 : cli_fail(c, "out of memory") - 1;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/**
+ * cmd_merge() - `mmsim merge`: join the CSVs of a sweep's shards
+ * @c: the invocation
+ * @argc: argument count; argv[0] is "merge"
+ * @argv: the arguments: the shards' CSVs in the order 1..N, [--csv OUT]
+ *
+ * Every file must have the same header; the rows are concatenated in the
+ * order of the files, which gives the unsharded CSV byte for byte.  A row
+ * (all columns but the value) that appears twice is an error: a shard
+ * given twice.
+ *
+ * Return: the exit code: 0, 1 or 2.
+ */
+int cmd_merge(struct cli *c, int argc, char **argv)
+{
+	struct sim_outfile out_f;
+	struct merge_file *f;
+	struct sim_out o;
+	struct cli_args a;
+	char **keys = NULL;
+	size_t nr_keys = 0, cap_keys = 0, hlen = 0, i;
+	int ret, k;
+
+	ret = cli_parse_args(c, argc, argv, CLI_MERGE, "merge", &a);
+	if (ret)
+		return ret;
+	if (!a.nr_pos)
+		return cli_fail(c, "merge: expected the CSV files of a sweep's shards, got none");
+	f = calloc((size_t)a.nr_pos, sizeof(*f));
+	if (!f)
+		return cli_fail(c, "out of memory") - 1;
+	memset(&out_f, 0, sizeof(out_f));
+	sim_out_init_buffer(&o);
+	for (k = 0; k < a.nr_pos; k++) {
+		const char *nl;
+
+		f[k].path = a.pos[k];
+		ret = merge_read(c, &f[k]);
+		if (ret)
+			goto out_free;
+		nl = strchr(f[k].text, '\n');
+		if (!nl || strncmp(f[k].text, "scenario,", 9) ||
+		    (size_t)(nl - f[k].text) < 33 ||
+		    strncmp(nl - 26, ",seed,variant,metric,value", 26)) {
+			ret = cli_fail(c, "merge %s: its first line is not a sweep header: expected scenario,KEY...,seed,variant,metric,value",
+				       f[k].path);
+			goto out_free;
+		}
+		if (f[k].len && f[k].text[f[k].len - 1] != '\n') {
+			ret = cli_fail(c, "merge %s: the last line is incomplete: expected a whole CSV",
+				       f[k].path);
+			goto out_free;
+		}
+		if (!k) {
+			hlen = (size_t)(nl - f[0].text) + 1;
+		} else if ((size_t)(nl - f[k].text) + 1 != hlen ||
+			   memcmp(f[k].text, f[0].text, hlen)) {
+			ret = cli_fail(c, "merge %s: its header differs from that of %s: expected shards of one sweep",
+				       f[k].path, f[0].path);
+			goto out_free;
+		}
+		f[k].rows = nl + 1;
+		sim_out_write(&o, f[k].rows, f[k].len - hlen);
+		/* Each row's key (all but the value), for the duplicate check. */
+		for (nl = f[k].rows; *nl; ) {
+			const char *end = strchr(nl, '\n'), *comma = end;
+
+			while (comma > nl && comma[-1] != ',')
+				comma--;
+			if (nr_keys == cap_keys) {
+				size_t cap = cap_keys ? cap_keys * 2 : 1024;
+				char **nk = realloc(keys, cap * sizeof(*keys));
+
+				if (!nk) {
+					ret = cli_fail(c, "out of memory") - 1;
+					goto out_free;
+				}
+				keys = nk;
+				cap_keys = cap;
+			}
+			keys[nr_keys] = strndup(nl, (size_t)(comma - nl));
+			if (!keys[nr_keys]) {
+				ret = cli_fail(c, "out of memory") - 1;
+				goto out_free;
+			}
+			nr_keys++;
+			nl = end + 1;
+		}
+	}
+	qsort(keys, nr_keys, sizeof(*keys), cmp_str);
+	for (i = 1; i < nr_keys; i++)
+		if (!strcmp(keys[i - 1], keys[i])) {
+			ret = cli_fail(c, "merge: the row %s... appears twice: expected each shard once",
+				       keys[i]);
+			goto out_free;
+		}
+	if (sim_outfile_open(&out_f, "--csv", a.csv ? a.csv : "-", c->out, c->msg,
+			     sizeof(c->msg))) {
+		ret = 2;
+		goto out_free;
+	}
+	{
+		struct sim_out all;
+
+		sim_out_init_buffer(&all);
+		sim_out_write(&all, f[0].text, hlen);
+		sim_out_write(&all, sim_out_text(&o), o.len);
+		if (all.failed)
+			ret = cli_fail(c, "out of memory") - 1;
+		else if (sim_outfile_commit(&out_f, sim_out_text(&all), all.len, c->msg,
+					    sizeof(c->msg)))
+			ret = 1;
+		sim_out_release(&all);
+	}
+out_free:
+	sim_outfile_abort(&out_f);
+	sim_out_release(&o);
+	for (i = 0; i < nr_keys; i++)
+		free(keys[i]);
+	free(keys);
+	for (k = 0; k < a.nr_pos; k++)
+		free(f[k].text);
+	free(f);
+	return ret;
+}

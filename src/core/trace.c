@@ -1,0 +1,397 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The timeline of a run: spans of virtual time per vCPU, kept in memory
+ * and written as Chrome trace-event JSON (the "JSON Object Format" of the
+ * Trace Event Format document, which Perfetto and chrome://tracing read).
+ *
+ * Models nothing of the kernel; it plays the part of ftrace.  Each vCPU
+ * has a stack of open spans.  sim_trace_begin*() pushes one stamped with
+ * the vCPU's virtual time; sim_trace_end*() pops the innermost and
+ * records one complete event ("ph":"X") with its start and duration.  A
+ * vCPU's clock never goes back, and spans are popped in LIFO order, so
+ * the events of one track are always well nested:
+ *
+ *   begin A (t0)  begin B (t1)  end B (t2)  end A (t3)
+ *   => X A [t0, t3] contains X B [t1, t2]
+ *
+ * An end that does not match the innermost span (a lock released while a
+ * later one is still held, or another task's span left open on a vCPU
+ * across a sleep) marks its span dropped instead; dropped spans are
+ * discarded when they become innermost and are counted in the file.
+ *
+ * Size: recording stops after `limit` events (--trace-limit); the file
+ * then says so in its otherData and in a metadata event.  The events are
+ * stored as small records with interned names and formatted only when the
+ * file is written, so that a run with tracing off pays one branch per
+ * hook (sim_trace_enabled) and a run with tracing on pays no printf.
+ *
+ * Everything is deterministic: the engine decides the order in which
+ * spans end, names are interned in first-use order, and times are printed
+ * exactly (picoseconds as microseconds with six decimals).
+ *
+ * Not thread-safe: one engine runs at a time in a process, as elsewhere.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mmsim/output.h"
+#include "mmsim/trace.h"
+
+#define TRACE_DEPTH	64		/* open spans per vCPU */
+#define TRACE_NAME_MAX	96
+#define TRACE_HASH	4096		/* interned names, a power of two */
+
+bool sim_trace_enabled;
+
+/* An open span on a vCPU's stack. */
+struct trace_open {
+	sim_time_t start;
+	const void *key;		/* the object, or NULL */
+	const struct sim_task *task;	/* who opened it (compared only) */
+	uint32_t name, cat;		/* interned */
+	bool dropped;			/* ended out of order: discard */
+};
+
+/* Invariant: depth <= TRACE_DEPTH; overflow counts pushes not stored. */
+struct trace_stack {
+	int depth, overflow;
+	struct trace_open open[TRACE_DEPTH];
+};
+
+/* One complete event. */
+struct trace_event {
+	sim_time_t ts, dur;
+	uint32_t name, cat;
+	uint32_t tid;
+};
+
+static struct {
+	bool active;				/* between start and stop */
+	uint64_t limit;
+	struct trace_event *ev;
+	uint64_t nr, cap;
+	struct trace_stack *stacks[SIM_MAX_CPUS];
+	uint8_t used[SIM_MAX_CPUS];		/* tracks that have events */
+	char (*names)[TRACE_NAME_MAX];		/* interned, in first-use order */
+	uint32_t nr_names, cap_names;
+	uint32_t hash[TRACE_HASH];		/* name index + 1, 0: empty */
+	bool truncated;
+	sim_time_t stopped_at;
+	uint64_t dropped;
+} tr;
+
+static uint32_t fnv1a(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *s; s++)
+		h = (h ^ (uint8_t)*s) * 16777619u;
+	return h;
+}
+
+/* The index of @s in the name table, adding it; UINT32_MAX when full. */
+static uint32_t trace_intern(const char *prefix, const char *name)
+{
+	char buf[TRACE_NAME_MAX];
+	uint32_t h, i;
+
+	snprintf(buf, sizeof(buf), "%s%s", prefix ? prefix : "", name ? name : "?");
+	h = fnv1a(buf) & (TRACE_HASH - 1);
+	for (i = 0; i < TRACE_HASH; i++, h = (h + 1) & (TRACE_HASH - 1)) {
+		uint32_t k = tr.hash[h];
+
+		if (!k)
+			break;
+		if (!strcmp(tr.names[k - 1], buf))
+			return k - 1;
+	}
+	if (i == TRACE_HASH || tr.nr_names >= TRACE_HASH / 2)
+		return UINT32_MAX;
+	if (tr.nr_names == tr.cap_names) {
+		uint32_t cap = tr.cap_names ? tr.cap_names * 2 : 64;
+		void *n = realloc(tr.names, (size_t)cap * TRACE_NAME_MAX);
+
+		if (!n)
+			return UINT32_MAX;
+		tr.names = n;
+		tr.cap_names = cap;
+	}
+	memcpy(tr.names[tr.nr_names], buf, sizeof(buf));
+	tr.hash[h] = ++tr.nr_names;
+	return tr.nr_names - 1;
+}
+
+static void trace_limit_reached(void)
+{
+	sim_trace_enabled = false;
+	tr.truncated = true;
+	tr.stopped_at = sim_vcpu_current ? sim_vcpu_current->now : 0;
+}
+
+static void trace_record(struct trace_open *o, int cpu, sim_time_t end)
+{
+	struct trace_event *e;
+
+	if (tr.nr >= tr.limit) {
+		trace_limit_reached();
+		return;
+	}
+	if (tr.nr == tr.cap) {
+		uint64_t cap = tr.cap ? tr.cap * 2 : 4096;
+		void *n;
+
+		if (cap > tr.limit)
+			cap = tr.limit;
+		n = realloc(tr.ev, cap * sizeof(*tr.ev));
+		if (!n) {
+			trace_limit_reached();
+			return;
+		}
+		tr.ev = n;
+		tr.cap = cap;
+	}
+	e = &tr.ev[tr.nr++];
+	e->ts = o->start;
+	e->dur = end - o->start;
+	e->name = o->name;
+	e->cat = o->cat;
+	e->tid = (uint32_t)cpu;
+	tr.used[cpu] = 1;
+}
+
+/**
+ * sim_trace_begin_slow() - open a span on the current vCPU
+ * @cat: its category ("lock", "ipi", "mm")
+ * @prefix: put before @name, or NULL
+ * @name: its name; copied
+ * @key: the object it belongs to, or NULL
+ *
+ * Context: a task or an interrupt handler on a vCPU; tracing on.
+ */
+void sim_trace_begin_slow(const char *cat, const char *prefix,
+			  const char *name, const void *key)
+{
+	struct sim_vcpu *v = sim_vcpu_current;
+	struct trace_stack *st;
+	struct trace_open *o;
+
+	if (!v || !tr.active)
+		return;
+	st = tr.stacks[v->id];
+	if (!st) {
+		st = calloc(1, sizeof(*st));
+		if (!st) {
+			trace_limit_reached();
+			return;
+		}
+		tr.stacks[v->id] = st;
+	}
+	if (st->depth == TRACE_DEPTH) {
+		st->overflow++;
+		return;
+	}
+	o = &st->open[st->depth++];
+	o->start = v->now;
+	o->key = key;
+	o->task = v->curr;
+	o->cat = trace_intern(NULL, cat);
+	o->name = trace_intern(prefix, name);
+	o->dropped = o->cat == UINT32_MAX || o->name == UINT32_MAX;
+}
+
+/**
+ * sim_trace_end_slow() - close the current vCPU's innermost span
+ * @key: the object given to begin, or NULL for a span without one
+ *
+ * A span that is not innermost is dropped (see the file's comment).
+ *
+ * Context: the task or handler that opened it; tracing on.
+ */
+void sim_trace_end_slow(const void *key)
+{
+	struct sim_vcpu *v = sim_vcpu_current;
+	struct trace_stack *st;
+	struct trace_open *o;
+	int i;
+
+	if (!v || !tr.active)
+		return;
+	st = tr.stacks[v->id];
+	if (!st)
+		return;
+	if (st->overflow) {
+		st->overflow--;
+		return;
+	}
+	if (!st->depth)
+		return;
+	o = &st->open[st->depth - 1];
+	if (o->key == key && o->task == v->curr) {
+		st->depth--;
+		if (!o->dropped)
+			trace_record(o, v->id, v->now);
+		else
+			tr.dropped++;
+		/* Spans ended out of order below it are gone now. */
+		while (st->depth && st->open[st->depth - 1].dropped) {
+			st->depth--;
+			tr.dropped++;
+		}
+		return;
+	}
+	/* Out of order: drop the matching span, keep the file nested. */
+	for (i = st->depth - 1; i >= 0; i--)
+		if (st->open[i].key == key && st->open[i].task == v->curr &&
+		    !st->open[i].dropped) {
+			st->open[i].dropped = true;
+			return;
+		}
+}
+
+/**
+ * sim_trace_start() - start recording (the command line's --trace)
+ * @limit: stop after this many events
+ *
+ * Context: outside any engine run.
+ * Return: 0.
+ */
+int sim_trace_start(uint64_t limit)
+{
+	sim_trace_release();
+	tr.limit = limit;
+	tr.active = true;
+	sim_trace_enabled = true;
+	return 0;
+}
+
+/**
+ * sim_trace_stop() - stop recording; open spans are forgotten
+ *
+ * Context: outside any engine run.
+ */
+void sim_trace_stop(void)
+{
+	int i;
+
+	sim_trace_enabled = false;
+	tr.active = false;
+	for (i = 0; i < SIM_MAX_CPUS; i++)
+		if (tr.stacks[i])
+			tr.stacks[i]->depth = tr.stacks[i]->overflow = 0;
+}
+
+/** sim_trace_truncated() - Return: whether --trace-limit stopped recording. */
+bool sim_trace_truncated(void)
+{
+	return tr.truncated;
+}
+
+/** sim_trace_nr_events() - Return: the complete events recorded. */
+uint64_t sim_trace_nr_events(void)
+{
+	return tr.nr;
+}
+
+/** sim_trace_stopped_at() - Return: virtual time when the limit stopped it. */
+sim_time_t sim_trace_stopped_at(void)
+{
+	return tr.stopped_at;
+}
+
+/* Picoseconds as microseconds with six exact decimals. */
+static void print_us(struct sim_out *o, sim_time_t ps)
+{
+	sim_out_printf(o, "%" PRIu64 ".%06" PRIu64, ps / SIM_US, ps % SIM_US);
+}
+
+/* A JSON string; names are identifiers, but escape what JSON needs. */
+static void print_str(struct sim_out *o, const char *s)
+{
+	sim_out_write(o, "\"", 1);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			sim_out_printf(o, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			sim_out_printf(o, "\\u%04x", (unsigned char)*s);
+		else
+			sim_out_write(o, s, 1);
+	}
+	sim_out_write(o, "\"", 1);
+}
+
+/**
+ * sim_trace_write() - the recorded timeline as trace-event JSON
+ * @o: the sink
+ * @process_name: the name of the one process (pid 1), e.g. the variant
+ *
+ * One event per line: process and thread names ("vCPU N", sorted by id),
+ * then the complete events in the order they ended, then, when the limit
+ * stopped recording, a metadata event "mmsim_trace_stopped".  otherData
+ * holds the counts.
+ *
+ * Return: 0, or -1 when the sink failed.
+ */
+int sim_trace_write(struct sim_out *o, const char *process_name)
+{
+	uint64_t i;
+	int cpu;
+
+	sim_out_printf(o, "{\"displayTimeUnit\":\"ns\",\n\"otherData\":{\"clock\":\"virtual\","
+		       "\"events\":%" PRIu64 ",\"limit\":%" PRIu64 ",\"truncated\":%s,"
+		       "\"dropped_spans\":%" PRIu64 "},\n\"traceEvents\":[\n",
+		       tr.nr, tr.limit, tr.truncated ? "true" : "false", tr.dropped);
+	sim_out_printf(o, "{\"ph\":\"M\",\"pid\":1,\"tid\":0,\"name\":\"process_name\","
+		       "\"args\":{\"name\":");
+	print_str(o, process_name);
+	sim_out_printf(o, "}}");
+	for (cpu = 0; cpu < SIM_MAX_CPUS; cpu++) {
+		if (!tr.used[cpu])
+			continue;
+		sim_out_printf(o, ",\n{\"ph\":\"M\",\"pid\":1,\"tid\":%d,\"name\":\"thread_name\","
+			       "\"args\":{\"name\":\"vCPU %d\"}}", cpu, cpu);
+		sim_out_printf(o, ",\n{\"ph\":\"M\",\"pid\":1,\"tid\":%d,"
+			       "\"name\":\"thread_sort_index\",\"args\":{\"sort_index\":%d}}",
+			       cpu, cpu);
+	}
+	for (i = 0; i < tr.nr; i++) {
+		const struct trace_event *e = &tr.ev[i];
+
+		sim_out_printf(o, ",\n{\"ph\":\"X\",\"pid\":1,\"tid\":%u,\"cat\":", e->tid);
+		print_str(o, tr.names[e->cat]);
+		sim_out_printf(o, ",\"name\":");
+		print_str(o, tr.names[e->name]);
+		sim_out_printf(o, ",\"ts\":");
+		print_us(o, e->ts);
+		sim_out_printf(o, ",\"dur\":");
+		print_us(o, e->dur);
+		sim_out_printf(o, "}");
+	}
+	if (tr.truncated) {
+		sim_out_printf(o, ",\n{\"ph\":\"M\",\"pid\":1,\"tid\":0,"
+			       "\"name\":\"mmsim_trace_stopped\",\"args\":{\"reason\":"
+			       "\"--trace-limit %" PRIu64 " events reached\",\"at_us\":",
+			       tr.limit);
+		print_us(o, tr.stopped_at);
+		sim_out_printf(o, "}}");
+	}
+	sim_out_printf(o, "\n]}\n");
+	return o->failed ? -1 : 0;
+}
+
+/**
+ * sim_trace_release() - forget everything recorded
+ */
+void sim_trace_release(void)
+{
+	int i;
+
+	sim_trace_enabled = false;
+	for (i = 0; i < SIM_MAX_CPUS; i++) {
+		free(tr.stacks[i]);
+		tr.stacks[i] = NULL;
+	}
+	free(tr.ev);
+	free(tr.names);
+	memset(&tr, 0, sizeof(tr));
+}

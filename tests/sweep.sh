@@ -1,0 +1,112 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# mmsim sweep, merge, --shard, --emit-jobs and --plot, end to end.
+# Usage: bash tests/sweep.sh MMSIM_BIN SOURCE_DIR   (CMake runs it so)
+#
+# Checks: the rows of a small spinlock sweep (header, count, grid order);
+# the same CSV for --jobs 1 and --jobs 2; four shards merged give the
+# unsharded CSV byte for byte (also through --emit-jobs); bad input gets
+# one "mmsim: error:" line and exit 2; the SVG is well-formed when gnuplot
+# and xmllint exist; without gnuplot --plot fails cleanly, CSV written.
+set -u
+BIN=$1
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+cd "$T" || exit 1
+fail() { echo "FAIL: $*"; exit 1; }
+# The sanitizer build's own notes ("==PID==WARNING: ASan ...") are not mmsim's.
+errlines() { grep -v '^==[0-9]*==' err.txt > err1.txt; mv err1.txt err.txt; }
+
+GRID=(spinlock --vary cpus=2,4,8,16,32,64 --seeds 3 --set iterations=30)
+
+# 1. the rows
+"$BIN" sweep "${GRID[@]}" --csv all.csv || fail "sweep exited $?"
+[ "$(head -1 all.csv)" = "scenario,cpus,seed,variant,metric,value" ] || fail "header: $(head -1 all.csv)"
+# 6 points x 3 seeds x 1 variant x 6 metrics, plus the header
+[ "$(wc -l < all.csv)" -eq 109 ] || fail "expected 109 lines, got $(wc -l < all.csv)"
+# grid order, then seed, then metric
+order=$(tail -n +2 all.csv | cut -d, -f2 | uniq | tr '\n' ' ')
+[ "$order" = "2 4 8 16 32 64 " ] || fail "grid order: $order"
+[ "$(tail -n +2 all.csv | cut -d, -f2,3 | uniq | wc -l)" -eq 18 ] || fail "expected 18 runs"
+[ "$(tail -n +2 all.csv | cut -d, -f3 | sort -u | wc -l)" -eq 18 ] || fail "expected 18 distinct seeds"
+metrics=$(head -7 all.csv | tail -6 | cut -d, -f5 | tr '\n' ' ')
+[ "$metrics" = "runtime_s acquisitions contentions lock_wait_total_s lock_wait_avg_ns lock_hold_avg_ns " ] ||
+	fail "metric order: $metrics"
+[ "$(grep -c ',acquisitions,' all.csv)" -eq 18 ] || fail "acquisitions rows"
+grep -q '^spinlock,64,[0-9]*,qspinlock,acquisitions,1920$' all.csv || fail "64 cpus x 30 iterations"
+echo "ok: rows"
+
+# 2. --jobs does not change a byte
+"$BIN" sweep "${GRID[@]}" --jobs 1 --csv j1.csv || fail "jobs 1"
+"$BIN" sweep "${GRID[@]}" --jobs 2 --csv j2.csv || fail "jobs 2"
+cmp j1.csv j2.csv || fail "--jobs 1 and --jobs 2 differ"
+cmp j1.csv all.csv || fail "--jobs 1 and the default differ"
+echo "ok: --jobs 1 == --jobs 2"
+
+# 3. four shards merged == the unsharded run
+for i in 1 2 3 4; do
+	"$BIN" sweep "${GRID[@]}" --shard $i/4 --csv s$i.csv || fail "shard $i"
+done
+"$BIN" merge s1.csv s2.csv s3.csv s4.csv --csv merged.csv || fail "merge"
+cmp merged.csv all.csv || fail "merged shards differ from the unsharded CSV"
+"$BIN" merge s1.csv s2.csv s3.csv s4.csv > merged2.csv || fail "merge to stdout"
+cmp merged2.csv all.csv || fail "merge to stdout differs"
+# the commands --emit-jobs prints, run, then merged
+"$BIN" sweep "${GRID[@]}" --csv em.csv --emit-jobs 4 > jobs.txt || fail "emit-jobs"
+[ "$(wc -l < jobs.txt)" -eq 4 ] || fail "expected 4 commands"
+while read -r cmd; do eval "$cmd" || fail "job: $cmd"; done < jobs.txt
+"$BIN" merge em.part-*-of-4.csv --csv em.csv || fail "merge of emitted jobs"
+cmp em.csv all.csv || fail "emitted jobs merged differ"
+echo "ok: 4 shards merged == unsharded"
+
+# 4. bad input: one line, exit 2
+bad() {
+	local want=$1; shift
+	"$BIN" "$@" > out.txt 2> err.txt
+	rc=$?
+	errlines
+	[ $rc -eq 2 ] || fail "$* exited $rc, expected 2"
+	[ "$(wc -l < err.txt)" -eq 1 ] || fail "$*: expected one line: $(cat err.txt)"
+	grep -q "^mmsim: error: .*$want" err.txt || fail "$*: $(cat err.txt), expected $want"
+}
+bad "cpus=: expected KEY=V1,V2" sweep spinlock --vary cpus=
+bad "cpus=2,,4: an empty" sweep spinlock --vary cpus=2,,4
+bad "unknown parameter nope for scenario spinlock: expected one of cpus" sweep spinlock --vary nope=1,2
+bad "shard 5/4: expected I/N with 1 <= I <= N" sweep spinlock --vary cpus=2 --shard 5/4
+bad "has 11000 runs: expected at most 10000" sweep spinlock --vary cpus=1,2,3,4,5,6,7,8,9,10 \
+	--vary iterations=1,2,3,4,5,6,7,8,9,10,11 --seeds 100
+bad "expected at least one --vary" sweep spinlock
+bad "cpus=100: expected at most the 80 CPUs" sweep spinlock --vary cpus=2,100
+bad "x.pdf: expected a file name ending in .svg or .png" sweep spinlock --vary cpus=2 --plot x.pdf
+bad "given twice" sweep spinlock --vary cpus=2,2
+bad "appears twice" merge s1.csv s1.csv
+echo "a,b" > notcsv.csv
+bad "notcsv.csv: its first line is not a sweep header" merge all.csv notcsv.csv
+echo "ok: bad input"
+
+# 5. the chart
+if command -v gnuplot > /dev/null && command -v xmllint > /dev/null; then
+	"$BIN" sweep "${GRID[@]}" --jobs 2 --csv p.csv --plot p.svg || fail "--plot"
+	xmllint --noout p.svg || fail "p.svg is not well-formed"
+	grep -q '<svg' p.svg || fail "p.svg has no <svg>"
+	cmp p.csv all.csv || fail "--plot changed the CSV"
+	ls p.svg.* p.tmp.* 2> /dev/null && fail "temporary files left"
+	echo "ok: --plot writes a well-formed SVG"
+else
+	echo "SKIP: gnuplot or xmllint is not installed; the SVG is not checked"
+fi
+
+# 6. without gnuplot: one line, exit 2, the CSV still written
+MMSIM_GNUPLOT=/nonexistent/gnuplot "$BIN" sweep spinlock --vary cpus=2,4 --set iterations=10 \
+	--csv ng.csv --plot ng.svg > out.txt 2> err.txt
+rc=$?
+errlines
+[ $rc -eq 2 ] || fail "no gnuplot: exit $rc, expected 2"
+[ "$(wc -l < err.txt)" -eq 1 ] || fail "no gnuplot: $(cat err.txt)"
+grep -q "^mmsim: error: --plot ng.svg: cannot run gnuplot (/nonexistent/gnuplot)" err.txt ||
+	fail "no gnuplot: $(cat err.txt)"
+[ "$(wc -l < ng.csv)" -eq 13 ] || fail "no gnuplot: the CSV was not written"
+[ -e ng.svg ] && fail "no gnuplot: a picture was left"
+echo "ok: --plot without gnuplot"
+exit 0

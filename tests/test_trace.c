@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * `mmsim run --trace`: the file is Chrome trace-event JSON that Perfetto
+ * opens, its spans are well nested on every vCPU's track, --trace-limit
+ * holds and says so, and the same options give the same bytes.
+ *
+ * Runs the mmsim binary of this build on a small deferred-split (8
+ * threads, 2 rounds of 1 MiB) and parses the file with jansson.  Times
+ * are compared as integer picoseconds: the file prints microseconds with
+ * six decimals, exactly.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include <jansson.h>
+#include <math.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define SMALL "run deferred-split --set threads=8 --set rounds=2 --set region=1M --quiet"
+
+struct span {
+	int64_t start, end;		/* ps */
+	int tid;
+};
+
+static char tmpdir[256];
+
+static int setup(void **state)
+{
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/mmsim-trace-XXXXXX");
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[512];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+/* Run mmsim with @args; its standard error goes to @err_path. */
+static int run(const char *args, const char *err_path)
+{
+	char cmd[4096];
+
+	snprintf(cmd, sizeof(cmd), "%s %s > /dev/null 2> %s", MMSIM_BIN, args, err_path);
+	return system(cmd);
+}
+
+static int64_t us_to_ps(json_t *v)
+{
+	assert_true(json_is_number(v));
+	return (int64_t)llround(json_number_value(v) * 1e6);
+}
+
+static int cmp_span(const void *a, const void *b)
+{
+	const struct span *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return x->tid - y->tid;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->end != y->end)
+		return x->end > y->end ? -1 : 1;	/* the outer span first */
+	return 0;
+}
+
+/*
+ * Check the document's shape and nesting; returns the number of complete
+ * events and sets *stopped if the limit metadata event is there.
+ */
+static size_t check_trace(const char *path, bool *stopped, bool *has_lock,
+			  bool *has_ipi, bool *has_mm)
+{
+	json_error_t jerr;
+	json_t *doc = json_load_file(path, 0, &jerr), *evs, *ev;
+	struct span *sp, *stack[256];
+	bool named[1024] = { false };
+	size_t i, n = 0, depth = 0;
+
+	if (!doc)
+		fail_msg("%s: %s at line %d", path, jerr.text, jerr.line);
+	evs = json_object_get(doc, "traceEvents");
+	assert_true(json_is_array(evs));
+	sp = calloc(json_array_size(evs) + 1, sizeof(*sp));
+	assert_non_null(sp);
+	*stopped = *has_lock = *has_ipi = *has_mm = false;
+	json_array_foreach(evs, i, ev) {
+		const char *ph = json_string_value(json_object_get(ev, "ph"));
+		const char *name = json_string_value(json_object_get(ev, "name"));
+		json_int_t tid = json_integer_value(json_object_get(ev, "tid"));
+
+		assert_non_null(ph);
+		assert_non_null(name);
+		assert_int_equal(json_integer_value(json_object_get(ev, "pid")), 1);
+		assert_true(tid >= 0 && tid < 1024);
+		if (!strcmp(ph, "M")) {
+			if (!strcmp(name, "thread_name"))
+				named[tid] = true;
+			if (!strcmp(name, "mmsim_trace_stopped"))
+				*stopped = true;
+			continue;
+		}
+		assert_string_equal(ph, "X");
+		assert_non_null(json_string_value(json_object_get(ev, "cat")));
+		sp[n].tid = (int)tid;
+		sp[n].start = us_to_ps(json_object_get(ev, "ts"));
+		sp[n].end = sp[n].start + us_to_ps(json_object_get(ev, "dur"));
+		assert_true(sp[n].end >= sp[n].start);
+		*has_lock |= !strncmp(name, "wait ", 5) || !strncmp(name, "hold ", 5);
+		*has_ipi |= !strncmp(name, "ipi handler", 11) || !strncmp(name, "send and wait", 13);
+		*has_mm |= !strcmp(name, "handle_mm_fault") || !strcmp(name, "vm_munmap");
+		n++;
+	}
+	/* Well nested: on each track, a span starting inside another ends inside it. */
+	qsort(sp, n, sizeof(*sp), cmp_span);
+	for (i = 0; i < n; i++) {
+		assert_true(named[sp[i].tid]);
+		if (i && sp[i].tid != sp[i - 1].tid)
+			depth = 0;
+		while (depth && stack[depth - 1]->end <= sp[i].start &&
+		       !(stack[depth - 1]->end == sp[i].start &&
+			 stack[depth - 1]->start == sp[i].start))
+			depth--;
+		if (depth && sp[i].end > stack[depth - 1]->end)
+			fail_msg("vCPU %d: span [%lld, %lld] ps crosses [%lld, %lld] ps", sp[i].tid,
+				 (long long)sp[i].start, (long long)sp[i].end,
+				 (long long)stack[depth - 1]->start, (long long)stack[depth - 1]->end);
+		assert_true(depth < 256);
+		stack[depth++] = &sp[i];
+	}
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(doc, "otherData"),
+							    "events")), n);
+	free(sp);
+	json_decref(doc);
+	return n;
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	long n;
+
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = calloc(1, (size_t)n + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	return buf;
+}
+
+static void test_trace_valid_nested(void **state)
+{
+	char args[1024], path[512], err[512];
+	bool stopped, lock, ipi, mm;
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/t.json", tmpdir);
+	snprintf(err, sizeof(err), "%s/err.txt", tmpdir);
+	snprintf(args, sizeof(args), SMALL " --trace %s", path);
+	assert_int_equal(run(args, err), 0);
+	/* three variants: one file each, the variant before the extension */
+	snprintf(path, sizeof(path), "%s/t.before.json", tmpdir);
+	n = check_trace(path, &stopped, &lock, &ipi, &mm);
+	assert_true(n > 1000);
+	assert_false(stopped);
+	assert_true(lock);
+	assert_true(ipi);
+	assert_true(mm);
+	snprintf(path, sizeof(path), "%s/t.after.json", tmpdir);
+	check_trace(path, &stopped, &lock, &ipi, &mm);
+	snprintf(path, sizeof(path), "%s/t.unqueued.json", tmpdir);
+	check_trace(path, &stopped, &lock, &ipi, &mm);
+}
+
+static void test_trace_limit(void **state)
+{
+	char args[1024], path[512], err[512], *text;
+	bool stopped, lock, ipi, mm;
+
+	snprintf(path, sizeof(path), "%s/l.json", tmpdir);
+	snprintf(err, sizeof(err), "%s/err.txt", tmpdir);
+	snprintf(args, sizeof(args), SMALL " --variant after --trace %s --trace-limit 300", path);
+	assert_int_equal(run(args, err), 0);
+	assert_int_equal(check_trace(path, &stopped, &lock, &ipi, &mm), 300);
+	assert_true(stopped);
+	text = slurp(err);
+	assert_non_null(strstr(text, "stopped recording after 300 events (--trace-limit)"));
+	free(text);
+}
+
+static void test_trace_deterministic(void **state)
+{
+	char args[1024], a[512], b[512], err[512], *ta, *tb;
+
+	snprintf(a, sizeof(a), "%s/a.json", tmpdir);
+	snprintf(b, sizeof(b), "%s/b.json", tmpdir);
+	snprintf(err, sizeof(err), "%s/err.txt", tmpdir);
+	snprintf(args, sizeof(args), SMALL " --variant before --trace %s", a);
+	assert_int_equal(run(args, err), 0);
+	snprintf(args, sizeof(args), SMALL " --variant before --trace %s", b);
+	assert_int_equal(run(args, err), 0);
+	ta = slurp(a);
+	tb = slurp(b);
+	assert_string_equal(ta, tb);
+	free(ta);
+	free(tb);
+}
+
+static void test_trace_bad_input(void **state)
+{
+	char err[512], *text;
+
+	snprintf(err, sizeof(err), "%s/err.txt", tmpdir);
+	assert_int_equal(WEXITSTATUS(run(SMALL " --trace /nonexistent-dir/t.json", err)), 2);
+	text = slurp(err);
+	assert_non_null(strstr(text, "mmsim: error: --trace /nonexistent-dir/t.unqueued.json"));
+	free(text);
+	assert_int_equal(WEXITSTATUS(run(SMALL " --trace t.json --trace-limit 0", err)), 2);
+	text = slurp(err);
+	assert_non_null(strstr(text, "mmsim: error: --trace-limit"));
+	free(text);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_trace_valid_nested),
+		cmocka_unit_test(test_trace_limit),
+		cmocka_unit_test(test_trace_deterministic),
+		cmocka_unit_test(test_trace_bad_input),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
