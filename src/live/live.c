@@ -33,6 +33,8 @@
 #include <unistd.h>
 
 #include "live/live.h"
+#include "mmsim/profile.h"
+#include "mmsim/scenario.h"
 #include "live/live_internal.h"
 #include "mmsim/profile.h"
 
@@ -565,7 +567,8 @@ static void live_print_header(const struct live_opts *o, FILE *out)
  * Run a scenario live and print its table.  Everything that must be undone
  * is undone here, on every path.  Returns the exit code.
  */
-static int live_run_scenario(struct live_opts *o, FILE *out, FILE *err)
+static int live_run_scenario(struct live_opts *o, FILE *out, FILE *err,
+			     const struct live_result **resp)
 {
 	static struct live_settings st;
 	static struct live_snapshot before, after;
@@ -636,6 +639,8 @@ static int live_run_scenario(struct live_opts *o, FILE *out, FILE *err)
 		live_fill_counter_metrics(o->ops, &d, &res);
 		live_print_table(o->ops, &res, &d, out);
 		fprintf(out, "wall time of the run: %.3f s\n", res.wall_s);
+		if (resp)
+			*resp = &res;
 		code = 0;
 		if (o->json && live_write_json(o->json, o->ops, o->p, &res, &d,
 					       &st, o->apply, msg, sizeof(msg))) {
@@ -685,7 +690,7 @@ int live_cmd_main(int argc, char **argv, FILE *out, FILE *err)
 
 	if (ret)
 		return ret == 1 ? 0 : ret;
-	return live_run_scenario(&o, out, err);
+	return live_run_scenario(&o, out, err, NULL);
 }
 
 /* ---- the host profile ---- */
@@ -952,12 +957,92 @@ static int live_write_whole(const char *path, const char *text, char *msg,
  * Context: as live_cmd_main().
  * Return: the exit code, as live_cmd_main().
  */
+/*
+ * The simulator's variant that models the kernel that runs here: the one
+ * without the change.  For deferred-split that is `unqueued` (mainline
+ * does not queue mTHPs at fault), else the scenario's baseline.
+ */
+static int compare_variant(const struct scenario_ops *s)
+{
+	int v = sim_scenario_variant_index(s, "unqueued");
+
+	if (v < 0 && s->baseline)
+		v = sim_scenario_variant_index(s, s->baseline);
+	return v < 0 ? 0 : v;
+}
+
+/* Run the simulator on the host profile with the live run's parameters. */
+static int compare_simulate(const struct live_opts *o, const char *ini,
+			    struct sim_variant_result *res, int *variant, FILE *err)
+{
+	static struct sim_profile prof;
+	const struct scenario_ops *s = sim_scenario_find(o->ops->name);
+	struct sim_run_config cfg;
+	char msg[256] = "";
+	int i;
+
+	if (!s) {
+		fprintf(err, "mmsim: error: compare %s: the simulator has no scenario of that name\n",
+			o->ops->name);
+		return 2;
+	}
+	if (sim_profile_parse(ini, "host", &prof, msg, sizeof(msg))) {
+		fprintf(err, "mmsim: error: host profile: %s\n", msg);
+		return 1;
+	}
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.scenario = s;
+	cfg.profile = &prof;
+	cfg.seed = 1;
+	for (i = 0; s->params[i].key; i++)
+		cfg.params[i] = s->params[i].def;
+	/* The live run's parameters, where the simulator has the same key. */
+	for (i = 0; i < o->ops->nr_params; i++) {
+		int k = sim_scenario_param_index(s, o->ops->params[i].key);
+
+		if (k >= 0)
+			cfg.params[k] = o->p[i];
+	}
+	if (s->validate && s->validate(&cfg, msg, sizeof(msg))) {
+		fprintf(err, "mmsim: error: compare %s on the host profile: %s\n", s->name, msg);
+		return 2;
+	}
+	*variant = compare_variant(s);
+	memset(res, 0, sizeof(*res));
+	res->name = s->variants[*variant];
+	if (s->run(&cfg, *variant, res, msg, sizeof(msg))) {
+		fprintf(err, "mmsim: error: compare %s: the simulation failed: %s\n", s->name, msg);
+		return 1;
+	}
+	return 0;
+}
+
+/**
+ * compare_cmd_main - `mmsim compare SCENARIO [options] [--profile-out FILE]`
+ * @argc: argument count
+ * @argv: arguments; argv[0] is "compare"
+ * @out: where the tables go
+ * @err: where errors go
+ *
+ * Runs the scenario live, then the simulator on the profile "host" of this
+ * machine (its topology from /sys; the costs it cannot measure from the
+ * documented defaults) with the same parameters, in the variant that
+ * models this kernel, and prints both side by side.  --profile-out FILE
+ * saves the host profile (whole, through a temporary file and rename).
+ *
+ * Context: as live_cmd_main().
+ * Return: the exit code, as live_cmd_main().
+ */
 int compare_cmd_main(int argc, char **argv, FILE *out, FILE *err)
 {
 	static char ini[16384];
+	static struct sim_variant_result sim;
+	const struct live_result *live = NULL;
+	const struct scenario_ops *s;
 	struct live_opts o;
 	char msg[512];
 	int ret = live_parse_args(argc, argv, &o, out, err);
+	int i, variant = 0;
 
 	if (ret)
 		return ret == 1 ? 0 : ret;
@@ -969,14 +1054,30 @@ int compare_cmd_main(int argc, char **argv, FILE *out, FILE *err)
 		fprintf(err, "mmsim: error: %s\n", msg);
 		return 2;
 	}
-	ret = live_run_scenario(&o, out, err);
+	ret = live_run_scenario(&o, out, err, &live);
 	if (ret)
 		return ret;
-	fprintf(out, "\nsimulated: needs the simulator: run `mmsim run %s "
-		"--profile %s`\n", o.ops->name, o.profile_out ? o.profile_out : "host");
-	if (o.profile_out)
-		fprintf(out, "host profile written to %s\n", o.profile_out);
-	else
-		fprintf(out, "host profile (save it with --profile-out FILE):\n%s", ini);
+	ret = compare_simulate(&o, ini, &sim, &variant, err);
+	if (ret)
+		return ret;
+	s = sim_scenario_find(o.ops->name);
+	fprintf(out, "\nlive and simulated (variant %s, profile host%s%s):\n",
+		s->variants[variant], o.profile_out ? " saved in " : "",
+		o.profile_out ? o.profile_out : "");
+	fprintf(out, "%-28s %16s %16s %10s\n", "metric", "live", "simulated", "sim/live");
+	for (i = 0; i < o.ops->nr_metrics; i++) {
+		const char *key = o.ops->metrics[i].key;
+		int k = sim_scenario_metric_index(s, key);
+		bool has_sim = k >= 0 && sim.has_metric[k];
+		char lv[32] = "unavailable", sv[32] = "-", ratio[16] = "-";
+
+		if (live->m[i].available)
+			snprintf(lv, sizeof(lv), "%.*f", o.ops->metrics[i].decimals, live->m[i].value);
+		if (has_sim)
+			snprintf(sv, sizeof(sv), "%.*f", o.ops->metrics[i].decimals, sim.metrics[k]);
+		if (has_sim && live->m[i].available && live->m[i].value != 0)
+			snprintf(ratio, sizeof(ratio), "%.2f", sim.metrics[k] / live->m[i].value);
+		fprintf(out, "%-28s %16s %16s %10s\n", key, lv, sv, ratio);
+	}
 	return 0;
 }
