@@ -60,6 +60,22 @@ static void test_deferred_split_twice(void **state)
 	check_same("run deferred-split --set threads=8 --set rounds=2 --set region=1M");
 }
 
+/* Variants run in parallel processes print what a sequential run prints. */
+static void test_jobs_do_not_matter(void **state)
+{
+	const char *args = "run deferred-split --set threads=4 --set rounds=2 --set region=512K";
+	char a1[256], a3[256];
+	json_t *x, *y;
+
+	snprintf(a1, sizeof(a1), "%s --jobs 1", args);
+	snprintf(a3, sizeof(a3), "%s --jobs 3", args);
+	x = run_json(MMSIM_BIN, a1);
+	y = run_json(MMSIM_BIN, a3);
+	assert_true(json_equal(x, y));
+	json_decref(x);
+	json_decref(y);
+}
+
 /* Another seed must not be ignored: the header records it. */
 static void test_seed_recorded(void **state)
 {
@@ -74,6 +90,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_spinlock_twice),
 		cmocka_unit_test(test_deferred_split_twice),
+		cmocka_unit_test(test_jobs_do_not_matter),
 		cmocka_unit_test(test_seed_recorded),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -22,8 +22,11 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/cli_impl.h"
@@ -53,8 +56,10 @@
 	  "a parameter's values; repeatable; the grid is their product")      \
 	X(SEEDS, "--seeds", "N", CLI_SWEEP,                                     \
 	  "seeds per grid point; default 1")                                  \
-	X(JOBS, "--jobs", "J", CLI_SWEEP,                                       \
-	  "run up to J points at a time, each in its own process; default 1") \
+	X(JOBS, "--jobs", "J", CLI_SWEEP | CLI_RUN | CLI_REPRO,                 \
+	  "run up to J points (sweep) or variants (run, reproduce) at a time, " \
+	  "each in its own process; default 1 for sweep, the host's CPUs for " \
+	  "run and reproduce (the results do not depend on it)")              \
 	X(PLOT, "--plot", "FILE|DIR", CLI_SWEEP | CLI_REPRO,                    \
 	  "sweep: FILE.svg or .png through gnuplot; reproduce: DIR/SCENARIO.svg") \
 	X(SHARD, "--shard", "I/N", CLI_SWEEP,                                   \
@@ -192,7 +197,7 @@ int cli_parse_args(struct cli *c, int argc, char **argv, unsigned cmd,
 	memset(a, 0, sizeof(*a));
 	a->seed = 1;
 	a->seeds = 1;
-	a->jobs = 1;
+	a->jobs = 0;		/* set after parsing: see cli_default_jobs() */
 	a->trace_limit = 1000000;
 	for (i = 1; i < argc; i++) {
 		const char *arg = argv[i], *val = NULL, *eq;
@@ -459,6 +464,132 @@ struct cli_sinks {
 	char plot_msg[CLI_ERR];
 };
 
+/*
+ * --jobs when not given: one process for a sweep (its documented default),
+ * the host's online CPUs for run and reproduce.  Only speed depends on it.
+ */
+uint64_t cli_default_jobs(const struct cli_args *a, bool sweep)
+{
+	long n;
+
+	if (a->jobs)
+		return a->jobs;
+	if (sweep)
+		return 1;
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (uint64_t)n : 1;
+}
+
+/* What a child sends back for one variant: its return code, error and result. */
+struct cli_variant_msg {
+	int rc;
+	char err[CLI_ERR];
+	struct sim_variant_result res;
+};
+
+static int cli_read_all(int fd, void *buf, size_t n)
+{
+	char *p = buf;
+
+	while (n) {
+		ssize_t r = read(fd, p, n);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		p += r;
+		n -= (size_t)r;
+	}
+	return 0;
+}
+
+/*
+ * Run the @nr variants of @s in child processes, at most @jobs at a time;
+ * each child runs one variant in-process and writes its result back
+ * through a pipe.  Every variant is an independent simulation, so the
+ * results are those of a sequential run.  Returns 0, or 1 with c->msg set.
+ */
+static int cli_run_variants_parallel(struct cli *c, const struct scenario_ops *s,
+				     const struct sim_run_config *cfg, const int *idx,
+				     struct sim_variant_result *res, int nr, uint64_t jobs)
+{
+	static struct cli_variant_msg msg;
+	pid_t *pid = calloc((size_t)nr, sizeof(*pid));
+	int *fd = calloc((size_t)nr, sizeof(*fd));
+	int next = 0, done = 0, ret = 0, i;
+
+	if (!pid || !fd) {
+		free(pid);
+		free(fd);
+		snprintf(c->msg, sizeof(c->msg), "out of memory");
+		return 1;
+	}
+	fflush(NULL);
+	while (done < nr) {
+		int status;
+
+		while (next < nr && (uint64_t)(next - done) < jobs) {
+			int p[2];
+
+			if (pipe(p)) {
+				snprintf(c->msg, sizeof(c->msg), "pipe: %s", strerror(errno));
+				ret = 1;
+				goto out_reap;
+			}
+			pid[next] = fork();
+			if (pid[next] < 0) {
+				snprintf(c->msg, sizeof(c->msg), "fork: %s", strerror(errno));
+				close(p[0]);
+				close(p[1]);
+				ret = 1;
+				goto out_reap;
+			}
+			if (pid[next] == 0) {
+				close(p[0]);
+				memset(&msg, 0, sizeof(msg));
+				msg.res.name = s->variants[idx[next]];
+				msg.rc = s->run(cfg, idx[next], &msg.res, msg.err, sizeof(msg.err));
+				_exit(write(p[1], &msg, sizeof(msg)) == (ssize_t)sizeof(msg) ? 0 : 1);
+			}
+			close(p[1]);
+			fd[next] = p[0];
+			next++;
+		}
+		/* Collect in order: a result is a few KiB, well within a pipe's buffer. */
+		i = done;
+		if (cli_read_all(fd[i], &msg, sizeof(msg))) {
+			snprintf(c->msg, sizeof(c->msg), "%s, variant %s: the run's process died",
+				 s->name, s->variants[idx[i]]);
+			ret = 1;
+		} else if (msg.rc) {
+			snprintf(c->msg, sizeof(c->msg), "%s, variant %s: %.300s", s->name,
+				 s->variants[idx[i]], msg.err[0] ? msg.err : "the run failed");
+			ret = 1;
+		} else {
+			res[i] = msg.res;
+		}
+		close(fd[i]);
+		waitpid(pid[i], &status, 0);
+		pid[i] = 0;
+		done++;
+		cli_progress_step(done);
+		if (ret)
+			goto out_reap;
+	}
+out_reap:
+	for (i = done; i < next; i++) {
+		if (pid[i] > 0) {
+			kill(pid[i], SIGKILL);
+			close(fd[i]);
+			waitpid(pid[i], NULL, 0);
+		}
+	}
+	free(pid);
+	free(fd);
+	return ret;
+}
+
 /* Write the trace of one variant run to @f and forget it. */
 static int cli_write_trace(struct cli *c, const struct scenario_ops *s,
 			   const struct sim_run_config *cfg, const char *variant,
@@ -497,6 +628,7 @@ static int cli_run_scenario(struct cli *c, const struct scenario_ops *s,
 	struct sim_report rep;
 	int idx[SIM_MAX_VARIANTS], nr = 0, i, ret = 2;
 	const char *pname = a->profile ? a->profile : s->profile;
+	uint64_t jobs;
 	double t0;
 
 	memset(&cfg, 0, sizeof(cfg));
@@ -553,7 +685,21 @@ static int cli_run_scenario(struct cli *c, const struct scenario_ops *s,
 	rep.res = res;
 	rep.nr_res = nr;
 	rep.reproduce = reproduce;
-	for (i = 0; i < nr; i++) {
+	jobs = cli_default_jobs(a, false);
+	if (jobs > 1 && nr > 1 && !a->trace) {
+		if (cli_run_variants_parallel(c, s, &cfg, idx, res, nr, jobs)) {
+			cli_progress_end();
+			cli_fail(c, "%s", c->msg);
+			ret = 1;
+			goto out_free;
+		}
+		for (i = 0; i < nr; i++)
+			rep.host_events += res[i].events;
+		i = nr;	/* the sequential loop below has nothing left to do */
+	} else {
+		i = 0;
+	}
+	for (; i < nr; i++) {
 		char err[CLI_ERR] = "";
 
 		res[i].name = s->variants[idx[i]];

@@ -111,4 +111,6 @@ void cli_progress_begin(struct cli *c, const char *what, int nr_steps);
 void cli_progress_step(int step);
 void cli_progress_end(void);
 
+uint64_t cli_default_jobs(const struct cli_args *a, bool sweep);
+
 #endif /* MMSIM_CLI_IMPL_H */

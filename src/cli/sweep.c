@@ -810,7 +810,7 @@ int cmd_sweep(struct cli *c, int argc, char **argv)
 		ret = cli_fail(c, "out of memory") - 1;
 		goto out_free;
 	}
-	ret = sweep_exec(c, &sw, runs, a.jobs);
+	ret = sweep_exec(c, &sw, runs, cli_default_jobs(&a, true));
 	if (ret)
 		goto out_free;
 	sweep_print_header(&sw, &csv);
