@@ -688,8 +688,11 @@ static int cli_run_scenario(struct cli *c, const struct scenario_ops *s,
 	jobs = cli_default_jobs(a, false);
 	if (jobs > 1 && nr > 1 && !a->trace) {
 		if (cli_run_variants_parallel(c, s, &cfg, idx, res, nr, jobs)) {
+			char why[sizeof(c->msg)];
+
+			snprintf(why, sizeof(why), "%s", c->msg);
 			cli_progress_end();
-			cli_fail(c, "%s", c->msg);
+			cli_fail(c, "%s", why);
 			ret = 1;
 			goto out_free;
 		}
