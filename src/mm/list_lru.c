@@ -5,6 +5,8 @@
  * The model has one memcg, so a list_lru holds one sublist per node.
  * Mirrors lock_list_lru_of_memcg() (as list_lru_lock_irqsave()),
  * __list_lru_add() and __list_lru_del() (as *_locked()).
+ * Layout: struct list_lru_one is one cache line with its lock word, so
+ * the list head and nr_items travel with the lock (l->lock.line).
  * Left out: the memcg xarray lookup and reparenting retry (one memcg, never
  * offlined), the shrinker bit (no shrinker runs in these scenarios).
  */
@@ -21,7 +23,6 @@ void list_lru_init_named(struct list_lru *lru, const char *name, int nr_nodes)
 		if (!l)
 			abort();
 		INIT_LIST_HEAD(&l->list);
-		l->line.last_writer = -1;
 		spin_lock_init_named(&l->lock, name);
 		lru->node[nid] = l;
 	}
@@ -60,7 +61,7 @@ bool list_lru_add_locked(struct list_lru *lru, struct list_lru_one *l, struct li
 	(void)lru;
 	if (!list_empty(item))
 		return false;
-	sim_line_read(&l->line);	/* load head->prev */
+	sim_line_read(&l->lock.line);	/* load head->prev */
 	if (!list_empty(&l->list)) {
 		struct folio *tail = container_of(l->list.prev, struct folio, _deferred_list);
 
@@ -68,7 +69,7 @@ bool list_lru_add_locked(struct list_lru *lru, struct list_lru_one *l, struct li
 	}
 	list_add_tail(item, &l->list);
 	l->nr_items++;
-	sim_line_write(&l->line);
+	sim_line_write(&l->lock.line);
 	sim_line_write(item_line);
 	sim_cost_ps(sim_mm->list_op_ps);
 	return true;
@@ -85,14 +86,14 @@ bool list_lru_del_locked(struct list_lru *lru, struct list_lru_one *l, struct li
 		return false;
 	sim_line_read(item_line);	/* load prev and next */
 	if (prev == &l->list || next == &l->list)
-		sim_line_write(&l->line);
+		sim_line_write(&l->lock.line);
 	if (prev != &l->list)
 		sim_line_write(&container_of(prev, struct folio, _deferred_list)->tail_line);
 	if (next != &l->list)
 		sim_line_write(&container_of(next, struct folio, _deferred_list)->tail_line);
 	list_del_init(item);
 	l->nr_items--;
-	sim_line_write(&l->line);	/* nr_items */
+	sim_line_write(&l->lock.line);	/* nr_items */
 	sim_line_write(item_line);
 	sim_cost_ps(sim_mm->list_op_ps);
 	return true;

@@ -178,3 +178,36 @@ int madvise_free(struct mm_struct *mm, uint64_t start, uint64_t len)
 {
 	return madvise_lru_range(mm, start, len, MADV_KIND_FREE);
 }
+
+/**
+ * madvise_dontneed - madvise(@start, @len, MADV_DONTNEED) on a whole VMA
+ * @mm: the calling process's mm
+ * @start: the VMA's start
+ * @len: its length
+ *
+ * Zaps the range through an mmu_gather, which flushes the TLB (page tables
+ * stay, so lazy CPUs are skipped) and frees the folios; the VMA stays.
+ * The 2026 kernel zaps under the per-VMA lock (zap_vma_range_batched());
+ * the model takes mmap_lock for reading, which no writer contends here.
+ * Context: process context.
+ * Return: 0, or -ENOMEM if no VMA covers the range.
+ */
+int madvise_dontneed(struct mm_struct *mm, uint64_t start, uint64_t len)
+{
+	struct vm_area_struct *vma;
+	struct mmu_gather tlb;
+
+	sim_cost_ps(sim_mm->syscall_ps);
+	down_read(&mm->mmap_lock);
+	vma = find_vma(mm, start);
+	if (!vma || vma->vm_start != start || vma->vm_end != start + len) {
+		up_read(&mm->mmap_lock);
+		return -12;
+	}
+	lru_add_drain();
+	tlb_gather_mmu(&tlb, mm);
+	unmap_vmas(&tlb, vma);
+	tlb_finish_mmu(&tlb);
+	up_read(&mm->mmap_lock);
+	return 0;
+}

@@ -186,12 +186,16 @@ struct lruvec {
 
 /* ---- list_lru (one sublist per memcg and node) -------------------------------- */
 
-/* Invariant: nr_items == length of list, under lock. */
+/*
+ * Invariant: nr_items == length of list, under lock.
+ * The three fields take 28 bytes: one cache line holds the list head,
+ * nr_items and the lock word, so the model's line is the lock's
+ * (lock.line): whoever holds the lock has the head too.
+ */
 struct list_lru_one {
 	struct list_head list;
 	long nr_items;
 	struct spinlock lock;
-	struct sim_line line;		/* list head and nr_items share a line */
 };
 
 struct list_lru {
@@ -459,6 +463,7 @@ void khugepaged_move_tail(struct mm_struct *mm);
 /* madvise.c */
 int madvise_cold(struct mm_struct *mm, uint64_t start, uint64_t len);
 int madvise_free(struct mm_struct *mm, uint64_t start, uint64_t len);
+int madvise_dontneed(struct mm_struct *mm, uint64_t start, uint64_t len);
 
 /* mmap.c */
 struct mm_struct *mm_alloc(struct mem_cgroup *memcg);

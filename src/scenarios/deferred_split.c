@@ -97,6 +97,7 @@ static int deferred_split_run(const struct sim_run_config *cfg, int variant,
 	p.region = sim_param(cfg, "region");
 	p.rounds = sim_param(cfg, "rounds");
 	p.step = sim_param(cfg, "mthp");
+	p.dontneed = sim_param(cfg, "unmap") == 1;
 	sim_engine_set_work(e, p.rounds * (uint64_t)o.nr_cpus);
 	for (cpu = 0; cpu < o.nr_cpus; cpu++)
 		if (!sim_task_create(e, cpu, "fault-unmap", fault_unmap_thread, &p)) {
@@ -142,6 +143,8 @@ static void deferred_split_finish(const struct sim_run_config *cfg,
 			       (res[i].runtime_s / base - 1.0) * 100.0);
 }
 
+static const char *const deferred_split_unmap_choices[] = { "munmap", "dontneed", NULL };
+
 static const struct sim_param deferred_split_params[] = {
 	{ .key = "threads", .type = SIM_PARAM_COUNT, .def = 80, .min = 1, .max = SIM_MAX_CPUS,
 	  .help = "threads of the process, one per CPU" },
@@ -153,6 +156,9 @@ static const struct sim_param deferred_split_params[] = {
 	  .help = "the one enabled anonymous mTHP size" },
 	{ .key = "node_memory", .type = SIM_PARAM_SIZE, .def = 96ULL << 30, .min = 1ULL << 20,
 	  .max = 1ULL << 42, .help = "memory of each NUMA node" },
+	{ .key = "unmap", .type = SIM_PARAM_ENUM, .def = 0, .min = 0, .max = 1,
+	  .choices = deferred_split_unmap_choices,
+	  .help = "how a round empties its region: munmap() or madvise(MADV_DONTNEED)" },
 	{ 0 },
 };
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 #ifndef MMSIM_WORKLOAD_FAULT_UNMAP_H
 #define MMSIM_WORKLOAD_FAULT_UNMAP_H
+#include <stdbool.h>
 #include <stdint.h>
 
 struct mm_struct;
@@ -11,6 +12,7 @@ struct fault_unmap_params {
 	uint64_t region;		/* bytes mapped per round */
 	uint64_t rounds;
 	uint64_t step;			/* bytes between touches (the folio size) */
+	bool dontneed;			/* madvise(MADV_DONTNEED) instead of munmap() */
 };
 
 void fault_unmap_thread(void *arg);
