@@ -238,6 +238,30 @@ static void broken_invariant_child(void)
 	sim_engine_run(fx.e, NULL, 0);
 }
 
+/* A mapped folio whose _mapcount lies: the rmap check stops the run. */
+static void mapcount_body(void *arg)
+{
+	struct mm_struct *mm = mm_alloc(sim_mm->root_memcg);
+	uint64_t addr = vm_mmap_anon(mm, 64 << 10, true);
+	struct vm_area_struct *vma = find_vma(mm, addr);
+
+	handle_mm_fault(vma, addr, true);
+	pte_folio(vma->ptes[0])->_mapcount = 1;	/* 4 PTEs map it */
+	sim_sync();
+}
+
+static void mapcount_child(void)
+{
+	setup(&fx, &v_after, 1);
+	sim_task_create(fx.e, 0, "t", mapcount_body, NULL);
+	sim_engine_run(fx.e, NULL, 0);
+}
+
+static void test_mapcount_check(void **state)
+{
+	expect_abort(mapcount_child, "more present PTEs/PMDs map the folio");
+}
+
 static void test_broken_invariant_stops(void **state)
 {
 	expect_abort(broken_invariant_child, "n != lruvec->nr_folios[lru]");
@@ -426,6 +450,7 @@ int main(void)
 		cmocka_unit_test(test_put_refs_after),
 		cmocka_unit_test(test_unqueue_needs_memcg),
 		cmocka_unit_test(test_broken_invariant_stops),
+		cmocka_unit_test(test_mapcount_check),
 		cmocka_unit_test(test_small_run_counters),
 		cmocka_unit_test(test_relations_reduced_scale),
 		cmocka_unit_test(test_munmap_mmap_lock_dominates),

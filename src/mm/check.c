@@ -9,7 +9,9 @@
  *  - the deferred split sublist's nr_items equals its length, and only
  *    live, charged folios of order >= 2 are on it;
  *  - no refcount is negative;
- *  - a folio in an mmu_gather holds at least the references gathered.
+ *  - a folio in an mmu_gather holds at least the references gathered;
+ *  - no folio is mapped by more present PTEs and huge PMDs than its
+ *    _mapcount counts.
  *  - reclaim (seed 003): every folio isolated by reclaim is on one of the
  *    registered isolation lists or batches (or is the one being worked
  *    on), holds a reference and has PG_lru clear;
@@ -204,6 +206,47 @@ static void check_swap(struct mm_model *m)
 	free(pte_seen);
 }
 
+/*
+ * The rmap against the page tables: no folio is mapped by more present
+ * PTEs and huge PMDs than its _mapcount says.  (It may be mapped by fewer:
+ * the kernel adds the rmap before set_ptes() and clears PTEs before it
+ * removes the rmap, and a VMA being unmapped is detached first.)
+ */
+static void check_mapcounts(struct mm_model *m)
+{
+	uint32_t *maps = calloc(m->nr_folios_alloc ? m->nr_folios_alloc : 1, sizeof(*maps));
+	struct list_head *pos;
+	uint32_t id;
+
+	if (!maps)
+		abort();
+	list_for_each(pos, &m->mmlist) {
+		struct mm_struct *mm = list_entry(pos, struct mm_struct, mmlist);
+		struct list_head *vp;
+
+		list_for_each(vp, &mm->vmas) {
+			struct vm_area_struct *vma = list_entry(vp, struct vm_area_struct, node);
+			uint64_t i, n = (vma->vm_end - vma->vm_start) >> PAGE_SHIFT;
+			uint64_t base = vma->vm_start & ~(PMD_SIZE - 1);
+			uint64_t pmds = (vma->vm_end - base + PMD_SIZE - 1) >> PMD_SHIFT;
+
+			for (i = 0; i < pmds; i++)
+				if (vma->pmd_huge[i])
+					maps[vma->pmd_huge[i]->id]++;
+			for (i = 0; i < n; i++)
+				if (pte_present(vma->ptes[i]))
+					maps[vma->ptes[i] >> PTE_ID_SHIFT]++;
+		}
+	}
+	for (id = 0; id < m->nr_folios_alloc; id++) {
+		struct folio *f = folio_by_id(id);
+
+		if (maps[id] > (uint32_t)(f->_mapcount > 0 ? f->_mapcount : 0))
+			dump_folio(f, "more present PTEs/PMDs map the folio than its _mapcount");
+	}
+	free(maps);
+}
+
 void mm_check_invariants(void *arg)
 {
 	struct mm_model *m = arg;
@@ -226,6 +269,7 @@ void mm_check_invariants(void *arg)
 	check_deferred_split();
 	check_reclaim_isolation(m);
 	check_swap(m);
+	check_mapcounts(m);
 	list_for_each(pos, &m->gathers) {
 		struct mmu_gather *tlb = list_entry(pos, struct mmu_gather, node);
 		unsigned int i;
