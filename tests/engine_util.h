@@ -24,6 +24,7 @@ static inline void test_profile(struct sim_profile *p, int sockets, int cores, i
 	p->sched_context_switch_ns = 1000;
 	p->sched_wakeup_ns = 500;
 	p->sched_slice_us = 100;
+	p->sched_smt_throughput_pct = 100;
 	p->cache_l1_hit_ns = 1;
 	p->cache_smt_transfer_ns = 5;
 	p->cache_socket_transfer_ns = 50;

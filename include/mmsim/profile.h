@@ -28,6 +28,7 @@
 	X(sched, context_switch_ns, U64, "ns", "task switch on one CPU")           \
 	X(sched, wakeup_ns, U64, "ns", "remote wake-up to runnable")               \
 	X(sched, slice_us, U64, "us", "time slice with several runnable tasks")    \
+	X(sched, smt_throughput_pct, U64, "%", "a thread's share of its core's throughput while its SMT sibling runs too") \
 	X(cache, l1_hit_ns, U64, "ns", "touch of a line this CPU wrote last")      \
 	X(cache, smt_transfer_ns, U64, "ns", "line last written by the SMT sibling") \
 	X(cache, socket_transfer_ns, U64, "ns", "modified line from a core on the same socket") \

@@ -140,6 +140,7 @@ struct sim_vcpu {
 	sim_time_t slice_end;		/* time-slice end for curr */
 	struct sim_csd *csd_head, *csd_tail; /* queued IPI requests */
 	struct sim_rng rng;		/* this vCPU's random stream */
+	struct sim_vcpu *smt_sibling;	/* the other thread of its core, or NULL */
 	void *tlb;			/* the model's per-CPU TLB, if any */
 	void *loaded_mm;		/* the model's cpu_tlbstate.loaded_mm */
 	void *percpu;			/* the model's per-CPU data */
@@ -184,6 +185,21 @@ static inline void sim_cost_ps(sim_time_t ps)
 	v->now += ps;
 	if (v->now > v->quantum_end)
 		sim_quantum_expired();
+}
+/*
+ * Charge @ps of the CPU's own work (instructions, not memory latency):
+ * while the SMT sibling runs a task too, the two share the core and each
+ * gets sched.smt_throughput_pct of it.  A sibling that spins (PAUSE) or
+ * idles leaves the core to this thread.
+ */
+extern uint64_t sim_smt_scale_q10;	/* 1024 * 100 / smt_throughput_pct */
+static inline void sim_cost_cpu_ps(sim_time_t ps)
+{
+	const struct sim_vcpu *s = sim_vcpu_current->smt_sibling;
+
+	if (s && s->curr && s->curr->state == SIM_TASK_RUNNABLE)
+		ps = (ps * sim_smt_scale_q10) >> 10;
+	sim_cost_ps(ps);
 }
 static inline void sim_cost_ns(uint64_t ns)
 {

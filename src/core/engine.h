@@ -41,6 +41,7 @@ struct sim_engine {
 	uint64_t ps_per_cycle_q20;	/* ps per cycle, 20 fractional bits */
 	sim_time_t atomic_ps;		/* lock.atomic_cycles */
 	sim_time_t pause_half_ps;	/* half of lock.pause_cycles */
+	uint64_t smt_scale_q10;		/* 1024 * 100 / sched.smt_throughput_pct */
 	/* progress (sim_engine_set_work()); never decides anything */
 	uint64_t progress_at;		/* next events count to report at */
 	uint64_t work_total, work_done;	/* units of the scenario's work */

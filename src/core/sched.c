@@ -42,6 +42,7 @@
 struct sim_engine *sim_engine_current;
 struct sim_vcpu *sim_vcpu_current;
 uint64_t *sim_counters_current;
+uint64_t sim_smt_scale_q10 = 1024;
 
 #define SIM_DEFAULT_STACK	(64 * 1024)
 
@@ -702,12 +703,22 @@ struct sim_engine *sim_engine_create(const struct sim_engine_opts *o)
 		sim_rng_seed(&v->rng, o->seed, (uint64_t)i);
 		e->cpu_topo[i] = (uint32_t)v->socket << 16 | (uint32_t)v->core;
 	}
+	/* SMT siblings: the vCPUs that share a core (one sibling per core here). */
+	for (i = 0; i < n; i++) {
+		int sib = i < siblings_apart ? i + siblings_apart : i - siblings_apart;
+
+		if (p->topology_threads_per_core > 1 && sib < n)
+			e->vcpus[i].smt_sibling = &e->vcpus[sib];
+	}
+	e->smt_scale_q10 = p->sched_smt_throughput_pct ?
+			   1024 * 100 / p->sched_smt_throughput_pct : 1024;
 	e->class_tail = &e->classes;
 	e->progress_at = progress_fn ? SIM_PROGRESS_EVERY : UINT64_MAX;
 	sim_engine_current = e;
 	sim_counters_current = e->counters;
 	sim_vcpu_current = &e->vcpus[0];
 	sim_line_hit_ps = e->line_ps[0];
+	sim_smt_scale_q10 = e->smt_scale_q10;
 	return e;
 }
 
@@ -772,6 +783,7 @@ int sim_engine_run(struct sim_engine *e, char *report, size_t len)
 	sim_engine_current = e;
 	sim_counters_current = e->counters;
 	sim_line_hit_ps = e->line_ps[0];
+	sim_smt_scale_q10 = e->smt_scale_q10;
 	e->running = NULL;
 	sched_next(e, 0);
 	if (e->nr_live > 0) {

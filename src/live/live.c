@@ -706,6 +706,7 @@ static const struct {
 	{ "sched.context_switch_ns", "1500", "default: lmbench lat_ctx order of magnitude" },
 	{ "sched.wakeup_ns", "5000", "default: assumed remote wake-up latency" },
 	{ "sched.slice_us", "3000", "default: CFS/EEVDF base slice 3 ms" },
+	{ "sched.smt_throughput_pct", "65", "default: Marr et al., Intel Technology Journal 2002 (+30% for two threads)" },
 	{ "cache.l1_hit_ns", "1", "default: about 4 cycles" },
 	{ "cache.smt_transfer_ns", "10", "default: assumed L1/L2 sibling transfer" },
 	{ "cache.socket_transfer_ns", "40", "default: Skylake-SP core-to-core, same socket" },

@@ -165,7 +165,7 @@ void user_access_charge(struct user_access *ua)
 	ua->rem = num % ua->den;
 	count_events(SIM_DTLB_LOAD_MISSES, walks - ua->walks_seen);
 	ua->walks_seen = walks;
-	sim_cost_ps(num / ua->den);
+	sim_cost_cpu_ps(num / ua->den);
 }
 
 /*

@@ -86,7 +86,7 @@ static void update_lru_size(struct lruvec *lruvec, enum lru_list lru, long nr_pa
 	lruvec->nr_pages[lru] += nr_pages;
 	lruvec->nr_folios[lru] += nr;
 	sim_line_write(&lruvec->size_line);
-	sim_cost_ps(sim_mm->folio_op_ps);
+	sim_cost_cpu_ps(sim_mm->folio_op_ps);
 }
 
 static void lruvec_list_insert(struct lruvec *lruvec, struct folio *folio, bool tail)
@@ -105,7 +105,7 @@ static void lruvec_list_insert(struct lruvec *lruvec, struct folio *folio, bool 
 	if (neighbour != head)
 		sim_line_write(&container_of(neighbour, struct folio, lru_node)->line);
 	sim_line_write(&folio->line);
-	sim_cost_ps(sim_mm->list_op_ps);
+	sim_cost_cpu_ps(sim_mm->list_op_ps);
 	if (tail)
 		list_add_tail(&folio->lru_node, head);
 	else
@@ -139,7 +139,7 @@ void lruvec_del_folio(struct lruvec *lruvec, struct folio *folio)
 	if (next != head)
 		sim_line_write(&container_of(next, struct folio, lru_node)->line);
 	sim_line_write(&folio->line);
-	sim_cost_ps(sim_mm->list_op_ps);
+	sim_cost_cpu_ps(sim_mm->list_op_ps);
 	list_del_init(&folio->lru_node);
 	update_lru_size(lruvec, lru, -folio_nr_pages(folio), -1);
 }

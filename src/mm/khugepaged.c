@@ -207,7 +207,7 @@ static struct mm_slot *mm_slot_lookup(struct mm_struct *mm)
 {
 	struct list_head *pos;
 
-	sim_cost_ps(sim_mm->list_op_ps);
+	sim_cost_cpu_ps(sim_mm->list_op_ps);
 	list_for_each(pos, &khugepaged_scan.mm_head) {
 		struct mm_slot *slot = list_entry(pos, struct mm_slot, mm_node);
 
@@ -244,10 +244,10 @@ void khugepaged_enter_raw(struct mm_struct *mm)
 	if (!slot)
 		abort();
 	slot->mm = mm;
-	sim_cost_ps(sim_mm->folio_op_ps);		/* mm_slot_alloc() */
+	sim_cost_cpu_ps(sim_mm->folio_op_ps);		/* mm_slot_alloc() */
 	spin_lock(&khugepaged_mm_lock);
 	list_add_tail(&slot->mm_node, &khugepaged_scan.mm_head);
-	sim_cost_ps(sim_mm->list_op_ps);
+	sim_cost_cpu_ps(sim_mm->list_op_ps);
 	spin_unlock(&khugepaged_mm_lock);
 }
 
@@ -325,7 +325,7 @@ void khugepaged_move_tail(struct mm_struct *mm)
 	slot = mm_slot_lookup(mm);
 	if (slot && khugepaged_scan.mm_slot != slot) {
 		list_move_tail(&slot->mm_node, &khugepaged_scan.mm_head);
-		sim_cost_ps(sim_mm->list_op_ps);
+		sim_cost_cpu_ps(sim_mm->list_op_ps);
 	}
 	spin_unlock(&khugepaged_mm_lock);
 }
@@ -474,7 +474,7 @@ static enum scan_result collapse_huge_page(struct mm_struct *mm, uint64_t addres
 	/* pmdp_collapse_flush() under pmd_lock: no walk finds the PTE table now. */
 	spin_lock(ptl);
 	vma->pmd_flags[idx] |= PMD_CLEARED;
-	sim_cost_ps(sim_mm->pte_op_ps);
+	sim_cost_cpu_ps(sim_mm->pte_op_ps);
 	flush_tlb_mm_range(mm, address, address + PMD_SIZE, false);
 	spin_unlock(ptl);
 
@@ -484,13 +484,13 @@ static enum scan_result collapse_huge_page(struct mm_struct *mm, uint64_t addres
 		pte_t pte = *vma_pte(vma, address + (uint64_t)i * PAGE_SIZE);
 		struct folio *f;
 
-		sim_cost_ps(sim_mm->pte_op_ps);
+		sim_cost_cpu_ps(sim_mm->pte_op_ps);
 		if (pte_none(pte)) {
 			nr_none++;
 			continue;
 		}
 		f = pte_folio(pte);
-		sim_cost_ps(sim_mm->folio_op_ps);
+		sim_cost_cpu_ps(sim_mm->folio_op_ps);
 		if (!is_refcount_suitable(f) || !folio_isolate_lru(f)) {
 			result = SCAN_DEL_PAGE_LRU;
 			break;
@@ -523,7 +523,7 @@ static enum scan_result collapse_huge_page(struct mm_struct *mm, uint64_t addres
 			continue;
 		folio_remove_rmap_ptes(pte_folio(*pte), 1, vma);
 		*pte = 0;
-		sim_cost_ps(sim_mm->pte_op_ps);
+		sim_cost_cpu_ps(sim_mm->pte_op_ps);
 	}
 	mm->rss_anon -= nr_old;
 	spin_unlock(ptl);
@@ -544,7 +544,7 @@ static enum scan_result collapse_huge_page(struct mm_struct *mm, uint64_t addres
 	vma->pmd_huge[idx] = folio;
 	vma->pmd_flags[idx] = PMD_YOUNG | PMD_DIRTY;	/* mk_huge_pmd(), pmd_mkdirty() */
 	mm->rss_anon += HPAGE_PMD_NR;
-	sim_cost_ps(sim_mm->pte_op_ps);
+	sim_cost_cpu_ps(sim_mm->pte_op_ps);
 	deferred_split_folio(folio, false);
 	spin_unlock(ptl);
 	folio = NULL;
@@ -593,7 +593,7 @@ static enum scan_result hpage_collapse_scan_pmd(struct mm_struct *mm,
 		pte_t pteval = pte[i];
 		struct folio *folio;
 
-		sim_cost_ps(sim_mm->pte_op_ps);
+		sim_cost_cpu_ps(sim_mm->pte_op_ps);
 		if (pte_none(pteval)) {
 			if (++none_or_zero <= (int)khugepaged_tun.max_ptes_none)
 				continue;
@@ -615,7 +615,7 @@ static enum scan_result hpage_collapse_scan_pmd(struct mm_struct *mm,
 		if (pteval & PTE_WRITE)
 			writable = true;
 		folio = pte_folio(pteval);
-		sim_cost_ps(sim_mm->folio_op_ps);
+		sim_cost_cpu_ps(sim_mm->folio_op_ps);
 		if (folio_likely_mapped_shared(folio) &&
 		    ++shared > (int)khugepaged_tun.max_ptes_shared) {
 			result = SCAN_EXCEED_SHARED_PTE;

@@ -44,7 +44,7 @@ struct list_lru_one *list_lru_lock_irqsave(struct list_lru *lru, int nid,
 	struct list_lru_one *l = lru->node[nid];
 
 	(void)memcg;
-	sim_cost_ps(sim_mm->folio_op_ps);	/* rcu_read_lock() and the sublist lookup */
+	sim_cost_cpu_ps(sim_mm->folio_op_ps);	/* rcu_read_lock() and the sublist lookup */
 	spin_lock_irqsave(&l->lock, *flags);
 	return l;
 }
@@ -71,7 +71,7 @@ bool list_lru_add_locked(struct list_lru *lru, struct list_lru_one *l, struct li
 	l->nr_items++;
 	sim_line_write(&l->lock.line);
 	sim_line_write(item_line);
-	sim_cost_ps(sim_mm->list_op_ps);
+	sim_cost_cpu_ps(sim_mm->list_op_ps);
 	return true;
 }
 
@@ -95,6 +95,6 @@ bool list_lru_del_locked(struct list_lru *lru, struct list_lru_one *l, struct li
 	l->nr_items--;
 	sim_line_write(&l->lock.line);	/* nr_items */
 	sim_line_write(item_line);
-	sim_cost_ps(sim_mm->list_op_ps);
+	sim_cost_cpu_ps(sim_mm->list_op_ps);
 	return true;
 }

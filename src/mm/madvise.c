@@ -87,7 +87,7 @@ static void madvise_pmd_range(struct mmu_gather *tlb, struct vm_area_struct *vma
 			vma->pmd_flags[idx] &= (uint8_t)~clear;
 			tlb_gather_range(tlb, addr, addr + PMD_SIZE);	/* tlb_remove_pmd_tlb_entry() */
 		}
-		sim_cost_ps(sim_mm->pte_op_ps);
+		sim_cost_cpu_ps(sim_mm->pte_op_ps);
 		madvise_folio(folio, kind);
 		goto out_unlock;
 	}
@@ -95,7 +95,7 @@ static void madvise_pmd_range(struct mmu_gather *tlb, struct vm_area_struct *vma
 		pte_t *pte = &vma->ptes[(addr - vma->vm_start) >> PAGE_SHIFT];
 		pte_t clear = kind == MADV_KIND_COLD ? PTE_YOUNG : PTE_YOUNG | PTE_DIRTY;
 
-		sim_cost_ps(sim_mm->pte_op_ps);
+		sim_cost_cpu_ps(sim_mm->pte_op_ps);
 		if (!pte_present(*pte))
 			continue;
 		folio = pte_folio(*pte);
@@ -106,7 +106,7 @@ static void madvise_pmd_range(struct mmu_gather *tlb, struct vm_area_struct *vma
 			*pte &= ~clear;		/* clear_young_dirty_ptes() */
 			tlb_gather_range(tlb, addr, addr + PAGE_SIZE); /* tlb_remove_tlb_entries() */
 		}
-		sim_cost_ps(sim_mm->folio_op_ps);
+		sim_cost_cpu_ps(sim_mm->folio_op_ps);
 		madvise_folio(folio, kind);
 	}
 out_unlock:
@@ -120,7 +120,7 @@ static int madvise_lru_range(struct mm_struct *mm, uint64_t start, uint64_t len,
 	struct vm_area_struct *vma;
 	struct mmu_gather tlb;
 
-	sim_cost_ps(sim_mm->syscall_ps);
+	sim_cost_cpu_ps(sim_mm->syscall_ps);
 	down_read(&mm->mmap_lock);
 	vma = find_vma(mm, start);
 	if (!vma || end > vma->vm_end) {
@@ -197,7 +197,7 @@ int madvise_dontneed(struct mm_struct *mm, uint64_t start, uint64_t len)
 	struct vm_area_struct *vma;
 	struct mmu_gather tlb;
 
-	sim_cost_ps(sim_mm->syscall_ps);
+	sim_cost_cpu_ps(sim_mm->syscall_ps);
 	down_read(&mm->mmap_lock);
 	vma = find_vma(mm, start);
 	if (!vma || vma->vm_start != start || vma->vm_end != start + len) {

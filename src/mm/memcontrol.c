@@ -64,7 +64,7 @@ static bool consume_stock(struct mem_cgroup *memcg, unsigned int nr)
 {
 	struct memcg_stock_pcp *stock = &sim_mm->stock[smp_processor_id()];
 
-	sim_cost_ps(sim_mm->folio_op_ps);
+	sim_cost_cpu_ps(sim_mm->folio_op_ps);
 	if (stock->cached == memcg && stock->nr_pages >= nr) {
 		stock->nr_pages -= nr;
 		return true;
@@ -138,7 +138,7 @@ int mem_cgroup_charge(struct folio *folio, struct mem_cgroup *memcg)
 	if (ret)
 		return ret;
 	folio->memcg = memcg;	/* commit_charge() */
-	sim_cost_ps(sim_mm->folio_op_ps);
+	sim_cost_cpu_ps(sim_mm->folio_op_ps);
 	return 0;
 }
 
@@ -168,7 +168,7 @@ void mem_cgroup_uncharge_folios(struct folio_batch *folios)
 		nr_memory += folio_nr_pages(f);
 		SIM_BUG_ON_FOLIO(!list_empty(&f->_deferred_list), f);
 		f->memcg = NULL;
-		sim_cost_ps(sim_mm->folio_op_ps);
+		sim_cost_cpu_ps(sim_mm->folio_op_ps);
 	}
 	if (memcg && nr_memory)
 		page_counter_uncharge(&memcg->memory, nr_memory);	/* uncharge_batch() */

@@ -52,7 +52,7 @@ static bool pte_range_none(struct vm_area_struct *vma, uint64_t addr, long nr)
 	pte_t *pte = vma_pte(vma, addr);
 	long i;
 
-	sim_cost_ps(sim_mm->pte_op_ps * (sim_time_t)nr);
+	sim_cost_cpu_ps(sim_mm->pte_op_ps * (sim_time_t)nr);
 	for (i = 0; i < nr; i++)
 		if (!pte_none(pte[i]))
 			return false;
@@ -129,7 +129,7 @@ static int do_anonymous_page(struct vm_area_struct *vma, uint64_t addr)
 	pte = vma_pte(vma, start);
 	for (i = 0; i < nr; i++)
 		pte[i] = mk_pte(folio, PTE_YOUNG | PTE_DIRTY | PTE_WRITE);
-	sim_cost_ps(sim_mm->pte_op_ps * (sim_time_t)nr);	/* set_ptes() */
+	sim_cost_cpu_ps(sim_mm->pte_op_ps * (sim_time_t)nr);	/* set_ptes() */
 	/* The mTHP shrinker series: queue every new mTHP (see huge_memory.c). */
 	if (sim_mm->variant->queue_mthp_on_fault && folio->order > 1)
 		deferred_split_folio(folio, false);
@@ -194,7 +194,7 @@ static int do_swap_page(struct vm_area_struct *vma, uint64_t addr, bool write)
 		folio->mm = vma->vm_mm;		/* folio_add_anon_rmap_ptes() */
 		folio->index = addr >> PAGE_SHIFT;
 		folio->_mapcount++;
-		sim_cost_ps(sim_mm->folio_op_ps);
+		sim_cost_cpu_ps(sim_mm->folio_op_ps);
 	}
 	if (write)
 		*pte = mk_pte(folio, PTE_YOUNG | PTE_DIRTY | PTE_WRITE);
@@ -206,7 +206,7 @@ static int do_swap_page(struct vm_area_struct *vma, uint64_t addr, bool write)
 	if (write && folio_test(folio, PG_swapcache) &&
 	    folio->_refcount == 1 + (int32_t)folio_nr_pages(folio))
 		folio_free_swap(folio);
-	sim_cost_ps(sim_mm->pte_op_ps);
+	sim_cost_cpu_ps(sim_mm->pte_op_ps);
 	if (io)
 		folio_add_lru(folio);
 	spin_unlock(ptl);
@@ -233,7 +233,7 @@ static int do_wp_page(struct vm_area_struct *vma, uint64_t addr)
 		folio_unlock(folio);
 	}
 	*pte |= PTE_WRITE | PTE_DIRTY | PTE_YOUNG;	/* wp_page_reuse() */
-	sim_cost_ps(sim_mm->pte_op_ps);
+	sim_cost_cpu_ps(sim_mm->pte_op_ps);
 	spin_unlock(ptl);
 	return 0;
 }
@@ -293,7 +293,7 @@ int handle_mm_fault(struct vm_area_struct *vma, uint64_t addr, bool write)
 
 	sim_trace_begin("mm", "handle_mm_fault");
 	count_event(SIM_PGFAULT);
-	sim_cost_ps(sim_mm->fault_entry_ps);
+	sim_cost_cpu_ps(sim_mm->fault_entry_ps);
 	/* The PMD-THP fault path registers the mm (do_huge_pmd_anonymous_page()). */
 	if (vma->thp_eligible && sim_mm->thp_pmd_enabled)
 		khugepaged_enter_vma(vma);
@@ -323,7 +323,7 @@ static uint64_t zap_pte_range(struct mmu_gather *tlb, struct vm_area_struct *vma
 		long i, nr;
 
 		if (pte_none(*pte)) {
-			sim_cost_ps(sim_mm->pte_op_ps);
+			sim_cost_cpu_ps(sim_mm->pte_op_ps);
 			addr += PAGE_SIZE;
 			continue;
 		}
@@ -334,7 +334,7 @@ static uint64_t zap_pte_range(struct mmu_gather *tlb, struct vm_area_struct *vma
 			*pte = 0;
 			vma->vm_mm->swapents--;
 			free_swap_and_cache(slot);
-			sim_cost_ps(sim_mm->pte_op_ps);
+			sim_cost_cpu_ps(sim_mm->pte_op_ps);
 			addr += PAGE_SIZE;
 			continue;
 		}
@@ -346,7 +346,7 @@ static uint64_t zap_pte_range(struct mmu_gather *tlb, struct vm_area_struct *vma
 			nr++;
 		for (i = 0; i < nr; i++)
 			pte[i] = 0;		/* get_and_clear_full_ptes() */
-		sim_cost_ps(sim_mm->pte_op_ps * (sim_time_t)nr);
+		sim_cost_cpu_ps(sim_mm->pte_op_ps * (sim_time_t)nr);
 		if (tlb->start > addr)
 			tlb->start = addr;
 		if (tlb->end < addr + (uint64_t)nr * PAGE_SIZE)
@@ -378,7 +378,7 @@ static void zap_huge_pmd(struct mmu_gather *tlb, struct vm_area_struct *vma, uin
 	folio = vma->pmd_huge[idx];
 	vma->pmd_huge[idx] = NULL;		/* pmdp_huge_get_and_clear_full() */
 	vma->pmd_flags[idx] = 0;
-	sim_cost_ps(sim_mm->pte_op_ps);
+	sim_cost_cpu_ps(sim_mm->pte_op_ps);
 	if (tlb->start > haddr)
 		tlb->start = haddr;
 	if (tlb->end < haddr + PMD_SIZE)

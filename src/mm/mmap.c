@@ -69,7 +69,7 @@ uint64_t vm_mmap_anon(struct mm_struct *mm, uint64_t len, bool thp_eligible)
 
 	if (!vma)
 		abort();
-	sim_cost_ps(sim_mm->syscall_ps);
+	sim_cost_cpu_ps(sim_mm->syscall_ps);
 	count_event(SIM_SIM_MMAP);
 	vma->ptes = calloc(pages, sizeof(pte_t));
 	vma->pmd_huge = calloc(pmds, sizeof(struct folio *));
@@ -87,7 +87,7 @@ uint64_t vm_mmap_anon(struct mm_struct *mm, uint64_t len, bool thp_eligible)
 	vma->vm_end = vma->vm_start + len;
 	mm->next_addr = (vma->vm_end + PMD_SIZE - 1 + PMD_SIZE) & ~(PMD_SIZE - 1);
 	list_add_tail(&vma->node, &mm->vmas);
-	sim_cost_ps(sim_mm->list_op_ps);
+	sim_cost_cpu_ps(sim_mm->list_op_ps);
 	up_write(&mm->mmap_lock);
 	return vma->vm_start;
 }
@@ -108,7 +108,7 @@ int vm_munmap(struct mm_struct *mm, uint64_t addr, uint64_t len)
 	uint64_t pmds;
 
 	sim_trace_begin("mm", "vm_munmap");
-	sim_cost_ps(sim_mm->syscall_ps);
+	sim_cost_cpu_ps(sim_mm->syscall_ps);
 	count_event(SIM_SIM_MUNMAP);
 	down_write(&mm->mmap_lock);
 	vma = find_vma(mm, addr);
@@ -118,13 +118,13 @@ int vm_munmap(struct mm_struct *mm, uint64_t addr, uint64_t len)
 		return -22;
 	}
 	list_del_init(&vma->node);	/* vms_gather_munmap_vmas(): detach */
-	sim_cost_ps(sim_mm->list_op_ps);
+	sim_cost_cpu_ps(sim_mm->list_op_ps);
 	downgrade_write(&mm->mmap_lock);
 	tlb_gather_mmu(&tlb, mm);
 	unmap_vmas(&tlb, vma);
 	/* free_pgtables(): one page-table page per 2 MiB */
 	pmds = (len + PMD_SIZE - 1) >> PMD_SHIFT;
-	sim_cost_ps(sim_mm->list_op_ps * (sim_time_t)pmds);
+	sim_cost_cpu_ps(sim_mm->list_op_ps * (sim_time_t)pmds);
 	tlb.freed_tables = true;
 	tlb_finish_mmu(&tlb);
 	up_read(&mm->mmap_lock);

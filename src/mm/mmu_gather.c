@@ -42,7 +42,7 @@ void tlb_remove_folio_pages(struct mmu_gather *tlb, struct folio *folio, int nr_
 	tlb->refs[tlb->nr_folios] = (unsigned int)nr_pages;
 	tlb->nr_folios++;
 	tlb->nr += folio_test_large(folio) ? 2 : 1;
-	sim_cost_ps(sim_mm->list_op_ps);
+	sim_cost_cpu_ps(sim_mm->list_op_ps);
 }
 
 /* free_pages_and_swap_cache(): drop the gathered references, 31 at a time. */

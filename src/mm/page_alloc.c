@@ -128,7 +128,7 @@ static struct folio *zone_take_locked(struct zone *zone, int order)
 		f = folio_struct_new(order, zone->nid);
 	}
 	zone->free_pages -= 1L << order;
-	sim_cost_ps(sim_mm->list_op_ps);
+	sim_cost_cpu_ps(sim_mm->list_op_ps);
 	return f;
 }
 
@@ -138,7 +138,7 @@ static void zone_give_locked(struct zone *zone, struct folio *f)
 	f->place = FOLIO_FREE;
 	zone->nr_free[f->order]++;
 	zone->free_pages += folio_nr_pages(f);
-	sim_cost_ps(sim_mm->list_op_ps);
+	sim_cost_cpu_ps(sim_mm->list_op_ps);
 }
 
 /* rmqueue_bulk(): refill a pcp list with a batch under zone->lock. */
@@ -210,7 +210,7 @@ struct folio *folio_alloc_node(int order, int nid)
 			f->place = FOLIO_PRIVATE;
 			f->_refcount = 1;
 			pcp->count -= 1 << order;
-			sim_cost_ps(sim_mm->list_op_ps);
+			sim_cost_cpu_ps(sim_mm->list_op_ps);
 		}
 		pcp_spin_unlock(pcp, flags);
 	} else {
@@ -234,7 +234,7 @@ struct folio *folio_alloc_node(int order, int nid)
 	count_events(SIM_PGALLOC_NORMAL, 1ULL << order);
 	/* prep_new_page(): struct page init, written here */
 	sim_line_write(&f->line);
-	sim_cost_ps(sim_mm->folio_op_ps);
+	sim_cost_cpu_ps(sim_mm->folio_op_ps);
 	return f;
 }
 
@@ -246,7 +246,7 @@ static void free_pages_prepare(struct folio *f)
 	SIM_BUG_ON_FOLIO(f->memcg != NULL, f);
 	f->flags = 0;
 	sim_line_write(&f->line);
-	sim_cost_ps(sim_mm->folio_op_ps);
+	sim_cost_cpu_ps(sim_mm->folio_op_ps);
 	count_events(SIM_PGFREE, (uint64_t)folio_nr_pages(f));
 }
 
@@ -257,7 +257,7 @@ static void free_frozen_page_commit(struct zone *zone, struct per_cpu_pages *pcp
 	list_add(&f->lru_node, &pcp->lists[f->order]);
 	f->place = FOLIO_FREE;
 	pcp->count += 1 << f->order;
-	sim_cost_ps(sim_mm->list_op_ps);
+	sim_cost_cpu_ps(sim_mm->list_op_ps);
 	if (pcp->count >= pcp->high)
 		free_pcppages_bulk(zone, pcp, pcp->count - pcp->high + pcp->batch);
 }
@@ -341,16 +341,20 @@ void free_frozen_folio(struct folio *folio)
  *
  * The node serves writes in arrival order at its bandwidth; a writer takes
  * the longer of its own time and the time until the node has served it.
+ * The core's own rate is shared with a busy SMT sibling (sim_cost_cpu_ps()).
  */
 void mem_write_bandwidth(int nid, uint64_t bytes, uint64_t core_gbps)
 {
 	struct zone *zone = &sim_mm->zones[nid];
+	const struct sim_vcpu *sib = sim_this_vcpu()->smt_sibling;
 	sim_time_t now = sim_now();
 	sim_time_t own = bytes * 1000 / core_gbps;	/* ps: bytes / (GB/s) * 1000 */
 	sim_time_t node = bytes * 1000 / sim_mm->prof->mem_node_write_gbps;
 	sim_time_t start = zone->bw_busy_until > now ? zone->bw_busy_until : now;
 	sim_time_t done;
 
+	if (sib && sib->curr && sib->curr->state == SIM_TASK_RUNNABLE)
+		own = (own * sim_smt_scale_q10) >> 10;
 	zone->bw_busy_until = start + node;
 	done = now + own;
 	if (zone->bw_busy_until > done)

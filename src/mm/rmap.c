@@ -17,7 +17,7 @@ void folio_add_new_anon_rmap(struct folio *folio, struct vm_area_struct *vma, ui
 	folio->index = addr >> PAGE_SHIFT;
 	folio->_mapcount = (int32_t)folio_nr_pages(folio);
 	folio_set(folio, PG_swapbacked);
-	sim_cost_ps(sim_mm->folio_op_ps);
+	sim_cost_cpu_ps(sim_mm->folio_op_ps);
 }
 
 /**
@@ -33,7 +33,7 @@ void folio_remove_rmap_ptes(struct folio *folio, int nr, struct vm_area_struct *
 	(void)vma;
 	folio->_mapcount -= nr;
 	SIM_BUG_ON_FOLIO(folio->_mapcount < 0, folio);
-	sim_cost_ps(sim_mm->folio_op_ps);
+	sim_cost_cpu_ps(sim_mm->folio_op_ps);
 	if (folio_test_large(folio) && folio->_mapcount > 0 &&
 	    folio_test(folio, PG_swapbacked))
 		deferred_split_folio(folio, true);
@@ -167,7 +167,7 @@ int folio_referenced(struct folio *folio, bool is_locked)
 			referenced++;
 		}
 	}
-	sim_cost_ps(sim_mm->pte_op_ps * (sim_time_t)folio_nr_pages(folio) + sim_mm->folio_op_ps);
+	sim_cost_cpu_ps(sim_mm->pte_op_ps * (sim_time_t)folio_nr_pages(folio) + sim_mm->folio_op_ps);
 	spin_unlock(ptl);
 	return referenced;
 }
@@ -291,7 +291,7 @@ static bool try_to_unmap_one(struct folio *folio, enum ttu_flags flags)
 		folio_put_testzero(folio);	/* the mapping's reference */
 		SIM_BUG_ON_FOLIO(folio->_refcount <= 0, folio);
 	}
-	sim_cost_ps(sim_mm->pte_op_ps * (sim_time_t)nr);
+	sim_cost_cpu_ps(sim_mm->pte_op_ps * (sim_time_t)nr);
 	spin_unlock(ptl);
 	return true;
 }
@@ -324,5 +324,5 @@ void folio_remove_rmap_pmd(struct folio *folio, struct vm_area_struct *vma)
 	(void)vma;
 	folio->_mapcount -= 1;
 	SIM_BUG_ON_FOLIO(folio->_mapcount < 0, folio);
-	sim_cost_ps(sim_mm->folio_op_ps);
+	sim_cost_cpu_ps(sim_mm->folio_op_ps);
 }

@@ -109,7 +109,7 @@ static uint32_t swap_new_cluster(struct swap_info_struct *si)
 			break;
 		}
 	}
-	sim_cost_ps(sim_mm->list_op_ps);
+	sim_cost_cpu_ps(sim_mm->list_op_ps);
 	spin_unlock(&si->lock);
 	return c;
 }
@@ -152,7 +152,7 @@ bool folio_alloc_swap(struct folio *folio)
 			si->inuse_pages++;
 			folio->swap = s + 1;
 			folio_set(folio, PG_swapcache);
-			sim_cost_ps(sim_mm->folio_op_ps);
+			sim_cost_cpu_ps(sim_mm->folio_op_ps);
 			spin_unlock(&ci->lock);
 			return true;
 		}
@@ -224,7 +224,7 @@ void delete_from_swap_cache_locked(struct folio *folio)
 	si->swap_map[s] &= SWAP_MAP_COUNT;
 	if (!si->swap_map[s])
 		swap_slot_release_locked(si, s);	/* put_swap_folio() */
-	sim_cost_ps(sim_mm->folio_op_ps);
+	sim_cost_cpu_ps(sim_mm->folio_op_ps);
 	folio->swap = 0;
 	folio_clear(folio, PG_swapcache);
 }
@@ -288,7 +288,7 @@ void swap_free(uint32_t slot)
 	si->swap_map[slot] &= ~SWAP_MAP_COUNT;
 	if (!si->swap_map[slot])
 		swap_slot_release_locked(si, slot);
-	sim_cost_ps(sim_mm->folio_op_ps);
+	sim_cost_cpu_ps(sim_mm->folio_op_ps);
 	spin_unlock(&ci->lock);
 }
 
@@ -304,7 +304,7 @@ struct folio *swap_cache_get_folio(uint32_t slot)
 	uint32_t v = si->swap_map[slot] & SWAP_MAP_CACHE_MASK;
 	struct folio *folio;
 
-	sim_cost_ps(sim_mm->folio_op_ps);
+	sim_cost_cpu_ps(sim_mm->folio_op_ps);
 	if (!v)
 		return NULL;
 	folio = folio_by_id(v - 1);
@@ -373,7 +373,7 @@ void swap_writepage(struct folio *folio)
 	count_events(SIM_PGPGOUT, (uint64_t)nr * (PAGE_SIZE / 1024));
 	sim_sync();
 	swap_device_io(si, (uint64_t)nr << PAGE_SHIFT, si->write_ps);	/* submit_bio() */
-	sim_cost_ps(sim_mm->folio_op_ps);
+	sim_cost_cpu_ps(sim_mm->folio_op_ps);
 	folio_clear(folio, PG_writeback);	/* folio_end_writeback() */
 }
 

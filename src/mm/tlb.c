@@ -53,11 +53,11 @@ static void flush_tlb_func(void *arg)
 	}
 	nr = (f->end - f->start) >> PAGE_SHIFT;
 	if (f->end == TLB_FLUSH_ALL || nr > sim_mm->prof->tlb_single_page_flush_ceiling) {
-		sim_cost_ns(sim_mm->prof->tlb_flush_all_ns);
+		sim_cost_cpu_ps(sim_mm->prof->tlb_flush_all_ns * SIM_NS);
 		if (local)
 			count_event(SIM_NR_TLB_LOCAL_FLUSH_ALL);
 	} else {
-		sim_cost_ns(sim_mm->prof->tlb_invlpg_ns * nr);
+		sim_cost_cpu_ps(sim_mm->prof->tlb_invlpg_ns * nr * SIM_NS);
 		if (local)
 			count_events(SIM_NR_TLB_LOCAL_FLUSH_ONE, nr);
 	}
@@ -150,7 +150,7 @@ void switch_mm_irqs_off(struct mm_struct *next)
 		cpumask_set_cpu(v->id, &next->cpumask);
 		sim_line_write(&next->line);
 	}
-	sim_cost_ns(sim_mm->prof->tlb_flush_all_ns);	/* CR3 write */
+	sim_cost_cpu_ps(sim_mm->prof->tlb_flush_all_ns * SIM_NS);	/* CR3 write */
 }
 
 /**

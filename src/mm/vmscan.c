@@ -78,7 +78,7 @@ unsigned int move_folios_to_lru(struct list_head *list)
 
 		lruvec = folio_lruvec_relock_irqsave(folio, lruvec, &flags);
 		list_del_init(&folio->lru_node);
-		sim_cost_ps(sim_mm->list_op_ps);
+		sim_cost_cpu_ps(sim_mm->list_op_ps);
 		folio_set(folio, PG_lru);
 		if (folio_put_testzero(folio)) {
 			folio_clear(folio, PG_lru);

@@ -86,7 +86,7 @@ static bool vm_pass_run(struct stress_vm_worker *w, struct vm_area_struct *vma,
 			return false;
 		if (sim_user_access(vma, vma->vm_start + (pg << PAGE_SHIFT), p->write))
 			w->oom++;
-		sim_cost_ps(per_page);
+		sim_cost_cpu_ps(per_page);
 		w->counter += p->bogo;
 	}
 	return true;
