@@ -45,5 +45,7 @@ static inline void test_profile(struct sim_profile *p, int sockets, int cores, i
 	p->mm_list_op_ns = 3;
 	p->mm_folio_op_ns = 8;
 	p->mm_pte_op_ns = 2;
+	p->swap_zram_compress_mbps = 780;
+	p->swap_zram_decompress_mbps = 4970;
 }
 #endif

@@ -57,7 +57,7 @@ static struct sim_engine *new_model(const struct mm_variant *v)
 	assert_non_null(e);
 	m = mm_model_create(e, v, 1L << 16, err, sizeof(err));
 	assert_non_null(m);
-	assert_int_equal(swap_device_create(64ULL << 20), 0);
+	assert_int_equal(swap_device_create(64ULL << 20, false), 0);
 	for (i = 0; i < 3; i++)
 		mms[i] = mm_alloc(m->root_memcg);
 	owners_stop = false;

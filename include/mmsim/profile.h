@@ -64,7 +64,9 @@
 	X(mm, pte_op_ns, U64, "ns", "read or write of one PTE in cache")           \
 	X(swap, write_us, U64, "us", "swap write latency per request")             \
 	X(swap, read_us, U64, "us", "swap read latency per 4K page")               \
-	X(swap, bandwidth_mbps, U64, "MB/s", "swap device bandwidth")
+	X(swap, bandwidth_mbps, U64, "MB/s", "swap device bandwidth")             \
+	X(swap, zram_compress_mbps, U64, "MB/s", "zram: compression per core")      \
+	X(swap, zram_decompress_mbps, U64, "MB/s", "zram: decompression per core")
 
 #define PROFILE_FIELD_U64(sec, key) uint64_t sec##_##key;
 #define PROFILE_FIELD_STR(sec, key) char sec##_##key[96];

@@ -506,10 +506,12 @@ struct swap_info_struct {
 	uint32_t next_cluster;		/* where the search for a free cluster goes on */
 	sim_time_t busy_until;		/* the device's transfer queue (bandwidth) */
 	sim_time_t write_ps, read_ps;	/* per request latency */
+	bool zram;			/* compressed RAM: the CPU does the I/O */
+	uint64_t zram_comp_bpus, zram_decomp_bpus; /* bytes per us per core */
 	uint64_t bytes_per_us;		/* bandwidth */
 };
 
-int swap_device_create(uint64_t bytes);
+int swap_device_create(uint64_t bytes, bool zram);
 void swap_device_destroy(void);
 bool folio_alloc_swap(struct folio *folio);
 bool add_to_swap(struct folio *folio);

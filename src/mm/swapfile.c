@@ -21,6 +21,12 @@
  * latency plus 4 KiB at swap.bandwidth_mbps, the transfers served in
  * arrival order (one FIFO fluid queue per device).
  *
+ * Or the device is zram (drivers/block/zram): a SWP_SYNCHRONOUS_IO device
+ * whose "I/O" is the calling CPU compressing the page on write and
+ * decompressing it on read, at swap.zram_compress_mbps and
+ * swap.zram_decompress_mbps per core.  Nobody sleeps: a CPU that swaps in
+ * stays busy, so it is not in lazy TLB mode and still takes shootdowns.
+ *
  * Left out: swap counts above 1 (no fork, so a slot has at most one swap
  * PTE), SWAP_HAS_CACHE races of swapcache_prepare(), large folios (order
  * 0 only: a large folio would be split first), the swap slot cache,
@@ -43,7 +49,7 @@ static inline struct swap_cluster_info *slot_cluster(struct swap_info_struct *si
  *
  * Return: 0, or -1 when out of host memory.
  */
-int swap_device_create(uint64_t bytes)
+int swap_device_create(uint64_t bytes, bool zram)
 {
 	const struct sim_profile *p = sim_mm->prof;
 	struct swap_info_struct *si = calloc(1, sizeof(*si));
@@ -76,6 +82,9 @@ int swap_device_create(uint64_t bytes)
 	si->write_ps = p->swap_write_us * SIM_US;
 	si->read_ps = p->swap_read_us * SIM_US;
 	si->bytes_per_us = p->swap_bandwidth_mbps;	/* MB/s == bytes/us */
+	si->zram = zram;
+	si->zram_comp_bpus = p->swap_zram_compress_mbps;
+	si->zram_decomp_bpus = p->swap_zram_decompress_mbps;
 	sim_mm->swap = si;
 	return 0;
 }
@@ -372,7 +381,10 @@ void swap_writepage(struct folio *folio)
 	count_events(SIM_PSWPOUT, (uint64_t)nr);
 	count_events(SIM_PGPGOUT, (uint64_t)nr * (PAGE_SIZE / 1024));
 	sim_sync();
-	swap_device_io(si, (uint64_t)nr << PAGE_SHIFT, si->write_ps);	/* submit_bio() */
+	if (si->zram)	/* zram_write_page(): compress on this CPU */
+		sim_cost_cpu_ps(((uint64_t)nr << PAGE_SHIFT) * SIM_US / si->zram_comp_bpus);
+	else
+		swap_device_io(si, (uint64_t)nr << PAGE_SHIFT, si->write_ps);	/* submit_bio() */
 	sim_cost_cpu_ps(sim_mm->folio_op_ps);
 	folio_clear(folio, PG_writeback);	/* folio_end_writeback() */
 }
@@ -390,7 +402,11 @@ void swap_read_folio(struct folio *folio)
 	count_events(SIM_PSWPIN, (uint64_t)nr);
 	count_events(SIM_PGPGIN, (uint64_t)nr * (PAGE_SIZE / 1024));
 	sim_sync();
-	t = swap_device_io(si, (uint64_t)nr << PAGE_SHIFT, si->read_ps);
-	sim_sleep_ps(t);
+	if (si->zram) {	/* zram_read_page(): decompress on this CPU */
+		sim_cost_cpu_ps(((uint64_t)nr << PAGE_SHIFT) * SIM_US / si->zram_decomp_bpus);
+	} else {
+		t = swap_device_io(si, (uint64_t)nr << PAGE_SHIFT, si->read_ps);
+		sim_sleep_ps(t);
+	}
 	folio_set(folio, PG_uptodate);
 }

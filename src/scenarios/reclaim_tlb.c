@@ -78,7 +78,7 @@ static int reclaim_tlb_run(const struct sim_run_config *cfg, int variant,
 	if (!m)
 		goto out_engine;
 	m->root_memcg->memory.max = (long)(sim_param(cfg, "memcg_limit") >> PAGE_SHIFT);
-	if (swap_device_create(sim_param(cfg, "swap"))) {
+	if (swap_device_create(sim_param(cfg, "swap"), sim_param(cfg, "swap_device") == 1)) {
 		snprintf(err, len, "out of memory for the swap map");
 		goto out_model;
 	}
@@ -122,6 +122,8 @@ out_engine:
 	return ret;
 }
 
+static const char *const reclaim_tlb_swap_devices[] = { "ssd", "zram", NULL };
+
 static const struct sim_param reclaim_tlb_params[] = {
 	{ .key = "workers", .type = SIM_PARAM_COUNT, .def = 16, .min = 1, .max = SIM_MAX_CPUS,
 	  .help = "stress-ng --vm N: worker processes, one per CPU" },
@@ -135,6 +137,9 @@ static const struct sim_param reclaim_tlb_params[] = {
 	  .min = 1000000, .max = 3600ULL * 1000000000ULL, .help = "--timeout (virtual time)" },
 	{ .key = "node_memory", .type = SIM_PARAM_SIZE, .def = 31834ULL << 20,
 	  .min = 1ULL << 20, .max = 1ULL << 42, .help = "memory of the node (MemTotal)" },
+	{ .key = "swap_device", .type = SIM_PARAM_ENUM, .def = 0, .min = 0, .max = 1,
+	  .choices = reclaim_tlb_swap_devices,
+	  .help = "ssd: a block device the task sleeps on; zram: compressed RAM, CPU work" },
 	{ 0 },
 };
 
