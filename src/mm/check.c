@@ -27,8 +27,12 @@
 
 static void check_seen(struct folio *f, enum folio_place place, const char *where)
 {
-	if (f->check_seen == sim_mm->check_epoch)
-		dump_folio(f, "folio found in two structures; the second is: " == NULL ? "" : where);
+	if (f->check_seen == sim_mm->check_epoch) {
+		static char why[160];
+
+		snprintf(why, sizeof(why), "folio found in two structures; the second: %s", where);
+		dump_folio(f, why);
+	}
 	f->check_seen = sim_mm->check_epoch;
 	if (f->place != place)
 		dump_folio(f, where);

@@ -124,7 +124,7 @@ bool folio_ref_freeze(struct folio *folio, int count);
 struct folio *folio_by_id(uint32_t id);
 
 /* Report a broken invariant with the folio and abort (always compiled in). */
-void dump_folio(const struct folio *folio, const char *why);
+__attribute__((noreturn)) void dump_folio(const struct folio *folio, const char *why);
 #define SIM_BUG_ON_FOLIO(cond, folio)                                     \
 	do {                                                              \
 		if (cond)                                                 \
