@@ -37,7 +37,7 @@
 
 /* X(id, name, argument, subcommands, help) */
 #define CLI_OPTIONS(X)                                                          \
-	X(SET, "--set", "KEY=VALUE", CLI_RUN | CLI_SWEEP,                       \
+	X(SET, "--set", "KEY=VALUE", CLI_RUN | CLI_SWEEP | CLI_REPRO,           \
 	  "a parameter; repeatable; values with units (16M, 2G, 10ms)")       \
 	X(VARIANT, "--variant", "NAME", CLI_RUN | CLI_SWEEP,                    \
 	  "run only this variant; repeatable; default: all variants")         \
@@ -1006,6 +1006,9 @@ static int cmd_reproduce(struct cli *c, int argc, char **argv)
 				return cli_fail(c, "reproduce %s: given twice", a.pos[i]);
 		nr++;
 	}
+	if (a.nr_sets && a.nr_pos != 1)
+		return cli_fail(c, "reproduce --set %s: expected exactly one SCENARIO named, "
+				"whose parameter it sets", a.sets[0]);
 	if (!a.nr_pos)
 		for (i = 0; c->registry[i] && nr < CLI_MAX_POS; i++)
 			if (has_published(c->registry[i]))
