@@ -399,7 +399,8 @@ static void test_bad_inputs(void **state)
 	expect_bad("unknown profile nope", "run", "tiny", "--profile", "nope", NULL);
 	expect_bad("/no/such/file.ini", "run", "tiny", "--profile", "/no/such/file.ini", NULL);
 	expect_bad("unknown option --frobnicate", "run", "tiny", "--frobnicate", NULL, NULL);
-	expect_bad("unknown option --set for reproduce", "reproduce", "--set", "a=1", NULL, NULL);
+	expect_bad("expected exactly one SCENARIO named", "reproduce", "--set", "a=1", NULL, NULL);
+	expect_bad("unknown option --trace for reproduce", "reproduce", "--trace", "t.json", NULL, NULL);
 	expect_bad("--json: expected FILE", "run", "tiny", "--json", NULL, NULL);
 	expect_bad("expected one scenario", "run", NULL, NULL, NULL, NULL);
 	expect_bad("--quiet: takes no value", "run", "tiny", "--quiet=1", NULL, NULL);
