@@ -193,13 +193,18 @@ static inline void sim_cost_ps(sim_time_t ps)
  * idles leaves the core to this thread.
  */
 extern uint64_t sim_smt_scale_q10;	/* 1024 * 100 / smt_throughput_pct */
-static inline void sim_cost_cpu_ps(sim_time_t ps)
+/* @ps of CPU work as it takes on this vCPU now, the sibling's share deducted. */
+static inline sim_time_t sim_smt_scaled_ps(sim_time_t ps)
 {
 	const struct sim_vcpu *s = sim_vcpu_current->smt_sibling;
 
 	if (s && s->curr && s->curr->state == SIM_TASK_RUNNABLE)
 		ps = (ps * sim_smt_scale_q10) >> 10;
-	sim_cost_ps(ps);
+	return ps;
+}
+static inline void sim_cost_cpu_ps(sim_time_t ps)
+{
+	sim_cost_ps(sim_smt_scaled_ps(ps));
 }
 static inline void sim_cost_ns(uint64_t ns)
 {

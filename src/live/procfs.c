@@ -204,6 +204,26 @@ void live_counters_delta(const struct live_counters *before,
 	}
 }
 
+/* One counter per line that @fmt (a name, then a value) matches; -EINVAL if none. */
+static int live_parse_name_value(const char *text, const char *fmt, struct live_counters *c)
+{
+	const char *line = text;
+
+	c->nr = 0;
+	while (line && *line) {
+		char name[64];
+		unsigned long long v;
+
+		if (sscanf(line, fmt, name, &v) == 2)
+			live_counters_set(c, name, v);
+		line = strchr(line, '\n');
+		if (line)
+			line++;
+	}
+	c->available = c->nr > 0;
+	return c->nr ? c->nr : -EINVAL;
+}
+
 /**
  * live_parse_vmstat - parse /proc/vmstat text
  * @text: lines "name value"
@@ -214,21 +234,7 @@ void live_counters_delta(const struct live_counters *before,
  */
 int live_parse_vmstat(const char *text, struct live_counters *c)
 {
-	const char *line = text;
-
-	c->nr = 0;
-	while (line && *line) {
-		char name[64];
-		unsigned long long v;
-
-		if (sscanf(line, "%63s %llu", name, &v) == 2)
-			live_counters_set(c, name, v);
-		line = strchr(line, '\n');
-		if (line)
-			line++;
-	}
-	c->available = c->nr > 0;
-	return c->nr ? c->nr : -EINVAL;
+	return live_parse_name_value(text, "%63s %llu", c);
 }
 
 /**
@@ -300,21 +306,7 @@ next:
  */
 int live_parse_kb_file(const char *text, struct live_counters *c)
 {
-	const char *line = text;
-
-	c->nr = 0;
-	while (line && *line) {
-		char name[64];
-		unsigned long long v;
-
-		if (sscanf(line, "%63[^:\n]: %llu", name, &v) == 2)
-			live_counters_set(c, name, v);
-		line = strchr(line, '\n');
-		if (line)
-			line++;
-	}
-	c->available = c->nr > 0;
-	return c->nr ? c->nr : -EINVAL;
+	return live_parse_name_value(text, "%63[^:\n]: %llu", c);
 }
 
 /**

@@ -346,15 +346,12 @@ void free_frozen_folio(struct folio *folio)
 void mem_write_bandwidth(int nid, uint64_t bytes, uint64_t core_gbps)
 {
 	struct zone *zone = &sim_mm->zones[nid];
-	const struct sim_vcpu *sib = sim_this_vcpu()->smt_sibling;
 	sim_time_t now = sim_now();
-	sim_time_t own = bytes * 1000 / core_gbps;	/* ps: bytes / (GB/s) * 1000 */
+	sim_time_t own = sim_smt_scaled_ps(bytes * 1000 / core_gbps);	/* ps */
 	sim_time_t node = bytes * 1000 / sim_mm->prof->mem_node_write_gbps;
 	sim_time_t start = zone->bw_busy_until > now ? zone->bw_busy_until : now;
 	sim_time_t done;
 
-	if (sib && sib->curr && sib->curr->state == SIM_TASK_RUNNABLE)
-		own = (own * sim_smt_scale_q10) >> 10;
 	zone->bw_busy_until = start + node;
 	done = now + own;
 	if (zone->bw_busy_until > done)
