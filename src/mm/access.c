@@ -134,6 +134,7 @@ void user_access_init(struct user_access *ua, struct vm_area_struct *vma)
 	ua->tlb = t;
 	ua->mm = vma->vm_mm;
 	ua->vma = vma;
+	ua->pmd_huge = vma->pmd_huge;
 	ua->pmd_base = vma->vm_start & ~(PMD_SIZE - 1);
 	ua->asid = vma->vm_mm->asid;
 	for (huge = 0; huge < 2; huge++) {

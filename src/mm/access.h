@@ -30,6 +30,7 @@ struct user_access {
 	struct tlb *tlb;		/* this vCPU's TLB */
 	struct mm_struct *mm;
 	struct vm_area_struct *vma;	/* the one VMA accessed */
+	struct folio **pmd_huge;	/* vma->pmd_huge (fixed for the VMA's life) */
 	uint64_t pmd_base;		/* vma->vm_start rounded down to 2M */
 	uint16_t asid;			/* mm->asid, the PCID */
 	uint32_t unit[TLB_NR_RESULTS][2]; /* cost per outcome, see above */
@@ -51,17 +52,32 @@ void user_access_walk(struct user_access *ua, uint64_t addr, bool huge, bool wri
  * @write: a store (sets the dirty bit on a walk)
  *
  * Context: user context of ua->mm on this vCPU; no lock held.  The cost is
- * charged later by user_access_charge().
+ * charged later by user_access_charge().  Always inline: it is the
+ * workloads' innermost loop, and a call would spill the loop's registers.
  */
-static inline void user_access(struct user_access *ua, uint64_t addr, bool write)
+static inline __attribute__((always_inline))
+void user_access(struct user_access *ua, uint64_t addr, bool write)
 {
 	uint64_t idx = (addr - ua->pmd_base) >> PMD_SHIFT;
-	bool huge = ua->vma->pmd_huge[idx] != NULL;
+	bool huge = ua->pmd_huge[idx] != NULL;
 	enum tlb_result r = tlb_access(ua->tlb, ua->asid, addr, huge);
 
 	ua->units += ua->unit[r][huge];
 	if (r == TLB_WALK)
 		user_access_walk(ua, addr, huge, write);
+}
+
+/**
+ * user_access_prefetch - warm the host's caches for a later user_access()
+ * @ua: the task's access state
+ * @addr: an address inside ua->vma that will be accessed soon
+ *
+ * A host-speed hint with no effect on the model: the page walk of a TLB
+ * miss reads the PTE, which for a large region is a host cache miss.
+ */
+static inline void user_access_prefetch(const struct user_access *ua, uint64_t addr)
+{
+	__builtin_prefetch(&ua->vma->ptes[(addr - ua->vma->vm_start) >> PAGE_SHIFT]);
 }
 
 /* Cycles spent by the accesses charged so far (all of them, not only the last batch). */

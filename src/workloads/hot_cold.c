@@ -30,6 +30,20 @@ static inline uint64_t hot_cold_rand(uint64_t *s)
 	return (uint64_t)(t >> 64) ^ (uint64_t)t;
 }
 
+/* Undo one hot_cold_rand(): the state only advances by a constant. */
+static inline void hot_cold_unrand(uint64_t *s)
+{
+	*s -= 0xa0761d6478bd642fULL;
+}
+
+/* A random 8-byte-aligned offset in the task's region. */
+static inline uint64_t hot_cold_offset(const struct hot_cold_task *p, uint64_t *rng)
+{
+	uint64_t r = hot_cold_rand(rng);
+
+	return (uint64_t)(((__uint128_t)r * p->size) >> 64) & ~7ULL;
+}
+
 /* @n accesses of the pattern; returns the sequential cursor. */
 static uint64_t hot_cold_run(struct hot_cold_task *p, struct user_access *ua, uint64_t base,
 			     uint64_t n, uint64_t *rng, uint64_t seq)
@@ -37,12 +51,22 @@ static uint64_t hot_cold_run(struct hot_cold_task *p, struct user_access *ua, ui
 	uint64_t i;
 
 	if (p->pattern == HOT_COLD_RANDOM) {
-		for (i = 0; i < n; i++) {
-			uint64_t r = hot_cold_rand(rng);
-			uint64_t off = (uint64_t)(((__uint128_t)r * p->size) >> 64);
+		uint64_t next = hot_cold_offset(p, rng);
 
-			user_access(ua, base + (off & ~7ULL), false);
+		for (i = 0; i < n; i++) {
+			uint64_t off = next;
+
+			/*
+			 * Draw the next address one access early and let the
+			 * host fetch its page-table entry: the same accesses
+			 * in the same order, with the host's cache miss overlapped.
+			 */
+			next = hot_cold_offset(p, rng);
+			user_access_prefetch(ua, base + next);
+			user_access(ua, base + off, false);
 		}
+		/* The draw for access n + 1 is not used: step the stream back. */
+		hot_cold_unrand(rng);
 	} else {
 		for (i = 0; i < n; i++) {
 			user_access(ua, base + seq, false);
