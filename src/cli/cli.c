@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <poll.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -485,6 +486,7 @@ struct cli_variant_msg {
 	int rc;
 	char err[CLI_ERR];
 	struct sim_variant_result res;
+	double host_s;			/* host seconds the run took */
 };
 
 static int cli_read_all(int fd, void *buf, size_t n)
@@ -505,31 +507,111 @@ static int cli_read_all(int fd, void *buf, size_t n)
 }
 
 /*
- * Run the @nr variants of @s in child processes, at most @jobs at a time;
- * each child runs one variant in-process and writes its result back
- * through a pipe.  Every variant is an independent simulation, so the
- * results are those of a sequential run.  Returns 0, or 1 with c->msg set.
+ * One scenario of a run or reproduce command, configured before anything
+ * runs (so that bad input in any of them stops the command before output
+ * starts), with its variants' results once they have run.
  */
-static int cli_run_variants_parallel(struct cli *c, const struct scenario_ops *s,
-				     const struct sim_run_config *cfg, const int *idx,
-				     struct sim_variant_result *res, int nr, uint64_t jobs)
+struct cli_prep {
+	const struct scenario_ops *s;
+	struct sim_run_config cfg;
+	struct sim_profile *prof;
+	int idx[SIM_MAX_VARIANTS];	/* the variants to run, by index */
+	int nr;
+	struct sim_variant_result *res;	/* nr results, in idx order */
+	bool ran;			/* res filled by the process pool */
+	double host_s;			/* host seconds of its variant runs */
+};
+
+/* One variant run in a child process. */
+struct cli_job {
+	struct cli_prep *p;
+	int v;				/* index into p->idx and p->res */
+	pid_t pid;
+	int fd;				/* read end of the result pipe */
+};
+
+static void cli_job_child(struct cli_job *j, int wfd)
 {
 	static struct cli_variant_msg msg;
-	pid_t *pid = calloc((size_t)nr, sizeof(*pid));
-	int *fd = calloc((size_t)nr, sizeof(*fd));
-	int next = 0, done = 0, ret = 0, i;
+	const struct scenario_ops *s = j->p->s;
+	double t0 = cli_host_seconds();
 
-	if (!pid || !fd) {
-		free(pid);
-		free(fd);
+	memset(&msg, 0, sizeof(msg));
+	msg.res.name = s->variants[j->p->idx[j->v]];
+	msg.rc = s->run(&j->p->cfg, j->p->idx[j->v], &msg.res, msg.err, sizeof(msg.err));
+	msg.host_s = cli_host_seconds() - t0;
+	_exit(write(wfd, &msg, sizeof(msg)) == (ssize_t)sizeof(msg) ? 0 : 1);
+}
+
+/* Collect job @j, whose result is ready (or whose process died). */
+static int cli_job_reap(struct cli *c, struct cli_job *j)
+{
+	static struct cli_variant_msg msg;
+	const struct scenario_ops *s = j->p->s;
+	const char *vname = s->variants[j->p->idx[j->v]];
+	int ret = 0;
+
+	if (cli_read_all(j->fd, &msg, sizeof(msg))) {
+		snprintf(c->msg, sizeof(c->msg), "%s, variant %s: the run's process died",
+			 s->name, vname);
+		ret = 1;
+	} else if (msg.rc) {
+		snprintf(c->msg, sizeof(c->msg), "%s, variant %s: %.300s", s->name, vname,
+			 msg.err[0] ? msg.err : "the run failed");
+		ret = 1;
+	} else {
+		j->p->res[j->v] = msg.res;
+		j->p->host_s += msg.host_s;
+	}
+	close(j->fd);
+	waitpid(j->pid, NULL, 0);
+	j->pid = 0;
+	return ret;
+}
+
+/*
+ * Run every variant of the @nr_prep scenarios in child processes, at most
+ * @jobs at a time, starting the next one as soon as any finishes.  Each child runs one variant in-process
+ * and writes its result back through a pipe.  Every variant is an
+ * independent simulation, so the results are those of a sequential run.
+ * Returns 0, or 1 with c->msg set.
+ */
+static int cli_run_pool(struct cli *c, struct cli_prep *prep, int nr_prep,
+			uint64_t jobs, const char *what)
+{
+	struct cli_job *job;
+	struct pollfd *pfd;
+	int nr = 0, next = 0, done = 0, running = 0, ret = 0, i, v;
+
+	for (i = 0; i < nr_prep; i++)
+		nr += prep[i].nr;
+	job = calloc((size_t)nr, sizeof(*job));
+	pfd = calloc((size_t)nr, sizeof(*pfd));
+	if (!job || !pfd) {
+		free(job);
+		free(pfd);
 		snprintf(c->msg, sizeof(c->msg), "out of memory");
 		return 1;
 	}
+	/*
+	 * The first variant of every scenario, then the second, and so on:
+	 * the first is the baseline, usually the longer run when the change
+	 * under test is an improvement, and the longest runs should start
+	 * first, so that no process is left running alone at the end.
+	 */
+	for (v = 0, nr = 0; v < SIM_MAX_VARIANTS; v++)
+		for (i = 0; i < nr_prep; i++)
+			if (v < prep[i].nr) {
+				job[nr].p = &prep[i];
+				job[nr].v = v;
+				nr++;
+			}
+	cli_progress_begin(c, what, nr);
 	fflush(NULL);
 	while (done < nr) {
-		int status;
+		int n = 0;
 
-		while (next < nr && (uint64_t)(next - done) < jobs) {
+		while (next < nr && (uint64_t)running < jobs) {
 			int p[2];
 
 			if (pipe(p)) {
@@ -537,56 +619,66 @@ static int cli_run_variants_parallel(struct cli *c, const struct scenario_ops *s
 				ret = 1;
 				goto out_reap;
 			}
-			pid[next] = fork();
-			if (pid[next] < 0) {
+			job[next].pid = fork();
+			if (job[next].pid < 0) {
 				snprintf(c->msg, sizeof(c->msg), "fork: %s", strerror(errno));
+				job[next].pid = 0;
 				close(p[0]);
 				close(p[1]);
 				ret = 1;
 				goto out_reap;
 			}
-			if (pid[next] == 0) {
+			if (job[next].pid == 0) {
 				close(p[0]);
-				memset(&msg, 0, sizeof(msg));
-				msg.res.name = s->variants[idx[next]];
-				msg.rc = s->run(cfg, idx[next], &msg.res, msg.err, sizeof(msg.err));
-				_exit(write(p[1], &msg, sizeof(msg)) == (ssize_t)sizeof(msg) ? 0 : 1);
+				cli_job_child(&job[next], p[1]);
 			}
 			close(p[1]);
-			fd[next] = p[0];
+			job[next].fd = p[0];
 			next++;
+			running++;
 		}
-		/* Collect in order: a result is a few KiB, well within a pipe's buffer. */
-		i = done;
-		if (cli_read_all(fd[i], &msg, sizeof(msg))) {
-			snprintf(c->msg, sizeof(c->msg), "%s, variant %s: the run's process died",
-				 s->name, s->variants[idx[i]]);
-			ret = 1;
-		} else if (msg.rc) {
-			snprintf(c->msg, sizeof(c->msg), "%s, variant %s: %.300s", s->name,
-				 s->variants[idx[i]], msg.err[0] ? msg.err : "the run failed");
-			ret = 1;
-		} else {
-			res[i] = msg.res;
+		/* Wait for any running job: its result, or EOF if it died. */
+		for (i = 0; i < next; i++) {
+			if (!job[i].pid)
+				continue;
+			pfd[n].fd = job[i].fd;
+			pfd[n].events = POLLIN;
+			pfd[n].revents = 0;
+			n++;
 		}
-		close(fd[i]);
-		waitpid(pid[i], &status, 0);
-		pid[i] = 0;
-		done++;
-		cli_progress_step(done);
-		if (ret)
+		if (poll(pfd, (nfds_t)n, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			snprintf(c->msg, sizeof(c->msg), "poll: %s", strerror(errno));
+			ret = 1;
 			goto out_reap;
-	}
-out_reap:
-	for (i = done; i < next; i++) {
-		if (pid[i] > 0) {
-			kill(pid[i], SIGKILL);
-			close(fd[i]);
-			waitpid(pid[i], NULL, 0);
+		}
+		for (i = 0, n = 0; i < next; i++) {
+			if (!job[i].pid)
+				continue;
+			if (pfd[n++].revents) {
+				ret = cli_job_reap(c, &job[i]);
+				running--;
+				done++;
+				cli_progress_step(done);
+				if (ret)
+					goto out_reap;
+			}
 		}
 	}
-	free(pid);
-	free(fd);
+	for (i = 0; i < nr_prep; i++)
+		prep[i].ran = true;
+out_reap:
+	cli_progress_end();
+	for (i = 0; i < next; i++) {
+		if (job[i].pid > 0) {
+			kill(job[i].pid, SIGKILL);
+			close(job[i].fd);
+			waitpid(job[i].pid, NULL, 0);
+		}
+	}
+	free(job);
+	free(pfd);
 	return ret;
 }
 
@@ -618,42 +710,62 @@ static int cli_write_trace(struct cli *c, const struct scenario_ops *s,
 	return ret;
 }
 
-static int cli_run_scenario(struct cli *c, const struct scenario_ops *s,
+/*
+ * Configure @p for scenario @s from @a: profile, parameters, variants.
+ * Returns 0; 2 for bad input or 1 for an internal failure, with c->msg set.
+ * cli_prep_release() frees what it allocated, whatever it returned.
+ */
+static int cli_prepare(struct cli *c, const struct scenario_ops *s,
+		       const struct cli_args *a, struct cli_prep *p)
+{
+	const char *pname = a->profile ? a->profile : s->profile;
+
+	memset(p, 0, sizeof(*p));
+	p->s = s;
+	p->prof = calloc(1, sizeof(*p->prof));
+	if (!p->prof)
+		return cli_fail(c, "out of memory") - 1;
+	if (!pname)
+		return cli_fail(c, "scenario %s names no profile: expected --profile NAME|FILE",
+				s->name);
+	if (sim_profile_load(pname, p->prof, c->msg, sizeof(c->msg)))
+		return 2;
+	p->cfg.profile = p->prof;
+	if (cli_configure(c, s, a, &p->cfg))
+		return 2;
+	p->nr = cli_select_variants(c, s, a, p->idx);
+	if (p->nr < 0) {
+		p->nr = 0;
+		return 2;
+	}
+	p->res = calloc((size_t)p->nr, sizeof(*p->res));
+	if (!p->res)
+		return cli_fail(c, "out of memory") - 1;
+	return 0;
+}
+
+static void cli_prep_release(struct cli_prep *p)
+{
+	free(p->res);
+	free(p->prof);
+	p->res = NULL;
+	p->prof = NULL;
+}
+
+/*
+ * Run the variants of @p that the process pool has not run (all of them,
+ * in this process, one after another), then write its report to @k.
+ */
+static int cli_run_scenario(struct cli *c, struct cli_prep *p,
 			    const struct cli_args *a, bool reproduce,
 			    struct cli_sinks *k)
 {
-	struct sim_run_config cfg;
-	struct sim_profile *prof;
-	struct sim_variant_result *res = NULL;
+	const struct scenario_ops *s = p->s;
+	struct sim_variant_result *res = p->res;
+	struct sim_run_config cfg = p->cfg;
 	struct sim_report rep;
-	int idx[SIM_MAX_VARIANTS], nr = 0, i, ret = 2;
-	const char *pname = a->profile ? a->profile : s->profile;
-	uint64_t jobs;
+	int *idx = p->idx, nr = p->nr, i, ret = 2;
 	double t0;
-
-	memset(&cfg, 0, sizeof(cfg));
-	prof = calloc(1, sizeof(*prof));
-	if (!prof)
-		return cli_fail(c, "out of memory") - 1;
-	if (!pname) {
-		cli_fail(c, "scenario %s names no profile: expected --profile NAME|FILE",
-			 s->name);
-		goto out_free;
-	}
-	if (sim_profile_load(pname, prof, c->msg, sizeof(c->msg)))
-		goto out_free;
-	cfg.profile = prof;
-	if (cli_configure(c, s, a, &cfg))
-		goto out_free;
-	nr = cli_select_variants(c, s, a, idx);
-	if (nr < 0)
-		goto out_free;
-	res = calloc((size_t)nr, sizeof(*res));
-	if (!res) {
-		cli_fail(c, "out of memory");
-		ret = 1;
-		goto out_free;
-	}
 
 	if (a->trace) {
 		k->trace = calloc((size_t)nr, sizeof(*k->trace));
@@ -673,7 +785,7 @@ static int cli_run_scenario(struct cli *c, const struct scenario_ops *s,
 				goto out_free;
 		}
 	}
-	{
+	if (!p->ran) {
 		char what[96];
 
 		snprintf(what, sizeof(what), "%s %s", reproduce ? "reproduce" : "run", s->name);
@@ -685,23 +797,7 @@ static int cli_run_scenario(struct cli *c, const struct scenario_ops *s,
 	rep.res = res;
 	rep.nr_res = nr;
 	rep.reproduce = reproduce;
-	jobs = cli_default_jobs(a, false);
-	if (jobs > 1 && nr > 1 && !a->trace) {
-		if (cli_run_variants_parallel(c, s, &cfg, idx, res, nr, jobs)) {
-			char why[sizeof(c->msg)];
-
-			snprintf(why, sizeof(why), "%s", c->msg);
-			cli_progress_end();
-			cli_fail(c, "%s", why);
-			ret = 1;
-			goto out_free;
-		}
-		for (i = 0; i < nr; i++)
-			rep.host_events += res[i].events;
-		i = nr;	/* the sequential loop below has nothing left to do */
-	} else {
-		i = 0;
-	}
+	i = p->ran ? nr : 0;	/* the pool ran them: nothing left to do here */
 	for (; i < nr; i++) {
 		char err[CLI_ERR] = "";
 
@@ -721,10 +817,14 @@ static int cli_run_scenario(struct cli *c, const struct scenario_ops *s,
 		if (a->trace && (ret = cli_write_trace(c, s, &cfg, res[i].name, &k->trace[i])))
 			goto out_free;
 	}
-	cli_progress_end();
+	if (!p->ran)
+		cli_progress_end();
 	if (s->finish)
 		s->finish(&cfg, res, nr);
-	rep.host_seconds = cli_host_seconds() - t0;
+	rep.host_seconds = p->ran ? p->host_s : cli_host_seconds() - t0;
+	if (p->ran)
+		for (i = 0; i < nr; i++)
+			rep.host_events += res[i].events;
 
 	if (k->text_on) {
 		if (!a->quiet)
@@ -773,8 +873,6 @@ out_free:
 		free(k->trace);
 		k->trace = NULL;
 	}
-	free(res);
-	free(prof);
 	return ret;
 }
 
@@ -786,8 +884,10 @@ static int cli_run_all(struct cli *c, const struct scenario_ops **scn,
 		       int nr_scn, const struct cli_args *a, bool reproduce)
 {
 	struct sim_outfile json_f, csv_f;
+	struct cli_prep *prep = NULL;
 	struct cli_sinks k;
-	int i, ret = 0;
+	int i, ret = 0, nr_runs = 0;
+	uint64_t jobs;
 
 	memset(&k, 0, sizeof(k));
 	memset(&json_f, 0, sizeof(json_f));
@@ -822,8 +922,21 @@ static int cli_run_all(struct cli *c, const struct scenario_ops **scn,
 		}
 	}
 
+	prep = calloc((size_t)nr_scn, sizeof(*prep));
+	if (!prep)
+		ret = cli_fail(c, "out of memory") - 1;
+	for (i = 0; i < nr_scn && !ret; i++) {
+		ret = cli_prepare(c, scn[i], a, &prep[i]);
+		nr_runs += prep[i].nr;
+	}
+	jobs = cli_default_jobs(a, false);
+	if (!ret && jobs > 1 && nr_runs > 1 && !a->trace)
+		ret = cli_run_pool(c, prep, nr_scn, jobs, reproduce ? "reproduce" : "run");
 	for (i = 0; i < nr_scn && !ret; i++)
-		ret = cli_run_scenario(c, scn[i], a, reproduce, &k);
+		ret = cli_run_scenario(c, &prep[i], a, reproduce, &k);
+	for (i = 0; prep && i < nr_scn; i++)
+		cli_prep_release(&prep[i]);
+	free(prep);
 
 	if (!ret && a->json) {
 		struct sim_out js;
