@@ -70,6 +70,7 @@
 	X(DTLB_LOAD_MISSES, "dtlb_load_misses")                           \
 	/* the model's own */                                             \
 	X(SIM_CONTEXT_SWITCHES, "sim_context_switches")                   \
+	X(TLB_ACCESSES, "sim_tlb_accesses")                               \
 	X(SIM_IPIS_SENT, "sim_ipis_sent")                                 \
 	X(SIM_DEFERRED_SPLIT_QUEUED, "sim_deferred_split_queued")         \
 	X(SIM_DEFERRED_SPLIT_UNQUEUED, "sim_deferred_split_unqueued")     \

@@ -370,6 +370,12 @@ static inline uint32_t tlb_access_cycles(struct tlb *t, uint16_t asid,
 	return tlb_cost_cycles(t, tlb_access(t, asid, vaddr, huge), huge);
 }
 
+/* Number of tlb_access() calls so far. */
+static inline uint64_t tlb_nr_lookups(const struct tlb *t)
+{
+	return t->stats.l1_hits + t->stats.stlb_hits + t->stats.walks;
+}
+
 /* dtlb_load_misses as perf reports it on Intel: completed page walks. */
 static inline uint64_t tlb_dtlb_load_misses(const struct tlb *t)
 {

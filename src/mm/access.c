@@ -145,6 +145,7 @@ void user_access_init(struct user_access *ua, struct vm_area_struct *vma)
 	}
 	ua->den = (uint64_t)w * sim_mm->prof->clock_mhz;
 	ua->walks_seen = t->stats.walks;
+	ua->lookups_seen = tlb_nr_lookups(t);
 }
 
 /**
@@ -152,20 +153,23 @@ void user_access_init(struct user_access *ua, struct vm_area_struct *vma)
  * @ua: the access state
  *
  * Converts the summed cycles to virtual time (keeping the remainder, so
- * that nothing is lost to rounding) and counts the walks as
- * dtlb_load_misses.  May sync: interrupts (TLB-flush IPIs) are taken here.
+ * that nothing is lost to rounding), counts the walks as dtlb_load_misses
+ * and the accesses as sim_tlb_accesses (the host-speed denominator).  May sync: interrupts (TLB-flush IPIs) are taken here.
  * Context: the accessing task.
  */
 void user_access_charge(struct user_access *ua)
 {
 	uint64_t num = ua->units * 1000000ULL + ua->rem;
 	uint64_t walks = ua->tlb->stats.walks;
+	uint64_t lookups = tlb_nr_lookups(ua->tlb);
 
 	ua->cycles_x_w += ua->units;
 	ua->units = 0;
 	ua->rem = num % ua->den;
 	count_events(SIM_DTLB_LOAD_MISSES, walks - ua->walks_seen);
 	ua->walks_seen = walks;
+	count_events(SIM_TLB_ACCESSES, lookups - ua->lookups_seen);
+	ua->lookups_seen = lookups;
 	sim_cost_cpu_ps(num / ua->den);
 }
 

@@ -38,6 +38,7 @@ struct user_access {
 	uint64_t rem;			/* remainder of the last conversion */
 	uint64_t den;			/* page_walkers * mhz */
 	uint64_t walks_seen;		/* tlb->stats.walks at the last charge */
+	uint64_t lookups_seen;		/* tlb_access() calls at the last charge */
 	uint64_t cycles_x_w;		/* all units charged so far (for metrics) */
 };
 
@@ -74,10 +75,13 @@ void user_access(struct user_access *ua, uint64_t addr, bool write)
  *
  * A host-speed hint with no effect on the model: the page walk of a TLB
  * miss reads the PTE, which for a large region is a host cache miss.
+ * Nothing is fetched for an address that a huge PMD maps.
  */
 static inline void user_access_prefetch(const struct user_access *ua, uint64_t addr)
 {
-	__builtin_prefetch(&ua->vma->ptes[(addr - ua->vma->vm_start) >> PAGE_SHIFT]);
+	/* A huge PMD has no PTE to read: fetching one would only evict. */
+	if (!ua->pmd_huge[(addr - ua->pmd_base) >> PMD_SHIFT])
+		__builtin_prefetch(&ua->vma->ptes[(addr - ua->vma->vm_start) >> PAGE_SHIFT]);
 }
 
 /* Cycles spent by the accesses charged so far (all of them, not only the last batch). */
