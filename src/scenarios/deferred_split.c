@@ -10,6 +10,7 @@
  * queueing_cost_pct is each variant's runtime relative to `unqueued`.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mm/mm.h"
@@ -76,7 +77,8 @@ static int deferred_split_run(const struct sim_run_config *cfg, int variant,
 		.seed = cfg->seed,
 		.check = cfg->check,
 	};
-	struct fault_unmap_params p;
+	bool processes = sim_param(cfg, "workers") == 1;
+	struct fault_unmap_params p, *tp = NULL;
 	struct lock_class_stat *st;
 	struct sim_engine *e;
 	struct mm_model *m;
@@ -93,14 +95,26 @@ static int deferred_split_run(const struct sim_run_config *cfg, int variant,
 		goto out_engine;
 	m->mthp_order = ilog2_u64(sim_param(cfg, "mthp")) - PAGE_SHIFT;
 	m->preferred_nid = 0;		/* numactl --membind=0 */
-	p.mm = mm_alloc(m->root_memcg);
+	p.mm = processes ? NULL : mm_alloc(m->root_memcg);
 	p.region = sim_param(cfg, "region");
 	p.rounds = sim_param(cfg, "rounds");
 	p.step = sim_param(cfg, "mthp");
 	p.dontneed = sim_param(cfg, "unmap") == 1;
+	/* workers=processes: the same loop, each worker a process of its own. */
+	tp = calloc((size_t)o.nr_cpus, sizeof(*tp));
+	if (!tp) {
+		snprintf(err, len, "out of memory");
+		goto out_mm;
+	}
+	for (cpu = 0; cpu < o.nr_cpus; cpu++) {
+		tp[cpu] = p;
+		if (processes)
+			tp[cpu].mm = mm_alloc(m->root_memcg);
+	}
 	sim_engine_set_work(e, p.rounds * (uint64_t)o.nr_cpus);
 	for (cpu = 0; cpu < o.nr_cpus; cpu++)
-		if (!sim_task_create(e, cpu, "fault-unmap", fault_unmap_thread, &p)) {
+		if (!sim_task_create(e, cpu, processes ? "fault-unmap-proc" : "fault-unmap",
+				     fault_unmap_thread, &tp[cpu])) {
 			snprintf(err, len, "cannot create thread %d", cpu);
 			goto out_mm;
 		}
@@ -118,7 +132,11 @@ static int deferred_split_run(const struct sim_run_config *cfg, int variant,
 	sim_result_set(s, res, "faults", (double)res->counters[SIM_PGFAULT]);
 	ret = 0;
 out_mm:
-	mm_free(p.mm);
+	for (cpu = 0; processes && tp && cpu < o.nr_cpus; cpu++)
+		mm_free(tp[cpu].mm);
+	free(tp);
+	if (p.mm)
+		mm_free(p.mm);
 	mm_model_destroy(m);
 out_engine:
 	sim_engine_destroy(e);
@@ -144,6 +162,7 @@ static void deferred_split_finish(const struct sim_run_config *cfg,
 }
 
 static const char *const deferred_split_unmap_choices[] = { "munmap", "dontneed", NULL };
+static const char *const deferred_split_workers_choices[] = { "threads", "processes", NULL };
 
 static const struct sim_param deferred_split_params[] = {
 	{ .key = "threads", .type = SIM_PARAM_COUNT, .def = 80, .min = 1, .max = SIM_MAX_CPUS,
@@ -159,6 +178,9 @@ static const struct sim_param deferred_split_params[] = {
 	{ .key = "unmap", .type = SIM_PARAM_ENUM, .def = 0, .min = 0, .max = 1,
 	  .choices = deferred_split_unmap_choices,
 	  .help = "how a round empties its region: munmap() or madvise(MADV_DONTNEED)" },
+	{ .key = "workers", .type = SIM_PARAM_ENUM, .def = 0, .min = 0, .max = 1,
+	  .choices = deferred_split_workers_choices,
+	  .help = "threads of one process (one mm, the seed's words) or one process each" },
 	{ 0 },
 };
 
