@@ -34,7 +34,7 @@ int main(int argc, char **argv)
 	struct sim_profile p;
 	double total = 0;
 	char err[256];
-	int n, i, v;
+	int n, v;
 
 	for (n = 0; n < 2; n++) {
 		const struct scenario_ops *s = sim_scenario_find(names[n]);
@@ -43,12 +43,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "bench_khugepaged: %s: %s\n", names[n], s ? err : "no such scenario");
 			return 1;
 		}
-		memset(&cfg, 0, sizeof(cfg));
-		cfg.scenario = s;
-		cfg.profile = &p;
-		cfg.seed = 1;
-		for (i = 0; s->params[i].key; i++)
-			cfg.params[i] = s->params[i].def;
+		sim_run_config_init(&cfg, s, &p, 1);
 		if (argc > 1)
 			cfg.params[sim_scenario_param_index(s, "accesses")] = strtoull(argv[1], NULL, 0);
 		for (v = 0; s->variants[v]; v++) {

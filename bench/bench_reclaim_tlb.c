@@ -28,16 +28,11 @@ int main(int argc, char **argv)
 	struct sim_run_config cfg;
 	struct sim_profile p;
 	char err[256];
-	int i, v;
+	int v;
 
 	if (!s || sim_profile_load("server-16", &p, err, sizeof(err)))
 		return 1;
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.scenario = s;
-	cfg.profile = &p;
-	cfg.seed = 1;
-	for (i = 0; s->params[i].key; i++)
-		cfg.params[i] = s->params[i].def;
+	sim_run_config_init(&cfg, s, &p, 1);
 	if (argc > 1)
 		cfg.params[sim_scenario_param_index(s, "duration")] = strtoull(argv[1], NULL, 0) * 1000000ULL;
 	if (argc > 2)

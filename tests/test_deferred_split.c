@@ -290,17 +290,11 @@ static void scenario_run_workers(const char *variant, uint64_t threads, uint64_t
 	const struct scenario_ops *s = sim_scenario_find("deferred-split");
 	struct sim_run_config cfg;
 	char err[256];
-	int i;
 
 	assert_non_null(s);
 	assert_int_equal(sim_profile_load("skylake-sp-2s", &sk_prof, err, sizeof(err)), 0);
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.scenario = s;
-	cfg.profile = &sk_prof;
-	cfg.seed = 1;
+	sim_run_config_init(&cfg, s, &sk_prof, 1);
 	cfg.check = check;
-	for (i = 0; s->params[i].key; i++)
-		cfg.params[i] = s->params[i].def;
 	cfg.params[sim_scenario_param_index(s, "threads")] = threads;
 	cfg.params[sim_scenario_param_index(s, "rounds")] = rounds;
 	cfg.params[sim_scenario_param_index(s, "region")] = region;
@@ -326,17 +320,11 @@ static void small_run(const char *variant, uint64_t *c, struct sim_variant_resul
 	struct sim_run_config cfg;
 	struct sim_profile p;
 	char err[256];
-	int i;
 
 	assert_non_null(s);
 	assert_int_equal(sim_profile_load("skylake-sp-2s", &p, err, sizeof(err)), 0);
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.scenario = s;
-	cfg.profile = &p;
-	cfg.seed = 1;
+	sim_run_config_init(&cfg, s, &p, 1);
 	cfg.check = true;
-	for (i = 0; s->params[i].key; i++)
-		cfg.params[i] = s->params[i].def;
 	cfg.params[sim_scenario_param_index(s, "threads")] = 2;
 	cfg.params[sim_scenario_param_index(s, "rounds")] = 1;
 	cfg.params[sim_scenario_param_index(s, "region")] = 64 << 10;

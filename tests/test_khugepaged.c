@@ -472,15 +472,10 @@ static void run_scenario(const struct scenario_ops *s, const char *profile,
 	static struct sim_profile prof;
 	struct sim_run_config cfg;
 	char err[256];
-	int i, v;
+	int v;
 
-	memset(&cfg, 0, sizeof(cfg));
 	assert_int_equal(sim_profile_load(profile, &prof, err, sizeof(err)), 0);
-	cfg.scenario = s;
-	cfg.profile = &prof;
-	cfg.seed = 1;
-	for (i = 0; s->params[i].key; i++)
-		cfg.params[i] = s->params[i].def;
+	sim_run_config_init(&cfg, s, &prof, 1);
 	/* CI scale: 16M per task, the budget scaled with it (two regions per wake-up). */
 	cfg.params[sim_scenario_param_index(s, "task_size")] = 16ULL << 20;
 	cfg.params[sim_scenario_param_index(s, "pages_to_scan")] = 8192;

@@ -344,16 +344,11 @@ static void run_ci_scale(uint64_t device, struct sim_variant_result r[2])
 	struct sim_run_config cfg;
 	static struct sim_profile p;
 	char err[256];
-	int i, v;
+	int v;
 
 	assert_non_null(s);
 	assert_int_equal(sim_profile_load("server-16", &p, err, sizeof(err)), 0);
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.scenario = s;
-	cfg.profile = &p;
-	cfg.seed = 1;
-	for (i = 0; s->params[i].key; i++)
-		cfg.params[i] = s->params[i].def;
+	sim_run_config_init(&cfg, s, &p, 1);
 	set_param(&cfg, "vm_bytes", 64ULL << 20);
 	set_param(&cfg, "memcg_limit", 16ULL << 20);
 	set_param(&cfg, "swap", 256ULL << 20);

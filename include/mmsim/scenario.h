@@ -108,6 +108,10 @@ int sim_scenario_param_index(const struct scenario_ops *s, const char *key);
 int sim_scenario_metric_index(const struct scenario_ops *s, const char *key);
 int sim_scenario_variant_index(const struct scenario_ops *s, const char *name);
 
+/* @cfg zeroed, then @s at its default parameters on @profile with @seed. */
+void sim_run_config_init(struct sim_run_config *cfg, const struct scenario_ops *s,
+			 const struct sim_profile *profile, uint64_t seed);
+
 /* Value of parameter @key in @cfg (the key must exist). */
 uint64_t sim_param(const struct sim_run_config *cfg, const char *key);
 

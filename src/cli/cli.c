@@ -377,11 +377,8 @@ int cli_configure(struct cli *c, const struct scenario_ops *s,
 	bool given[SIM_MAX_PARAMS] = { false };
 	int i, k;
 
-	cfg->scenario = s;
-	cfg->seed = a->seed;
+	sim_run_config_init(cfg, s, cfg->profile, a->seed);
 	cfg->check = a->check;
-	for (i = 0; s->params && s->params[i].key && i < SIM_MAX_PARAMS; i++)
-		cfg->params[i] = s->params[i].def;
 	for (k = 0; k < a->nr_sets; k++) {
 		const char *eq = strchr(a->sets[k], '=');
 		char key[64];

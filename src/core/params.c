@@ -323,6 +323,29 @@ const struct scenario_ops *sim_scenario_find(const char *name)
 }
 
 /**
+ * sim_run_config_init() - a run configuration at a scenario's defaults
+ * @cfg: the configuration to fill
+ * @s: the scenario
+ * @profile: the machine (may be NULL, to be set later)
+ * @seed: the run's seed
+ *
+ * Zeroes @cfg (no invariant checks) and sets every parameter of @s to its
+ * default.
+ */
+void sim_run_config_init(struct sim_run_config *cfg, const struct scenario_ops *s,
+			 const struct sim_profile *profile, uint64_t seed)
+{
+	int i;
+
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->scenario = s;
+	cfg->profile = profile;
+	cfg->seed = seed;
+	for (i = 0; s->params && s->params[i].key && i < SIM_MAX_PARAMS; i++)
+		cfg->params[i] = s->params[i].def;
+}
+
+/**
  * sim_scenario_param_index() - index of a parameter in a scenario
  * @s: the scenario
  * @key: the parameter's key

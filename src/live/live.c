@@ -993,12 +993,7 @@ static int compare_simulate(const struct live_opts *o, const char *ini,
 		fprintf(err, "mmsim: error: host profile: %s\n", msg);
 		return 1;
 	}
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.scenario = s;
-	cfg.profile = &prof;
-	cfg.seed = 1;
-	for (i = 0; s->params[i].key; i++)
-		cfg.params[i] = s->params[i].def;
+	sim_run_config_init(&cfg, s, &prof, 1);
 	/* The live run's parameters, where the simulator has the same key. */
 	for (i = 0; i < o->ops->nr_params; i++) {
 		int k = sim_scenario_param_index(s, o->ops->params[i].key);
