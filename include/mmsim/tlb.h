@@ -260,9 +260,17 @@ static inline int tlb_set_find(const struct tlb_set *set, const uint64_t *keys,
  * miss, put it in an invalid way if there is one, else in the least
  * recently used way, which becomes the most recently used.
  * Returns true on a hit.
+ *
+ * With @try_mru, the set's most recently used key is compared first: a
+ * hit there changes nothing.  That pays in the STLB, where a working set
+ * that fits it (P3's 64 huge pages) hits the MRU entry of its set almost
+ * every time, but not in a 4-way L1, where a random access finds its key
+ * at the MRU position one time in four and the branch mispredicts
+ * (bench/bench_tlb.c: 9.2 -> 6.9 ns per L1-resident access without it).
  */
 static inline __attribute__((always_inline))
-bool tlb_array_touch(struct tlb_array *a, uint64_t key, uint64_t vpn)
+bool tlb_array_touch_mru(struct tlb_array *a, uint64_t key, uint64_t vpn,
+			 bool try_mru)
 {
 	uint64_t s = vpn & a->set_mask;
 	struct tlb_set *set = &a->sets[s];
@@ -271,7 +279,7 @@ bool tlb_array_touch(struct tlb_array *a, uint64_t key, uint64_t vpn)
 	unsigned int w;
 	int hit;
 
-	if (keys[order & 15] == key)
+	if (try_mru && keys[order & 15] == key)
 		return true;			/* already the MRU */
 	tag = tlb_tag(key);
 	hit = tlb_set_find(set, keys, key, tag);
@@ -292,6 +300,13 @@ bool tlb_array_touch(struct tlb_array *a, uint64_t key, uint64_t vpn)
 	keys[w] = key;
 	set->tag[w] = (uint8_t)tag;
 	return false;
+}
+
+/* tlb_array_touch_mru() with the MRU shortcut, as the STLB uses it. */
+static inline __attribute__((always_inline))
+bool tlb_array_touch(struct tlb_array *a, uint64_t key, uint64_t vpn)
+{
+	return tlb_array_touch_mru(a, key, vpn, true);
 }
 
 /* The key at LRU rank @rank (0: MRU) of set @s, 0 if invalid. */
@@ -324,7 +339,7 @@ static inline enum tlb_result tlb_access(struct tlb *t, uint16_t asid,
 	uint64_t vpn = tlb_vpn(vaddr, huge);
 	uint64_t key = tlb_key(asid, vpn, huge);
 
-	if (tlb_array_touch(huge ? &t->l1_2m : &t->l1_4k, key, vpn)) {
+	if (tlb_array_touch_mru(huge ? &t->l1_2m : &t->l1_4k, key, vpn, false)) {
 		t->stats.l1_hits++;
 		return TLB_L1_HIT;
 	}
