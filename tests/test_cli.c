@@ -405,6 +405,51 @@ static void test_bad_inputs(void **state)
 	expect_bad("expected one scenario", "run", NULL, NULL, NULL, NULL);
 	expect_bad("--quiet: takes no value", "run", "tiny", "--quiet=1", NULL, NULL);
 	expect_bad("unknown profile nope", "profiles", "nope", NULL, NULL, NULL);
+	expect_bad("--cost cache.nope=1: no profile key cache.nope", "run", "tiny", "--cost",
+		   "cache.nope=1", NULL);
+	expect_bad("--cost nodot=1: expected SECTION.KEY=VALUE", "run", "tiny", "--cost",
+		   "nodot=1", NULL);
+	expect_bad("cache.remote_transfer_ns = x: expected a non-negative integer", "run", "tiny",
+		   "--cost", "cache.remote_transfer_ns=x", NULL);
+	expect_bad("topology.sockets = 0: expected a nonzero integer", "run", "tiny", "--cost",
+		   "topology.sockets=0", NULL);
+	expect_bad("--cost topology.sockets=100: 1600 CPUs in the topology", "run", "tiny",
+		   "--cost", "topology.sockets=100", NULL);
+}
+
+/*
+ * --cost changes the machine a run models: the desktop profile's 16 CPUs
+ * refuse cpus=32, two sockets of them accept it; the header and the
+ * repeat line say so, and the JSON records it.
+ */
+static void test_cost_override(void **state)
+{
+	struct captured c;
+	json_error_t jerr;
+	json_t *doc;
+
+	expect_bad("cpus=32: expected at most 16", "run", "tiny", "--set", "cpus=32", NULL);
+	c = run_cli("run", "tiny", "--set", "cpus=32", "--cost", "topology.sockets=2", NULL);
+	assert_int_equal(c.rc, 0);
+	assert_non_null(strstr(c.out, "profile overrides: topology.sockets=2\n"));
+	assert_non_null(strstr(c.out, " --cost topology.sockets=2"));
+	captured_free(&c);
+	c = run_cli("run", "tiny", "--set", "cpus=32", "--cost", "topology.sockets=2",
+		    "--cost", "cache.remote_transfer_ns=99", "--json", "-", NULL);
+	assert_int_equal(c.rc, 0);
+	doc = json_loads(c.out, 0, &jerr);
+	assert_non_null(doc);
+	assert_string_equal(json_string_value(json_object_get(doc, "profile_overrides")),
+			    "topology.sockets=2 cache.remote_transfer_ns=99");
+	json_decref(doc);
+	captured_free(&c);
+	/* Without --cost the key is absent: earlier outputs are unchanged. */
+	c = run_cli("run", "tiny", "--json", "-", NULL);
+	doc = json_loads(c.out, 0, &jerr);
+	assert_non_null(doc);
+	assert_null(json_object_get(doc, "profile_overrides"));
+	json_decref(doc);
+	captured_free(&c);
 }
 
 static void test_internal_failure(void **state)
@@ -689,6 +734,7 @@ int main(void)
 		cmocka_unit_test(test_json_missing_dir),
 		cmocka_unit_test(test_bad_inputs),
 		cmocka_unit_test(test_internal_failure),
+		cmocka_unit_test(test_cost_override),
 		cmocka_unit_test(test_list_show_help),
 		cmocka_unit_test(test_param_parse),
 		cmocka_unit_test(test_counter_names),

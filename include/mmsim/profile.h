@@ -78,6 +78,7 @@ struct sim_profile {
 	char sources[64][160];		/* "section.key = source" lines */
 	int nr_sources;
 	char origin[256];		/* builtin name or file path */
+	char overrides[512];		/* "sec.key=value ..." set after loading, or "" */
 };
 
 /* Load a profile by builtin name, or from a file if @name_or_path names one.
@@ -87,6 +88,12 @@ int sim_profile_load(const char *name_or_path, struct sim_profile *p,
 /* Parse INI text (builtin or read from a file). */
 int sim_profile_parse(const char *text, const char *origin,
 		      struct sim_profile *p, char *err, size_t errlen);
+/*
+ * Override one value of a loaded profile: @assign is "section.key=value"
+ * (e.g. "cache.remote_transfer_ns=100"), checked as the INI value would be,
+ * and recorded in p->overrides.  Returns 0, or -1 with one line in @err.
+ */
+int sim_profile_set(struct sim_profile *p, const char *assign, char *err, size_t errlen);
 /* Names of the builtin profiles, NULL-terminated. */
 const char *const *sim_profile_builtin_names(void);
 /* The builtin profile's INI text, or NULL. */

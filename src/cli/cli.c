@@ -44,6 +44,9 @@
 	  "run only this variant; repeatable; default: all variants")         \
 	X(PROFILE, "--profile", "NAME|FILE", CLI_RUN | CLI_SWEEP,               \
 	  "another machine: a builtin profile or an INI file")                \
+	X(COST, "--cost", "SECTION.KEY=VALUE", CLI_RUN | CLI_SWEEP | CLI_REPRO, \
+	  "override one value of the profile (e.g. "                          \
+	  "cache.remote_transfer_ns=100); repeatable; the header shows it")   \
 	X(SEED, "--seed", "N", CLI_RUN | CLI_REPRO | CLI_SWEEP,                 \
 	  "random seed; default 1 (sweep: the base of every point's seed)")   \
 	X(JSON, "--json", "FILE", CLI_RUN | CLI_REPRO,                          \
@@ -250,6 +253,12 @@ int cli_parse_args(struct cli *c, int argc, char **argv, unsigned cmd,
 				return cli_fail(c, "--set %s: too many --set (at most %d)",
 						val, CLI_MAX_SETS);
 			a->sets[a->nr_sets++] = val;
+			break;
+		case CLI_OPT_COST:
+			if (a->nr_costs >= CLI_MAX_SETS)
+				return cli_fail(c, "--cost %s: too many --cost (at most %d)",
+						val, CLI_MAX_SETS);
+			a->costs[a->nr_costs++] = val;
 			break;
 		case CLI_OPT_VARIANT:
 			for (k = 0; k < a->nr_variants; k++)
@@ -707,6 +716,24 @@ static int cli_write_trace(struct cli *c, const struct scenario_ops *s,
 	return ret;
 }
 
+/**
+ * cli_apply_costs() - apply every --cost of @a to the loaded profile @p
+ * @c: the invocation (c->msg gets the error)
+ * @a: the options
+ * @p: the profile
+ *
+ * Return: 0, or 2 with c->msg set.
+ */
+int cli_apply_costs(struct cli *c, const struct cli_args *a, struct sim_profile *p)
+{
+	int k;
+
+	for (k = 0; k < a->nr_costs; k++)
+		if (sim_profile_set(p, a->costs[k], c->msg, sizeof(c->msg)))
+			return 2;
+	return 0;
+}
+
 /*
  * Configure @p for scenario @s from @a: profile, parameters, variants.
  * Returns 0; 2 for bad input or 1 for an internal failure, with c->msg set.
@@ -726,6 +753,8 @@ static int cli_prepare(struct cli *c, const struct scenario_ops *s,
 		return cli_fail(c, "scenario %s names no profile: expected --profile NAME|FILE",
 				s->name);
 	if (sim_profile_load(pname, p->prof, c->msg, sizeof(c->msg)))
+		return 2;
+	if (cli_apply_costs(c, a, p->prof))
 		return 2;
 	p->cfg.profile = p->prof;
 	if (cli_configure(c, s, a, &p->cfg))

@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "mmsim/output.h"
+#include "mmsim/profile.h"
 #include "mmsim/scenario.h"
 
 #define CLI_ERR		512
@@ -29,6 +30,8 @@
 struct cli_args {
 	const char *sets[CLI_MAX_SETS];		/* "KEY=VALUE" */
 	int nr_sets;
+	const char *costs[CLI_MAX_SETS];	/* "SECTION.KEY=VALUE" of the profile */
+	int nr_costs;
 	const char *variants[SIM_MAX_VARIANTS];
 	int nr_variants;
 	const char *profile, *json, *csv;
@@ -69,6 +72,7 @@ int cli_select_variants(struct cli *c, const struct scenario_ops *s,
 			const struct cli_args *a, int *idx);
 void cli_append_names(struct cli *c, const char *const *names);
 double cli_host_seconds(void);
+int cli_apply_costs(struct cli *c, const struct cli_args *a, struct sim_profile *p);
 
 /* sweep.c */
 void cli_path_insert(const char *path, const char *ins, char *buf, size_t len);

@@ -275,6 +275,8 @@ static int sweep_setup(struct cli *c, const struct cli_args *a, struct sweep *sw
 		return cli_fail(c, "out of memory") - 1;
 	if (sim_profile_load(pname, sw->prof, c->msg, sizeof(c->msg)))
 		return 2;
+	if (cli_apply_costs(c, a, sw->prof))
+		return 2;
 	sw->base.profile = sw->prof;
 	ret = cli_configure(c, sw->s, a, &sw->base);
 	if (ret)

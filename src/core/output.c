@@ -463,6 +463,8 @@ void sim_print_header(struct sim_out *o, const struct sim_report *r)
 
 	sim_out_printf(o, "mmsim %s: scenario %s, profile %s, seed %" PRIu64 "\n",
 		       MMSIM_VERSION, s->name, prof, cfg->seed);
+	if (cfg->profile && cfg->profile->overrides[0])
+		sim_out_printf(o, "profile overrides: %s\n", cfg->profile->overrides);
 	sim_out_printf(o, "variants:");
 	for (i = 0; i < r->nr_res; i++)
 		sim_out_printf(o, " %s", r->res[i].name);
@@ -480,6 +482,15 @@ void sim_print_header(struct sim_out *o, const struct sim_report *r)
 	for (i = 0; s->params && s->params[i].key; i++) {
 		sim_param_format(&s->params[i], cfg->params[i], val, sizeof(val));
 		sim_out_printf(o, " --set %s=%s", s->params[i].key, val);
+	}
+	if (cfg->profile && cfg->profile->overrides[0]) {
+		const char *q = cfg->profile->overrides, *sp;
+
+		while (*q) {
+			sp = strchr(q, ' ');
+			sim_out_printf(o, " --cost %.*s", (int)(sp ? sp - q : (long)strlen(q)), q);
+			q = sp ? sp + 1 : q + strlen(q);
+		}
 	}
 	if (cfg->check)
 		sim_out_printf(o, " --check");
@@ -579,7 +590,8 @@ static json_t *variant_json(const struct scenario_ops *s,
  * sim_report_json() - the JSON document of a run
  * @r: the results
  *
- * Keys in a fixed order: mmsim_version, scenario, profile, seed, params
+ * Keys in a fixed order: mmsim_version, scenario, profile, profile_overrides
+ * (only after --cost), seed, params
  * (in the scenario's order; sizes in bytes, times in ns, bools as true or
  * false, enums by name), variants (name, metrics, counters, locks),
  * then in reproduce mode published {source, VARIANT: {metric: value}},
@@ -601,6 +613,10 @@ struct json_t *sim_report_json(const struct sim_report *r)
 	json_object_set_new(doc, "scenario", json_string(s->name));
 	json_object_set_new(doc, "profile",
 			    json_string(cfg->profile ? cfg->profile->origin : ""));
+	/* Only when --cost changed the machine: outputs without it are unchanged. */
+	if (cfg->profile && cfg->profile->overrides[0])
+		json_object_set_new(doc, "profile_overrides",
+				    json_string(cfg->profile->overrides));
 	json_object_set_new(doc, "seed", json_integer((json_int_t)cfg->seed));
 	for (i = 0; s->params && s->params[i].key; i++)
 		json_object_set_new(pj, s->params[i].key,

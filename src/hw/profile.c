@@ -173,13 +173,41 @@ static int profile_add_source(struct profile_parse *pp, const char *name,
 	return 0;
 }
 
+/* Set field @i of @p from its text @value; 0, or -1 with @err set. */
+static int profile_field_assign(struct sim_profile *p, int i, const char *value,
+				char *err, size_t errlen)
+{
+	const struct profile_field *f = &profile_fields[i];
+	uint64_t v;
+
+	if (f->type == PROFILE_TYPE_STR) {
+		if (strlen(value) >= f->size) {
+			snprintf(err, errlen, "%s.%s: longer than %zu characters",
+				 f->section, f->key, f->size - 1);
+			return -1;
+		}
+		memcpy((char *)p + f->offset, value, strlen(value) + 1);
+		return 0;
+	}
+	if (parse_u64(value, &v)) {
+		snprintf(err, errlen, "%s.%s = %s: expected a non-negative integer",
+			 f->section, f->key, value);
+		return -1;
+	}
+	if (!strcmp(f->section, "topology") && !v) {
+		snprintf(err, errlen, "%s.%s = %s: expected a nonzero integer",
+			 f->section, f->key, value);
+		return -1;
+	}
+	memcpy((char *)p + f->offset, &v, sizeof(v));
+	return 0;
+}
+
 /* inih handler: 1 to go on, 0 to stop with pp->err set. */
 static int profile_handler(void *user, const char *section, const char *name,
 			   const char *value)
 {
 	struct profile_parse *pp = user;
-	const struct profile_field *f;
-	uint64_t v;
 	int i;
 
 	if (pp->err_line)	/* keep the first error */
@@ -207,30 +235,8 @@ static int profile_handler(void *user, const char *section, const char *name,
 			 section, name);
 		return 0;
 	}
-	f = &profile_fields[i];
-	if (f->type == PROFILE_TYPE_STR) {
-		if (strlen(value) >= f->size) {
-			snprintf(pp->err, sizeof(pp->err),
-				 "%s.%s: longer than %zu characters", section,
-				 name, f->size - 1);
-			return 0;
-		}
-		memcpy((char *)pp->p + f->offset, value, strlen(value) + 1);
-	} else {
-		if (parse_u64(value, &v)) {
-			snprintf(pp->err, sizeof(pp->err),
-				 "%s.%s = %s: expected a non-negative integer",
-				 section, name, value);
-			return 0;
-		}
-		if (!strcmp(section, "topology") && !v) {
-			snprintf(pp->err, sizeof(pp->err),
-				 "%s.%s = %s: expected a nonzero integer",
-				 section, name, value);
-			return 0;
-		}
-		memcpy((char *)pp->p + f->offset, &v, sizeof(v));
-	}
+	if (profile_field_assign(pp->p, i, value, pp->err, sizeof(pp->err)))
+		return 0;
 	pp->seen[i] = true;
 	pp->err_line = 0;
 	return 1;
@@ -290,6 +296,68 @@ int sim_profile_parse(const char *text, const char *origin,
 out_free:
 	free(pp);
 	return ret;
+}
+
+/**
+ * sim_profile_set() - override one value of a loaded profile
+ * @p: the profile
+ * @assign: "section.key=value", as the key would appear in the INI file
+ * @err: one line naming the assignment and what was expected
+ * @errlen: size of @err
+ *
+ * The value is checked as profile parsing checks it, and so is the
+ * topology's CPU count.  The assignment is appended to p->overrides, so
+ * that output can say which machine a run really modelled.
+ *
+ * Return: 0, or -1 with @err filled and @p unchanged.
+ */
+int sim_profile_set(struct sim_profile *p, const char *assign, char *err, size_t errlen)
+{
+	const char *eq = strchr(assign, '='), *dot;
+	char section[64], key[64], msg[256];
+	struct sim_profile saved;
+	size_t n;
+	int i;
+
+	dot = eq ? memchr(assign, '.', (size_t)(eq - assign)) : NULL;
+	if (!eq || !dot || dot == assign || dot + 1 == eq ||
+	    (size_t)(dot - assign) >= sizeof(section) ||
+	    (size_t)(eq - dot - 1) >= sizeof(key)) {
+		snprintf(err, errlen, "--cost %s: expected SECTION.KEY=VALUE (e.g. cache.remote_transfer_ns=100)",
+			 assign);
+		return -1;
+	}
+	memcpy(section, assign, (size_t)(dot - assign));
+	section[dot - assign] = '\0';
+	memcpy(key, dot + 1, (size_t)(eq - dot - 1));
+	key[eq - dot - 1] = '\0';
+	i = profile_field_find(section, key);
+	if (i < 0) {
+		snprintf(err, errlen, "--cost %s: no profile key %s.%s (`mmsim profiles NAME` lists them)",
+			 assign, section, key);
+		return -1;
+	}
+	saved = *p;
+	if (profile_field_assign(p, i, eq + 1, msg, sizeof(msg))) {
+		snprintf(err, errlen, "--cost %s: %s", assign, msg);
+		return -1;
+	}
+	if (sim_profile_nr_cpus(p) > 1024) {
+		int cpus = sim_profile_nr_cpus(p);
+
+		*p = saved;
+		snprintf(err, errlen, "--cost %s: %d CPUs in the topology: expected at most 1024",
+			 assign, cpus);
+		return -1;
+	}
+	n = strlen(p->overrides);
+	if (n + strlen(assign) + 2 > sizeof(p->overrides)) {
+		*p = saved;
+		snprintf(err, errlen, "--cost %s: too many overrides", assign);
+		return -1;
+	}
+	snprintf(p->overrides + n, sizeof(p->overrides) - n, "%s%s", n ? " " : "", assign);
+	return 0;
 }
 
 /**
