@@ -267,6 +267,32 @@ static void test_broken_invariant_stops(void **state)
 	expect_abort(broken_invariant_child, "n != lruvec->nr_folios[lru]");
 }
 
+/*
+ * A workload that ends with a folio still mapped (a task that never
+ * unmaps): the end-of-run check stops it.  Only a folio that nothing but
+ * the swap cache holds may outlive the workload.
+ */
+static void leak_body(void *arg)
+{
+	struct mm_struct *mm = mm_alloc(sim_mm->root_memcg);
+	uint64_t addr = vm_mmap_anon(mm, 64 << 10, true);
+
+	handle_mm_fault(find_vma(mm, addr), addr, true);
+}
+
+static void leak_child(void)
+{
+	setup(&fx, &v_after, 1);
+	sim_task_create(fx.e, 0, "t", leak_body, NULL);
+	sim_engine_run(fx.e, NULL, 0);
+	mm_check_final();
+}
+
+static void test_final_check_finds_leak(void **state)
+{
+	expect_abort(leak_child, "folio_swapcache_orphan");
+}
+
 /* ---- a small run, every counter worked out ------------------------------ */
 
 /*
@@ -480,6 +506,7 @@ int main(void)
 		cmocka_unit_test(test_unqueue_needs_memcg),
 		cmocka_unit_test(test_broken_invariant_stops),
 		cmocka_unit_test(test_mapcount_check),
+		cmocka_unit_test(test_final_check_finds_leak),
 		cmocka_unit_test(test_small_run_counters),
 		cmocka_unit_test(test_relations_reduced_scale),
 		cmocka_unit_test(test_munmap_mmap_lock_dominates),
