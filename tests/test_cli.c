@@ -452,13 +452,21 @@ static void test_cost_override(void **state)
 	captured_free(&c);
 }
 
+/* A run that fails: in this process (--jobs 1) and in the pool's children. */
 static void test_internal_failure(void **state)
 {
-	struct captured c = run_cli("run", "tiny", "--set", "cpus=13", NULL);
+	static const char *const jobs[] = { "1", "2" };
+	int i;
 
-	assert_int_equal(c.rc, 1);
-	assert_string_equal(c.err, "mmsim: error: tiny, variant before: unlucky\n");
-	captured_free(&c);
+	for (i = 0; i < 2; i++) {
+		struct captured c = run_cli("run", "tiny", "--set", "cpus=13", "--jobs", jobs[i],
+					    NULL);
+
+		assert_int_equal(c.rc, 1);
+		assert_string_equal(c.err, "mmsim: error: tiny, variant before: unlucky\n");
+		assert_int_equal(c.out_len, 0);
+		captured_free(&c);
+	}
 }
 
 static void test_list_show_help(void **state)
