@@ -80,10 +80,32 @@ bad "expected at least one --vary" sweep spinlock
 bad "cpus=100: expected at most the 80 CPUs" sweep spinlock --vary cpus=2,100
 bad "x.pdf: expected a file name ending in .svg or .png" sweep spinlock --vary cpus=2 --plot x.pdf
 bad "given twice" sweep spinlock --vary cpus=2,2
+bad "cache.remote_transfer_ns=abc: cache.remote_transfer_ns = abc: expected a non-negative integer" \
+	sweep spinlock --vary cache.remote_transfer_ns=100,abc
+bad "no profile key cache.nope" sweep spinlock --vary cache.nope=1
+bad "also given with --cost" sweep spinlock --vary cache.remote_transfer_ns=1,2 \
+	--cost cache.remote_transfer_ns=5
 bad "appears twice" merge s1.csv s1.csv
 echo "a,b" > notcsv.csv
 bad "notcsv.csv: its first line is not a sweep header" merge all.csv notcsv.csv
 echo "ok: bad input"
+
+# 4b. a profile value as an axis: its own column; the slower the cross-socket
+# transfer, the longer 80 vCPUs take on one lock; and the same runtime as a
+# run with --cost at that value (the seed differs, the lock does not care).
+"$BIN" sweep spinlock --vary cache.remote_transfer_ns=50,300 --set iterations=50 --csv pv.csv ||
+	fail "sweep over a profile key exited $?"
+[ "$(head -1 pv.csv)" = "scenario,cache.remote_transfer_ns,seed,variant,metric,value" ] ||
+	fail "profile axis header: $(head -1 pv.csv)"
+fast=$(grep '^spinlock,50,.*,runtime_s,' pv.csv | cut -d, -f6)
+slow=$(grep '^spinlock,300,.*,runtime_s,' pv.csv | cut -d, -f6)
+awk -v a="$fast" -v b="$slow" 'BEGIN { exit !(b > a) }' ||
+	fail "remote transfer 300 ns ran $slow s, not longer than 50 ns: $fast s"
+"$BIN" run spinlock --set iterations=50 --cost cache.remote_transfer_ns=300 --csv c300.csv --quiet > /dev/null ||
+	fail "run --cost exited $?"
+[ "$(grep ',runtime_s,' c300.csv | cut -d, -f4)" = "$slow" ] ||
+	fail "--cost 300 ran $(grep ',runtime_s,' c300.csv), the sweep point $slow"
+echo "ok: a profile value as an axis"
 
 # 5. the chart
 if command -v gnuplot > /dev/null && command -v xmllint > /dev/null; then

@@ -91,7 +91,8 @@ int sim_profile_parse(const char *text, const char *origin,
 /*
  * Override one value of a loaded profile: @assign is "section.key=value"
  * (e.g. "cache.remote_transfer_ns=100"), checked as the INI value would be,
- * and recorded in p->overrides.  Returns 0, or -1 with one line in @err.
+ * and recorded in p->overrides.  Returns 0, or -1 with one line in @err
+ * that starts with @assign.
  */
 int sim_profile_set(struct sim_profile *p, const char *assign, char *err, size_t errlen);
 /* Names of the builtin profiles, NULL-terminated. */

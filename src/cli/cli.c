@@ -728,9 +728,11 @@ int cli_apply_costs(struct cli *c, const struct cli_args *a, struct sim_profile 
 {
 	int k;
 
+	char why[CLI_ERR];
+
 	for (k = 0; k < a->nr_costs; k++)
-		if (sim_profile_set(p, a->costs[k], c->msg, sizeof(c->msg)))
-			return 2;
+		if (sim_profile_set(p, a->costs[k], why, sizeof(why)))
+			return cli_fail(c, "--cost %s", why);
 	return 0;
 }
 

@@ -58,8 +58,8 @@
 
 /* One varied parameter.  Invariant: nr >= 1, values pairwise different. */
 struct sweep_axis {
-	int param;			/* index into the scenario's params */
-	const char *key;
+	int param;			/* index into the scenario's params, -1: a profile key */
+	const char *key;		/* the parameter's key, or "section.key" (owned) */
 	int nr;				/* values */
 	uint64_t *val;			/* [nr] */
 	char (*text)[SWEEP_TEXT];	/* [nr] canonical, as the CSV prints */
@@ -124,6 +124,8 @@ static void sweep_free(struct sweep *sw)
 	for (k = 0; k < sw->nr_axes; k++) {
 		free(sw->axis[k].val);
 		free(sw->axis[k].text);
+		if (sw->axis[k].param < 0)
+			free((char *)sw->axis[k].key);
 	}
 	free(sw->prof);
 	memset(sw, 0, sizeof(*sw));
@@ -139,13 +141,19 @@ static int sweep_axis_index(const struct sweep *sw, uint64_t g, int k)
 	return (int)(g % (uint64_t)sw->axis[k].nr);
 }
 
-/* The configuration and seed of run @r. */
+/*
+ * The configuration and seed of run @r.  With a profile key among the
+ * axes, cfg->profile points to a copy of the profile with the point's
+ * values, valid until the next call.
+ */
 static void sweep_config(const struct sweep *sw, uint64_t r,
 			 struct sim_run_config *cfg)
 {
+	static struct sim_profile point_prof;
 	uint64_t g = r / sw->nr_seeds, i = r % sw->nr_seeds + 1;
 	uint64_t h = 14695981039346656037ULL;
-	char part[SWEEP_TEXT + 72];
+	char part[SWEEP_TEXT + 72], err[CLI_ERR];
+	bool copied = false;
 	int k;
 
 	*cfg = sw->base;
@@ -153,7 +161,18 @@ static void sweep_config(const struct sweep *sw, uint64_t r,
 	for (k = 0; k < sw->nr_axes; k++) {
 		int j = sweep_axis_index(sw, g, k);
 
-		cfg->params[sw->axis[k].param] = sw->axis[k].val[j];
+		if (sw->axis[k].param < 0) {
+			if (!copied)
+				point_prof = *sw->prof;
+			copied = true;
+			snprintf(part, sizeof(part), "%s=%s", sw->axis[k].key, sw->axis[k].text[j]);
+			/* Checked when the axis was parsed: it cannot fail here. */
+			if (sim_profile_set(&point_prof, part, err, sizeof(err)))
+				abort();
+			cfg->profile = &point_prof;
+		} else {
+			cfg->params[sw->axis[k].param] = sw->axis[k].val[j];
+		}
 		snprintf(part, sizeof(part), ";%s=%s", sw->axis[k].key, sw->axis[k].text[j]);
 		h = fnv1a64(part, h);
 	}
@@ -179,6 +198,68 @@ static void sweep_point_name(const struct sweep *sw, uint64_t r, char *buf,
 		snprintf(buf + n, len - n, "seed %" PRIu64, cfg.seed);
 }
 
+/*
+ * --vary SECTION.KEY=V1,V2,...: an axis over one value of the profile,
+ * each value checked on a copy of the profile as --cost checks it.
+ */
+static int sweep_parse_profile_axis(struct cli *c, struct sweep *sw, const char *arg,
+				    const char *key, const char *list,
+				    const struct cli_args *a)
+{
+	static struct sim_profile scratch;
+	struct sweep_axis *ax = &sw->axis[sw->nr_axes];
+	char assign[SWEEP_TEXT + 72], val[SWEEP_TEXT], why[CLI_ERR];
+	const char *p;
+	int k, cap = 1;
+
+	for (k = 0; k < sw->nr_axes; k++)
+		if (!strcmp(sw->axis[k].key, key))
+			return cli_fail(c, "--vary %s: %s is varied twice", arg, key);
+	for (k = 0; k < a->nr_costs; k++)
+		if (!strncmp(a->costs[k], key, strlen(key)) && a->costs[k][strlen(key)] == '=')
+			return cli_fail(c, "--vary %s: %s is also given with --cost %s: expected one of them",
+					arg, key, a->costs[k]);
+	for (p = list; *p; p++)
+		cap += *p == ',';
+	if (cap > SWEEP_MAX_RUNS)
+		return cli_fail(c, "--vary %s: %d values: expected at most %d", key, cap,
+				SWEEP_MAX_RUNS);
+	ax->param = -1;
+	ax->key = strdup(key);
+	ax->val = calloc((size_t)cap, sizeof(*ax->val));
+	ax->text = calloc((size_t)cap, sizeof(*ax->text));
+	sw->nr_axes++;		/* sweep_free() frees it from here on */
+	if (!ax->key || !ax->val || !ax->text)
+		return cli_fail(c, "out of memory") - 1;
+	for (p = list; ; p++) {
+		const char *end = strchr(p, ',');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		char *stop;
+
+		if (!n || n >= sizeof(val))
+			return cli_fail(c, "--vary %s: an empty or overlong value at position %d: expected KEY=V1,V2,...",
+					arg, ax->nr + 1);
+		memcpy(val, p, n);
+		val[n] = '\0';
+		scratch = *sw->prof;
+		snprintf(assign, sizeof(assign), "%s=%s", key, val);
+		if (sim_profile_set(&scratch, assign, why, sizeof(why)))
+			return cli_fail(c, "--vary %s: %s", arg, why);
+		ax->val[ax->nr] = strtoull(val, &stop, 10);
+		if (*stop)
+			return cli_fail(c, "--vary %s: %s: expected a number to vary", arg, val);
+		for (k = 0; k < ax->nr; k++)
+			if (ax->val[k] == ax->val[ax->nr])
+				return cli_fail(c, "--vary %s: value %s given twice", arg, val);
+		snprintf(ax->text[ax->nr], SWEEP_TEXT, "%" PRIu64, ax->val[ax->nr]);
+		ax->nr++;
+		if (!end)
+			break;
+		p = end;
+	}
+	return 0;
+}
+
 /* Parse one --vary KEY=V1,V2,... into the next axis. */
 static int sweep_parse_axis(struct cli *c, struct sweep *sw, const char *arg,
 			    const struct cli_args *a)
@@ -193,6 +274,8 @@ static int sweep_parse_axis(struct cli *c, struct sweep *sw, const char *arg,
 		return cli_fail(c, "--vary %s: expected KEY=V1,V2,... with at least one value",
 				arg);
 	snprintf(key, sizeof(key), "%.*s", (int)(eq - arg), arg);
+	if (strchr(key, '.'))
+		return sweep_parse_profile_axis(c, sw, arg, key, eq + 1, a);
 	i = sim_scenario_param_index(s, key);
 	if (i < 0 || i >= SIM_MAX_PARAMS) {
 		const char *keys[SIM_MAX_PARAMS + 1] = { NULL };
@@ -586,8 +669,8 @@ static int sweep_plot(struct cli *c, const struct sweep *sw,
 		sweep_parse_values(sw, &runs[r - sw->first], vals + (r - sw->first) * (uint64_t)per);
 	snprintf(axis.label, sizeof(axis.label), "%s", x->key);
 	axis.nr = x->nr;
-	numeric = sw->s->params[x->param].type != SIM_PARAM_ENUM &&
-		  sw->s->params[x->param].type != SIM_PARAM_BOOL;
+	numeric = x->param < 0 || (sw->s->params[x->param].type != SIM_PARAM_ENUM &&
+				    sw->s->params[x->param].type != SIM_PARAM_BOOL);
 	for (j = 0; j < x->nr; j++) {
 		axis.pos[j] = numeric ? (double)x->val[j] : j;
 		snprintf(axis.text[j], sizeof(axis.text[j]), "%s", x->text[j]);

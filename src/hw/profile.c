@@ -323,7 +323,7 @@ int sim_profile_set(struct sim_profile *p, const char *assign, char *err, size_t
 	if (!eq || !dot || dot == assign || dot + 1 == eq ||
 	    (size_t)(dot - assign) >= sizeof(section) ||
 	    (size_t)(eq - dot - 1) >= sizeof(key)) {
-		snprintf(err, errlen, "--cost %s: expected SECTION.KEY=VALUE (e.g. cache.remote_transfer_ns=100)",
+		snprintf(err, errlen, "%s: expected SECTION.KEY=VALUE (e.g. cache.remote_transfer_ns=100)",
 			 assign);
 		return -1;
 	}
@@ -333,27 +333,27 @@ int sim_profile_set(struct sim_profile *p, const char *assign, char *err, size_t
 	key[eq - dot - 1] = '\0';
 	i = profile_field_find(section, key);
 	if (i < 0) {
-		snprintf(err, errlen, "--cost %s: no profile key %s.%s (`mmsim profiles NAME` lists them)",
+		snprintf(err, errlen, "%s: no profile key %s.%s (`mmsim profiles NAME` lists them)",
 			 assign, section, key);
 		return -1;
 	}
 	saved = *p;
 	if (profile_field_assign(p, i, eq + 1, msg, sizeof(msg))) {
-		snprintf(err, errlen, "--cost %s: %s", assign, msg);
+		snprintf(err, errlen, "%s: %s", assign, msg);
 		return -1;
 	}
 	if (sim_profile_nr_cpus(p) > 1024) {
 		int cpus = sim_profile_nr_cpus(p);
 
 		*p = saved;
-		snprintf(err, errlen, "--cost %s: %d CPUs in the topology: expected at most 1024",
+		snprintf(err, errlen, "%s: %d CPUs in the topology: expected at most 1024",
 			 assign, cpus);
 		return -1;
 	}
 	n = strlen(p->overrides);
 	if (n + strlen(assign) + 2 > sizeof(p->overrides)) {
 		*p = saved;
-		snprintf(err, errlen, "--cost %s: too many overrides", assign);
+		snprintf(err, errlen, "%s: too many overrides", assign);
 		return -1;
 	}
 	snprintf(p->overrides + n, sizeof(p->overrides) - n, "%s%s", n ? " " : "", assign);
