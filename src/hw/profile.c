@@ -305,6 +305,7 @@ out_free:
  * @err: one line naming the assignment and what was expected
  * @errlen: size of @err
  *
+ * Only numeric keys can be set (not the machine's name or description).
  * The value is checked as profile parsing checks it, and so is the
  * topology's CPU count.  The assignment is appended to p->overrides, so
  * that output can say which machine a run really modelled.
@@ -334,6 +335,11 @@ int sim_profile_set(struct sim_profile *p, const char *assign, char *err, size_t
 	i = profile_field_find(section, key);
 	if (i < 0) {
 		snprintf(err, errlen, "%s: no profile key %s.%s (`mmsim profiles NAME` lists them)",
+			 assign, section, key);
+		return -1;
+	}
+	if (profile_fields[i].type == PROFILE_TYPE_STR) {
+		snprintf(err, errlen, "%s: %s.%s is a name, not a number: expected a numeric key",
 			 assign, section, key);
 		return -1;
 	}
