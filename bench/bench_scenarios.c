@@ -32,32 +32,6 @@ static double cpu_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* Apply "KEY=VALUE" to @cfg; 0, or 2 after one line on stderr. */
-static int apply_set(const struct scenario_ops *s, struct sim_run_config *cfg, const char *kv)
-{
-	const char *eq = strchr(kv, '=');
-	char key[64], err[256];
-	int k;
-
-	if (!eq || eq == kv || (size_t)(eq - kv) >= sizeof(key)) {
-		fprintf(stderr, "bench_scenarios: error: --set %s: expected KEY=VALUE\n", kv);
-		return 2;
-	}
-	memcpy(key, kv, (size_t)(eq - kv));
-	key[eq - kv] = '\0';
-	k = sim_scenario_param_index(s, key);
-	if (k < 0) {
-		fprintf(stderr, "bench_scenarios: error: --set %s: %s has no parameter '%s'\n",
-			kv, s->name, key);
-		return 2;
-	}
-	if (sim_param_parse(&s->params[k], eq + 1, &cfg->params[k], err, sizeof(err))) {
-		fprintf(stderr, "bench_scenarios: error: --set %s: %s\n", kv, err);
-		return 2;
-	}
-	return 0;
-}
-
 static bool header_done;
 
 static int bench_one(const struct scenario_ops *s, int argc, char **argv, double *total)
@@ -74,8 +48,11 @@ static int bench_one(const struct scenario_ops *s, int argc, char **argv, double
 	}
 	sim_run_config_init(&cfg, s, &p, 1);
 	for (i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--set") && apply_set(s, &cfg, argv[++i]))
+		if (!strcmp(argv[i], "--set") &&
+		    sim_run_config_set(&cfg, argv[++i], err, sizeof(err)) < 0) {
+			fprintf(stderr, "bench_scenarios: error: %s: %s\n", s->name, err);
 			return 2;
+		}
 	if (s->validate && s->validate(&cfg, err, sizeof(err))) {
 		fprintf(stderr, "bench_scenarios: error: %s: %s\n", s->name, err);
 		return 2;

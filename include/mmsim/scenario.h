@@ -112,6 +112,13 @@ int sim_scenario_variant_index(const struct scenario_ops *s, const char *name);
 void sim_run_config_init(struct sim_run_config *cfg, const struct scenario_ops *s,
 			 const struct sim_profile *profile, uint64_t seed);
 
+/*
+ * Set one parameter of @cfg from "KEY=VALUE" (the text of --set).  Returns
+ * the parameter's index, or -1 with one line in @err naming what was wrong
+ * (an unknown key lists the scenario's keys).
+ */
+int sim_run_config_set(struct sim_run_config *cfg, const char *assign, char *err, size_t len);
+
 /* Value of parameter @key in @cfg (the key must exist). */
 uint64_t sim_param(const struct sim_run_config *cfg, const char *key);
 

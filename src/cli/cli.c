@@ -389,33 +389,12 @@ int cli_configure(struct cli *c, const struct scenario_ops *s,
 	sim_run_config_init(cfg, s, cfg->profile, a->seed);
 	cfg->check = a->check;
 	for (k = 0; k < a->nr_sets; k++) {
-		const char *eq = strchr(a->sets[k], '=');
-		char key[64];
-		size_t n = (size_t)(eq - a->sets[k]);
-
-		if (n >= sizeof(key))
-			n = sizeof(key) - 1;
-		memcpy(key, a->sets[k], n);
-		key[n] = '\0';
-		i = sim_scenario_param_index(s, key);
-		if (i < 0 || i >= SIM_MAX_PARAMS) {
-			const char *keys[SIM_MAX_PARAMS + 1] = { NULL };
-			int j;
-
-			for (j = 0; s->params && s->params[j].key && j < SIM_MAX_PARAMS; j++)
-				keys[j] = s->params[j].key;
-			snprintf(c->msg, sizeof(c->msg),
-				 "unknown parameter %s for scenario %s: expected one of",
-				 key, s->name);
-			cli_append_names(c, keys);
+		i = sim_run_config_set(cfg, a->sets[k], c->msg, sizeof(c->msg));
+		if (i < 0)
 			return 2;
-		}
 		if (given[i])
-			return cli_fail(c, "--set %s: %s given twice", a->sets[k], key);
+			return cli_fail(c, "--set %s: %s given twice", a->sets[k], s->params[i].key);
 		given[i] = true;
-		if (sim_param_parse(&s->params[i], eq + 1, &cfg->params[i], c->msg,
-				    sizeof(c->msg)))
-			return 2;
 	}
 	if (s->validate && s->validate(cfg, c->msg, sizeof(c->msg)))
 		return 2;

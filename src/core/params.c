@@ -346,6 +346,46 @@ void sim_run_config_init(struct sim_run_config *cfg, const struct scenario_ops *
 }
 
 /**
+ * sim_run_config_set() - set one parameter of a configuration from its text
+ * @cfg: the configuration (cfg->scenario names the parameters)
+ * @assign: "KEY=VALUE", as --set takes it
+ * @err: one line naming what was wrong and what was expected
+ * @len: size of @err
+ *
+ * Return: the parameter's index, or -1 with @err filled and @cfg unchanged.
+ */
+int sim_run_config_set(struct sim_run_config *cfg, const char *assign, char *err, size_t len)
+{
+	const struct scenario_ops *s = cfg->scenario;
+	const char *eq = strchr(assign, '=');
+	char key[64];
+	size_t n;
+	int i, j;
+
+	if (!eq || eq == assign) {
+		snprintf(err, len, "--set %s: expected KEY=VALUE", assign);
+		return -1;
+	}
+	n = (size_t)(eq - assign);
+	if (n >= sizeof(key))
+		n = sizeof(key) - 1;
+	memcpy(key, assign, n);
+	key[n] = '\0';
+	i = sim_scenario_param_index(s, key);
+	if (i < 0 || i >= SIM_MAX_PARAMS) {
+		n = (size_t)snprintf(err, len, "unknown parameter %s for scenario %s: expected one of",
+				     key, s->name);
+		for (j = 0; s->params && s->params[j].key && j < SIM_MAX_PARAMS && n < len; j++)
+			n += (size_t)snprintf(err + n, len - n, "%s %s", j ? "," : "",
+					      s->params[j].key);
+		return -1;
+	}
+	if (sim_param_parse(&s->params[i], eq + 1, &cfg->params[i], err, len))
+		return -1;
+	return i;
+}
+
+/**
  * sim_scenario_param_index() - index of a parameter in a scenario
  * @s: the scenario
  * @key: the parameter's key

@@ -30,12 +30,6 @@ static inline uint64_t hot_cold_rand(uint64_t *s)
 	return (uint64_t)(t >> 64) ^ (uint64_t)t;
 }
 
-/* Undo one hot_cold_rand(): the state only advances by a constant. */
-static inline void hot_cold_unrand(uint64_t *s)
-{
-	*s -= 0xa0761d6478bd642fULL;
-}
-
 /* A random 8-byte-aligned offset in the task's region. */
 static inline uint64_t hot_cold_offset(const struct hot_cold_task *p, uint64_t *rng)
 {
@@ -44,29 +38,38 @@ static inline uint64_t hot_cold_offset(const struct hot_cold_task *p, uint64_t *
 	return (uint64_t)(((__uint128_t)r * p->size) >> 64) & ~7ULL;
 }
 
+/*
+ * The random pattern's addresses: the generator, and the next offset,
+ * drawn one access early so that the host can fetch its page-table entry
+ * while the access before it runs.  The accesses are those of drawing each
+ * offset when it is used, in the same order.
+ */
+struct hot_cold_stream {
+	uint64_t rng;
+	uint64_t next;
+};
+
+static void hot_cold_stream_init(struct hot_cold_stream *st, const struct hot_cold_task *p,
+				 uint64_t seed)
+{
+	st->rng = seed;
+	st->next = hot_cold_offset(p, &st->rng);
+}
+
 /* @n accesses of the pattern; returns the sequential cursor. */
 static uint64_t hot_cold_run(struct hot_cold_task *p, struct user_access *ua, uint64_t base,
-			     uint64_t n, uint64_t *rng, uint64_t seq)
+			     uint64_t n, struct hot_cold_stream *st, uint64_t seq)
 {
 	uint64_t i;
 
 	if (p->pattern == HOT_COLD_RANDOM) {
-		uint64_t next = hot_cold_offset(p, rng);
-
 		for (i = 0; i < n; i++) {
-			uint64_t off = next;
+			uint64_t off = st->next;
 
-			/*
-			 * Draw the next address one access early and let the
-			 * host fetch its page-table entry: the same accesses
-			 * in the same order, with the host's cache miss overlapped.
-			 */
-			next = hot_cold_offset(p, rng);
-			user_access_prefetch(ua, base + next);
+			st->next = hot_cold_offset(p, &st->rng);
+			user_access_prefetch(ua, base + st->next);
 			user_access(ua, base + off, false);
 		}
-		/* The draw for access n + 1 is not used: step the stream back. */
-		hot_cold_unrand(rng);
 	} else {
 		for (i = 0; i < n; i++) {
 			user_access(ua, base + seq, false);
@@ -85,13 +88,14 @@ void hot_cold_task(void *arg)
 	struct mm_struct *mm = p->mm;
 	struct vm_area_struct *vma;
 	struct user_access ua;
-	uint64_t base, off, rng, seq = 0;
+	struct hot_cold_stream st;
+	uint64_t base, off, seq = 0;
 
 	switch_mm_irqs_off(mm);
 	base = vm_mmap_anon(mm, p->size, true);
 	vma = find_vma(mm, base);
 	user_access_init(&ua, vma);
-	rng = sim_rng_next(&sim_current()->rng);
+	hot_cold_stream_init(&st, p, sim_rng_next(&sim_current()->rng));
 
 	/* Touch every page once: each first store faults a small page in. */
 	for (off = 0; off < p->size; off += PAGE_SIZE) {
@@ -110,7 +114,7 @@ void hot_cold_task(void *arg)
 		break;
 	case HOT_COLD_HOT1:
 		while (!p->shared->hot2_done) {
-			seq = hot_cold_run(p, &ua, base, ACCESS_BATCH, &rng, seq);
+			seq = hot_cold_run(p, &ua, base, ACCESS_BATCH, &st, seq);
 			p->done += ACCESS_BATCH;
 		}
 		break;
@@ -125,7 +129,7 @@ void hot_cold_task(void *arg)
 		while (left) {
 			uint64_t n = left < ACCESS_BATCH ? left : ACCESS_BATCH;
 
-			seq = hot_cold_run(p, &ua, base, n, &rng, seq);
+			seq = hot_cold_run(p, &ua, base, n, &st, seq);
 			left -= n;
 		}
 		p->t_end = sim_now();
