@@ -7,8 +7,9 @@
  * variant after another in this process, at the scenario's defaults (the
  * published scale) unless --set changes them.
  *
- * Usage: bench_scenarios [SCENARIO ...] [--set KEY=VALUE ...]
- *   no scenario: all of them; --set applies to every scenario named
+ * Usage: bench_scenarios [SCENARIO ...] [--set KEY=VALUE ...] [--cost SECTION.KEY=VALUE ...]
+ *   no scenario: all of them; --set and --cost apply to every scenario named
+ *   (--cost as mmsim's: one value of the scenario's profile)
  *   e.g. bench_scenarios khugepaged-cold khugepaged-cold-kvm
  *        bench_scenarios reclaim-tlb --set duration=5s
  * Only bench/ reads the host clock.
@@ -46,6 +47,12 @@ static int bench_one(const struct scenario_ops *s, int argc, char **argv, double
 		fprintf(stderr, "bench_scenarios: error: %s: %s\n", s->name, err);
 		return 2;
 	}
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--cost") &&
+		    sim_profile_set(&p, argv[++i], err, sizeof(err)) < 0) {
+			fprintf(stderr, "bench_scenarios: error: %s: %s\n", s->name, err);
+			return 2;
+		}
 	sim_run_config_init(&cfg, s, &p, 1);
 	for (i = 1; i < argc; i++)
 		if (!strcmp(argv[i], "--set") &&
@@ -90,9 +97,9 @@ int main(int argc, char **argv)
 	int i, named = 0, ret;
 
 	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--set")) {
+		if (!strcmp(argv[i], "--set") || !strcmp(argv[i], "--cost")) {
 			if (++i == argc) {
-				fprintf(stderr, "bench_scenarios: error: --set needs KEY=VALUE\n");
+				fprintf(stderr, "bench_scenarios: error: %s needs a value\n", argv[i - 1]);
 				return 2;
 			}
 			continue;
@@ -104,7 +111,7 @@ int main(int argc, char **argv)
 		named++;
 	}
 	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--set")) {
+		if (!strcmp(argv[i], "--set") || !strcmp(argv[i], "--cost")) {
 			i++;
 			continue;
 		}

@@ -461,6 +461,116 @@ static void test_walk_sets_young(void **state)
 	teardown_engine(&f);
 }
 
+/* ---- the overlap model's account of an access (mem.loads_in_flight > 0) ---------- */
+
+struct overlap_rig {
+	struct tlb tlb;
+	struct cache_array l1, l2, l3;
+	struct cache_path path;
+	struct user_access ua;
+};
+
+/* Skylake client caches (desktop profile), latencies 4/12/44/224 cycles. */
+static void overlap_rig_init(struct overlap_rig *r, uint32_t walk_dims)
+{
+	const struct tlb_geometry g = {
+		.l1_4k_entries = 64, .l1_4k_ways = 4, .l1_2m_entries = 32, .l1_2m_ways = 4,
+		.stlb_entries = 1536, .stlb_ways = 12, .stlb_hit_cycles = 12,
+		.walk_cycles = 20, .walk_dims = walk_dims, .page_walkers = 2,
+	};
+
+	memset(r, 0, sizeof(*r));
+	assert_int_equal(tlb_init(&r->tlb, &g), 0);
+	assert_int_equal(cache_array_init(&r->l1, 32, 8), 0);
+	assert_int_equal(cache_array_init(&r->l2, 256, 4), 0);
+	assert_int_equal(cache_array_init(&r->l3, 16384, 16), 0);
+	r->path = (struct cache_path){ .l1 = &r->l1, .l2 = &r->l2, .l3 = &r->l3,
+				       .cycles = { 4, 12, 44, 224 } };
+	r->ua.tlb = &r->tlb;
+	r->ua.cache = &r->path;
+	r->ua.asid = 1;
+}
+
+static void overlap_rig_destroy(struct overlap_rig *r)
+{
+	tlb_destroy(&r->tlb);
+	cache_array_destroy(&r->l1);
+	cache_array_destroy(&r->l2);
+	cache_array_destroy(&r->l3);
+}
+
+static uint64_t nr_loads(const struct cache_path *p)
+{
+	return p->loads[CACHE_L1] + p->loads[CACHE_L2] + p->loads[CACHE_L3] + p->loads[CACHE_DRAM];
+}
+
+static void test_overlap_native_walk(void **state)
+{
+	const uint64_t a = 0x7f0000000000ULL;
+	struct overlap_rig r;
+
+	(void)state;
+	overlap_rig_init(&r, 1);
+	/* Cold caches: PML4E, PDPTE, PDE, PTE and the data, all from DRAM. */
+	user_access_overlap(&r.ua, a, TLB_WALK, false);
+	assert_int_equal(nr_loads(&r.path), 5);
+	assert_int_equal(r.ua.walk_cycles, 4 * 224);
+	assert_int_equal(r.ua.miss_cycles, 12 + 4 * 224 + 224);
+	/* The same line again, TLB hit: an L1D hit, outside both sums. */
+	user_access_overlap(&r.ua, a + 8, TLB_L1_HIT, false);
+	assert_int_equal(r.path.loads[CACHE_L1], 1);
+	assert_int_equal(r.ua.miss_cycles, 12 + 5 * 224);
+	/* The next page: the walk's four lines are in L1D (8 PTEs a line); new data. */
+	user_access_overlap(&r.ua, a + 4096, TLB_WALK, false);
+	assert_int_equal(r.ua.walk_cycles, 4 * 224 + 4 * 4);
+	assert_int_equal(r.ua.miss_cycles, 12 + 5 * 224 + 12 + 4 * 4 + 224);
+	/* A 2M page in the next PMD: three levels, its PDE in the same line. */
+	user_access_overlap(&r.ua, a + (2ULL << 20), TLB_WALK, true);
+	assert_int_equal(nr_loads(&r.path), 5 + 1 + 5 + 4);
+	assert_int_equal(r.ua.walk_cycles, 4 * 224 + 4 * 4 + 3 * 4);
+	/* An STLB hit whose data is in L1D costs nothing here. */
+	user_access_overlap(&r.ua, a + (2ULL << 20) + 16, TLB_STLB_HIT, true);
+	assert_int_equal(r.ua.miss_cycles, 12 + 5 * 224 + 12 + 4 * 4 + 224 + 12 + 3 * 4 + 224);
+	overlap_rig_destroy(&r);
+}
+
+/*
+ * A two-dimensional walk reads (n + 1)(m + 1) - 1 entries: 24 for 4K, 19 for
+ * 2M.  The address has different indices at each level: at 0x7f0000000000
+ * every entry sits at offset 0 of its table, all in one L1D set of 8 ways,
+ * and the 25 lines would not stay in L1D (as on the hardware).
+ */
+static void test_overlap_nested_walk(void **state)
+{
+	const uint64_t a = 0x7f3a5c9e12c0ULL;
+	struct overlap_rig r;
+	uint64_t before;
+
+	(void)state;
+	overlap_rig_init(&r, 2);
+	user_access_overlap(&r.ua, a, TLB_WALK, false);
+	assert_int_equal(nr_loads(&r.path), 24 + 1);
+	before = r.ua.walk_cycles;
+	/* Again: every entry is in L1D now. */
+	user_access_overlap(&r.ua, a, TLB_WALK, false);
+	assert_int_equal(r.ua.walk_cycles - before, 24 * 4);
+	user_access_overlap(&r.ua, a + (2ULL << 20), TLB_WALK, true);
+	assert_int_equal(nr_loads(&r.path), 2 * 25 + 19 + 1);
+	overlap_rig_destroy(&r);
+}
+
+/* The batch time: the largest of issue, misses / L and walks / W (x L x W). */
+static void test_overlap_cycles(void **state)
+{
+	(void)state;
+	/* 10 accesses at 2 cycles = 20; misses 1000 / 10 = 100; walks 300 / 2 = 150. */
+	assert_int_equal(user_access_overlap_cycles(10, 2, 1000, 10, 300, 2), 150 * 20);
+	/* Misses bound: 2000 / 10 = 200 > 150. */
+	assert_int_equal(user_access_overlap_cycles(10, 2, 2000, 10, 300, 2), 200 * 20);
+	/* Issue bound: 1000 accesses at 2 cycles. */
+	assert_int_equal(user_access_overlap_cycles(1000, 2, 2000, 10, 300, 2), 2000 * 20);
+}
+
 /* ---- the scenario's relations, at CI scale ------------------------------------- */
 
 extern const struct scenario_ops scenario_khugepaged_cold;
@@ -538,6 +648,9 @@ int main(void)
 		cmocka_unit_test(test_max_ptes_none),
 		cmocka_unit_test(test_flush_removes_only_its_own),
 		cmocka_unit_test(test_walk_sets_young),
+		cmocka_unit_test(test_overlap_native_walk),
+		cmocka_unit_test(test_overlap_nested_walk),
+		cmocka_unit_test(test_overlap_cycles),
 		cmocka_unit_test(test_relations),
 	};
 

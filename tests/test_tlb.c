@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit tests of the TLB model (src/hw/tlb.c), with answers worked out by
- * hand.  They call only the functions of include/mmsim/tlb.h, so they
+ * Unit tests of the TLB model (src/hw/tlb.c) and of the data caches built
+ * on its arrays (src/hw/cache.c), with answers worked out by hand.  They
+ * call only the functions of include/mmsim/tlb.h and cache.h, so they
  * build standalone:
  *
- *   gcc -std=gnu11 -O2 -Iinclude src/hw/tlb.c tests/test_tlb.c -lcmocka
+ *   gcc -std=gnu11 -O2 -Iinclude src/hw/tlb.c src/hw/cache.c tests/test_tlb.c -lcmocka
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -15,6 +16,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "mmsim/cache.h"
 #include "mmsim/tlb.h"
 
 #define SZ_4K	0x1000ULL
@@ -577,6 +579,70 @@ static void test_differential(void **state)
 	differential(&g, 64, 200000, 3);
 }
 
+/*
+ * Three levels, all 16-way: L1 1 KiB (16 lines, one set), L2 2 KiB (two
+ * sets), L3 4 KiB (four sets).  Lines 0..16 share one 4K frame, so a
+ * line's set is its number modulo the number of sets (cache_set()).
+ */
+static void test_cache_levels(void **state)
+{
+	struct cache_array l1, l2, l3;
+	struct cache_path p = { .l1 = &l1, .l2 = &l2, .l3 = &l3, .cycles = { 4, 12, 44, 224 } };
+	uint64_t line;
+
+	(void)state;
+	assert_int_equal(cache_array_init(&l1, 1, 16), 0);
+	assert_int_equal(cache_array_init(&l2, 2, 16), 0);
+	assert_int_equal(cache_array_init(&l3, 4, 16), 0);
+	assert_int_equal(l2.nr_sets, 2);
+	/* 17 new lines: all from DRAM; L1 keeps the last 16, L2 all 17 (9 + 8). */
+	for (line = 0; line <= 16; line++)
+		assert_int_equal(cache_load(&p, line), CACHE_DRAM);
+	assert_int_equal(cache_load(&p, 0), CACHE_L2);	/* L1 dropped it; refills it, drops 1 */
+	assert_int_equal(cache_load(&p, 16), CACHE_L1);
+	assert_int_equal(cache_load_cycles(&p, 1), 12);	/* from L2 again */
+	assert_int_equal(p.loads[CACHE_L1], 1);
+	assert_int_equal(p.loads[CACHE_L2], 2);
+	assert_int_equal(p.loads[CACHE_L3], 0);
+	assert_int_equal(p.loads[CACHE_DRAM], 17);
+	/*
+	 * Nine more even lines overfill L2's set 0 (9 + 9 > 16): its two least
+	 * recent, lines 2 and 4, go (line 0 was loaded again above).  Line 2
+	 * left L1 long ago and L3's set 2 still has room: it comes from L3.
+	 */
+	for (line = 18; line <= 34; line += 2)
+		cache_load(&p, line);
+	assert_int_equal(cache_load(&p, 2), CACHE_L3);
+	assert_int_equal(cache_load(&p, 4), CACHE_L3);
+	cache_array_destroy(&l1);
+	cache_array_destroy(&l2);
+	cache_array_destroy(&l3);
+}
+
+/* Geometry checks, and a number of sets that is not a power of two. */
+static void test_cache_geometry(void **state)
+{
+	struct cache_array c;
+
+	(void)state;
+	assert_int_equal(cache_array_init(&c, 1, 3), -EINVAL);	/* 16 lines in 3 ways */
+	assert_int_equal(cache_array_init(&c, 1, 17), -EINVAL);	/* more than 16 ways */
+	assert_int_equal(cache_array_init(&c, 0, 8), -EINVAL);
+	assert_int_equal(cache_array_init(&c, 11, 11), 0);		/* 176 lines: 16 sets */
+	assert_int_equal(c.nr_sets, 16);
+	assert_int_equal(c.mask, 15);
+	cache_array_destroy(&c);
+	assert_int_equal(cache_array_init(&c, 5, 16), 0);		/* 80 lines: 5 sets */
+	assert_int_equal(c.nr_sets, 5);
+	assert_int_equal(c.mask, 0);
+	/* Lines 0..4 of one frame fall in sets 0..4: each fills one set's first way. */
+	for (uint64_t line = 0; line < 5; line++)
+		assert_false(cache_array_touch(&c, line));
+	for (uint64_t s = 0; s < 5; s++)
+		assert_int_equal(__builtin_popcount(c.a.sets[s].free_ways), 15);
+	cache_array_destroy(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -590,6 +656,8 @@ int main(void)
 		cmocka_unit_test(test_walk_cost_2d),
 		cmocka_unit_test(test_reach_skylake),
 		cmocka_unit_test(test_differential),
+		cmocka_unit_test(test_cache_levels),
+		cmocka_unit_test(test_cache_geometry),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

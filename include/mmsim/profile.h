@@ -35,6 +35,15 @@
 	X(cache, remote_transfer_ns, U64, "ns", "modified line from the other socket") \
 	X(cache, dram_local_ns, U64, "ns", "DRAM access, local node")               \
 	X(cache, dram_remote_ns, U64, "ns", "DRAM access, remote node")            \
+	X(cache, l1d_kib, U64, "KiB", "L1 data cache of a core")                   \
+	X(cache, l1d_ways, U64, "", "L1D associativity")                          \
+	X(cache, l1d_cycles, U64, "cycles", "L1D load-to-use latency")              \
+	X(cache, l2_kib, U64, "KiB", "L2 cache of a core")                         \
+	X(cache, l2_ways, U64, "", "L2 associativity")                            \
+	X(cache, l2_cycles, U64, "cycles", "L2 load-to-use latency")                \
+	X(cache, l3_kib, U64, "KiB", "L3 cache of a socket")                       \
+	X(cache, l3_ways, U64, "", "L3 associativity")                            \
+	X(cache, l3_cycles, U64, "cycles", "L3 load-to-use latency")                \
 	X(lock, atomic_cycles, U64, "cycles", "locked RMW on a local line")        \
 	X(lock, pause_cycles, U64, "cycles", "PAUSE latency in a spin loop")       \
 	X(ipi, send_ns, U64, "ns", "sender: queue one csd and write the ICR")      \
@@ -57,6 +66,7 @@
 	X(mem, copy_gbps, U64, "GB/s", "page copy bandwidth per core")             \
 	X(mem, node_write_gbps, U64, "GB/s", "write bandwidth of one node")        \
 	X(mem, access_cycles, U64, "cycles", "workload access, TLB hit, data in cache") \
+	X(mem, loads_in_flight, U64, "", "L1D misses a core overlaps; 0: accesses cost a flat access_cycles") \
 	X(mm, fault_entry_ns, U64, "ns", "exception entry, exit and handle_mm_fault() walk") \
 	X(mm, syscall_ns, U64, "ns", "system call entry and exit")                 \
 	X(mm, list_op_ns, U64, "ns", "list_add or list_del on lines in cache")     \
@@ -75,7 +85,7 @@ struct sim_profile {
 #define PROFILE_STRUCT_FIELD(sec, key, type, unit, meaning) PROFILE_FIELD_##type(sec, key)
 	PROFILE_FIELDS(PROFILE_STRUCT_FIELD)
 #undef PROFILE_STRUCT_FIELD
-	char sources[64][160];		/* "section.key = source" lines */
+	char sources[96][160];		/* "section.key = source" lines */
 	int nr_sources;
 	char origin[256];		/* builtin name or file path */
 	char overrides[512];		/* "sec.key=value ..." set after loading, or "" */

@@ -142,6 +142,7 @@ struct sim_vcpu {
 	struct sim_rng rng;		/* this vCPU's random stream */
 	struct sim_vcpu *smt_sibling;	/* the other thread of its core, or NULL */
 	void *tlb;			/* the model's per-CPU TLB, if any */
+	void *dcache;			/* the model's data caches (struct cache_path), if any */
 	void *loaded_mm;		/* the model's cpu_tlbstate.loaded_mm */
 	void *percpu;			/* the model's per-CPU data */
 	sim_time_t stores_done;		/* when the store buffer's RFOs complete */

@@ -398,6 +398,8 @@ static inline uint64_t tlb_dtlb_load_misses(const struct tlb *t)
 }
 
 int tlb_init(struct tlb *t, const struct tlb_geometry *geo);
+int tlb_array_alloc(struct tlb_array *a, uint64_t nr_sets, uint32_t ways);
+void tlb_array_free(struct tlb_array *a);
 void tlb_destroy(struct tlb *t);
 
 uint32_t tlb_walk_refs(const struct tlb *t, bool huge);

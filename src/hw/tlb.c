@@ -90,6 +90,42 @@ static void tlb_array_setup(struct tlb_array *a, struct tlb_set *sets,
 	}
 }
 
+/**
+ * tlb_array_alloc - a stand-alone set-associative LRU array
+ * @a: the array to set up
+ * @nr_sets: its number of sets, any number >= 1
+ * @ways: its associativity, 1 .. TLB_MAX_WAYS
+ *
+ * For other models that need the same structure (the data caches of
+ * src/hw/cache.c).  The caller picks the set of each key itself and passes
+ * it as tlb_array_touch_mru()'s @vpn: set_mask is all ones, so any set
+ * number below @nr_sets works, power of two or not.
+ *
+ * Context: any; allocates memory.
+ * Return: 0, -EINVAL for a bad geometry, -ENOMEM.
+ */
+int tlb_array_alloc(struct tlb_array *a, uint64_t nr_sets, uint32_t ways)
+{
+	struct tlb_set *sets;
+
+	memset(a, 0, sizeof(*a));
+	if (!nr_sets || !ways || ways > TLB_MAX_WAYS)
+		return -EINVAL;
+	sets = calloc(1, nr_sets * sizeof(*sets) + nr_sets * ways * sizeof(uint64_t));
+	if (!sets)
+		return -ENOMEM;
+	tlb_array_setup(a, sets, (uint64_t *)(sets + nr_sets), (uint32_t)(nr_sets * ways), ways);
+	a->set_mask = ~0ULL;
+	return 0;
+}
+
+/* Free an array from tlb_array_alloc(). */
+void tlb_array_free(struct tlb_array *a)
+{
+	free(a->sets);
+	memset(a, 0, sizeof(*a));
+}
+
 /* Invalidate way @w of a set; its place in the LRU order does not matter. */
 static void tlb_set_invalidate(struct tlb_set *set, unsigned int w)
 {

@@ -13,18 +13,37 @@
 #define MMSIM_MM_ACCESS_H
 
 #include "mm/mm.h"
+#include "mmsim/cache.h"
 #include "mmsim/tlb.h"
 
 /*
  * One task's access state over one VMA.
  *
+ * Two cost models (docs/tlb.md), chosen by the profile's
+ * mem.loads_in_flight:
+ *
+ * Flat (loads_in_flight == 0): every access costs mem.access_cycles plus
+ * its TLB outcome, and walks overlap page_walkers at a time.
  *   unit[r][huge] == (access_cycles + cost[r][huge]) * page_walkers
  *                    - walk_cost[huge] * (page_walkers - 1) for r == TLB_WALK
  *                    i.e. the cycles of an outcome times page_walkers, with
  *                    a walk's own cost not multiplied: walks overlap
  *                    (tlb_walk_stall_cycles())
  *   units == sum of unit[][] over the accesses not yet charged
- *   charged time == floor(all units * 10^6 / (page_walkers * mhz)) ps
+ *   scale == page_walkers
+ *
+ * Overlap (loads_in_flight == L > 0, cache != NULL): the data load and
+ * each reference of a walk cost the latency of the cache level that holds
+ * their line (include/mmsim/cache.h), and independent accesses overlap.
+ * A batch of n accesses takes the largest of three bounds:
+ *   issue: n * access_cycles
+ *   misses: miss_cycles / L, miss_cycles == sum over the accesses whose
+ *           data missed L1D of (translation latency + data latency)
+ *   walkers: walk_cycles / page_walkers, walk_cycles == sum of the walks'
+ *           latencies
+ *   units == that maximum * scale, scale == L * page_walkers
+ *
+ *   charged time == floor(all units * 10^6 / (scale * mhz)) ps
  */
 struct user_access {
 	struct tlb *tlb;		/* this vCPU's TLB */
@@ -33,18 +52,26 @@ struct user_access {
 	struct folio **pmd_huge;	/* vma->pmd_huge (fixed for the VMA's life) */
 	uint64_t pmd_base;		/* vma->vm_start rounded down to 2M */
 	uint16_t asid;			/* mm->asid, the PCID */
-	uint32_t unit[TLB_NR_RESULTS][2]; /* cost per outcome, see above */
-	uint64_t units;			/* not yet charged */
+	uint32_t unit[TLB_NR_RESULTS][2]; /* flat: cost per outcome, see above */
+	uint64_t units;			/* flat: not yet charged */
 	uint64_t rem;			/* remainder of the last conversion */
-	uint64_t den;			/* page_walkers * mhz */
+	uint64_t den;			/* scale * mhz */
+	uint64_t scale;			/* units per cycle */
 	uint64_t walks_seen;		/* tlb->stats.walks at the last charge */
 	uint64_t lookups_seen;		/* tlb_access() calls at the last charge */
 	uint64_t cycles_x_w;		/* all units charged so far (for metrics) */
+	struct cache_path *cache;	/* overlap: this vCPU's caches; NULL: flat */
+	uint64_t miss_cycles;		/* overlap: not yet charged, see above */
+	uint64_t walk_cycles;		/* overlap: not yet charged, see above */
 };
 
 void user_access_init(struct user_access *ua, struct vm_area_struct *vma);
 void user_access_charge(struct user_access *ua);
 void user_access_walk(struct user_access *ua, uint64_t addr, bool huge, bool write);
+void user_access_overlap(struct user_access *ua, uint64_t addr, enum tlb_result r, bool huge);
+uint64_t user_access_overlap_cycles(uint64_t n, uint64_t access_cycles, uint64_t miss_cycles,
+				    uint64_t loads_in_flight, uint64_t walk_cycles,
+				    uint64_t page_walkers);
 
 /**
  * user_access - one load (or store) of user memory at @addr
@@ -64,6 +91,8 @@ void user_access(struct user_access *ua, uint64_t addr, bool write)
 	enum tlb_result r = tlb_access(ua->tlb, ua->asid, addr, huge);
 
 	ua->units += ua->unit[r][huge];
+	if (ua->cache)
+		user_access_overlap(ua, addr, r, huge);
 	if (r == TLB_WALK)
 		user_access_walk(ua, addr, huge, write);
 }
@@ -75,7 +104,8 @@ void user_access(struct user_access *ua, uint64_t addr, bool write)
  *
  * A host-speed hint with no effect on the model: the page walk of a TLB
  * miss reads the PTE, which for a large region is a host cache miss.
- * Nothing is fetched for an address that a huge PMD maps.
+ * Nothing is fetched for an address that a huge PMD maps.  (Fetching the
+ * overlap model's cache sets as well gained nothing measurable.)
  */
 static inline void user_access_prefetch(const struct user_access *ua, uint64_t addr)
 {
@@ -87,7 +117,7 @@ static inline void user_access_prefetch(const struct user_access *ua, uint64_t a
 /* Cycles spent by the accesses charged so far (all of them, not only the last batch). */
 static inline double user_access_cycles(const struct user_access *ua)
 {
-	return (double)ua->cycles_x_w / (double)ua->tlb->geo.page_walkers;
+	return (double)ua->cycles_x_w / (double)ua->scale;
 }
 
 int mm_tlb_init(struct sim_engine *e);

@@ -97,6 +97,19 @@ void hot_cold_task(void *arg)
 	user_access_init(&ua, vma);
 	hot_cold_stream_init(&st, p, sim_rng_next(&sim_current()->rng));
 
+	/*
+	 * The tester creates the tasks one after another, so they register
+	 * with khugepaged (at their first fault) in that order.  A task starts
+	 * touching only once the one created before it has registered: all
+	 * start at time 0 here, and the first fault's cost may differ between
+	 * them (in the overlap model, a line another core brought into the
+	 * shared L3 is cheaper), which must not reorder khugepaged's list.
+	 */
+	while (p->shared->registered < (int)p->role)
+		sim_sleep_ps(SIM_US);
+	user_access(&ua, base, true);
+	p->shared->registered++;
+
 	/* Touch every page once: each first store faults a small page in. */
 	for (off = 0; off < p->size; off += PAGE_SIZE) {
 		user_access(&ua, base + off, true);

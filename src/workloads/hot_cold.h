@@ -15,6 +15,7 @@ enum hot_cold_advice { HOT_COLD_MADV_COLD, HOT_COLD_MADV_FREE };
 /* What the three tasks share. */
 struct hot_cold_shared {
 	bool hot2_done;			/* hot2 has made its measured accesses */
+	int registered;			/* tasks that have taken their first fault */
 };
 
 /*

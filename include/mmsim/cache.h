@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Data caches for user loads and page walks: where a line is when a load
+ * needs it (L1D, L2, L3 or DRAM), so that an access and each reference of
+ * a page walk cost the latency of the level that holds their line.
+ *
+ * Each level is a set-associative array with true LRU replacement (the
+ * TLB's struct tlb_array, include/mmsim/tlb.h).  A core's vCPUs share its
+ * L1D and L2; a socket's cores share its L3.  A load looks in L1D, L2 and
+ * L3 in turn and fills every level it missed, so the levels hold what
+ * was loaded last.  docs/tlb.md ("Where page-table entries are cached")
+ * gives the sources and what is left out.
+ *
+ * This module depends only on the C library and the TLB's arrays; the
+ * caller (src/mm/access.c) names the lines and turns cycles into time.
+ */
+#ifndef MMSIM_CACHE_H
+#define MMSIM_CACHE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "mmsim/tlb.h"
+
+/* Where a load found its line. */
+enum cache_level {
+	CACHE_L1 = 0,
+	CACHE_L2 = 1,
+	CACHE_L3 = 2,
+	CACHE_DRAM = 3,
+	CACHE_NR_LEVELS
+};
+
+/*
+ * One level: cache_set() picks a line's set, & mask when the number of sets
+ * is a power of two, else % nr_sets (Skylake-SP's 11-way L3).
+ */
+struct cache_array {
+	struct tlb_array a;
+	uint64_t nr_sets;
+	uint64_t mask;			/* nr_sets - 1, or 0 if not a power of two */
+};
+
+/*
+ * What one vCPU sees: its core's L1D and L2, its socket's L3, and the
+ * load-to-use latency of each level in cycles.
+ *
+ *   loads[CACHE_L1] + ... + loads[CACHE_DRAM] == cache_load() calls
+ */
+struct cache_path {
+	struct cache_array *l1, *l2, *l3;
+	uint32_t cycles[CACHE_NR_LEVELS];
+	uint64_t loads[CACHE_NR_LEVELS];	/* loads served by each level */
+};
+
+int cache_array_init(struct cache_array *c, uint64_t kib, uint32_t ways);
+void cache_array_destroy(struct cache_array *c);
+
+/*
+ * A line's key in the arrays: never 0 (0 marks an invalid way).  Lines are
+ * the caller's 63-bit names.
+ */
+static inline uint64_t cache_key(uint64_t line)
+{
+	return line << 1 | 1;
+}
+
+/*
+ * The set of @line in @c.  A cache indexes physical addresses: the low six
+ * bits of a line number are its place in its 4K frame, the rest name the
+ * frame, and the kernel places frames anywhere.  So the set keeps the
+ * line's place in its page (exact for an L1D of 64 sets, which is indexed
+ * inside the page) and takes the bits above from a hash of the rest.
+ */
+static inline uint64_t cache_set(const struct cache_array *c, uint64_t line)
+{
+	uint64_t frame = (line >> 6) * 0x9e3779b97f4a7c15ULL;
+	uint64_t x = (line & 63) | (frame >> 24) << 6;
+
+	return c->mask ? x & c->mask : x % c->nr_sets;
+}
+
+/* Look @line up in @c and make it the most recent; fill it on a miss. */
+static inline bool cache_array_touch(struct cache_array *c, uint64_t line)
+{
+	uint64_t set = cache_set(c, line);
+
+	/* No MRU shortcut: it reads the keys, a host cache miss in a large array. */
+	return tlb_array_touch_mru(&c->a, cache_key(line), set, false);
+}
+
+/**
+ * cache_load - one load of @line through @p
+ * @p: the vCPU's caches
+ * @line: the line's name (the caller's: address space and line number)
+ *
+ * Looks in L1D, then L2, then L3, and fills every level that missed: the
+ * line ends most recently used in all three.
+ *
+ * Context: any; the caches belong to the running vCPU's core and socket.
+ * Return: the level that held the line (CACHE_DRAM if none did).
+ */
+static inline enum cache_level cache_load(struct cache_path *p, uint64_t line)
+{
+	enum cache_level l;
+
+	if (cache_array_touch(p->l1, line))
+		l = CACHE_L1;
+	else if (cache_array_touch(p->l2, line))
+		l = CACHE_L2;
+	else if (cache_array_touch(p->l3, line))
+		l = CACHE_L3;
+	else
+		l = CACHE_DRAM;
+	p->loads[l]++;
+	return l;
+}
+
+/* cache_load() that returns the load's latency in cycles. */
+static inline uint32_t cache_load_cycles(struct cache_path *p, uint64_t line)
+{
+	return p->cycles[cache_load(p, line)];
+}
+
+#endif /* MMSIM_CACHE_H */
