@@ -467,6 +467,7 @@ struct overlap_rig {
 	struct tlb tlb;
 	struct cache_array l1, l2, l3;
 	struct cache_path path;
+	struct mmu_caches psc;		/* no sets: no paging-structure caches */
 	struct user_access ua;
 };
 
@@ -488,11 +489,24 @@ static void overlap_rig_init(struct overlap_rig *r, uint32_t walk_dims)
 				       .cycles = { 4, 12, 44, 224 } };
 	r->ua.tlb = &r->tlb;
 	r->ua.cache = &r->path;
+	r->ua.psc = &r->psc;
 	r->ua.asid = 1;
+}
+
+/* Give the rig fully associative paging-structure caches of 4 entries a level. */
+static void overlap_rig_psc(struct overlap_rig *r)
+{
+	for (int d = 0; d < 2; d++)
+		for (int l = 0; l < PSC_NR_LEVELS; l++)
+			assert_int_equal(tlb_array_alloc(&r->psc.lvl[d][l], 1, 4), 0);
 }
 
 static void overlap_rig_destroy(struct overlap_rig *r)
 {
+	for (int d = 0; d < 2; d++)
+		for (int l = 0; l < PSC_NR_LEVELS; l++)
+			if (r->psc.lvl[d][l].nr_sets)
+				tlb_array_free(&r->psc.lvl[d][l]);
 	tlb_destroy(&r->tlb);
 	cache_array_destroy(&r->l1);
 	cache_array_destroy(&r->l2);
@@ -556,6 +570,42 @@ static void test_overlap_nested_walk(void **state)
 	assert_int_equal(r.ua.walk_cycles - before, 24 * 4);
 	user_access_overlap(&r.ua, a + (2ULL << 20), TLB_WALK, true);
 	assert_int_equal(nr_loads(&r.path), 2 * 25 + 19 + 1);
+	overlap_rig_destroy(&r);
+}
+
+/*
+ * With paging-structure caches, a walk reads only what they do not hold:
+ * the PTE after a PDE-cache hit; a nested walk three entries (the EPT PTE
+ * of the guest page table's frame, the guest PTE, the EPT PTE of the data's
+ * frame) once the guest's and the EPT's PDE caches hold the 2M regions.
+ */
+static void test_overlap_psc(void **state)
+{
+	const uint64_t a = 0x7f3a5c9e12c0ULL;
+	struct overlap_rig r;
+	uint64_t n;
+
+	(void)state;
+	overlap_rig_init(&r, 1);
+	overlap_rig_psc(&r);
+	user_access_overlap(&r.ua, a, TLB_WALK, false);
+	assert_int_equal(nr_loads(&r.path), 4 + 1);		/* cold: a whole walk */
+	n = nr_loads(&r.path);
+	user_access_overlap(&r.ua, a - 64 * 4096, TLB_WALK, false);	/* same 2M, another PTE line */
+	assert_int_equal(nr_loads(&r.path) - n, 1 + 1);
+	n = nr_loads(&r.path);
+	user_access_overlap(&r.ua, a + (4ULL << 20), TLB_WALK, true);	/* a 2M page: PDPTE cache hit */
+	assert_int_equal(nr_loads(&r.path) - n, 1 + 1);
+	overlap_rig_destroy(&r);
+
+	overlap_rig_init(&r, 2);
+	overlap_rig_psc(&r);
+	/* Cold, but the later EPT walks of this walk already hit the EPT's PML4 cache. */
+	user_access_overlap(&r.ua, a, TLB_WALK, false);
+	assert_true(nr_loads(&r.path) < 24 + 1);
+	n = nr_loads(&r.path);
+	user_access_overlap(&r.ua, a - 64 * 4096, TLB_WALK, false);
+	assert_int_equal(nr_loads(&r.path) - n, 3 + 1);
 	overlap_rig_destroy(&r);
 }
 
@@ -650,6 +700,7 @@ int main(void)
 		cmocka_unit_test(test_walk_sets_young),
 		cmocka_unit_test(test_overlap_native_walk),
 		cmocka_unit_test(test_overlap_nested_walk),
+		cmocka_unit_test(test_overlap_psc),
 		cmocka_unit_test(test_overlap_cycles),
 		cmocka_unit_test(test_relations),
 	};

@@ -62,6 +62,9 @@
 	X(tlb, walk_cycles, U64, "cycles", "page walk, entries in cache")          \
 	X(tlb, walk_dims, U64, "", "1 native, 2 nested (two-dimensional) walk")   \
 	X(tlb, page_walkers, U64, "", "page walks in flight at once")              \
+	X(tlb, pml4_cache_entries, U64, "", "PML4 cache (overlap model); 0: none")   \
+	X(tlb, pdpte_cache_entries, U64, "", "PDPTE cache (overlap model); 0: none") \
+	X(tlb, pde_cache_entries, U64, "", "PDE cache (overlap model); 0: none")     \
 	X(mem, zero_gbps, U64, "GB/s", "page zeroing bandwidth per core")          \
 	X(mem, copy_gbps, U64, "GB/s", "page copy bandwidth per core")             \
 	X(mem, node_write_gbps, U64, "GB/s", "write bandwidth of one node")        \

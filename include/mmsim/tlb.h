@@ -112,7 +112,8 @@ struct tlb_set {
 /*
  * One set-associative array with true LRU replacement.
  *
- *   nr_sets == set_mask + 1, a power of two
+ *   nr_sets == set_mask + 1, a power of two (tlb_init()), or any number
+ *     with set_mask all ones (tlb_array_alloc(): the caller picks the set)
  *   keys of set s are keys[s * ways .. s * ways + ways - 1], by way
  *   lru_shift == 4 * (ways - 1)
  *   way_mask == (1 << ways) - 1
@@ -120,7 +121,8 @@ struct tlb_set {
 struct tlb_array {
 	struct tlb_set *sets;		/* nr_sets sets */
 	uint64_t *keys;			/* nr_sets * ways keys, by way */
-	uint64_t set_mask;		/* nr_sets - 1 */
+	uint64_t set_mask;		/* nr_sets - 1, or all ones */
+	uint64_t nr_sets;		/* number of sets */
 	uint64_t order_mask;		/* the nibbles 0 .. ways-1 of an order */
 	uint32_t ways;			/* associativity, 1 .. TLB_MAX_WAYS */
 	uint32_t lru_shift;		/* bit offset of the LRU nibble */
@@ -400,6 +402,7 @@ static inline uint64_t tlb_dtlb_load_misses(const struct tlb *t)
 int tlb_init(struct tlb *t, const struct tlb_geometry *geo);
 int tlb_array_alloc(struct tlb_array *a, uint64_t nr_sets, uint32_t ways);
 void tlb_array_free(struct tlb_array *a);
+unsigned int tlb_array_flush_asid(struct tlb_array *a, uint16_t asid);
 void tlb_destroy(struct tlb *t);
 
 uint32_t tlb_walk_refs(const struct tlb *t, bool huge);

@@ -18,6 +18,7 @@
  */
 #include <inttypes.h>
 #include <errno.h>
+#include <limits.h>
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -511,6 +512,7 @@ struct cli_prep {
 struct cli_job {
 	struct cli_prep *p;
 	int v;				/* index into p->idx and p->res */
+	int seq;			/* place in the order of a sequential run */
 	pid_t pid;
 	int fd;				/* read end of the result pipe */
 };
@@ -556,17 +558,23 @@ static int cli_job_reap(struct cli *c, struct cli_job *j)
 
 /*
  * Run every variant of the @nr_prep scenarios in child processes, at most
- * @jobs at a time, starting the next one as soon as any finishes.  Each child runs one variant in-process
- * and writes its result back through a pipe.  Every variant is an
- * independent simulation, so the results are those of a sequential run.
+ * @jobs at a time, starting the next one as soon as any finishes.  Each
+ * child runs one variant in-process and writes its result back through a
+ * pipe.  Every variant is an independent simulation, so the results are
+ * those of a sequential run, and so is a failure: the one reported is the
+ * failed variant a sequential run would have reached first.  Once one has
+ * failed, no variant after it (in that order) is started; the ones before
+ * it still run, since one of them may fail too.
  * Returns 0, or 1 with c->msg set.
  */
 static int cli_run_pool(struct cli *c, struct cli_prep *prep, int nr_prep,
 			uint64_t jobs, const char *what)
 {
+	static char fail_msg[sizeof(c->msg)];
 	struct cli_job *job;
 	struct pollfd *pfd;
 	int nr = 0, next = 0, done = 0, running = 0, ret = 0, i, v;
+	int first_fail = INT_MAX;	/* seq of the earliest failed variant */
 
 	for (i = 0; i < nr_prep; i++)
 		nr += prep[i].nr;
@@ -584,20 +592,31 @@ static int cli_run_pool(struct cli *c, struct cli_prep *prep, int nr_prep,
 	 * under test is an improvement, and the longest runs should start
 	 * first, so that no process is left running alone at the end.
 	 */
-	for (v = 0, nr = 0; v < SIM_MAX_VARIANTS; v++)
-		for (i = 0; i < nr_prep; i++)
+	for (v = 0, nr = 0; v < SIM_MAX_VARIANTS; v++) {
+		int seq0 = 0;
+
+		for (i = 0; i < nr_prep; i++) {
 			if (v < prep[i].nr) {
 				job[nr].p = &prep[i];
 				job[nr].v = v;
+				job[nr].seq = seq0 + v;
 				nr++;
 			}
+			seq0 += prep[i].nr;
+		}
+	}
 	cli_progress_begin(c, what, nr);
 	fflush(NULL);
-	while (done < nr) {
+	for (;;) {
 		int n = 0;
 
 		while (next < nr && (uint64_t)running < jobs) {
 			int p[2];
+
+			if (job[next].seq > first_fail) {
+				next++;			/* a sequential run stops before it */
+				continue;
+			}
 
 			if (pipe(p)) {
 				snprintf(c->msg, sizeof(c->msg), "pipe: %s", strerror(errno));
@@ -622,6 +641,8 @@ static int cli_run_pool(struct cli *c, struct cli_prep *prep, int nr_prep,
 			next++;
 			running++;
 		}
+		if (!running)
+			break;
 		/* Wait for any running job: its result, or EOF if it died. */
 		for (i = 0; i < next; i++) {
 			if (!job[i].pid)
@@ -642,14 +663,20 @@ static int cli_run_pool(struct cli *c, struct cli_prep *prep, int nr_prep,
 			if (!job[i].pid)
 				continue;
 			if (pfd[n++].revents) {
-				ret = cli_job_reap(c, &job[i]);
+				if (cli_job_reap(c, &job[i]) && job[i].seq < first_fail) {
+					first_fail = job[i].seq;
+					memcpy(fail_msg, c->msg, sizeof(fail_msg));
+				}
 				running--;
 				done++;
 				cli_progress_step(done);
-				if (ret)
-					goto out_reap;
 			}
 		}
+	}
+	if (first_fail != INT_MAX) {
+		memcpy(c->msg, fail_msg, sizeof(c->msg));
+		ret = 1;
+		goto out_reap;
 	}
 	for (i = 0; i < nr_prep; i++)
 		prep[i].ran = true;

@@ -78,6 +78,7 @@ static void tlb_array_setup(struct tlb_array *a, struct tlb_set *sets,
 	a->keys = keys;
 	a->ways = ways;
 	a->set_mask = nr_sets - 1;
+	a->nr_sets = nr_sets;
 	a->order_mask = ways == TLB_MAX_WAYS ? ~0ULL : (1ULL << (4 * ways)) - 1;
 	a->lru_shift = 4 * (ways - 1);
 	a->way_mask = (uint32_t)((1ULL << ways) - 1);
@@ -194,9 +195,18 @@ static unsigned int tlb_array_flush(struct tlb_array *a, uint16_t asid,
 	unsigned int removed = 0;
 	uint64_t s;
 
-	for (s = 0; s <= a->set_mask; s++)
+	for (s = 0; s < a->nr_sets; s++)
 		removed += tlb_set_flush(a, &a->sets[s], asid, all);
 	return removed;
+}
+
+/*
+ * Remove every entry of @asid from an array of tlb_array_alloc() whose keys
+ * carry the address space as tlb_key() does.  Returns the entries removed.
+ */
+unsigned int tlb_array_flush_asid(struct tlb_array *a, uint16_t asid)
+{
+	return tlb_array_flush(a, asid, false);
 }
 
 static bool tlb_array_present(const struct tlb_array *a, uint64_t key,
@@ -210,7 +220,7 @@ static bool tlb_array_present(const struct tlb_array *a, uint64_t key,
 
 static unsigned int tlb_array_nr_valid(const struct tlb_array *a)
 {
-	uint64_t i, n = (a->set_mask + 1) * a->ways;
+	uint64_t i, n = a->nr_sets * a->ways;
 	unsigned int nr = 0;
 
 	for (i = 0; i < n; i++)

@@ -56,8 +56,41 @@ static struct {
 	struct cache_array *l1, *l2;	/* by core (sim_vcpu.core) */
 	struct cache_array *l3;		/* by socket */
 	struct cache_path *paths;	/* by vCPU */
-	int nr_cores, nr_sockets;
+	struct mmu_caches *psc;		/* by vCPU */
+	int nr_cores, nr_sockets, nr_cpus;
 } dcaches;
+
+/*
+ * One paging-structure cache of @entries entries: fully associative up to
+ * 16 entries, else 4-way.  0 entries: an array with no sets (no cache).
+ */
+static int psc_array_init(struct tlb_array *a, uint64_t entries)
+{
+	uint32_t ways = entries <= TLB_MAX_WAYS ? (uint32_t)entries : 4;
+
+	if (!entries) {
+		memset(a, 0, sizeof(*a));
+		return 0;
+	}
+	if (entries % ways)
+		return -EINVAL;
+	return tlb_array_alloc(a, entries / ways, ways);
+}
+
+static int mmu_caches_init(struct mmu_caches *c, const struct sim_profile *p)
+{
+	const uint64_t entries[PSC_NR_LEVELS] = {
+		[PSC_PDE] = p->tlb_pde_cache_entries,
+		[PSC_PDPTE] = p->tlb_pdpte_cache_entries,
+		[PSC_PML4] = p->tlb_pml4_cache_entries,
+	};
+	int d, l, ret = 0;
+
+	for (d = 0; d < 2; d++)
+		for (l = 0; l < PSC_NR_LEVELS && !ret; l++)
+			ret = psc_array_init(&c->lvl[d][l], entries[l]);
+	return ret;
+}
 
 static void mm_dcache_destroy(struct sim_engine *e)
 {
@@ -69,6 +102,11 @@ static void mm_dcache_destroy(struct sim_engine *e)
 	}
 	for (i = 0; i < dcaches.nr_sockets; i++)
 		cache_array_destroy(&dcaches.l3[i]);
+	for (i = 0; dcaches.psc && i < dcaches.nr_cpus; i++)
+		for (int d = 0; d < 2; d++)
+			for (int l = 0; l < PSC_NR_LEVELS; l++)
+				tlb_array_free(&dcaches.psc[i].lvl[d][l]);
+	free(dcaches.psc);
 	free(dcaches.l1);
 	free(dcaches.l2);
 	free(dcaches.l3);
@@ -91,8 +129,10 @@ static int mm_dcache_init(struct sim_engine *e)
 	dcaches.l1 = calloc((size_t)dcaches.nr_cores, sizeof(*dcaches.l1));
 	dcaches.l2 = calloc((size_t)dcaches.nr_cores, sizeof(*dcaches.l2));
 	dcaches.l3 = calloc((size_t)dcaches.nr_sockets, sizeof(*dcaches.l3));
-	dcaches.paths = calloc((size_t)sim_engine_nr_cpus(e), sizeof(*dcaches.paths));
-	if (!dcaches.l1 || !dcaches.l2 || !dcaches.l3 || !dcaches.paths) {
+	dcaches.nr_cpus = sim_engine_nr_cpus(e);
+	dcaches.paths = calloc((size_t)dcaches.nr_cpus, sizeof(*dcaches.paths));
+	dcaches.psc = calloc((size_t)dcaches.nr_cpus, sizeof(*dcaches.psc));
+	if (!dcaches.l1 || !dcaches.l2 || !dcaches.l3 || !dcaches.paths || !dcaches.psc) {
 		mm_dcache_destroy(e);
 		return -ENOMEM;
 	}
@@ -104,6 +144,8 @@ static int mm_dcache_init(struct sim_engine *e)
 	}
 	for (i = 0; i < dcaches.nr_sockets && !ret; i++)
 		ret = cache_array_init(&dcaches.l3[i], p->cache_l3_kib, (uint32_t)p->cache_l3_ways);
+	for (i = 0; i < dcaches.nr_cpus && !ret; i++)
+		ret = mmu_caches_init(&dcaches.psc[i], p);
 	if (ret) {
 		mm_dcache_destroy(e);
 		return ret;
@@ -124,6 +166,12 @@ static int mm_dcache_init(struct sim_engine *e)
 	return 0;
 }
 
+/* The vCPU's paging-structure caches, or NULL without the overlap model. */
+static struct mmu_caches *mm_psc_of(int cpu)
+{
+	return dcaches.psc ? &dcaches.psc[cpu] : NULL;
+}
+
 /*
  * flush_tlb_func()'s hook: drop what this CPU's TLB caches of [start, end)
  * in @mm's address space.  Runs on @cpu (locally or in the IPI handler).
@@ -134,6 +182,11 @@ static void mm_tlb_flush_hook(int cpu, struct mm_struct *mm, uint64_t start, uin
 
 	if (!t || !mm)
 		return;
+	/* INVLPG and a CR3 write both drop the PCID's paging-structure caches. */
+	if (mm_psc_of(cpu))
+		for (int l = 0; l < PSC_NR_LEVELS; l++)
+			if (mm_psc_of(cpu)->lvl[0][l].nr_sets)
+				tlb_array_flush_asid(&mm_psc_of(cpu)->lvl[0][l], mm->asid);
 	if (end == TLB_FLUSH_ALL)
 		tlb_flush_asid(t, mm->asid);
 	else
@@ -240,6 +293,7 @@ void user_access_init(struct user_access *ua, struct vm_area_struct *vma)
 	}
 	ua->scale = w;
 	ua->cache = sim_this_vcpu()->dcache;
+	ua->psc = mm_psc_of(smp_processor_id());
 	if (ua->cache)
 		ua->scale = (uint64_t)w * sim_mm->prof->mem_loads_in_flight;
 	ua->den = ua->scale * sim_mm->prof->clock_mhz;
@@ -370,22 +424,57 @@ static inline uint64_t table_gfn(uint16_t asid, int l, uint64_t addr)
 	return h >> (64 - TABLE_GFN_BITS);
 }
 
-/* The host's walk of a guest frame: four EPT levels, 4K host pages. */
-static uint32_t ept_walk_cycles(struct cache_path *cp, uint64_t gfn)
+/*
+ * Look up the entry of @c covering @x (an address, or a guest-physical
+ * address for the EPT) at @shift, filling it on a miss.  No sets: no cache.
+ */
+static inline bool psc_touch(struct tlb_array *c, uint16_t asid, uint64_t x, int shift)
 {
+	uint64_t vpn = x >> shift;
+
+	if (!c->nr_sets)
+		return false;
+	return tlb_array_touch_mru(c, tlb_key(asid, vpn, false), vpn % c->nr_sets, true);
+}
+
+/*
+ * The level (4: PML4E .. 1: PTE) at which a walk of @x that ends at level
+ * @last starts, given the paging-structure caches of one dimension: a PDE
+ * cache hit leaves only the PTE to read, a PDPTE cache hit the PDE and the
+ * PTE, a PML4 cache hit three entries.  A PDE that maps a 2M page is never
+ * cached there (SDM 3A 4.10.3.1), so a walk that ends at the PDE skips that
+ * cache.  A miss fills the entry, as the walk that follows reads it.
+ */
+static int psc_walk_start(struct tlb_array *lvl, uint16_t asid, uint64_t x, int last)
+{
+	if (last == 1 && psc_touch(&lvl[PSC_PDE], asid, x, 21))
+		return 1;
+	if (psc_touch(&lvl[PSC_PDPTE], asid, x, 30))
+		return 2;
+	if (psc_touch(&lvl[PSC_PML4], asid, x, 39))
+		return 3;
+	return TLB_WALK_LEVELS;
+}
+
+/* The host's walk of a guest frame: EPT levels, 4K host pages. */
+static uint32_t ept_walk_cycles(struct user_access *ua, uint64_t gfn)
+{
+	struct cache_path *cp = ua->cache;
 	uint32_t c = 0;
 	int k;
 
-	for (k = TLB_WALK_LEVELS; k >= 1; k--)
+	k = psc_walk_start(ua->psc->lvl[1], 0, gfn << PAGE_SHIFT, 1);
+	for (; k >= 1; k--)
 		c += cache_load_cycles(cp, ept_line(k, gfn));
 	return c;
 }
 
 /*
  * The latency of the walk for @addr: each entry's load is a dependent
- * load, so the latencies add.  Native: PML4E, PDPTE, PDE (and the PTE for
- * a 4K page).  Nested: before each guest entry, the host walk of the guest
- * frame holding its table; after them, the host walk of the data's frame.
+ * load, so the latencies add.  Native: from the level the paging-structure
+ * caches leave, the PML4E, PDPTE, PDE (and the PTE for a 4K page).  Nested:
+ * before each guest entry, the host walk of the guest frame holding its
+ * table; after them, the host walk of the data's frame.
  */
 static uint32_t walk_latency(struct user_access *ua, uint64_t addr, bool huge)
 {
@@ -394,13 +483,14 @@ static uint32_t walk_latency(struct user_access *ua, uint64_t addr, bool huge)
 	int l, last = huge ? 2 : 1;
 	uint32_t c = 0;
 
-	for (l = TLB_WALK_LEVELS; l >= last; l--) {
+	l = psc_walk_start(ua->psc->lvl[0], ua->asid, addr, last);
+	for (; l >= last; l--) {
 		if (nested)
-			c += ept_walk_cycles(cp, table_gfn(ua->asid, l, addr));
+			c += ept_walk_cycles(ua, table_gfn(ua->asid, l, addr));
 		c += cache_load_cycles(cp, pt_line(ua->asid, l, addr));
 	}
 	if (nested)
-		c += ept_walk_cycles(cp, data_gfn(ua->asid, addr));
+		c += ept_walk_cycles(ua, data_gfn(ua->asid, addr));
 	return c;
 }
 
