@@ -100,6 +100,7 @@ static int deferred_split_run(const struct sim_run_config *cfg, int variant,
 	p.rounds = sim_param(cfg, "rounds");
 	p.step = sim_param(cfg, "mthp");
 	p.dontneed = sim_param(cfg, "unmap") == 1;
+	p.start_spread_ps = sim_param(cfg, "start_spread") * 1000;
 	/* workers=processes: the same loop, each worker a process of its own. */
 	tp = calloc((size_t)o.nr_cpus, sizeof(*tp));
 	if (!tp) {
@@ -181,6 +182,9 @@ static const struct sim_param deferred_split_params[] = {
 	{ .key = "workers", .type = SIM_PARAM_ENUM, .def = 0, .min = 0, .max = 1,
 	  .choices = deferred_split_workers_choices,
 	  .help = "threads of one process (one mm, the seed's words) or one process each" },
+	{ .key = "start_spread", .type = SIM_PARAM_TIME, .def = 0, .min = 0,
+	  .max = 10000000000ULL,
+	  .help = "each worker starts after a random delay below this (0: all at once)" },
 	{ 0 },
 };
 

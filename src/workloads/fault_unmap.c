@@ -21,6 +21,9 @@ void fault_unmap_thread(void *arg)
 	struct vm_area_struct *vma = NULL;
 
 	switch_mm_irqs_off(mm);
+	/* A start spread: the threads do not all begin at the same moment. */
+	if (p->start_spread_ps)
+		sim_sleep_ps(sim_rng_next(&sim_current()->rng) % p->start_spread_ps);
 	for (r = 0; r < p->rounds; r++) {
 		if (!vma) {
 			addr = vm_mmap_anon(mm, p->region, true);

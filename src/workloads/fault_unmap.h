@@ -13,6 +13,7 @@ struct fault_unmap_params {
 	uint64_t rounds;
 	uint64_t step;			/* bytes between touches (the folio size) */
 	bool dontneed;			/* madvise(MADV_DONTNEED) instead of munmap() */
+	uint64_t start_spread_ps;	/* first round after a random delay below this */
 };
 
 void fault_unmap_thread(void *arg);
