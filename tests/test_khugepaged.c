@@ -687,6 +687,35 @@ static void test_relations(void **state)
 	assert_true(cpa_gain_k > cpa_gain_d);
 }
 
+/* A profile whose TLB or caches mm_tlb_init() could not build is bad input, named. */
+static void test_bad_geometry(void **state)
+{
+	const struct scenario_ops *d = &scenario_khugepaged_cold;
+	static struct sim_profile prof;
+	struct sim_run_config cfg;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(sim_profile_load("desktop", &prof, err, sizeof(err)), 0);
+	sim_run_config_init(&cfg, d, &prof, 1);
+	assert_int_equal(d->validate(&cfg, err, sizeof(err)), 0);
+	assert_int_equal(sim_profile_set(&prof, "tlb.l1_4k_ways=3", err, sizeof(err)), 0);
+	assert_int_equal(d->validate(&cfg, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "tlb.l1_4k_entries=64, tlb.l1_4k_ways=3: expected"));
+	/* The data caches are checked only when the overlap model is on. */
+	assert_int_equal(sim_profile_load("desktop", &prof, err, sizeof(err)), 0);
+	assert_int_equal(sim_profile_set(&prof, "cache.l1d_ways=17", err, sizeof(err)), 0);
+	assert_int_equal(d->validate(&cfg, err, sizeof(err)), 0);
+	assert_int_equal(sim_profile_set(&prof, "mem.loads_in_flight=10", err, sizeof(err)), 0);
+	assert_int_equal(d->validate(&cfg, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "cache.l1d_ways=17"));
+	assert_int_equal(sim_profile_load("desktop", &prof, err, sizeof(err)), 0);
+	assert_int_equal(sim_profile_set(&prof, "mem.loads_in_flight=10", err, sizeof(err)), 0);
+	assert_int_equal(sim_profile_set(&prof, "tlb.pde_cache_entries=18", err, sizeof(err)), 0);
+	assert_int_equal(d->validate(&cfg, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "tlb.pde_cache_entries=18: expected"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -702,6 +731,7 @@ int main(void)
 		cmocka_unit_test(test_overlap_nested_walk),
 		cmocka_unit_test(test_overlap_psc),
 		cmocka_unit_test(test_overlap_cycles),
+		cmocka_unit_test(test_bad_geometry),
 		cmocka_unit_test(test_relations),
 	};
 

@@ -194,6 +194,85 @@ static void mm_tlb_flush_hook(int cpu, struct mm_struct *mm, uint64_t start, uin
 				sim_mm->prof->tlb_single_page_flush_ceiling);
 }
 
+/* @entries in @ways: 1..16 ways, a whole number of sets, a power of two if @pow2. */
+static bool geometry_ok(uint64_t entries, uint64_t ways, bool pow2)
+{
+	uint64_t sets;
+
+	if (!entries || !ways || ways > TLB_MAX_WAYS || entries % ways)
+		return false;
+	sets = entries / ways;
+	return !pow2 || !(sets & (sets - 1));
+}
+
+/**
+ * mm_tlb_check_profile - can mm_tlb_init() build @p's TLBs and caches?
+ * @p: the profile
+ * @err: one line naming the bad value and what is expected
+ * @len: its size
+ *
+ * Checked before a run, so that a bad profile value (a --cost) is bad
+ * input, not a failure of the run.
+ * Context: any.
+ * Return: 0, or -1 with @err set.
+ */
+int mm_tlb_check_profile(const struct sim_profile *p, char *err, size_t len)
+{
+	const struct { const char *name; uint64_t entries, ways; } tlbs[] = {
+		{ "tlb.l1_4k", p->tlb_l1_4k_entries, p->tlb_l1_4k_ways },
+		{ "tlb.l1_2m", p->tlb_l1_2m_entries, p->tlb_l1_2m_ways },
+		{ "tlb.stlb", p->tlb_stlb_entries, p->tlb_stlb_ways },
+	};
+	const struct { const char *name; uint64_t kib, ways; } caches[] = {
+		{ "cache.l1d", p->cache_l1d_kib, p->cache_l1d_ways },
+		{ "cache.l2", p->cache_l2_kib, p->cache_l2_ways },
+		{ "cache.l3", p->cache_l3_kib, p->cache_l3_ways },
+	};
+	const struct { const char *name; uint64_t entries; } pscs[] = {
+		{ "tlb.pml4_cache_entries", p->tlb_pml4_cache_entries },
+		{ "tlb.pdpte_cache_entries", p->tlb_pdpte_cache_entries },
+		{ "tlb.pde_cache_entries", p->tlb_pde_cache_entries },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(tlbs) / sizeof(tlbs[0]); i++)
+		if (!geometry_ok(tlbs[i].entries, tlbs[i].ways, true)) {
+			snprintf(err, len, "profile %s: %s_entries=%llu, %s_ways=%llu: expected 1 to "
+				 "16 ways and a power-of-two number of sets", p->machine_name,
+				 tlbs[i].name, (unsigned long long)tlbs[i].entries, tlbs[i].name,
+				 (unsigned long long)tlbs[i].ways);
+			return -1;
+		}
+	if (p->tlb_walk_dims != 1 && p->tlb_walk_dims != 2) {
+		snprintf(err, len, "profile %s: tlb.walk_dims=%llu: expected 1 or 2",
+			 p->machine_name, (unsigned long long)p->tlb_walk_dims);
+		return -1;
+	}
+	if (!p->tlb_page_walkers) {
+		snprintf(err, len, "profile %s: tlb.page_walkers=0: expected at least 1",
+			 p->machine_name);
+		return -1;
+	}
+	if (!p->mem_loads_in_flight)
+		return 0;		/* the caches below exist only in the overlap model */
+	for (i = 0; i < sizeof(caches) / sizeof(caches[0]); i++)
+		if (!geometry_ok(caches[i].kib * 16, caches[i].ways, false)) {
+			snprintf(err, len, "profile %s: %s_kib=%llu, %s_ways=%llu: expected 1 to "
+				 "16 ways that divide the cache's 64-byte lines", p->machine_name,
+				 caches[i].name, (unsigned long long)caches[i].kib, caches[i].name,
+				 (unsigned long long)caches[i].ways);
+			return -1;
+		}
+	for (i = 0; i < sizeof(pscs) / sizeof(pscs[0]); i++)
+		if (pscs[i].entries > TLB_MAX_WAYS && pscs[i].entries % 4) {
+			snprintf(err, len, "profile %s: %s=%llu: expected 0 to 16, or a multiple "
+				 "of 4 (4-way)", p->machine_name, pscs[i].name,
+				 (unsigned long long)pscs[i].entries);
+			return -1;
+		}
+	return 0;
+}
+
 /**
  * mm_tlb_init - give every vCPU of @e a TLB of the profile's geometry
  * @e: the engine, created with its profile

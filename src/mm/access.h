@@ -134,6 +134,7 @@ static inline double user_access_cycles(const struct user_access *ua)
 	return (double)ua->cycles_x_w / (double)ua->scale;
 }
 
+int mm_tlb_check_profile(const struct sim_profile *p, char *err, size_t len);
 int mm_tlb_init(struct sim_engine *e);
 void mm_tlb_destroy(struct sim_engine *e);
 

@@ -60,7 +60,7 @@ static int khugepaged_cold_validate(const struct sim_run_config *cfg, char *err,
 			 (unsigned long long)sim_param(cfg, "node_memory"));
 		return -1;
 	}
-	return 0;
+	return mm_tlb_check_profile(cfg->profile, err, len);
 }
 
 static int khugepaged_cold_run(const struct sim_run_config *cfg, int variant,
