@@ -35,9 +35,10 @@
  *     hardware re-walks to set it): our workloads' stores fault their pages
  *     in, so their entries are dirty from the start.
  *   - Flat model: the data caches (the data access costs mem.access_cycles).
- *   - Overlap model: paging-structure caches and the nested TLB (their
- *     sizes are not published); physical addresses (lines are named by
- *     address space and virtual address, and guest-physical addresses of
+ *   - Overlap model: the nested TLB (guest-physical mappings); paging-
+ *     structure caches are modelled, but every profile gives them 0 entries
+ *     (their sizes are not published); physical addresses (lines are named
+ *     by address space and virtual address, and guest-physical addresses of
  *     data are taken as contiguous with the virtual ones); stores; kernel
  *     accesses (faults, khugepaged's copies) do not pass through the caches.
  *   - Several VMAs per user_access (each state covers one VMA).
