@@ -199,18 +199,95 @@ static void sweep_point_name(const struct sweep *sw, uint64_t r, char *buf,
 }
 
 /*
- * --vary SECTION.KEY=V1,V2,...: an axis over one value of the profile,
- * each value checked on a copy of the profile as --cost checks it.
+ * One value of an axis: parse @val into *@v and its canonical text into
+ * @text (SWEEP_TEXT bytes).  Returns 0, or 2 with c->msg set.
  */
+typedef int (*sweep_value_fn)(struct cli *c, struct sweep *sw, const struct sweep_axis *ax,
+			      const char *arg, const char *val, uint64_t *v, char *text);
+
+/*
+ * Fill axis @ax (already counted in sw->nr_axes, so that sweep_free()
+ * frees it) with the values of @list, "V1,V2,...", each parsed by @parse.
+ * Returns 0, 2 for bad input or 1 for an internal failure, with c->msg set.
+ */
+static int sweep_axis_fill(struct cli *c, struct sweep *sw, struct sweep_axis *ax,
+			   const char *arg, const char *list, sweep_value_fn parse)
+{
+	char val[SWEEP_TEXT];
+	const char *p;
+	int k, cap = 1;
+
+	for (p = list; *p; p++)
+		cap += *p == ',';
+	if (cap > SWEEP_MAX_RUNS)
+		return cli_fail(c, "--vary %s: %d values: expected at most %d", ax->key, cap,
+				SWEEP_MAX_RUNS);
+	ax->val = calloc((size_t)cap, sizeof(*ax->val));
+	ax->text = calloc((size_t)cap, sizeof(*ax->text));
+	if (!ax->val || !ax->text)
+		return cli_fail(c, "out of memory") - 1;
+	for (p = list; ; p++) {
+		const char *end = strchr(p, ',');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		uint64_t v = 0;
+
+		if (!n || n >= sizeof(val))
+			return cli_fail(c, "--vary %s: an empty or overlong value at position %d: expected KEY=V1,V2,...",
+					arg, ax->nr + 1);
+		memcpy(val, p, n);
+		val[n] = '\0';
+		if (parse(c, sw, ax, arg, val, &v, ax->text[ax->nr]))
+			return 2;
+		for (k = 0; k < ax->nr; k++)
+			if (ax->val[k] == v)
+				return cli_fail(c, "--vary %s: value %s given twice", arg, val);
+		ax->val[ax->nr++] = v;
+		if (!end)
+			break;
+		p = end;
+	}
+	return 0;
+}
+
+/* A value of a profile axis: checked on a copy of the profile, as --cost checks it. */
+static int sweep_profile_value(struct cli *c, struct sweep *sw, const struct sweep_axis *ax,
+			       const char *arg, const char *val, uint64_t *v, char *text)
+{
+	static struct sim_profile scratch;
+	char assign[SWEEP_TEXT + 72], why[CLI_ERR];
+	char *stop;
+
+	scratch = *sw->prof;
+	snprintf(assign, sizeof(assign), "%s=%s", ax->key, val);
+	if (sim_profile_set(&scratch, assign, why, sizeof(why)))
+		return cli_fail(c, "--vary %s: %s", arg, why);
+	*v = strtoull(val, &stop, 10);
+	if (*stop)
+		return cli_fail(c, "--vary %s: %s: expected a number to vary", arg, val);
+	snprintf(text, SWEEP_TEXT, "%" PRIu64, *v);
+	return 0;
+}
+
+/* A value of a scenario parameter's axis, as --set parses it. */
+static int sweep_param_value(struct cli *c, struct sweep *sw, const struct sweep_axis *ax,
+			     const char *arg, const char *val, uint64_t *v, char *text)
+{
+	const struct sim_param *prm = &sw->s->params[ax->param];
+
+	(void)arg;
+	if (sim_param_parse(prm, val, v, c->msg, sizeof(c->msg)))
+		return 2;
+	sim_param_format(prm, *v, text, SWEEP_TEXT);
+	return 0;
+}
+
+/* --vary SECTION.KEY=V1,V2,...: an axis over one value of the profile. */
 static int sweep_parse_profile_axis(struct cli *c, struct sweep *sw, const char *arg,
 				    const char *key, const char *list,
 				    const struct cli_args *a)
 {
-	static struct sim_profile scratch;
 	struct sweep_axis *ax = &sw->axis[sw->nr_axes];
-	char assign[SWEEP_TEXT + 72], val[SWEEP_TEXT], why[CLI_ERR];
-	const char *p;
-	int k, cap = 1;
+	int k;
 
 	for (k = 0; k < sw->nr_axes; k++)
 		if (!strcmp(sw->axis[k].key, key))
@@ -219,45 +296,12 @@ static int sweep_parse_profile_axis(struct cli *c, struct sweep *sw, const char 
 		if (!strncmp(a->costs[k], key, strlen(key)) && a->costs[k][strlen(key)] == '=')
 			return cli_fail(c, "--vary %s: %s is also given with --cost %s: expected one of them",
 					arg, key, a->costs[k]);
-	for (p = list; *p; p++)
-		cap += *p == ',';
-	if (cap > SWEEP_MAX_RUNS)
-		return cli_fail(c, "--vary %s: %d values: expected at most %d", key, cap,
-				SWEEP_MAX_RUNS);
 	ax->param = -1;
 	ax->key = strdup(key);
-	ax->val = calloc((size_t)cap, sizeof(*ax->val));
-	ax->text = calloc((size_t)cap, sizeof(*ax->text));
 	sw->nr_axes++;		/* sweep_free() frees it from here on */
-	if (!ax->key || !ax->val || !ax->text)
+	if (!ax->key)
 		return cli_fail(c, "out of memory") - 1;
-	for (p = list; ; p++) {
-		const char *end = strchr(p, ',');
-		size_t n = end ? (size_t)(end - p) : strlen(p);
-		char *stop;
-
-		if (!n || n >= sizeof(val))
-			return cli_fail(c, "--vary %s: an empty or overlong value at position %d: expected KEY=V1,V2,...",
-					arg, ax->nr + 1);
-		memcpy(val, p, n);
-		val[n] = '\0';
-		scratch = *sw->prof;
-		snprintf(assign, sizeof(assign), "%s=%s", key, val);
-		if (sim_profile_set(&scratch, assign, why, sizeof(why)))
-			return cli_fail(c, "--vary %s: %s", arg, why);
-		ax->val[ax->nr] = strtoull(val, &stop, 10);
-		if (*stop)
-			return cli_fail(c, "--vary %s: %s: expected a number to vary", arg, val);
-		for (k = 0; k < ax->nr; k++)
-			if (ax->val[k] == ax->val[ax->nr])
-				return cli_fail(c, "--vary %s: value %s given twice", arg, val);
-		snprintf(ax->text[ax->nr], SWEEP_TEXT, "%" PRIu64, ax->val[ax->nr]);
-		ax->nr++;
-		if (!end)
-			break;
-		p = end;
-	}
-	return 0;
+	return sweep_axis_fill(c, sw, ax, arg, list, sweep_profile_value);
 }
 
 /* Parse one --vary KEY=V1,V2,... into the next axis. */
@@ -265,10 +309,10 @@ static int sweep_parse_axis(struct cli *c, struct sweep *sw, const char *arg,
 			    const struct cli_args *a)
 {
 	const struct scenario_ops *s = sw->s;
-	const char *eq = strchr(arg, '='), *p;
+	const char *eq = strchr(arg, '=');
 	struct sweep_axis *ax = &sw->axis[sw->nr_axes];
-	char key[64], val[SWEEP_TEXT];
-	int i, k, cap;
+	char key[64];
+	int i, k;
 
 	if (!eq || eq == arg || !eq[1])
 		return cli_fail(c, "--vary %s: expected KEY=V1,V2,... with at least one value",
@@ -297,40 +341,8 @@ static int sweep_parse_axis(struct cli *c, struct sweep *sw, const char *arg,
 					arg, key, a->sets[k]);
 	ax->param = i;
 	ax->key = s->params[i].key;
-	cap = 1;
-	for (p = eq + 1; *p; p++)
-		cap += *p == ',';
-	if (cap > SWEEP_MAX_RUNS)
-		return cli_fail(c, "--vary %s: %d values: expected at most %d",
-				key, cap, SWEEP_MAX_RUNS);
-	ax->val = calloc((size_t)cap, sizeof(*ax->val));
-	ax->text = calloc((size_t)cap, sizeof(*ax->text));
 	sw->nr_axes++;		/* sweep_free() frees it from here on */
-	if (!ax->val || !ax->text)
-		return cli_fail(c, "out of memory") - 1;
-	for (p = eq + 1; ; p++) {
-		const char *end = strchr(p, ',');
-		size_t n = end ? (size_t)(end - p) : strlen(p);
-		uint64_t v;
-
-		if (!n || n >= sizeof(val))
-			return cli_fail(c, "--vary %s: an empty or overlong value at position %d: expected KEY=V1,V2,...",
-					arg, ax->nr + 1);
-		memcpy(val, p, n);
-		val[n] = '\0';
-		if (sim_param_parse(&s->params[i], val, &v, c->msg, sizeof(c->msg)))
-			return 2;
-		for (k = 0; k < ax->nr; k++)
-			if (ax->val[k] == v)
-				return cli_fail(c, "--vary %s: value %s given twice", arg, val);
-		ax->val[ax->nr] = v;
-		sim_param_format(&s->params[i], v, ax->text[ax->nr], SWEEP_TEXT);
-		ax->nr++;
-		if (!end)
-			break;
-		p = end;
-	}
-	return 0;
+	return sweep_axis_fill(c, sw, ax, arg, eq + 1, sweep_param_value);
 }
 
 /* Everything a sweep needs, checked before anything runs. */
