@@ -31,6 +31,8 @@
 #include <cmocka.h>
 #include <jansson.h>
 
+#include "run_json.h"
+
 static double metric(json_t *doc, const char *variant, const char *key)
 {
 	json_t *vs = json_object_get(doc, "variants"), *v;
@@ -43,21 +45,6 @@ static double metric(json_t *doc, const char *variant, const char *key)
 	return 0;
 }
 
-static json_t *run_json(const char *bin, const char *args)
-{
-	char cmd[1024];
-	json_error_t jerr;
-	json_t *doc;
-	FILE *p;
-
-	snprintf(cmd, sizeof(cmd), "%s %s --json - 2>/dev/null", bin, args);
-	p = popen(cmd, "r");
-	assert_non_null(p);
-	doc = json_loadf(p, 0, &jerr);
-	assert_int_equal(pclose(p), 0);
-	assert_non_null(doc);
-	return doc;
-}
 
 static void test_khugepaged_cold_relations(void **state)
 {

@@ -53,6 +53,7 @@ struct cache_path {
 	uint64_t loads[CACHE_NR_LEVELS];	/* loads served by each level */
 };
 
+bool cache_geometry_ok(uint64_t kib, uint64_t ways);
 int cache_array_init(struct cache_array *c, uint64_t kib, uint32_t ways);
 void cache_array_destroy(struct cache_array *c);
 

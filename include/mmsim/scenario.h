@@ -105,6 +105,9 @@ struct scenario_ops {
 extern const struct scenario_ops *const sim_scenarios[];
 const struct scenario_ops *sim_scenario_find(const char *name);
 int sim_scenario_param_index(const struct scenario_ops *s, const char *key);
+/* The index of parameter @key of @s, or -1 with one line in @err listing the keys. */
+int sim_scenario_param_lookup(const struct scenario_ops *s, const char *key, char *err,
+			      size_t len);
 int sim_scenario_metric_index(const struct scenario_ops *s, const char *key);
 int sim_scenario_variant_index(const struct scenario_ops *s, const char *name);
 

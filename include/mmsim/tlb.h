@@ -399,6 +399,7 @@ static inline uint64_t tlb_dtlb_load_misses(const struct tlb *t)
 	return t->stats.walks;
 }
 
+bool tlb_array_geometry_ok(uint64_t entries, uint64_t ways);
 int tlb_init(struct tlb *t, const struct tlb_geometry *geo);
 int tlb_array_alloc(struct tlb_array *a, uint64_t nr_sets, uint32_t ways);
 void tlb_array_free(struct tlb_array *a);

@@ -157,7 +157,7 @@ const struct scenario_ops *cli_find_scenario(struct cli *c, const char *name)
  * @c: the invocation
  * @names: NULL-terminated names
  */
-void cli_append_names(struct cli *c, const char *const *names)
+static void cli_append_names(struct cli *c, const char *const *names)
 {
 	size_t n = strlen(c->msg);
 	int i;
@@ -732,9 +732,8 @@ static int cli_write_trace(struct cli *c, const struct scenario_ops *s,
  */
 int cli_apply_costs(struct cli *c, const struct cli_args *a, struct sim_profile *p)
 {
-	int k;
-
 	char why[CLI_ERR];
+	int k;
 
 	for (k = 0; k < a->nr_costs; k++)
 		if (sim_profile_set(p, a->costs[k], why, sizeof(why)))

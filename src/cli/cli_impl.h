@@ -70,7 +70,6 @@ int cli_configure(struct cli *c, const struct scenario_ops *s,
 		  const struct cli_args *a, struct sim_run_config *cfg);
 int cli_select_variants(struct cli *c, const struct scenario_ops *s,
 			const struct cli_args *a, int *idx);
-void cli_append_names(struct cli *c, const char *const *names);
 double cli_host_seconds(void);
 int cli_apply_costs(struct cli *c, const struct cli_args *a, struct sim_profile *p);
 

@@ -312,6 +312,7 @@ static int sweep_parse_axis(struct cli *c, struct sweep *sw, const char *arg,
 	const char *eq = strchr(arg, '=');
 	struct sweep_axis *ax = &sw->axis[sw->nr_axes];
 	char key[64];
+	size_t n;
 	int i, k;
 
 	if (!eq || eq == arg || !eq[1])
@@ -320,18 +321,13 @@ static int sweep_parse_axis(struct cli *c, struct sweep *sw, const char *arg,
 	snprintf(key, sizeof(key), "%.*s", (int)(eq - arg), arg);
 	if (strchr(key, '.'))
 		return sweep_parse_profile_axis(c, sw, arg, key, eq + 1, a);
-	i = sim_scenario_param_index(s, key);
-	if (i < 0 || i >= SIM_MAX_PARAMS) {
-		const char *keys[SIM_MAX_PARAMS + 1] = { NULL };
-
-		for (k = 0; s->params && s->params[k].key && k < SIM_MAX_PARAMS; k++)
-			keys[k] = s->params[k].key;
-		snprintf(c->msg, sizeof(c->msg),
-			 "--vary %s: unknown parameter %s for scenario %s: expected one of",
-			 arg, key, s->name);
-		cli_append_names(c, keys);
+	n = (size_t)snprintf(c->msg, sizeof(c->msg), "--vary %s: ", arg);
+	if (n >= sizeof(c->msg))
+		n = sizeof(c->msg) - 1;
+	i = sim_scenario_param_lookup(s, key, c->msg + n, sizeof(c->msg) - n);
+	if (i < 0)
 		return 2;
-	}
+	c->msg[0] = '\0';
 	for (k = 0; k < sw->nr_axes; k++)
 		if (sw->axis[k].param == i)
 			return cli_fail(c, "--vary %s: %s is varied twice", arg, key);

@@ -346,6 +346,30 @@ void sim_run_config_init(struct sim_run_config *cfg, const struct scenario_ops *
 }
 
 /**
+ * sim_scenario_param_lookup() - a parameter's index, or why there is none
+ * @s: the scenario
+ * @key: the parameter's name
+ * @err: "unknown parameter KEY for scenario S: expected one of a, b, ..."
+ * @len: size of @err
+ *
+ * Return: the index, or -1 with @err filled.
+ */
+int sim_scenario_param_lookup(const struct scenario_ops *s, const char *key, char *err,
+			      size_t len)
+{
+	int i = sim_scenario_param_index(s, key), j;
+	size_t n;
+
+	if (i >= 0 && i < SIM_MAX_PARAMS)
+		return i;
+	n = (size_t)snprintf(err, len, "unknown parameter %s for scenario %s: expected one of",
+			     key, s->name);
+	for (j = 0; s->params && s->params[j].key && j < SIM_MAX_PARAMS && n < len; j++)
+		n += (size_t)snprintf(err + n, len - n, "%s %s", j ? "," : "", s->params[j].key);
+	return -1;
+}
+
+/**
  * sim_run_config_set() - set one parameter of a configuration from its text
  * @cfg: the configuration (cfg->scenario names the parameters)
  * @assign: "KEY=VALUE", as --set takes it
@@ -360,7 +384,7 @@ int sim_run_config_set(struct sim_run_config *cfg, const char *assign, char *err
 	const char *eq = strchr(assign, '=');
 	char key[64];
 	size_t n;
-	int i, j;
+	int i;
 
 	if (!eq || eq == assign) {
 		snprintf(err, len, "--set %s: expected KEY=VALUE", assign);
@@ -371,15 +395,9 @@ int sim_run_config_set(struct sim_run_config *cfg, const char *assign, char *err
 		n = sizeof(key) - 1;
 	memcpy(key, assign, n);
 	key[n] = '\0';
-	i = sim_scenario_param_index(s, key);
-	if (i < 0 || i >= SIM_MAX_PARAMS) {
-		n = (size_t)snprintf(err, len, "unknown parameter %s for scenario %s: expected one of",
-				     key, s->name);
-		for (j = 0; s->params && s->params[j].key && j < SIM_MAX_PARAMS && n < len; j++)
-			n += (size_t)snprintf(err + n, len - n, "%s %s", j ? "," : "",
-					      s->params[j].key);
+	i = sim_scenario_param_lookup(s, key, err, len);
+	if (i < 0)
 		return -1;
-	}
 	if (sim_param_parse(&s->params[i], eq + 1, &cfg->params[i], err, len))
 		return -1;
 	return i;

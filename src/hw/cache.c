@@ -15,23 +15,38 @@
 #include "mmsim/cache.h"
 
 /**
+ * cache_geometry_ok - can a cache level have @kib KiB in @ways ways?
+ * @kib: its capacity in KiB (64-byte lines)
+ * @ways: its associativity
+ *
+ * 1 to TLB_MAX_WAYS ways that divide its lines; any number of sets.
+ * Context: any.
+ * Return: true if it can.
+ */
+bool cache_geometry_ok(uint64_t kib, uint64_t ways)
+{
+	uint64_t lines = kib * 1024 / 64;
+
+	return lines && ways && ways <= TLB_MAX_WAYS && !(lines % ways);
+}
+
+/**
  * cache_array_init - an empty cache level of @kib KiB and @ways ways
  * @c: the level to set up
  * @kib: its capacity in KiB (64-byte lines)
  * @ways: its associativity, 1 .. TLB_MAX_WAYS
  *
  * Context: any; allocates memory.
- * Return: 0, -EINVAL if @kib * 16 lines do not divide into @ways, -ENOMEM.
+ * Return: 0, -EINVAL if !cache_geometry_ok(), -ENOMEM.
  */
 int cache_array_init(struct cache_array *c, uint64_t kib, uint32_t ways)
 {
-	uint64_t lines = kib * 1024 / 64;
 	int ret;
 
 	memset(c, 0, sizeof(*c));
-	if (!lines || !ways || ways > TLB_MAX_WAYS || lines % ways)
+	if (!cache_geometry_ok(kib, ways))
 		return -EINVAL;
-	c->nr_sets = lines / ways;
+	c->nr_sets = kib * 1024 / 64 / ways;
 	c->mask = (c->nr_sets & (c->nr_sets - 1)) ? 0 : c->nr_sets - 1;
 	ret = tlb_array_alloc(&c->a, c->nr_sets, ways);
 	if (ret)

@@ -55,9 +55,18 @@ static bool is_pow2(uint64_t x)
 	return x && !(x & (x - 1));
 }
 
-static bool tlb_array_geometry_ok(uint32_t entries, uint32_t ways)
+/**
+ * tlb_array_geometry_ok - can a TLB array have @entries entries in @ways ways?
+ * @entries: its entries
+ * @ways: its associativity
+ *
+ * tlb_init() needs 1 to TLB_MAX_WAYS ways and a power-of-two number of sets.
+ * Context: any.
+ * Return: true if it can.
+ */
+bool tlb_array_geometry_ok(uint64_t entries, uint64_t ways)
 {
-	if (!ways || ways > TLB_MAX_WAYS || entries % ways)
+	if (!entries || !ways || ways > TLB_MAX_WAYS || entries % ways)
 		return false;
 	return is_pow2(entries / ways);
 }

@@ -62,20 +62,29 @@ static struct {
 } dcaches;
 
 /*
- * One paging-structure cache of @entries entries: fully associative up to
- * 16 entries, else 4-way.  0 entries: an array with no sets (no cache).
+ * A paging-structure cache of @entries entries is fully associative up to
+ * 16 entries, else 4-way; 0 entries is no cache.
  */
+static uint32_t psc_ways(uint64_t entries)
+{
+	return entries <= TLB_MAX_WAYS ? (uint32_t)entries : 4;
+}
+
+static bool psc_geometry_ok(uint64_t entries)
+{
+	return !entries || !(entries % psc_ways(entries));
+}
+
+/* One paging-structure cache; 0 entries: an array with no sets. */
 static int psc_array_init(struct tlb_array *a, uint64_t entries)
 {
-	uint32_t ways = entries <= TLB_MAX_WAYS ? (uint32_t)entries : 4;
-
 	if (!entries) {
 		memset(a, 0, sizeof(*a));
 		return 0;
 	}
-	if (entries % ways)
+	if (!psc_geometry_ok(entries))
 		return -EINVAL;
-	return tlb_array_alloc(a, entries / ways, ways);
+	return tlb_array_alloc(a, entries / psc_ways(entries), psc_ways(entries));
 }
 
 static int mmu_caches_init(struct mmu_caches *c, const struct sim_profile *p)
@@ -180,30 +189,20 @@ static struct mmu_caches *mm_psc_of(int cpu)
 static void mm_tlb_flush_hook(int cpu, struct mm_struct *mm, uint64_t start, uint64_t end)
 {
 	struct tlb *t = sim_engine_vcpu(sim_engine_current, cpu)->tlb;
+	struct mmu_caches *psc = mm_psc_of(cpu);
 
 	if (!t || !mm)
 		return;
 	/* INVLPG and a CR3 write both drop the PCID's paging-structure caches. */
-	if (mm_psc_of(cpu))
+	if (psc)
 		for (int l = 0; l < PSC_NR_LEVELS; l++)
-			if (mm_psc_of(cpu)->lvl[0][l].nr_sets)
-				tlb_array_flush_asid(&mm_psc_of(cpu)->lvl[0][l], mm->asid);
+			if (psc->lvl[0][l].nr_sets)
+				tlb_array_flush_asid(&psc->lvl[0][l], mm->asid);
 	if (end == TLB_FLUSH_ALL)
 		tlb_flush_asid(t, mm->asid);
 	else
 		tlb_flush_range(t, mm->asid, start, end,
 				sim_mm->prof->tlb_single_page_flush_ceiling);
-}
-
-/* @entries in @ways: 1..16 ways, a whole number of sets, a power of two if @pow2. */
-static bool geometry_ok(uint64_t entries, uint64_t ways, bool pow2)
-{
-	uint64_t sets;
-
-	if (!entries || !ways || ways > TLB_MAX_WAYS || entries % ways)
-		return false;
-	sets = entries / ways;
-	return !pow2 || !(sets & (sets - 1));
 }
 
 /**
@@ -237,7 +236,7 @@ int mm_tlb_check_profile(const struct sim_profile *p, char *err, size_t len)
 	size_t i;
 
 	for (i = 0; i < sizeof(tlbs) / sizeof(tlbs[0]); i++)
-		if (!geometry_ok(tlbs[i].entries, tlbs[i].ways, true)) {
+		if (!tlb_array_geometry_ok(tlbs[i].entries, tlbs[i].ways)) {
 			snprintf(err, len, "profile %s: %s_entries=%llu, %s_ways=%llu: expected 1 to "
 				 "16 ways and a power-of-two number of sets", p->machine_name,
 				 tlbs[i].name, (unsigned long long)tlbs[i].entries, tlbs[i].name,
@@ -257,7 +256,7 @@ int mm_tlb_check_profile(const struct sim_profile *p, char *err, size_t len)
 	if (!p->mem_loads_in_flight)
 		return 0;		/* the caches below exist only in the overlap model */
 	for (i = 0; i < sizeof(caches) / sizeof(caches[0]); i++)
-		if (!geometry_ok(caches[i].kib * 16, caches[i].ways, false)) {
+		if (!cache_geometry_ok(caches[i].kib, caches[i].ways)) {
 			snprintf(err, len, "profile %s: %s_kib=%llu, %s_ways=%llu: expected 1 to "
 				 "16 ways that divide the cache's 64-byte lines", p->machine_name,
 				 caches[i].name, (unsigned long long)caches[i].kib, caches[i].name,
@@ -265,7 +264,7 @@ int mm_tlb_check_profile(const struct sim_profile *p, char *err, size_t len)
 			return -1;
 		}
 	for (i = 0; i < sizeof(pscs) / sizeof(pscs[0]); i++)
-		if (pscs[i].entries > TLB_MAX_WAYS && pscs[i].entries % 4) {
+		if (!psc_geometry_ok(pscs[i].entries)) {
 			snprintf(err, len, "profile %s: %s=%llu: expected 0 to 16, or a multiple "
 				 "of 4 (4-way)", p->machine_name, pscs[i].name,
 				 (unsigned long long)pscs[i].entries);

@@ -17,6 +17,19 @@
 #include "mmsim/tlb.h"
 
 /*
+ * The paging-structure caches of one vCPU (Intel SDM vol. 3A 4.10.3), in
+ * the overlap model: for each dimension (0: the guest's or native tables,
+ * 1: the host's EPT) a PDE, a PDPTE and a PML4 cache.  An entry lets a
+ * walk skip the levels above it.  An array with no sets is a cache the
+ * profile does not have (0 entries).
+ */
+enum { PSC_PDE, PSC_PDPTE, PSC_PML4, PSC_NR_LEVELS };
+
+struct mmu_caches {
+	struct tlb_array lvl[2][PSC_NR_LEVELS];
+};
+
+/*
  * One task's access state over one VMA.
  *
  * Two cost models (docs/tlb.md), chosen by the profile's
@@ -45,19 +58,6 @@
  *
  *   charged time == floor(all units * 10^6 / (scale * mhz)) ps
  */
-/*
- * The paging-structure caches of one vCPU (Intel SDM vol. 3A 4.10.3), in
- * the overlap model: for each dimension (0: the guest's or native tables,
- * 1: the host's EPT) a PDE, a PDPTE and a PML4 cache.  An entry lets a
- * walk skip the levels above it.  An array with no sets is a cache the
- * profile does not have (0 entries).
- */
-enum { PSC_PDE, PSC_PDPTE, PSC_PML4, PSC_NR_LEVELS };
-
-struct mmu_caches {
-	struct tlb_array lvl[2][PSC_NR_LEVELS];
-};
-
 struct user_access {
 	struct tlb *tlb;		/* this vCPU's TLB */
 	struct mm_struct *mm;

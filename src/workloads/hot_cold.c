@@ -82,9 +82,21 @@ static uint64_t hot_cold_run(struct hot_cold_task *p, struct user_access *ua, ui
 	return seq;
 }
 
+/* This task has taken its first fault: let the next one created take its own. */
+static void hot_cold_registered(struct hot_cold_shared *sh)
+{
+	struct sim_task *next;
+
+	sh->registered++;
+	next = sh->registered < HOT_COLD_NR_ROLES ? sh->waiter[sh->registered] : NULL;
+	if (next)
+		sim_wake(next, next->vcpu->now > sim_now() ? next->vcpu->now : sim_now());
+}
+
 void hot_cold_task(void *arg)
 {
 	struct hot_cold_task *p = arg;
+	struct hot_cold_shared *sh = p->shared;
 	struct mm_struct *mm = p->mm;
 	struct vm_area_struct *vma;
 	struct user_access ua;
@@ -99,20 +111,22 @@ void hot_cold_task(void *arg)
 
 	/*
 	 * The tester creates the tasks one after another, so they register
-	 * with khugepaged (at their first fault) in that order.  A task starts
-	 * touching only once the one created before it has registered: all
-	 * start at time 0 here, and the first fault's cost may differ between
-	 * them (in the overlap model, a line another core brought into the
-	 * shared L3 is cheaper), which must not reorder khugepaged's list.
+	 * with khugepaged (at their first fault) in that order.  All start at
+	 * time 0 here, and the first fault's cost may differ between them (in
+	 * the overlap model, a line another core brought into the shared L3 is
+	 * cheaper), which must not reorder khugepaged's list: a task takes its
+	 * first fault only once the one created before it has taken its own.
 	 */
-	while (p->shared->registered < (int)p->role)
-		sim_sleep_ps(SIM_US);
-	user_access(&ua, base, true);
-	p->shared->registered++;
+	if (sh->registered < (int)p->role) {
+		sh->waiter[p->role] = sim_current();
+		sim_sleep_block("hot_cold", sh, "the previous task's first fault");
+	}
 
 	/* Touch every page once: each first store faults a small page in. */
 	for (off = 0; off < p->size; off += PAGE_SIZE) {
 		user_access(&ua, base + off, true);
+		if (!off)
+			hot_cold_registered(sh);
 		if (((off >> PAGE_SHIFT) & (ACCESS_BATCH - 1)) == ACCESS_BATCH - 1)
 			user_access_charge(&ua);
 	}
@@ -126,7 +140,7 @@ void hot_cold_task(void *arg)
 			madvise_free(mm, base, p->size);
 		break;
 	case HOT_COLD_HOT1:
-		while (!p->shared->hot2_done) {
+		while (!sh->hot2_done) {
 			seq = hot_cold_run(p, &ua, base, ACCESS_BATCH, &st, seq);
 			p->done += ACCESS_BATCH;
 		}
@@ -149,14 +163,14 @@ void hot_cold_task(void *arg)
 		p->walks = ua.tlb->stats.walks - walks0;
 		p->cycles = user_access_cycles(&ua) - cycles0;
 		p->done = p->accesses;
-		p->shared->hot2_done = true;
+		sh->hot2_done = true;
 		kthread_stop_khugepaged();
 		break;
 	}
 	}
 
 	/* Stay alive until the test ends, then exit: mmput() -> exit_mmap(). */
-	while (!p->shared->hot2_done || !khugepaged_exited())
+	while (!sh->hot2_done || !khugepaged_exited())
 		sim_sleep_ps(SIM_MS);
 	khugepaged_exit_raw(mm);
 	vm_munmap(mm, base, p->size);

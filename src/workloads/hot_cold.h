@@ -9,6 +9,7 @@
 struct mm_struct;
 
 enum hot_cold_role { HOT_COLD_HOT1, HOT_COLD_COLD, HOT_COLD_HOT2 };
+#define HOT_COLD_NR_ROLES	3
 enum hot_cold_pattern { HOT_COLD_RANDOM, HOT_COLD_SEQUENTIAL };
 enum hot_cold_advice { HOT_COLD_MADV_COLD, HOT_COLD_MADV_FREE };
 
@@ -16,6 +17,7 @@ enum hot_cold_advice { HOT_COLD_MADV_COLD, HOT_COLD_MADV_FREE };
 struct hot_cold_shared {
 	bool hot2_done;			/* hot2 has made its measured accesses */
 	int registered;			/* tasks that have taken their first fault */
+	struct sim_task *waiter[HOT_COLD_NR_ROLES]; /* by role: waits for its turn */
 };
 
 /*
