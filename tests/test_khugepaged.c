@@ -461,6 +461,155 @@ static void test_walk_sets_young(void **state)
 	teardown_engine(&f);
 }
 
+/* ---- user_access_batch() against one user_access() per address ------------- */
+
+/*
+ * What a run of accesses left behind: the TLB's counters, the cycles
+ * charged, the virtual time, and the accessed and dirty bits of every PTE
+ * and PMD.
+ */
+struct access_trace {
+	struct tlb_stats stats[3];	/* after each phase */
+	double cycles[3];
+	uint64_t now[3];
+	uint64_t bits[3];		/* a hash of the PTE and PMD bits */
+	uint64_t nr_huge[3];		/* vma->nr_pmd_huge in each phase */
+	uint64_t faults[3];		/* pgfault in each phase */
+};
+
+static bool batch_mode;
+static struct access_trace trace_seen;
+
+/* 256 accesses, loads and stores, in chunks of 64 as the workloads charge them. */
+static void access_phase(struct fixture *f, struct vm_area_struct *vma, struct sim_rng *rng,
+			 uint64_t must, int phase)
+{
+	uint64_t addrs[256], bits = 0, faults = sim_engine_counters(f->e)[SIM_PGFAULT];
+	struct user_access ua;
+	unsigned int i, k;
+
+	for (i = 0; i < 256; i++)
+		addrs[i] = vma->vm_start + (sim_rng_below(rng, REGION) & ~7ULL);
+	addrs[100] = must;			/* in the middle of the second chunk */
+	user_access_init(&ua, vma);
+	for (k = 0; k < 256; k += 64) {
+		bool write = (k / 64) & 1;
+
+		if (batch_mode)
+			user_access_batch(&ua, addrs + k, 64, write);
+		else
+			for (i = k; i < k + 64; i++)
+				user_access(&ua, addrs[i], write);
+		user_access_charge(&ua);
+	}
+	for (i = 0; i < REGION >> PAGE_SHIFT; i++)
+		bits = bits * 31 + (vma->ptes[i] & (PTE_YOUNG | PTE_DIRTY | PTE_PRESENT));
+	for (i = 0; i < NR_PMDS; i++)
+		bits = bits * 31 + vma->pmd_flags[i] + 7 * !!vma->pmd_huge[i];
+	trace_seen.stats[phase] = ua.tlb->stats;
+	trace_seen.cycles[phase] = user_access_cycles(&ua);
+	trace_seen.now[phase] = sim_now();
+	trace_seen.bits[phase] = bits;
+	trace_seen.nr_huge[phase] = vma->nr_pmd_huge;
+	trace_seen.faults[phase] = sim_engine_counters(f->e)[SIM_PGFAULT] - faults;
+}
+
+/* Zap the PTE of @addr by hand, so that the next access to it faults. */
+static void zap_one(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t addr)
+{
+	pte_t *pte = &vma->ptes[(addr - vma->vm_start) >> PAGE_SHIFT];
+	struct folio *folio = pte_folio(*pte);
+	struct mmu_gather tlb;
+
+	tlb_gather_mmu(&tlb, mm);
+	*pte = 0;
+	mm->rss_anon--;
+	folio_remove_rmap_ptes(folio, 1, vma);
+	tlb_remove_folio_pages(&tlb, folio, 1);
+	tlb.start = addr;
+	tlb.end = addr + PAGE_SIZE;
+	tlb_finish_mmu(&tlb);
+}
+
+/* Collapse the next PMD range khugepaged's cursor reaches (one call, one collapse). */
+static void collapse_next(void)
+{
+	enum scan_result r;
+
+	spin_lock(&khugepaged_mm_lock);
+	khugepaged_scan_mm_slot(HPAGE_PMD_NR + 1, &r);
+	spin_unlock(&khugepaged_mm_lock);
+}
+
+/*
+ * Three phases over one VMA of two PMDs: all 4K, one PMD huge (and a
+ * faulting access in the middle of a chunk), both huge.
+ */
+static void batch_phases(struct fixture *f)
+{
+	struct vm_area_struct *vma;
+	struct sim_rng rng;
+	uint64_t x;
+
+	sim_rng_seed(&rng, 11, 0);
+	f->mm[0] = mm_alloc(f->m->root_memcg);
+	x = f->addr[0] = fault_region(f->mm[0], REGION, 0);
+	vma = find_vma(f->mm[0], x);
+	zap_one(f->mm[0], vma, x + 5 * PAGE_SIZE);
+	access_phase(f, vma, &rng, x + 5 * PAGE_SIZE, 0);	/* faults it in again */
+	lru_add_drain_all();
+	collapse_next();
+	zap_one(f->mm[0], vma, x + PMD_SIZE + 9 * PAGE_SIZE);
+	access_phase(f, vma, &rng, x + PMD_SIZE + 9 * PAGE_SIZE, 1);
+	lru_add_drain_all();
+	collapse_next();
+	access_phase(f, vma, &rng, x + PMD_SIZE + 9 * PAGE_SIZE, 2);
+	unmap_all(f);
+}
+
+static void run_phases(bool batch, struct access_trace *out)
+{
+	struct fixture f = { .body = batch_phases };
+	struct khugepaged_tunables tun;
+
+	khugepaged_default_tunables(&tun);
+	setup_engine(&f, &v_before, &tun);
+	batch_mode = batch;
+	memset(&trace_seen, 0, sizeof(trace_seen));
+	run(&f);
+	*out = trace_seen;
+	teardown_engine(&f);
+}
+
+/*
+ * user_access_batch() picks a loop by what the VMA's PMDs map; each must
+ * do exactly what user_access() does, fault included.
+ */
+static void test_batch_equals_single(void **state)
+{
+	struct access_trace one, batch;
+	int phase;
+
+	(void)state;
+	run_phases(false, &one);
+	run_phases(true, &batch);
+	/* The phases are what they claim: 4K, mixed, huge; one fault in each of the first two. */
+	assert_int_equal(one.nr_huge[0], 0);
+	assert_int_equal(one.nr_huge[1], 1);
+	assert_int_equal(one.nr_huge[2], NR_PMDS);
+	assert_int_equal(one.faults[0], 1);
+	assert_int_equal(one.faults[1], 1);
+	assert_int_equal(one.faults[2], 0);
+	assert_true(one.stats[2].walks > one.stats[1].walks);
+	for (phase = 0; phase < 3; phase++) {
+		assert_memory_equal(&one.stats[phase], &batch.stats[phase], sizeof(one.stats[phase]));
+		assert_true(one.cycles[phase] == batch.cycles[phase]);
+		assert_int_equal(one.now[phase], batch.now[phase]);
+		assert_int_equal(one.bits[phase], batch.bits[phase]);
+		assert_int_equal(one.faults[phase], batch.faults[phase]);
+	}
+}
+
 /* ---- the overlap model's account of an access (mem.loads_in_flight > 0) ---------- */
 
 struct overlap_rig {
@@ -727,6 +876,7 @@ int main(void)
 		cmocka_unit_test(test_max_ptes_none),
 		cmocka_unit_test(test_flush_removes_only_its_own),
 		cmocka_unit_test(test_walk_sets_young),
+		cmocka_unit_test(test_batch_equals_single),
 		cmocka_unit_test(test_overlap_native_walk),
 		cmocka_unit_test(test_overlap_nested_walk),
 		cmocka_unit_test(test_overlap_psc),

@@ -660,3 +660,112 @@ void user_access_walk(struct user_access *ua, uint64_t addr, bool huge, bool wri
 fault:
 	user_access_fault(ua, addr, write);
 }
+
+/*
+ * What a batch's loop knows about the page size of every address in the
+ * VMA: nothing (look at the PMD), or that no PMD or every PMD maps a huge
+ * page.  While no access faults, nothing else runs on the engine, so the
+ * answer holds until the batch ends or an access faults.
+ */
+enum ua_sizes {
+	UA_MIXED,			/* some PMDs huge, some not */
+	UA_SMALL,			/* no huge PMD: every page is 4K */
+	UA_HUGE,			/* every PMD huge: every page is 2M */
+};
+
+/* How far ahead the 4K loop fetches PTEs into the host's caches. */
+#define UA_PREFETCH	4
+
+/*
+ * The flat model's loop over @n addresses whose page sizes @sizes
+ * describes (a constant after inlining, so each kind gets its own loop).
+ * It stops after an access that faulted, since the fault may have slept
+ * and changed the page tables.  Returns the number of accesses made.
+ */
+static inline __attribute__((always_inline))
+unsigned int user_access_run(struct user_access *ua, const uint64_t *addrs, unsigned int n,
+			     bool write, enum ua_sizes sizes)
+{
+	struct vm_area_struct *vma = ua->vma;
+	struct tlb *t = ua->tlb;
+	struct folio *const *pmd_huge = ua->pmd_huge;
+	uint8_t *pmd_flags = vma->pmd_flags;
+	pte_t *ptes = vma->ptes;
+	const uint64_t pmd_base = ua->pmd_base, start = vma->vm_start;
+	const uint16_t asid = ua->asid;
+	const uint8_t pmd_bits = PMD_YOUNG | (write ? PMD_DIRTY : 0);
+	const pte_t pte_bits = PTE_YOUNG | (write ? PTE_DIRTY : 0);
+	uint64_t units = 0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		uint64_t addr = addrs[i];
+		uint64_t idx = (addr - pmd_base) >> PMD_SHIFT;
+		bool huge = sizes == UA_HUGE || (sizes == UA_MIXED && pmd_huge[idx]);
+		enum tlb_result r;
+		pte_t *pte;
+
+		if (sizes != UA_HUGE && i + UA_PREFETCH < n) {
+			uint64_t ahead = addrs[i + UA_PREFETCH];
+
+			if (sizes == UA_SMALL || !pmd_huge[(ahead - pmd_base) >> PMD_SHIFT])
+				__builtin_prefetch(&ptes[(ahead - start) >> PAGE_SHIFT]);
+		}
+		r = tlb_access(t, asid, addr, huge);
+		units += ua->unit[r][huge];
+		if (r != TLB_WALK)
+			continue;
+		/* The walk: set the accessed (and dirty) bit, as the MMU does. */
+		if (huge) {
+			pmd_flags[idx] |= pmd_bits;
+			continue;
+		}
+		pte = &ptes[(addr - start) >> PAGE_SHIFT];
+		if (!(pmd_flags[idx] & PMD_CLEARED) && pte_present(*pte)) {
+			*pte |= pte_bits;
+			continue;
+		}
+		ua->units += units;
+		user_access_fault(ua, addr, write);
+		return i + 1;
+	}
+	ua->units += units;
+	return n;
+}
+
+/**
+ * user_access_batch - user_access() for each of @n addresses, in order
+ * @ua: the task's access state
+ * @addrs: addresses inside ua->vma
+ * @n: how many
+ * @write: stores (set the dirty bit on a walk)
+ *
+ * Exactly what @n calls of user_access() would do, faster: in the flat
+ * model the loop is chosen by what the VMA's PMDs map (all 4K, all 2M or
+ * mixed), so that the common cases need not look at the PMD of each
+ * access, and the walk's bookkeeping is inline.  The cost is charged
+ * later by user_access_charge(), as for user_access().
+ *
+ * Context: as user_access().
+ */
+void user_access_batch(struct user_access *ua, const uint64_t *addrs, unsigned int n, bool write)
+{
+	const struct vm_area_struct *vma = ua->vma;
+	unsigned int done;
+
+	if (ua->cache) {
+		for (done = 0; done < n; done++)
+			user_access(ua, addrs[done], write);
+		return;
+	}
+	while (n) {
+		if (vma->nr_pmd_huge == 0)
+			done = user_access_run(ua, addrs, n, write, UA_SMALL);
+		else if (vma->nr_pmd_huge == vma->nr_pmds)
+			done = user_access_run(ua, addrs, n, write, UA_HUGE);
+		else
+			done = user_access_run(ua, addrs, n, write, UA_MIXED);
+		addrs += done;
+		n -= done;
+	}
+}

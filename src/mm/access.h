@@ -82,6 +82,7 @@ struct user_access {
 void user_access_init(struct user_access *ua, struct vm_area_struct *vma);
 void user_access_charge(struct user_access *ua);
 void user_access_walk(struct user_access *ua, uint64_t addr, bool huge, bool write);
+void user_access_batch(struct user_access *ua, const uint64_t *addrs, unsigned int n, bool write);
 void user_access_overlap(struct user_access *ua, uint64_t addr, enum tlb_result r, bool huge);
 uint64_t user_access_overlap_cycles(uint64_t n, uint64_t access_cycles, uint64_t miss_cycles,
 				    uint64_t loads_in_flight, uint64_t walk_cycles,

@@ -233,10 +233,16 @@ static void check_mapcounts(struct mm_model *m)
 			uint64_t i, n = (vma->vm_end - vma->vm_start) >> PAGE_SHIFT;
 			uint64_t base = vma->vm_start & ~(PMD_SIZE - 1);
 			uint64_t pmds = (vma->vm_end - base + PMD_SIZE - 1) >> PMD_SHIFT;
+			uint64_t huge = 0;
 
+			SIM_BUG_ON(pmds != vma->nr_pmds);
 			for (i = 0; i < pmds; i++)
-				if (vma->pmd_huge[i])
+				if (vma->pmd_huge[i]) {
 					maps[vma->pmd_huge[i]->id]++;
+					huge++;
+				}
+			/* user_access_batch() picks its loop by this count. */
+			SIM_BUG_ON(huge != vma->nr_pmd_huge);
 			for (i = 0; i < n; i++)
 				if (pte_present(vma->ptes[i]))
 					maps[vma->ptes[i] >> PTE_ID_SHIFT]++;

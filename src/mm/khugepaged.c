@@ -542,6 +542,7 @@ static enum scan_result collapse_huge_page(struct mm_struct *mm, uint64_t addres
 	folio->place = FOLIO_MAPPED;
 	folio_add_lru(folio);
 	vma->pmd_huge[idx] = folio;
+	vma->nr_pmd_huge++;
 	vma->pmd_flags[idx] = PMD_YOUNG | PMD_DIRTY;	/* mk_huge_pmd(), pmd_mkdirty() */
 	mm->rss_anon += HPAGE_PMD_NR;
 	sim_cost_cpu_ps(sim_mm->pte_op_ps);

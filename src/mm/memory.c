@@ -377,6 +377,7 @@ static void zap_huge_pmd(struct mmu_gather *tlb, struct vm_area_struct *vma, uin
 	spin_lock(ptl);
 	folio = vma->pmd_huge[idx];
 	vma->pmd_huge[idx] = NULL;		/* pmdp_huge_get_and_clear_full() */
+	vma->nr_pmd_huge--;
 	vma->pmd_flags[idx] = 0;
 	sim_cost_cpu_ps(sim_mm->pte_op_ps);
 	if (tlb->start > haddr)

@@ -270,6 +270,8 @@ struct vm_area_struct {
 	struct folio **pmd_huge;	/* per 2M: a PMD-mapped folio, or NULL */
 	uint8_t *pmd_flags;		/* per 2M: PMD_* bits of that PMD entry */
 	struct spinlock *ptl;		/* per 2M: the split PTE lock */
+	uint64_t nr_pmds;		/* PMDs the VMA spans: pmd_huge[] entries */
+	uint64_t nr_pmd_huge;		/* of those, how many are non-NULL */
 	bool thp_eligible;		/* VM_HUGEPAGE or THP=always */
 	struct list_head node;		/* on mm->vmas */
 };

@@ -39,45 +39,29 @@ static inline uint64_t hot_cold_offset(const struct hot_cold_task *p, uint64_t *
 }
 
 /*
- * The random pattern's addresses: the generator, and the next offset,
- * drawn one access early so that the host can fetch its page-table entry
- * while the access before it runs.  The accesses are those of drawing each
- * offset when it is used, in the same order.
+ * @n accesses of the pattern, from the generator @rng (random) or the
+ * cursor @seq (sequential); returns the cursor.  The addresses are drawn
+ * first and then accessed in one user_access_batch(): the same accesses,
+ * in the same order, as drawing each one when it is used.
  */
-struct hot_cold_stream {
-	uint64_t rng;
-	uint64_t next;
-};
-
-static void hot_cold_stream_init(struct hot_cold_stream *st, const struct hot_cold_task *p,
-				 uint64_t seed)
-{
-	st->rng = seed;
-	st->next = hot_cold_offset(p, &st->rng);
-}
-
-/* @n accesses of the pattern; returns the sequential cursor. */
 static uint64_t hot_cold_run(struct hot_cold_task *p, struct user_access *ua, uint64_t base,
-			     uint64_t n, struct hot_cold_stream *st, uint64_t seq)
+			     unsigned int n, uint64_t *rng, uint64_t seq)
 {
-	uint64_t i;
+	uint64_t addrs[ACCESS_BATCH];
+	unsigned int i;
 
 	if (p->pattern == HOT_COLD_RANDOM) {
-		for (i = 0; i < n; i++) {
-			uint64_t off = st->next;
-
-			st->next = hot_cold_offset(p, &st->rng);
-			user_access_prefetch(ua, base + st->next);
-			user_access(ua, base + off, false);
-		}
+		for (i = 0; i < n; i++)
+			addrs[i] = base + hot_cold_offset(p, rng);
 	} else {
 		for (i = 0; i < n; i++) {
-			user_access(ua, base + seq, false);
+			addrs[i] = base + seq;
 			seq += 64;
 			if (seq >= p->size)
 				seq = 0;
 		}
 	}
+	user_access_batch(ua, addrs, n, false);
 	user_access_charge(ua);
 	return seq;
 }
@@ -100,14 +84,13 @@ void hot_cold_task(void *arg)
 	struct mm_struct *mm = p->mm;
 	struct vm_area_struct *vma;
 	struct user_access ua;
-	struct hot_cold_stream st;
-	uint64_t base, off, seq = 0;
+	uint64_t base, off, seq = 0, rng;
 
 	switch_mm_irqs_off(mm);
 	base = vm_mmap_anon(mm, p->size, true);
 	vma = find_vma(mm, base);
 	user_access_init(&ua, vma);
-	hot_cold_stream_init(&st, p, sim_rng_next(&sim_current()->rng));
+	rng = sim_rng_next(&sim_current()->rng);
 
 	/*
 	 * The tester creates the tasks one after another, so they register
@@ -141,7 +124,7 @@ void hot_cold_task(void *arg)
 		break;
 	case HOT_COLD_HOT1:
 		while (!sh->hot2_done) {
-			seq = hot_cold_run(p, &ua, base, ACCESS_BATCH, &st, seq);
+			seq = hot_cold_run(p, &ua, base, ACCESS_BATCH, &rng, seq);
 			p->done += ACCESS_BATCH;
 		}
 		break;
@@ -154,9 +137,9 @@ void hot_cold_task(void *arg)
 		walks0 = ua.tlb->stats.walks;
 		cycles0 = user_access_cycles(&ua);
 		while (left) {
-			uint64_t n = left < ACCESS_BATCH ? left : ACCESS_BATCH;
+			unsigned int n = left < ACCESS_BATCH ? (unsigned int)left : ACCESS_BATCH;
 
-			seq = hot_cold_run(p, &ua, base, n, &st, seq);
+			seq = hot_cold_run(p, &ua, base, n, &rng, seq);
 			left -= n;
 		}
 		p->t_end = sim_now();
