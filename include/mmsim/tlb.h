@@ -321,7 +321,7 @@ static inline uint64_t tlb_array_key_at(const struct tlb_array *a, uint64_t s,
 }
 
 /**
- * tlb_access - translate one data access through the TLB
+ * tlb_lookup - translate one data access through the TLB, uncounted
  * @t: this CPU's TLB
  * @asid: the address space (PCID) the access runs in
  * @vaddr: the virtual address accessed
@@ -329,8 +329,50 @@ static inline uint64_t tlb_array_key_at(const struct tlb_array *a, uint64_t s,
  *
  * Looks the page up in the L1 dTLB of its size, then in the STLB, and
  * walks the page table on an STLB miss, filling the STLB and the L1 with
- * LRU replacement.  Counts the outcome in @t->stats.  An STLB miss is one
- * dtlb_load_misses.
+ * LRU replacement.  Leaves @t->stats alone: the caller counts the outcome
+ * with tlb_count() (a loop may count in registers and add once).
+ *
+ * Context: any; the TLB belongs to one vCPU.
+ * Return: what happened; tlb_cost_cycles() gives its extra cost.
+ */
+static inline __attribute__((always_inline))
+enum tlb_result tlb_lookup(struct tlb *t, uint16_t asid, uint64_t vaddr, bool huge)
+{
+	uint64_t vpn = tlb_vpn(vaddr, huge);
+	uint64_t key = tlb_key(asid, vpn, huge);
+
+	if (tlb_array_touch_mru(huge ? &t->l1_2m : &t->l1_4k, key, vpn, false))
+		return TLB_L1_HIT;
+	/* The L1 holds @key now: tlb_array_touch() filled it on the miss. */
+	if (tlb_array_touch(&t->stlb, key, vpn))
+		return TLB_STLB_HIT;
+	return TLB_WALK;
+}
+
+/*
+ * Count @nr accesses of outcome @r and page size @huge in @t->stats, as
+ * tlb_access() counts each one.  An STLB miss is one dtlb_load_misses.
+ */
+static inline void tlb_count(struct tlb *t, enum tlb_result r, bool huge, uint64_t nr)
+{
+	if (r == TLB_L1_HIT) {
+		t->stats.l1_hits += nr;
+	} else if (r == TLB_STLB_HIT) {
+		t->stats.stlb_hits += nr;
+	} else {
+		t->stats.walks += nr;
+		t->stats.walk_cycles += nr * t->walk_cost[huge];
+	}
+}
+
+/**
+ * tlb_access - translate one data access through the TLB, and count it
+ * @t: this CPU's TLB
+ * @asid: the address space (PCID) the access runs in
+ * @vaddr: the virtual address accessed
+ * @huge: true if @vaddr is mapped by a 2M page, false for a 4K page
+ *
+ * tlb_lookup(), with the outcome counted in @t->stats.
  *
  * Context: any; the TLB belongs to one vCPU.
  * Return: what happened; tlb_cost_cycles() gives its extra cost.
@@ -338,21 +380,10 @@ static inline uint64_t tlb_array_key_at(const struct tlb_array *a, uint64_t s,
 static inline enum tlb_result tlb_access(struct tlb *t, uint16_t asid,
 					 uint64_t vaddr, bool huge)
 {
-	uint64_t vpn = tlb_vpn(vaddr, huge);
-	uint64_t key = tlb_key(asid, vpn, huge);
+	enum tlb_result r = tlb_lookup(t, asid, vaddr, huge);
 
-	if (tlb_array_touch_mru(huge ? &t->l1_2m : &t->l1_4k, key, vpn, false)) {
-		t->stats.l1_hits++;
-		return TLB_L1_HIT;
-	}
-	/* The L1 holds @key now: tlb_array_touch() filled it on the miss. */
-	if (tlb_array_touch(&t->stlb, key, vpn)) {
-		t->stats.stlb_hits++;
-		return TLB_STLB_HIT;
-	}
-	t->stats.walks++;
-	t->stats.walk_cycles += t->walk_cost[huge];
-	return TLB_WALK;
+	tlb_count(t, r, huge, 1);
+	return r;
 }
 
 /**

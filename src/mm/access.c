@@ -676,11 +676,27 @@ enum ua_sizes {
 /* How far ahead the 4K loop fetches PTEs into the host's caches. */
 #define UA_PREFETCH	4
 
+/* Outcomes of a loop's accesses not yet added to the TLB's counters. */
+struct ua_counts {
+	uint64_t stlb_hits;		/* L1 misses that hit the STLB */
+	uint64_t walks[2];		/* walks of 4K and of 2M pages */
+};
+
+static void ua_counts_add(struct tlb *t, const struct ua_counts *c, unsigned int n)
+{
+	tlb_count(t, TLB_STLB_HIT, false, c->stlb_hits);
+	tlb_count(t, TLB_WALK, false, c->walks[0]);
+	tlb_count(t, TLB_WALK, true, c->walks[1]);
+	tlb_count(t, TLB_L1_HIT, false, n - c->stlb_hits - c->walks[0] - c->walks[1]);
+}
+
 /*
  * The flat model's loop over @n addresses whose page sizes @sizes
  * describes (a constant after inlining, so each kind gets its own loop).
- * It stops after an access that faulted, since the fault may have slept
- * and changed the page tables.  Returns the number of accesses made.
+ * It counts the outcomes in registers and adds them to the TLB's counters
+ * at the end.  It stops after an access that faulted, since the fault may
+ * have slept and changed the page tables.  Returns the number of accesses
+ * made.
  */
 static inline __attribute__((always_inline))
 unsigned int user_access_run(struct user_access *ua, const uint64_t *addrs, unsigned int n,
@@ -695,6 +711,7 @@ unsigned int user_access_run(struct user_access *ua, const uint64_t *addrs, unsi
 	const uint16_t asid = ua->asid;
 	const uint8_t pmd_bits = PMD_YOUNG | (write ? PMD_DIRTY : 0);
 	const pte_t pte_bits = PTE_YOUNG | (write ? PTE_DIRTY : 0);
+	struct ua_counts c = { 0 };
 	uint64_t units = 0;
 	unsigned int i;
 
@@ -711,10 +728,13 @@ unsigned int user_access_run(struct user_access *ua, const uint64_t *addrs, unsi
 			if (sizes == UA_SMALL || !pmd_huge[(ahead - pmd_base) >> PMD_SHIFT])
 				__builtin_prefetch(&ptes[(ahead - start) >> PAGE_SHIFT]);
 		}
-		r = tlb_access(t, asid, addr, huge);
+		r = tlb_lookup(t, asid, addr, huge);
 		units += ua->unit[r][huge];
-		if (r != TLB_WALK)
+		if (r != TLB_WALK) {
+			c.stlb_hits += r == TLB_STLB_HIT;
 			continue;
+		}
+		c.walks[huge]++;
 		/* The walk: set the accessed (and dirty) bit, as the MMU does. */
 		if (huge) {
 			pmd_flags[idx] |= pmd_bits;
@@ -726,10 +746,12 @@ unsigned int user_access_run(struct user_access *ua, const uint64_t *addrs, unsi
 			continue;
 		}
 		ua->units += units;
+		ua_counts_add(t, &c, i + 1);
 		user_access_fault(ua, addr, write);
 		return i + 1;
 	}
 	ua->units += units;
+	ua_counts_add(t, &c, n);
 	return n;
 }
 
