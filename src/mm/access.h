@@ -5,7 +5,8 @@
  * user_access() is the hot path of every workload that touches its memory:
  * a TLB lookup (include/mmsim/tlb.h) and, on an STLB miss, a page walk
  * that reads the PTE or the huge PMD and sets its accessed bit, as the
- * MMU does; a walk that finds nothing mapped faults.  The cycles of each
+ * MMU does; a walk that finds nothing mapped faults.  user_access_batch()
+ * does the same for a chunk of addresses, faster.  The cycles of each
  * access are summed and charged in bulk by user_access_charge(), so the
  * loop syncs with the engine only when its quantum runs out.
  */
@@ -110,23 +111,6 @@ void user_access(struct user_access *ua, uint64_t addr, bool write)
 		user_access_overlap(ua, addr, r, huge);
 	if (r == TLB_WALK)
 		user_access_walk(ua, addr, huge, write);
-}
-
-/**
- * user_access_prefetch - warm the host's caches for a later user_access()
- * @ua: the task's access state
- * @addr: an address inside ua->vma that will be accessed soon
- *
- * A host-speed hint with no effect on the model: the page walk of a TLB
- * miss reads the PTE, which for a large region is a host cache miss.
- * Nothing is fetched for an address that a huge PMD maps.  (Fetching the
- * overlap model's cache sets as well gained nothing measurable.)
- */
-static inline void user_access_prefetch(const struct user_access *ua, uint64_t addr)
-{
-	/* A huge PMD has no PTE to read: fetching one would only evict. */
-	if (!ua->pmd_huge[(addr - ua->pmd_base) >> PMD_SHIFT])
-		__builtin_prefetch(&ua->vma->ptes[(addr - ua->vma->vm_start) >> PAGE_SHIFT]);
 }
 
 /* Cycles spent by the accesses charged so far (all of them, not only the last batch). */
