@@ -52,6 +52,7 @@ static void check_array(const struct tlb_array *a)
 		const struct tlb_set *set = &a->sets[s];
 		const uint64_t *keys = a->keys + s * a->ways;
 
+		assert_ptr_equal(set->keys, keys);
 		uint32_t seen_ways = 0;
 
 		for (uint32_t rank = 0; rank < TLB_MAX_WAYS; rank++) {

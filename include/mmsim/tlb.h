@@ -92,10 +92,7 @@ struct tlb_stats {
  *     the tag bytes past the last way are 0
  *   no valid key appears twice in one set
  *   free_ways == a bit for each way i < ways whose key is 0
- *
- * The keys are not in the set: they are the array's keys + set number *
- * ways (tlb_set_keys()).  A set is then 32 bytes, two to a cache line,
- * and a lookup computes the keys' address instead of loading it.
+ *   keys == the array's keys + set number * ways (saves a multiply)
  *
  * A flush only clears keys and tag bytes: invalid ways may sit anywhere
  * in @order.  A fill takes an invalid way if there is one (which one does
@@ -108,6 +105,7 @@ struct tlb_set {
 		uint64_t tags[2];	/* the same, as two words */
 	};
 	uint64_t order;			/* way numbers, MRU first, 4 bits each */
+	uint64_t *keys;			/* this set's keys, by way */
 	uint32_t free_ways;		/* a bit per invalid way */
 };
 
@@ -224,12 +222,6 @@ static inline uint64_t tlb_order_to_front(uint64_t order, unsigned int rank,
 	return (order & above) | ((order & below) << 4) | w;
 }
 
-/* The keys of set @s, by way. */
-static inline uint64_t *tlb_set_keys(const struct tlb_array *a, uint64_t s)
-{
-	return a->keys + s * a->ways;
-}
-
 /* A bit per way whose tag byte equals @tag. */
 static inline uint32_t tlb_set_match(const struct tlb_set *set, uint64_t tag)
 {
@@ -284,7 +276,7 @@ bool tlb_array_touch_mru(struct tlb_array *a, uint64_t key, uint64_t vpn,
 {
 	uint64_t s = vpn & a->set_mask;
 	struct tlb_set *set = &a->sets[s];
-	uint64_t *keys = tlb_set_keys(a, s);
+	uint64_t *keys = set->keys;
 	uint64_t order = set->order, tag;
 	unsigned int w;
 	int hit;
@@ -325,7 +317,7 @@ static inline uint64_t tlb_array_key_at(const struct tlb_array *a, uint64_t s,
 {
 	unsigned int w = (unsigned int)(a->sets[s].order >> (4 * rank)) & 15;
 
-	return tlb_set_keys(a, s)[w];
+	return a->keys[s * a->ways + w];
 }
 
 /**

@@ -95,6 +95,7 @@ static void tlb_array_setup(struct tlb_array *a, struct tlb_set *sets,
 		order |= (uint64_t)w << (4 * w);
 	for (s = 0; s < nr_sets; s++) {
 		sets[s].order = order;
+		sets[s].keys = keys + s * ways;
 		sets[s].free_ways = a->way_mask;
 	}
 }
@@ -136,9 +137,9 @@ void tlb_array_free(struct tlb_array *a)
 }
 
 /* Invalidate way @w of a set; its place in the LRU order does not matter. */
-static void tlb_set_invalidate(struct tlb_set *set, uint64_t *keys, unsigned int w)
+static void tlb_set_invalidate(struct tlb_set *set, unsigned int w)
 {
-	keys[w] = 0;
+	set->keys[w] = 0;
 	set->tag[w] = 0;
 	set->free_ways |= 1u << w;
 }
@@ -148,12 +149,12 @@ static unsigned int tlb_array_remove(struct tlb_array *a, uint64_t key,
 				     uint64_t vpn)
 {
 	uint64_t s = vpn & a->set_mask;
-	uint64_t *keys = tlb_set_keys(a, s);
+	uint64_t *keys = a->keys + s * a->ways;
 	int w = tlb_set_find(&a->sets[s], keys, key, tlb_tag(key));
 
 	if (w < 0)
 		return 0;
-	tlb_set_invalidate(&a->sets[s], keys, (unsigned int)w);
+	tlb_set_invalidate(&a->sets[s], (unsigned int)w);
 	return 1;
 }
 
@@ -180,21 +181,19 @@ static uint32_t tlb_keys_match_asid(const uint64_t *keys, uint32_t ways,
 }
 
 /* Remove every entry of @asid (or every entry if @all) from one set. */
-static unsigned int tlb_set_flush(const struct tlb_array *a, uint64_t s,
-				  uint16_t asid, bool all)
+static unsigned int tlb_set_flush(const struct tlb_array *a,
+				  struct tlb_set *set, uint16_t asid, bool all)
 {
-	struct tlb_set *set = &a->sets[s];
-	uint64_t *keys = tlb_set_keys(a, s);
 	uint32_t valid = ~set->free_ways & a->way_mask, gone, m;
 
-	gone = all ? valid : tlb_keys_match_asid(keys, a->ways, asid) & valid;
+	gone = all ? valid : tlb_keys_match_asid(set->keys, a->ways, asid) & valid;
 	if (gone == valid) {
-		memset(keys, 0, a->ways * sizeof(*keys));
+		memset(set->keys, 0, a->ways * sizeof(*set->keys));
 		memset(set->tag, 0, sizeof(set->tag));
 		set->free_ways = a->way_mask;
 	} else {
 		for (m = gone; m; m &= m - 1)
-			tlb_set_invalidate(set, keys, (unsigned int)__builtin_ctz(m));
+			tlb_set_invalidate(set, (unsigned int)__builtin_ctz(m));
 	}
 	return (unsigned int)__builtin_popcount(gone);
 }
@@ -206,7 +205,7 @@ static unsigned int tlb_array_flush(struct tlb_array *a, uint16_t asid,
 	uint64_t s;
 
 	for (s = 0; s < a->nr_sets; s++)
-		removed += tlb_set_flush(a, s, asid, all);
+		removed += tlb_set_flush(a, &a->sets[s], asid, all);
 	return removed;
 }
 
@@ -224,7 +223,7 @@ static bool tlb_array_present(const struct tlb_array *a, uint64_t key,
 {
 	uint64_t s = vpn & a->set_mask;
 
-	return tlb_set_find(&a->sets[s], tlb_set_keys(a, s), key,
+	return tlb_set_find(&a->sets[s], a->keys + s * a->ways, key,
 			    tlb_tag(key)) >= 0;
 }
 
