@@ -629,6 +629,31 @@ static void user_access_fault(struct user_access *ua, uint64_t addr, bool write)
 	user_access(ua, addr, write);
 }
 
+/* The bits a walk sets in a huge PMD and in a PTE: accessed, and dirty for a store. */
+#define WALK_PMD_BITS(write)	((uint8_t)(PMD_YOUNG | ((write) ? PMD_DIRTY : 0)))
+#define WALK_PTE_BITS(write)	((pte_t)(PTE_YOUNG | ((write) ? PTE_DIRTY : 0)))
+
+/*
+ * The walk's own work for an access that missed the STLB: set @pmd_bits
+ * in the huge PMD or @pte_bits in the PTE, as the MMU does.  @pmd_flags
+ * and @pte are the VMA's entry for the PMD and the page (the caller keeps
+ * the arrays in registers: a byte store could alias the VMA).  Returns
+ * false when nothing is mapped (a PMD that collapse has cleared, or no
+ * present PTE): the access faults.
+ */
+static inline __attribute__((always_inline))
+bool walk_set_bits(uint8_t *pmd_flags, pte_t *pte, bool huge, uint8_t pmd_bits, pte_t pte_bits)
+{
+	if (huge) {
+		*pmd_flags |= pmd_bits;
+		return true;
+	}
+	if ((*pmd_flags & PMD_CLEARED) || !pte_present(*pte))
+		return false;
+	*pte |= pte_bits;
+	return true;
+}
+
 /**
  * user_access_walk - the page walk of an access that missed the STLB
  * @ua: the access state
@@ -643,22 +668,11 @@ static void user_access_fault(struct user_access *ua, uint64_t addr, bool write)
 void user_access_walk(struct user_access *ua, uint64_t addr, bool huge, bool write)
 {
 	struct vm_area_struct *vma = ua->vma;
-	uint64_t idx = (addr - ua->pmd_base) >> PMD_SHIFT;
-	pte_t *pte;
 
-	if (huge) {
-		vma->pmd_flags[idx] |= PMD_YOUNG | (write ? PMD_DIRTY : 0);
-		return;
-	}
-	if (vma->pmd_flags[idx] & PMD_CLEARED)
-		goto fault;
-	pte = &vma->ptes[(addr - vma->vm_start) >> PAGE_SHIFT];
-	if (pte_present(*pte)) {
-		*pte |= PTE_YOUNG | (write ? PTE_DIRTY : 0);
-		return;
-	}
-fault:
-	user_access_fault(ua, addr, write);
+	if (!walk_set_bits(&vma->pmd_flags[(addr - ua->pmd_base) >> PMD_SHIFT],
+			   &vma->ptes[(addr - vma->vm_start) >> PAGE_SHIFT], huge,
+			   WALK_PMD_BITS(write), WALK_PTE_BITS(write)))
+		user_access_fault(ua, addr, write);
 }
 
 /*
@@ -709,8 +723,8 @@ unsigned int user_access_run(struct user_access *ua, const uint64_t *addrs, unsi
 	pte_t *ptes = vma->ptes;
 	const uint64_t pmd_base = ua->pmd_base, start = vma->vm_start;
 	const uint16_t asid = ua->asid;
-	const uint8_t pmd_bits = PMD_YOUNG | (write ? PMD_DIRTY : 0);
-	const pte_t pte_bits = PTE_YOUNG | (write ? PTE_DIRTY : 0);
+	const uint8_t pmd_bits = WALK_PMD_BITS(write);
+	const pte_t pte_bits = WALK_PTE_BITS(write);
 	struct ua_counts c = { 0 };
 	uint64_t units = 0;
 	unsigned int i;
@@ -720,7 +734,6 @@ unsigned int user_access_run(struct user_access *ua, const uint64_t *addrs, unsi
 		uint64_t idx = (addr - pmd_base) >> PMD_SHIFT;
 		bool huge = sizes == UA_HUGE || (sizes == UA_MIXED && pmd_huge[idx]);
 		enum tlb_result r;
-		pte_t *pte;
 
 		if (sizes != UA_HUGE && i + UA_PREFETCH < n) {
 			uint64_t ahead = addrs[i + UA_PREFETCH];
@@ -735,16 +748,9 @@ unsigned int user_access_run(struct user_access *ua, const uint64_t *addrs, unsi
 			continue;
 		}
 		c.walks[huge]++;
-		/* The walk: set the accessed (and dirty) bit, as the MMU does. */
-		if (huge) {
-			pmd_flags[idx] |= pmd_bits;
+		if (walk_set_bits(&pmd_flags[idx], &ptes[(addr - start) >> PAGE_SHIFT], huge,
+				  pmd_bits, pte_bits))
 			continue;
-		}
-		pte = &ptes[(addr - start) >> PAGE_SHIFT];
-		if (!(pmd_flags[idx] & PMD_CLEARED) && pte_present(*pte)) {
-			*pte |= pte_bits;
-			continue;
-		}
 		ua->units += units;
 		ua_counts_add(t, &c, i + 1);
 		user_access_fault(ua, addr, write);
