@@ -594,7 +594,7 @@ static void test_cache_levels(void **state)
 	assert_int_equal(cache_array_init(&l1, 1, 16), 0);
 	assert_int_equal(cache_array_init(&l2, 2, 16), 0);
 	assert_int_equal(cache_array_init(&l3, 4, 16), 0);
-	assert_int_equal(l2.nr_sets, 2);
+	assert_int_equal(l2.a.nr_sets, 2);
 	/* 17 new lines: all from DRAM; L1 keeps the last 16, L2 all 17 (9 + 8). */
 	for (line = 0; line <= 16; line++)
 		assert_int_equal(cache_load(&p, line), CACHE_DRAM);
@@ -629,11 +629,11 @@ static void test_cache_geometry(void **state)
 	assert_int_equal(cache_array_init(&c, 1, 17), -EINVAL);	/* more than 16 ways */
 	assert_int_equal(cache_array_init(&c, 0, 8), -EINVAL);
 	assert_int_equal(cache_array_init(&c, 11, 11), 0);		/* 176 lines: 16 sets */
-	assert_int_equal(c.nr_sets, 16);
+	assert_int_equal(c.a.nr_sets, 16);
 	assert_int_equal(c.mask, 15);
 	cache_array_destroy(&c);
 	assert_int_equal(cache_array_init(&c, 5, 16), 0);		/* 80 lines: 5 sets */
-	assert_int_equal(c.nr_sets, 5);
+	assert_int_equal(c.a.nr_sets, 5);
 	assert_int_equal(c.mask, 0);
 	/* Lines 0..4 of one frame fall in sets 0..4: each fills one set's first way. */
 	for (uint64_t line = 0; line < 5; line++)

@@ -33,12 +33,11 @@ enum cache_level {
 
 /*
  * One level: cache_set() picks a line's set, & mask when the number of sets
- * is a power of two, else % nr_sets (Skylake-SP's 11-way L3).
+ * (a.nr_sets) is a power of two, else % a.nr_sets (Skylake-SP's 11-way L3).
  */
 struct cache_array {
 	struct tlb_array a;
-	uint64_t nr_sets;
-	uint64_t mask;			/* nr_sets - 1, or 0 if not a power of two */
+	uint64_t mask;			/* a.nr_sets - 1, or 0 if not a power of two */
 };
 
 /*
@@ -78,7 +77,7 @@ static inline uint64_t cache_set(const struct cache_array *c, uint64_t line)
 	uint64_t frame = (line >> 6) * 0x9e3779b97f4a7c15ULL;
 	uint64_t x = (line & 63) | (frame >> 24) << 6;
 
-	return c->mask ? x & c->mask : x % c->nr_sets;
+	return c->mask ? x & c->mask : x % c->a.nr_sets;
 }
 
 /* Look @line up in @c and make it the most recent; fill it on a miss. */

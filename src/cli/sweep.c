@@ -281,21 +281,35 @@ static int sweep_param_value(struct cli *c, struct sweep *sw, const struct sweep
 	return 0;
 }
 
+/*
+ * Is @key already varied, or fixed by one of the @nr assignments @given
+ * ("KEY=VALUE" of option @opt)?  Returns 0, or 2 with c->msg set.
+ */
+static int sweep_key_taken(struct cli *c, const struct sweep *sw, const char *arg,
+			   const char *key, const char *opt, const char *const *given, int nr)
+{
+	size_t n = strlen(key);
+	int k;
+
+	for (k = 0; k < sw->nr_axes; k++)
+		if (!strcmp(sw->axis[k].key, key))
+			return cli_fail(c, "--vary %s: %s is varied twice", arg, key);
+	for (k = 0; k < nr; k++)
+		if (!strncmp(given[k], key, n) && given[k][n] == '=')
+			return cli_fail(c, "--vary %s: %s is also given with %s %s: expected one of them",
+					arg, key, opt, given[k]);
+	return 0;
+}
+
 /* --vary SECTION.KEY=V1,V2,...: an axis over one value of the profile. */
 static int sweep_parse_profile_axis(struct cli *c, struct sweep *sw, const char *arg,
 				    const char *key, const char *list,
 				    const struct cli_args *a)
 {
 	struct sweep_axis *ax = &sw->axis[sw->nr_axes];
-	int k;
 
-	for (k = 0; k < sw->nr_axes; k++)
-		if (!strcmp(sw->axis[k].key, key))
-			return cli_fail(c, "--vary %s: %s is varied twice", arg, key);
-	for (k = 0; k < a->nr_costs; k++)
-		if (!strncmp(a->costs[k], key, strlen(key)) && a->costs[k][strlen(key)] == '=')
-			return cli_fail(c, "--vary %s: %s is also given with --cost %s: expected one of them",
-					arg, key, a->costs[k]);
+	if (sweep_key_taken(c, sw, arg, key, "--cost", a->costs, a->nr_costs))
+		return 2;
 	ax->param = -1;
 	ax->key = strdup(key);
 	sw->nr_axes++;		/* sweep_free() frees it from here on */
@@ -313,7 +327,7 @@ static int sweep_parse_axis(struct cli *c, struct sweep *sw, const char *arg,
 	struct sweep_axis *ax = &sw->axis[sw->nr_axes];
 	char key[64];
 	size_t n;
-	int i, k;
+	int i;
 
 	if (!eq || eq == arg || !eq[1])
 		return cli_fail(c, "--vary %s: expected KEY=V1,V2,... with at least one value",
@@ -328,13 +342,8 @@ static int sweep_parse_axis(struct cli *c, struct sweep *sw, const char *arg,
 	if (i < 0)
 		return 2;
 	c->msg[0] = '\0';
-	for (k = 0; k < sw->nr_axes; k++)
-		if (sw->axis[k].param == i)
-			return cli_fail(c, "--vary %s: %s is varied twice", arg, key);
-	for (k = 0; k < a->nr_sets; k++)
-		if (!strncmp(a->sets[k], key, strlen(key)) && a->sets[k][strlen(key)] == '=')
-			return cli_fail(c, "--vary %s: %s is also given with --set %s: expected one of them",
-					arg, key, a->sets[k]);
+	if (sweep_key_taken(c, sw, arg, s->params[i].key, "--set", a->sets, a->nr_sets))
+		return 2;
 	ax->param = i;
 	ax->key = s->params[i].key;
 	sw->nr_axes++;		/* sweep_free() frees it from here on */

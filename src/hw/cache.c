@@ -41,17 +41,18 @@ bool cache_geometry_ok(uint64_t kib, uint64_t ways)
  */
 int cache_array_init(struct cache_array *c, uint64_t kib, uint32_t ways)
 {
+	uint64_t nr_sets;
 	int ret;
 
 	memset(c, 0, sizeof(*c));
 	if (!cache_geometry_ok(kib, ways))
 		return -EINVAL;
-	c->nr_sets = kib * 1024 / 64 / ways;
-	c->mask = (c->nr_sets & (c->nr_sets - 1)) ? 0 : c->nr_sets - 1;
-	ret = tlb_array_alloc(&c->a, c->nr_sets, ways);
+	nr_sets = kib * 1024 / 64 / ways;
+	ret = tlb_array_alloc(&c->a, nr_sets, ways);
 	if (ret)
-		memset(c, 0, sizeof(*c));
-	return ret;
+		return ret;
+	c->mask = (nr_sets & (nr_sets - 1)) ? 0 : nr_sets - 1;
+	return 0;
 }
 
 /* Free a level set up by cache_array_init(). */

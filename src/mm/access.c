@@ -218,58 +218,52 @@ static void mm_tlb_flush_hook(int cpu, struct mm_struct *mm, uint64_t start, uin
  */
 int mm_tlb_check_profile(const struct sim_profile *p, char *err, size_t len)
 {
-	const struct { const char *name; uint64_t entries, ways; } tlbs[] = {
-		{ "tlb.l1_4k", p->tlb_l1_4k_entries, p->tlb_l1_4k_ways },
-		{ "tlb.l1_2m", p->tlb_l1_2m_entries, p->tlb_l1_2m_ways },
-		{ "tlb.stlb", p->tlb_stlb_entries, p->tlb_stlb_ways },
-	};
-	const struct { const char *name; uint64_t kib, ways; } caches[] = {
-		{ "cache.l1d", p->cache_l1d_kib, p->cache_l1d_ways },
-		{ "cache.l2", p->cache_l2_kib, p->cache_l2_ways },
-		{ "cache.l3", p->cache_l3_kib, p->cache_l3_ways },
-	};
-	const struct { const char *name; uint64_t entries; } pscs[] = {
-		{ "tlb.pml4_cache_entries", p->tlb_pml4_cache_entries },
-		{ "tlb.pdpte_cache_entries", p->tlb_pdpte_cache_entries },
-		{ "tlb.pde_cache_entries", p->tlb_pde_cache_entries },
+	/* One row per geometry: its keys and values, whether it can be built, what is expected. */
+	const struct {
+		const char *key, *key2;		/* key2: NULL for a one-value check */
+		uint64_t val, val2;
+		bool ok, overlap_only;		/* overlap_only: the caches of the overlap model */
+		const char *expected;
+	} checks[] = {
+#define TLB_ROW(k, e, w) { "tlb." k "_entries", "tlb." k "_ways", e, w, \
+			   tlb_array_geometry_ok(e, w), false, \
+			   "1 to 16 ways and a power-of-two number of sets" }
+#define CACHE_ROW(k, kib, w) { "cache." k "_kib", "cache." k "_ways", kib, w, \
+			       cache_geometry_ok(kib, w), true, \
+			       "1 to 16 ways that divide the cache's 64-byte lines" }
+#define PSC_ROW(k, n) { "tlb." k "_cache_entries", NULL, n, 0, psc_geometry_ok(n), true, \
+			"0 to 16, or a multiple of 4 (4-way)" }
+		TLB_ROW("l1_4k", p->tlb_l1_4k_entries, p->tlb_l1_4k_ways),
+		TLB_ROW("l1_2m", p->tlb_l1_2m_entries, p->tlb_l1_2m_ways),
+		TLB_ROW("stlb", p->tlb_stlb_entries, p->tlb_stlb_ways),
+		{ "tlb.walk_dims", NULL, p->tlb_walk_dims, 0,
+		  p->tlb_walk_dims == 1 || p->tlb_walk_dims == 2, false, "1 or 2" },
+		{ "tlb.page_walkers", NULL, p->tlb_page_walkers, 0, p->tlb_page_walkers != 0, false,
+		  "at least 1" },
+		CACHE_ROW("l1d", p->cache_l1d_kib, p->cache_l1d_ways),
+		CACHE_ROW("l2", p->cache_l2_kib, p->cache_l2_ways),
+		CACHE_ROW("l3", p->cache_l3_kib, p->cache_l3_ways),
+		PSC_ROW("pml4", p->tlb_pml4_cache_entries),
+		PSC_ROW("pdpte", p->tlb_pdpte_cache_entries),
+		PSC_ROW("pde", p->tlb_pde_cache_entries),
+#undef TLB_ROW
+#undef CACHE_ROW
+#undef PSC_ROW
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(tlbs) / sizeof(tlbs[0]); i++)
-		if (!tlb_array_geometry_ok(tlbs[i].entries, tlbs[i].ways)) {
-			snprintf(err, len, "profile %s: %s_entries=%llu, %s_ways=%llu: expected 1 to "
-				 "16 ways and a power-of-two number of sets", p->machine_name,
-				 tlbs[i].name, (unsigned long long)tlbs[i].entries, tlbs[i].name,
-				 (unsigned long long)tlbs[i].ways);
-			return -1;
-		}
-	if (p->tlb_walk_dims != 1 && p->tlb_walk_dims != 2) {
-		snprintf(err, len, "profile %s: tlb.walk_dims=%llu: expected 1 or 2",
-			 p->machine_name, (unsigned long long)p->tlb_walk_dims);
+	for (i = 0; i < sizeof(checks) / sizeof(checks[0]); i++) {
+		if (checks[i].ok || (checks[i].overlap_only && !p->mem_loads_in_flight))
+			continue;
+		if (checks[i].key2)
+			snprintf(err, len, "profile %s: %s=%llu, %s=%llu: expected %s", p->machine_name,
+				 checks[i].key, (unsigned long long)checks[i].val, checks[i].key2,
+				 (unsigned long long)checks[i].val2, checks[i].expected);
+		else
+			snprintf(err, len, "profile %s: %s=%llu: expected %s", p->machine_name,
+				 checks[i].key, (unsigned long long)checks[i].val, checks[i].expected);
 		return -1;
 	}
-	if (!p->tlb_page_walkers) {
-		snprintf(err, len, "profile %s: tlb.page_walkers=0: expected at least 1",
-			 p->machine_name);
-		return -1;
-	}
-	if (!p->mem_loads_in_flight)
-		return 0;		/* the caches below exist only in the overlap model */
-	for (i = 0; i < sizeof(caches) / sizeof(caches[0]); i++)
-		if (!cache_geometry_ok(caches[i].kib, caches[i].ways)) {
-			snprintf(err, len, "profile %s: %s_kib=%llu, %s_ways=%llu: expected 1 to "
-				 "16 ways that divide the cache's 64-byte lines", p->machine_name,
-				 caches[i].name, (unsigned long long)caches[i].kib, caches[i].name,
-				 (unsigned long long)caches[i].ways);
-			return -1;
-		}
-	for (i = 0; i < sizeof(pscs) / sizeof(pscs[0]); i++)
-		if (!psc_geometry_ok(pscs[i].entries)) {
-			snprintf(err, len, "profile %s: %s=%llu: expected 0 to 16, or a multiple "
-				 "of 4 (4-way)", p->machine_name, pscs[i].name,
-				 (unsigned long long)pscs[i].entries);
-			return -1;
-		}
 	return 0;
 }
 
@@ -298,24 +292,24 @@ int mm_tlb_init(struct sim_engine *e)
 		.walk_dims = (uint32_t)p->tlb_walk_dims,
 		.page_walkers = (uint32_t)p->tlb_page_walkers,
 	};
-	int cpu, ret;
+	int cpu, ret = 0;
 
-	for (cpu = 0; cpu < sim_engine_nr_cpus(e); cpu++) {
+	for (cpu = 0; cpu < sim_engine_nr_cpus(e) && !ret; cpu++) {
 		struct sim_vcpu *v = sim_engine_vcpu(e, cpu);
 		struct tlb *t = calloc(1, sizeof(*t));
 
-		if (!t)
-			return -12;
-		ret = tlb_init(t, &geo);
-		if (ret) {
+		ret = t ? tlb_init(t, &geo) : -ENOMEM;
+		if (ret)
 			free(t);
-			return ret;
-		}
-		v->tlb = t;
+		else
+			v->tlb = t;
 	}
-	ret = mm_dcache_init(e);
-	if (ret)
+	if (!ret)
+		ret = mm_dcache_init(e);
+	if (ret) {
+		mm_tlb_destroy(e);	/* what was built: nothing is left behind */
 		return ret;
+	}
 	arch_tlb_flush_hook = mm_tlb_flush_hook;
 	return 0;
 }
@@ -789,7 +783,7 @@ void user_access_batch(struct user_access *ua, const uint64_t *addrs, unsigned i
 	while (n) {
 		if (vma->nr_pmd_huge == 0)
 			done = user_access_run(ua, addrs, n, write, UA_SMALL);
-		else if (vma->nr_pmd_huge == vma->nr_pmds)
+		else if (vma->nr_pmd_huge == vma_nr_pmds(vma))
 			done = user_access_run(ua, addrs, n, write, UA_HUGE);
 		else
 			done = user_access_run(ua, addrs, n, write, UA_MIXED);

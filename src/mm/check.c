@@ -231,11 +231,8 @@ static void check_mapcounts(struct mm_model *m)
 		list_for_each(vp, &mm->vmas) {
 			struct vm_area_struct *vma = list_entry(vp, struct vm_area_struct, node);
 			uint64_t i, n = (vma->vm_end - vma->vm_start) >> PAGE_SHIFT;
-			uint64_t base = vma->vm_start & ~(PMD_SIZE - 1);
-			uint64_t pmds = (vma->vm_end - base + PMD_SIZE - 1) >> PMD_SHIFT;
-			uint64_t huge = 0;
+			uint64_t pmds = vma_nr_pmds(vma), huge = 0;
 
-			SIM_BUG_ON(pmds != vma->nr_pmds);
 			for (i = 0; i < pmds; i++)
 				if (vma->pmd_huge[i]) {
 					maps[vma->pmd_huge[i]->id]++;

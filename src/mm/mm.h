@@ -270,11 +270,18 @@ struct vm_area_struct {
 	struct folio **pmd_huge;	/* per 2M: a PMD-mapped folio, or NULL */
 	uint8_t *pmd_flags;		/* per 2M: PMD_* bits of that PMD entry */
 	struct spinlock *ptl;		/* per 2M: the split PTE lock */
-	uint64_t nr_pmds;		/* PMDs the VMA spans: pmd_huge[] entries */
-	uint64_t nr_pmd_huge;		/* of those, how many are non-NULL */
+	uint64_t nr_pmd_huge;		/* non-NULL entries of pmd_huge[] */
 	bool thp_eligible;		/* VM_HUGEPAGE or THP=always */
 	struct list_head node;		/* on mm->vmas */
 };
+
+/* The PMDs @vma spans: the entries of pmd_huge[], pmd_flags[] and ptl[]. */
+static inline uint64_t vma_nr_pmds(const struct vm_area_struct *vma)
+{
+	uint64_t base = vma->vm_start & ~(PMD_SIZE - 1);
+
+	return (vma->vm_end - base + PMD_SIZE - 1) >> PMD_SHIFT;
+}
 
 /*
  * Bits of vma->pmd_flags[], the parts of a PMD entry beyond what it maps:

@@ -79,7 +79,6 @@ uint64_t vm_mmap_anon(struct mm_struct *mm, uint64_t len, bool thp_eligible)
 		abort();
 	for (i = 0; i < pmds; i++)
 		spin_lock_init_named(&vma->ptl[i], "ptlock");
-	vma->nr_pmds = pmds;
 	vma->vm_mm = mm;
 	vma->thp_eligible = thp_eligible;
 	INIT_LIST_HEAD(&vma->node);

@@ -93,8 +93,11 @@ static int khugepaged_cold_run(const struct sim_run_config *cfg, int variant,
 		goto out_engine;
 	m->mthp_order = 0;		/* faults map small pages */
 	m->preferred_nid = 0;
-	if (mm_tlb_init(e)) {
-		snprintf(err, len, "profile %s: bad [tlb] geometry", cfg->profile->machine_name);
+	i = mm_tlb_init(e);
+	if (i) {
+		/* validate() checked the geometry: what is left is memory. */
+		snprintf(err, len, "profile %s: cannot build the TLBs and caches: %s",
+			 cfg->profile->machine_name, strerror(-i));
 		goto out_model;
 	}
 	khugepaged_default_tunables(&tun);
