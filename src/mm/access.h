@@ -106,9 +106,10 @@ void user_access(struct user_access *ua, uint64_t addr, bool write)
 	bool huge = ua->pmd_huge[idx] != NULL;
 	enum tlb_result r = tlb_access(ua->tlb, ua->asid, addr, huge);
 
-	ua->units += ua->unit[r][huge];
 	if (ua->cache)
 		user_access_overlap(ua, addr, r, huge);
+	else
+		ua->units += ua->unit[r][huge];
 	if (r == TLB_WALK)
 		user_access_walk(ua, addr, huge, write);
 }
