@@ -413,6 +413,11 @@ static void test_bad_inputs(void **state)
 		   "--cost", "cache.remote_transfer_ns=x", NULL);
 	expect_bad("topology.sockets = 0: expected a nonzero integer", "run", "tiny", "--cost",
 		   "topology.sockets=0", NULL);
+	/* Divisors of the model: each of these used to kill the run (SIGFPE). */
+	expect_bad("clock.mhz = 0: expected a nonzero integer", "run", "tiny", "--cost",
+		   "clock.mhz=0", NULL);
+	expect_bad("mem.zero_gbps = 0: expected a nonzero integer", "run", "tiny", "--cost",
+		   "mem.zero_gbps=0", NULL);
 	expect_bad("machine.name is a name, not a number", "run", "tiny", "--cost",
 		   "machine.name=x y", NULL);
 	expect_bad("--cost topology.sockets=100: 1600 CPUs in the topology", "run", "tiny",

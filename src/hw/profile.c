@@ -7,7 +7,8 @@
  * purpose, so that a profile cannot silently leave a cost at zero:
  *   - every PROFILE_FIELDS key must be present, exactly once;
  *   - an unknown section or key is an error that names file:line;
- *   - U64 values are plain decimal integers; topology values are nonzero;
+ *   - U64 values are plain decimal integers; topology values and the
+ *     divisors of profile_field_nonzero() are nonzero;
  *   - a [sources] section holds "section.key = source" lines, kept in
  *     p->sources for `mmsim profiles NAME`; each must name a known field.
  * Builtin profiles are the files in profiles/, embedded at build time by
@@ -173,6 +174,29 @@ static int profile_add_source(struct profile_parse *pp, const char *name,
 	return 0;
 }
 
+/*
+ * Must the field be nonzero?  The topology's counts, and the values the
+ * model divides by or steps with: 0 would divide by zero or stop the
+ * engine's clock.
+ */
+static bool profile_field_nonzero(const struct profile_field *f)
+{
+	static const char *const keys[] = {
+		"clock.mhz", "sched.quantum_ns", "mem.zero_gbps", "mem.copy_gbps",
+		"mem.node_write_gbps", "swap.bandwidth_mbps",
+	};
+	char name[96];
+	size_t i;
+
+	if (!strcmp(f->section, "topology"))
+		return true;
+	snprintf(name, sizeof(name), "%s.%s", f->section, f->key);
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (!strcmp(name, keys[i]))
+			return true;
+	return false;
+}
+
 /* Set field @i of @p from its text @value; 0, or -1 with @err set. */
 static int profile_field_assign(struct sim_profile *p, int i, const char *value,
 				char *err, size_t errlen)
@@ -194,7 +218,7 @@ static int profile_field_assign(struct sim_profile *p, int i, const char *value,
 			 f->section, f->key, value);
 		return -1;
 	}
-	if (!strcmp(f->section, "topology") && !v) {
+	if (!v && profile_field_nonzero(f)) {
 		snprintf(err, errlen, "%s.%s = %s: expected a nonzero integer",
 			 f->section, f->key, value);
 		return -1;
