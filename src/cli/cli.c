@@ -181,6 +181,19 @@ static int cli_parse_seed(struct cli *c, const char *text, uint64_t *seed)
 	return 0;
 }
 
+/*
+ * Append @val to a repeatable option's list (@list, *@nr of @max used).
+ * Returns 0, or 2 with c->msg set when the list is full.
+ */
+static int cli_push(struct cli *c, const char **list, int *nr, int max, const char *opt,
+		    const char *val)
+{
+	if (*nr >= max)
+		return cli_fail(c, "%s %s: too many %s (at most %d)", opt, val, opt, max);
+	list[(*nr)++] = val;
+	return 0;
+}
+
 /**
  * cli_parse_args() - parse the options and operands of a subcommand
  * @c: the invocation
@@ -250,16 +263,12 @@ int cli_parse_args(struct cli *c, int argc, char **argv, unsigned cmd,
 		case CLI_OPT_SET:
 			if (!strchr(val, '=') || val[0] == '=')
 				return cli_fail(c, "--set %s: expected KEY=VALUE", val);
-			if (a->nr_sets >= CLI_MAX_SETS)
-				return cli_fail(c, "--set %s: too many --set (at most %d)",
-						val, CLI_MAX_SETS);
-			a->sets[a->nr_sets++] = val;
+			if (cli_push(c, a->sets, &a->nr_sets, CLI_MAX_SETS, "--set", val))
+				return 2;
 			break;
 		case CLI_OPT_COST:
-			if (a->nr_costs >= CLI_MAX_SETS)
-				return cli_fail(c, "--cost %s: too many --cost (at most %d)",
-						val, CLI_MAX_SETS);
-			a->costs[a->nr_costs++] = val;
+			if (cli_push(c, a->costs, &a->nr_costs, CLI_MAX_SETS, "--cost", val))
+				return 2;
 			break;
 		case CLI_OPT_VARIANT:
 			for (k = 0; k < a->nr_variants; k++)
@@ -300,10 +309,8 @@ int cli_parse_args(struct cli *c, int argc, char **argv, unsigned cmd,
 			a->quiet = true;
 			break;
 		case CLI_OPT_VARY:
-			if (a->nr_vary >= SIM_MAX_PARAMS)
-				return cli_fail(c, "--vary %s: too many --vary (at most %d)",
-						val, SIM_MAX_PARAMS);
-			a->vary[a->nr_vary++] = val;
+			if (cli_push(c, a->vary, &a->nr_vary, SIM_MAX_PARAMS, "--vary", val))
+				return 2;
 			break;
 		case CLI_OPT_SEEDS:
 		case CLI_OPT_JOBS:
