@@ -40,6 +40,7 @@ static inline void test_profile(struct sim_profile *p, int sockets, int cores, i
 	p->mem_zero_gbps = 16;
 	p->mem_copy_gbps = 8;
 	p->mem_node_write_gbps = 64;
+	p->mem_loads_per_cycle = 2;
 	p->mm_fault_entry_ns = 500;
 	p->mm_syscall_ns = 100;
 	p->mm_list_op_ns = 3;

@@ -59,7 +59,7 @@ static void setup_engine(struct fixture *f, const struct mm_variant *v,
 	f->prof.tlb_walk_cycles = 20;
 	f->prof.tlb_walk_dims = 1;
 	f->prof.tlb_page_walkers = 2;
-	f->prof.mem_access_cycles = 2;
+	f->prof.mem_loads_per_cycle = 2;
 	f->prof.mem_zero_gbps = 10;
 	f->prof.mem_copy_gbps = 10;
 	f->prof.mem_node_write_gbps = 10;
@@ -758,16 +758,21 @@ static void test_overlap_psc(void **state)
 	overlap_rig_destroy(&r);
 }
 
-/* The batch time: the largest of issue, misses / L and walks / W (x L x W). */
+/*
+ * The batch time: the largest of issue (n / P), misses / L and walks / W,
+ * in units of 1/(P x L x W) cycle; here P = 2, L = 10, W = 2: 40 per cycle.
+ */
 static void test_overlap_cycles(void **state)
 {
 	(void)state;
-	/* 10 accesses at 2 cycles = 20; misses 1000 / 10 = 100; walks 300 / 2 = 150. */
-	assert_int_equal(user_access_overlap_cycles(10, 2, 1000, 10, 300, 2), 150 * 20);
+	/* 10 accesses at 1/2 cycle = 5; misses 1000 / 10 = 100; walks 300 / 2 = 150. */
+	assert_int_equal(user_access_overlap_cycles(10, 2, 1000, 10, 300, 2), 150 * 40);
 	/* Misses bound: 2000 / 10 = 200 > 150. */
-	assert_int_equal(user_access_overlap_cycles(10, 2, 2000, 10, 300, 2), 200 * 20);
-	/* Issue bound: 1000 accesses at 2 cycles. */
-	assert_int_equal(user_access_overlap_cycles(1000, 2, 2000, 10, 300, 2), 2000 * 20);
+	assert_int_equal(user_access_overlap_cycles(10, 2, 2000, 10, 300, 2), 200 * 40);
+	/* Issue bound: 5000 accesses at 1/2 cycle = 2500 > 200. */
+	assert_int_equal(user_access_overlap_cycles(5000, 2, 2000, 10, 300, 2), 2500 * 40);
+	/* One load per cycle: 1000 accesses = 1000 cycles > 200 (units of 1/20). */
+	assert_int_equal(user_access_overlap_cycles(1000, 1, 2000, 10, 300, 2), 1000 * 20);
 }
 
 /* ---- the scenario's relations, at CI scale ------------------------------------- */

@@ -33,7 +33,7 @@ static void reclaim_profile(void)
 	prof.tlb_single_page_flush_ceiling = 33;
 	prof.mem_zero_gbps = 10;
 	prof.mem_node_write_gbps = 10;
-	prof.mem_access_cycles = 2;
+	prof.mem_loads_per_cycle = 2;
 	prof.mm_fault_entry_ns = 100;
 	prof.mm_list_op_ns = 1;
 	prof.mm_folio_op_ns = 1;
@@ -394,6 +394,23 @@ static void test_checked_zram_run_ends_clean(void **state)
 	assert_true(r.counters[SIM_PSWPOUT] > 0);
 }
 
+/* after / before of @name, for the two variants in @r. */
+static double ratio(const struct scenario_ops *s, const struct sim_variant_result r[2],
+		    const char *name)
+{
+	return metric(s, &r[1], name) / metric(s, &r[0], name);
+}
+
+/*
+ * With the ssd device the workers' progress is bound by the device, so
+ * reclaim stays flat: pgscan and pgsteal move by a few percent either way
+ * (docs/results.md), and the post's "pgscan and pgsteal rise" does not
+ * hold.  This checks that they stay within 5% of `before`, which a change
+ * that broke or starved reclaim in one variant would not.  (It used to
+ * check "not below 99%", which -2.6% of pgscan broke once a TLB-hit access
+ * cost 1/mem.loads_per_cycle: the model's pgscan at this scale does fall
+ * a little, and results.md says so.)
+ */
 static void test_relations_small_scale(void **state)
 {
 	const struct scenario_ops *s = sim_scenario_find("reclaim-tlb");
@@ -401,11 +418,10 @@ static void test_relations_small_scale(void **state)
 
 	(void)state;
 	run_ci_scale(0, r);
-	assert_true(metric(s, &r[1], "tlb_shootdowns") < 0.5 * metric(s, &r[0], "tlb_shootdowns"));
-	assert_true(metric(s, &r[1], "function_call_ipis") <
-		    0.6 * metric(s, &r[0], "function_call_ipis"));
-	assert_true(metric(s, &r[1], "pgscan_anon") >= 0.99 * metric(s, &r[0], "pgscan_anon"));
-	assert_true(metric(s, &r[1], "pgsteal_anon") >= 0.99 * metric(s, &r[0], "pgsteal_anon"));
+	assert_true(ratio(s, r, "tlb_shootdowns") < 0.5);
+	assert_true(ratio(s, r, "function_call_ipis") < 0.6);
+	assert_true(ratio(s, r, "pgscan_anon") >= 0.95 && ratio(s, r, "pgscan_anon") <= 1.05);
+	assert_true(ratio(s, r, "pgsteal_anon") >= 0.95 && ratio(s, r, "pgsteal_anon") <= 1.05);
 }
 
 /*

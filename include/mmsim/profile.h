@@ -68,8 +68,8 @@
 	X(mem, zero_gbps, U64, "GB/s", "page zeroing bandwidth per core")          \
 	X(mem, copy_gbps, U64, "GB/s", "page copy bandwidth per core")             \
 	X(mem, node_write_gbps, U64, "GB/s", "write bandwidth of one node")        \
-	X(mem, access_cycles, U64, "cycles", "workload access, TLB hit, data in cache") \
-	X(mem, loads_in_flight, U64, "", "L1D misses a core overlaps; 0: accesses cost a flat access_cycles") \
+	X(mem, loads_per_cycle, U64, "", "loads a core issues per cycle; a TLB-hit access costs 1/loads_per_cycle cycles") \
+	X(mem, loads_in_flight, U64, "", "L1D misses a core overlaps; 0: the flat model (docs/tlb.md)") \
 	X(mm, fault_entry_ns, U64, "ns", "exception entry, exit and handle_mm_fault() walk") \
 	X(mm, syscall_ns, U64, "ns", "system call entry and exit")                 \
 	X(mm, list_op_ns, U64, "ns", "list_add or list_del on lines in cache")     \

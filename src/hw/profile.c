@@ -183,7 +183,7 @@ static bool profile_field_nonzero(const struct profile_field *f)
 {
 	static const char *const keys[] = {
 		"clock.mhz", "sched.quantum_ns", "mem.zero_gbps", "mem.copy_gbps",
-		"mem.node_write_gbps", "swap.bandwidth_mbps",
+		"mem.node_write_gbps", "mem.loads_per_cycle", "swap.bandwidth_mbps",
 	};
 	char name[96];
 	size_t i;

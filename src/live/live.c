@@ -746,7 +746,7 @@ static const struct {
 	{ "mem.zero_gbps", "10", "default: assumed clear_page bandwidth per core" },
 	{ "mem.copy_gbps", "8", "default: assumed copy_page bandwidth per core" },
 	{ "mem.node_write_gbps", "40", "default: assumed node write bandwidth" },
-	{ "mem.access_cycles", "2", "default: assumed L1 hit access" },
+	{ "mem.loads_per_cycle", "2", "default: two load ports (Skylake)" },
 	{ "mem.loads_in_flight", "0", "default: the flat access model" },
 	{ "mm.fault_entry_ns", "300", "default: assumed exception entry/exit and walk" },
 	{ "mm.syscall_ns", "100", "default: assumed syscall entry/exit" },

@@ -11,7 +11,8 @@
  *     or a PMD that collapse has cleared) raises a fault, which runs
  *     handle_mm_fault() under mmap_lock and retries the access.
  *   - The cost of an access, flat model (mem.loads_in_flight = 0, every
- *     profile's default): mem.access_cycles, plus tlb.stlb_hit_cycles for
+ *     profile's default): 1/mem.loads_per_cycle (the core issues that many
+ *     independent loads per cycle), plus tlb.stlb_hit_cycles for
  *     an L1 miss, plus the page walk divided by tlb.page_walkers for an
  *     STLB miss (independent random loads keep that many walks in flight;
  *     tlb_walk_stall_cycles()).
@@ -19,8 +20,9 @@
  *     page-table reference of a walk go through the vCPU's data caches
  *     (include/mmsim/cache.h) and cost the latency of the level holding
  *     their line; a batch of independent accesses takes the largest of
- *     its issue time, its L1D-miss latency over loads_in_flight, and its
- *     walk latency over page_walkers (struct user_access).  A nested walk
+ *     its issue time (1/loads_per_cycle per access), its L1D-miss
+ *     latency over loads_in_flight, and its walk latency over
+ *     page_walkers (struct user_access).  A nested walk
  *     reads its 24 (19 for a 2M guest page) entries through the same
  *     caches, with the host's EPT mapping the guest in 4K pages.
  *   - Costs are summed per access and charged to virtual time in bulk
@@ -34,7 +36,8 @@
  *   - The dirty bit of a store that hits the TLB on a clean entry (the
  *     hardware re-walks to set it): our workloads' stores fault their pages
  *     in, so their entries are dirty from the start.
- *   - Flat model: the data caches (the data access costs mem.access_cycles).
+ *   - Flat model: the data caches (the data access costs its issue slot,
+ *     1/mem.loads_per_cycle).
  *   - Overlap model: the nested TLB (guest-physical mappings); paging-
  *     structure caches are modelled, but every profile gives them 0 entries
  *     (their sizes are not published); physical addresses (lines are named
@@ -348,7 +351,7 @@ void user_access_init(struct user_access *ua, struct vm_area_struct *vma)
 {
 	struct tlb *t = sim_this_vcpu()->tlb;
 	uint32_t w = t->geo.page_walkers;
-	uint32_t base = (uint32_t)sim_mm->prof->mem_access_cycles;
+	uint32_t p = (uint32_t)sim_mm->prof->mem_loads_per_cycle;
 	int huge;
 
 	memset(ua, 0, sizeof(*ua));
@@ -359,16 +362,16 @@ void user_access_init(struct user_access *ua, struct vm_area_struct *vma)
 	ua->pmd_base = vma->vm_start & ~(PMD_SIZE - 1);
 	ua->asid = vma->vm_mm->asid;
 	for (huge = 0; huge < 2; huge++) {
-		ua->unit[TLB_L1_HIT][huge] = base * w;
-		ua->unit[TLB_STLB_HIT][huge] = (base + t->cost[TLB_STLB_HIT][huge]) * w;
-		ua->unit[TLB_WALK][huge] = (base + t->cost[TLB_STLB_HIT][huge]) * w +
-					   t->walk_cost[huge];
+		ua->unit[TLB_L1_HIT][huge] = w;
+		ua->unit[TLB_STLB_HIT][huge] = (1 + t->cost[TLB_STLB_HIT][huge] * p) * w;
+		ua->unit[TLB_WALK][huge] = (1 + t->cost[TLB_STLB_HIT][huge] * p) * w +
+					   t->walk_cost[huge] * p;
 	}
-	ua->scale = w;
+	ua->scale = (uint64_t)p * w;
 	ua->cache = sim_this_vcpu()->dcache;
 	ua->psc = mm_psc_of(smp_processor_id());
 	if (ua->cache)
-		ua->scale = (uint64_t)w * sim_mm->prof->mem_loads_in_flight;
+		ua->scale = (uint64_t)p * w * sim_mm->prof->mem_loads_in_flight;
 	ua->den = ua->scale * sim_mm->prof->clock_mhz;
 	ua->walks_seen = t->stats.walks;
 	ua->lookups_seen = tlb_nr_lookups(t);
@@ -393,9 +396,9 @@ void user_access_charge(struct user_access *ua)
 	if (ua->cache) {
 		const struct sim_profile *p = sim_mm->prof;
 		uint64_t n = lookups - ua->lookups_seen;
-		uint64_t issue = n * p->mem_access_cycles * ua->scale;
+		uint64_t issue = n * p->mem_loads_in_flight * ua->tlb->geo.page_walkers;
 
-		units = user_access_overlap_cycles(n, p->mem_access_cycles, ua->miss_cycles,
+		units = user_access_overlap_cycles(n, p->mem_loads_per_cycle, ua->miss_cycles,
 						   p->mem_loads_in_flight, ua->walk_cycles,
 						   ua->tlb->geo.page_walkers);
 		memory_bound = units > issue;
@@ -420,7 +423,7 @@ void user_access_charge(struct user_access *ua)
 /**
  * user_access_overlap_cycles - a batch's time in the overlap model
  * @n: accesses in the batch
- * @access_cycles: issue cost of one access (mem.access_cycles)
+ * @loads_per_cycle: accesses the core issues per cycle (mem.loads_per_cycle)
  * @miss_cycles: summed latency of the accesses whose data missed L1D
  * @loads_in_flight: L1D misses in flight at once (mem.loads_in_flight)
  * @walk_cycles: summed latency of the batch's page walks
@@ -431,15 +434,16 @@ void user_access_charge(struct user_access *ua)
  * its walks' latency over the walkers; it takes the largest of the three.
  *
  * Context: any.
- * Return: that time in cycles x loads_in_flight x page_walkers (exact).
+ * Return: that time in cycles x loads_per_cycle x loads_in_flight x
+ * page_walkers (exact).
  */
-uint64_t user_access_overlap_cycles(uint64_t n, uint64_t access_cycles, uint64_t miss_cycles,
+uint64_t user_access_overlap_cycles(uint64_t n, uint64_t loads_per_cycle, uint64_t miss_cycles,
 				    uint64_t loads_in_flight, uint64_t walk_cycles,
 				    uint64_t page_walkers)
 {
-	uint64_t issue = n * access_cycles * loads_in_flight * page_walkers;
-	uint64_t misses = miss_cycles * page_walkers;
-	uint64_t walks = walk_cycles * loads_in_flight;
+	uint64_t issue = n * loads_in_flight * page_walkers;
+	uint64_t misses = miss_cycles * loads_per_cycle * page_walkers;
+	uint64_t walks = walk_cycles * loads_per_cycle * loads_in_flight;
 	uint64_t t = issue > misses ? issue : misses;
 
 	return t > walks ? t : walks;

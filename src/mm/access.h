@@ -36,26 +36,27 @@ struct mmu_caches {
  * Two cost models (docs/tlb.md), chosen by the profile's
  * mem.loads_in_flight:
  *
- * Flat (loads_in_flight == 0): every access costs mem.access_cycles plus
- * its TLB outcome, and walks overlap page_walkers at a time.
- *   unit[r][huge] == (access_cycles + cost[r][huge]) * page_walkers
- *                    - walk_cost[huge] * (page_walkers - 1) for r == TLB_WALK
- *                    i.e. the cycles of an outcome times page_walkers, with
- *                    a walk's own cost not multiplied: walks overlap
+ * Flat (loads_in_flight == 0): every access costs its issue slot,
+ * 1/P cycles with P == mem.loads_per_cycle, plus its TLB outcome, and walks
+ * overlap W == page_walkers at a time.  A unit is 1/(P * W) cycle:
+ *   unit[r][huge] == (1 + cost[r][huge] * P) * W
+ *                    - walk_cost[huge] * P * (W - 1) for r == TLB_WALK
+ *                    i.e. the cycles of an outcome times P * W, with a
+ *                    walk's own cost not multiplied by W: walks overlap
  *                    (tlb_walk_stall_cycles())
  *   units == sum of unit[][] over the accesses not yet charged
- *   scale == page_walkers
+ *   scale == P * W
  *
  * Overlap (loads_in_flight == L > 0, cache != NULL): the data load and
  * each reference of a walk cost the latency of the cache level that holds
  * their line (include/mmsim/cache.h), and independent accesses overlap.
  * A batch of n accesses takes the largest of three bounds:
- *   issue: n * access_cycles
+ *   issue: n / P
  *   misses: miss_cycles / L, miss_cycles == sum over the accesses whose
  *           data missed L1D of (translation latency + data latency)
  *   walkers: walk_cycles / page_walkers, walk_cycles == sum of the walks'
  *           latencies
- *   units == that maximum * scale, scale == L * page_walkers
+ *   units == that maximum * scale, scale == P * L * page_walkers
  *
  *   charged time == floor(all units * 10^6 / (scale * mhz)) ps
  */
@@ -85,7 +86,7 @@ void user_access_charge(struct user_access *ua);
 void user_access_walk(struct user_access *ua, uint64_t addr, bool huge, bool write);
 void user_access_batch(struct user_access *ua, const uint64_t *addrs, unsigned int n, bool write);
 void user_access_overlap(struct user_access *ua, uint64_t addr, enum tlb_result r, bool huge);
-uint64_t user_access_overlap_cycles(uint64_t n, uint64_t access_cycles, uint64_t miss_cycles,
+uint64_t user_access_overlap_cycles(uint64_t n, uint64_t loads_per_cycle, uint64_t miss_cycles,
 				    uint64_t loads_in_flight, uint64_t walk_cycles,
 				    uint64_t page_walkers);
 

@@ -11,8 +11,8 @@
  * Every access goes through the vCPU's TLB (src/mm/access.c).  The loop
  * charges its cycles every ACCESS_BATCH accesses, so that it syncs with
  * the engine only when its quantum runs out.  The loop's own instructions
- * (address generation, branch) cost nothing: mem.access_cycles is the
- * whole cost of an access that hits the L1 dTLB.
+ * (address generation, branch) cost nothing: an access that hits the L1
+ * dTLB costs its issue slot, 1/mem.loads_per_cycle cycles, and no more.
  */
 #include "mm/access.h"
 #include "mm/khugepaged.h"

@@ -25,7 +25,8 @@
  *   walk-1d       RW 65536 (+4096): 8 set-and-test per byte
  * A pass over a page is one step: the page's PTE is touched once (a fault
  * if absent or read-only; the accessed and dirty bits are set), then the
- * page's accesses are charged at mem.access_cycles each.
+ * page's accesses are charged at 1/mem.loads_per_cycle cycles each (their
+ * issue slots: the data are in cache, and there is no TLB model here).
  *
  * Left out: the other 27 methods, stress_mincore_touch_pages() before
  * each method, stress_madvise_random() on the buffer, the bit-error
@@ -76,8 +77,7 @@ static bool vm_pass_run(struct stress_vm_worker *w, struct vm_area_struct *vma,
 			const struct vm_pass *p)
 {
 	uint64_t pages = w->bytes >> PAGE_SHIFT, i;
-	sim_time_t per_page = sim_cycles_to_ps((uint64_t)p->accesses *
-					       sim_mm->prof->mem_access_cycles);
+	sim_time_t per_page = sim_cycles_to_ps(p->accesses) / sim_mm->prof->mem_loads_per_cycle;
 
 	for (i = 0; i < pages; i++) {
 		uint64_t pg = p->reverse ? pages - 1 - i : i;
