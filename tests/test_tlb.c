@@ -83,17 +83,38 @@ static void check_array(const struct tlb_array *a)
 	}
 }
 
+/* The invariants above struct tlb_l1. */
+static void check_l1(const struct tlb_l1 *l)
+{
+	assert_int_equal(l->nr_sets, l->set_mask + 1);
+	for (uint64_t s = 0; s < l->nr_sets; s++) {
+		const uint64_t *keys = l->keys + s * l->ways;
+		bool invalid_seen = false;
+
+		for (uint32_t w = 0; w < l->ways; w++) {
+			if (!keys[w]) {
+				invalid_seen = true;
+				continue;
+			}
+			assert_false(invalid_seen);	/* valid keys first */
+			assert_true(keys[w] & TLB_KEY_VALID);
+			for (uint32_t v = 0; v < w; v++)
+				assert_true(keys[v] != keys[w]);
+		}
+	}
+}
+
 static void check_tlb(const struct tlb *t)
 {
-	check_array(&t->l1_4k);
-	check_array(&t->l1_2m);
+	check_l1(&t->l1_4k);
+	check_l1(&t->l1_2m);
 	check_array(&t->stlb);
 }
 
 /* The key at LRU rank @rank (0: MRU) of the L1 set of 4K page @p. */
 static uint64_t l1_way(const struct tlb *t, uint64_t p, uint32_t rank)
 {
-	return tlb_array_key_at(&t->l1_4k, p & t->l1_4k.set_mask, rank);
+	return tlb_l1_key_at(&t->l1_4k, p & t->l1_4k.set_mask, rank);
 }
 
 static uint64_t stlb_way(const struct tlb *t, uint64_t p, uint32_t rank)

@@ -4,8 +4,10 @@
  *
  * What it models
  *   - Three set-associative arrays with true LRU replacement: the L1 dTLB
- *     for 4K pages, the L1 dTLB for 2M pages and the second-level TLB
- *     (STLB), which holds 4K and 2M translations in the same sets.
+ *     for 4K pages, the L1 dTLB for 2M pages (struct tlb_l1: keys in LRU
+ *     order) and the second-level TLB (STLB; struct tlb_array: tag bytes
+ *     and LRU nibbles), which holds 4K and 2M translations in the same
+ *     sets.
  *   - Entries are tagged by (PCID, virtual page number, page size), so a
  *     switch between address spaces needs no flush, as with PCID on x86.
  *   - An access looks in the L1 of its page size, then in the STLB; an STLB
@@ -218,6 +220,63 @@ unsigned int tlb_array_flush_asid(struct tlb_array *a, uint16_t asid)
 	return tlb_array_flush(a, asid, false);
 }
 
+/* Point @l at its keys; every way starts invalid. */
+static void tlb_l1_setup(struct tlb_l1 *l, uint64_t *keys, uint32_t entries, uint32_t ways)
+{
+	l->keys = keys;
+	l->ways = ways;
+	l->nr_sets = tlb_array_nr_sets(entries, ways);
+	l->set_mask = l->nr_sets - 1;
+}
+
+/* Remove @key from its L1 set if it is there; the keys after it move up. */
+static unsigned int tlb_l1_remove(struct tlb_l1 *l, uint64_t key, uint64_t vpn)
+{
+	uint64_t *k = l->keys + (vpn & l->set_mask) * l->ways;
+	unsigned int p = tlb_l1_find(k, key, l->ways), i;
+
+	if (p == l->ways)
+		return 0;
+	for (i = p; i + 1 < l->ways; i++)
+		k[i] = k[i + 1];
+	k[l->ways - 1] = 0;
+	return 1;
+}
+
+/*
+ * Remove every entry of @asid (or every entry if @all) from an L1: the
+ * keys that stay keep their order and move up over the gaps.
+ */
+static unsigned int tlb_l1_flush(struct tlb_l1 *l, uint16_t asid, bool all)
+{
+	unsigned int removed = 0, w, kept;
+	uint64_t s;
+
+	for (s = 0; s < l->nr_sets; s++) {
+		uint64_t *k = l->keys + s * l->ways;
+
+		for (w = 0, kept = 0; w < l->ways && k[w]; w++) {
+			if (all || tlb_key_asid(k[w]) == asid)
+				removed++;
+			else
+				k[kept++] = k[w];
+		}
+		for (; kept < w; kept++)
+			k[kept] = 0;
+	}
+	return removed;
+}
+
+static unsigned int tlb_l1_nr_valid(const struct tlb_l1 *l)
+{
+	uint64_t i, n = l->nr_sets * l->ways;
+	unsigned int nr = 0;
+
+	for (i = 0; i < n; i++)
+		nr += l->keys[i] != 0;
+	return nr;
+}
+
 static bool tlb_array_present(const struct tlb_array *a, uint64_t key,
 			      uint64_t vpn)
 {
@@ -319,10 +378,10 @@ uint64_t tlb_walk_stall_cycles(const struct tlb *t, uint64_t nr_walks,
  */
 int tlb_init(struct tlb *t, const struct tlb_geometry *geo)
 {
-	uint64_t sets_4k, sets_2m, sets_stlb;
+	uint64_t sets_stlb;
 	struct tlb_set *sets;
 	uint64_t *keys;
-	size_t nr_sets, nr_keys;
+	size_t nr_keys;
 
 	memset(t, 0, sizeof(*t));
 	if (!tlb_array_geometry_ok(geo->l1_4k_entries, geo->l1_4k_ways) ||
@@ -332,29 +391,22 @@ int tlb_init(struct tlb *t, const struct tlb_geometry *geo)
 	    !geo->page_walkers)
 		return -EINVAL;
 
-	sets_4k = tlb_array_nr_sets(geo->l1_4k_entries, geo->l1_4k_ways);
-	sets_2m = tlb_array_nr_sets(geo->l1_2m_entries, geo->l1_2m_ways);
 	sets_stlb = tlb_array_nr_sets(geo->stlb_entries, geo->stlb_ways);
-	nr_sets = sets_4k + sets_2m + sets_stlb;
 	nr_keys = (size_t)geo->l1_4k_entries + geo->l1_2m_entries +
 		  geo->stlb_entries;
-	/* One allocation: the sets, then the keys. */
-	sets = calloc(1, nr_sets * sizeof(*sets) + nr_keys * sizeof(*keys));
+	/* One allocation: the STLB's sets, then the keys of all three. */
+	sets = calloc(1, sets_stlb * sizeof(*sets) + nr_keys * sizeof(*keys));
 	if (!sets)
 		return -ENOMEM;
-	keys = (uint64_t *)(sets + nr_sets);
+	keys = (uint64_t *)(sets + sets_stlb);
 
 	t->geo = *geo;
-	tlb_array_setup(&t->l1_4k, sets, keys, geo->l1_4k_entries,
-			geo->l1_4k_ways);
-	sets += sets_4k;
-	keys += geo->l1_4k_entries;
-	tlb_array_setup(&t->l1_2m, sets, keys, geo->l1_2m_entries,
-			geo->l1_2m_ways);
-	sets += sets_2m;
-	keys += geo->l1_2m_entries;
 	tlb_array_setup(&t->stlb, sets, keys, geo->stlb_entries,
 			geo->stlb_ways);
+	keys += geo->stlb_entries;
+	tlb_l1_setup(&t->l1_4k, keys, geo->l1_4k_entries, geo->l1_4k_ways);
+	keys += geo->l1_4k_entries;
+	tlb_l1_setup(&t->l1_2m, keys, geo->l1_2m_entries, geo->l1_2m_ways);
 
 	for (int huge = 0; huge < 2; huge++) {
 		t->cost[TLB_L1_HIT][huge] = 0;
@@ -374,7 +426,7 @@ int tlb_init(struct tlb *t, const struct tlb_geometry *geo)
  */
 void tlb_destroy(struct tlb *t)
 {
-	free(t->l1_4k.sets);	/* the one allocation holds everything */
+	free(t->stlb.sets);	/* the one allocation holds everything */
 	memset(t, 0, sizeof(*t));
 }
 
@@ -392,14 +444,13 @@ void tlb_destroy(struct tlb *t)
 bool tlb_present(const struct tlb *t, enum tlb_level level, uint16_t asid,
 		 uint64_t vaddr, bool huge)
 {
-	const struct tlb_array *a;
+	const struct tlb_l1 *l = huge ? &t->l1_2m : &t->l1_4k;
 	uint64_t vpn = tlb_vpn(vaddr, huge);
+	uint64_t key = tlb_key(asid, vpn, huge);
 
 	if (level == TLB_LEVEL_STLB)
-		a = &t->stlb;
-	else
-		a = huge ? &t->l1_2m : &t->l1_4k;
-	return tlb_array_present(a, tlb_key(asid, vpn, huge), vpn);
+		return tlb_array_present(&t->stlb, key, vpn);
+	return tlb_l1_find(l->keys + (vpn & l->set_mask) * l->ways, key, l->ways) < l->ways;
 }
 
 /**
@@ -411,7 +462,7 @@ bool tlb_present(const struct tlb *t, enum tlb_level level, uint16_t asid,
  */
 unsigned int tlb_nr_valid(const struct tlb *t)
 {
-	return tlb_array_nr_valid(&t->l1_4k) + tlb_array_nr_valid(&t->l1_2m) +
+	return tlb_l1_nr_valid(&t->l1_4k) + tlb_l1_nr_valid(&t->l1_2m) +
 	       tlb_array_nr_valid(&t->stlb);
 }
 
@@ -426,8 +477,8 @@ unsigned int tlb_flush_all(struct tlb *t)
 {
 	unsigned int nr;
 
-	nr = tlb_array_flush(&t->l1_4k, 0, true) +
-	     tlb_array_flush(&t->l1_2m, 0, true) +
+	nr = tlb_l1_flush(&t->l1_4k, 0, true) +
+	     tlb_l1_flush(&t->l1_2m, 0, true) +
 	     tlb_array_flush(&t->stlb, 0, true);
 	t->stats.flushes++;
 	t->stats.flush_all++;
@@ -451,8 +502,8 @@ unsigned int tlb_flush_asid(struct tlb *t, uint16_t asid)
 {
 	unsigned int nr;
 
-	nr = tlb_array_flush(&t->l1_4k, asid, false) +
-	     tlb_array_flush(&t->l1_2m, asid, false) +
+	nr = tlb_l1_flush(&t->l1_4k, asid, false) +
+	     tlb_l1_flush(&t->l1_2m, asid, false) +
 	     tlb_array_flush(&t->stlb, asid, false);
 	t->stats.flushes++;
 	t->stats.flush_asid++;
@@ -480,8 +531,8 @@ unsigned int tlb_flush_one(struct tlb *t, uint16_t asid, uint64_t vaddr)
 	uint64_t key2m = tlb_key(asid, vpn2m, true);
 	unsigned int nr;
 
-	nr = tlb_array_remove(&t->l1_4k, key4k, vpn4k) +
-	     tlb_array_remove(&t->l1_2m, key2m, vpn2m) +
+	nr = tlb_l1_remove(&t->l1_4k, key4k, vpn4k) +
+	     tlb_l1_remove(&t->l1_2m, key2m, vpn2m) +
 	     tlb_array_remove(&t->stlb, key4k, vpn4k) +
 	     tlb_array_remove(&t->stlb, key2m, vpn2m);
 	t->stats.flushes++;
