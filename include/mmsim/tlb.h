@@ -365,6 +365,20 @@ unsigned int tlb_l1_find(const uint64_t *k, uint64_t key, unsigned int ways)
 {
 	unsigned int m = 1u << ways, i;
 
+#if defined(__SSE2__) && !defined(TLB_NO_SIMD)
+	if (ways == 4) {
+		/* Two keys per compare; a key matches where both halves do. */
+		__m128i want = _mm_set1_epi64x((long long)key);
+		__m128i lo = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)k), want);
+		__m128i hi = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(k + 2)), want);
+
+		lo = _mm_and_si128(lo, _mm_shuffle_epi32(lo, _MM_SHUFFLE(2, 3, 0, 1)));
+		hi = _mm_and_si128(hi, _mm_shuffle_epi32(hi, _MM_SHUFFLE(2, 3, 0, 1)));
+		m |= (unsigned int)_mm_movemask_pd(_mm_castsi128_pd(lo)) |
+		     (unsigned int)_mm_movemask_pd(_mm_castsi128_pd(hi)) << 2;
+		return (unsigned int)__builtin_ctz(m);
+	}
+#endif
 	for (i = 0; i < ways; i++)
 		m |= (unsigned int)(k[i] == key) << i;
 	return (unsigned int)__builtin_ctz(m);
