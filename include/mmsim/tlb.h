@@ -434,7 +434,7 @@ bool tlb_l1_touch_ways(struct tlb_l1 *l, uint64_t key, uint64_t vpn, unsigned in
  * that no branch predictor learns.  The lookup of struct tlb_array
  * branches on the outcome; this one need not, and with the STLB's MRU
  * check done before any branch (tlb_lookup()), bench/bench_tlb.c's 2M case
- * took 7.6 instead of 12.4 ns per access (docs/tlb.md, "Host speed").
+ * took 7.3 instead of 13.7 ns per access at best (docs/tlb.md, "Host speed").
  * With 4K pages a random access misses almost always, so without @mixed
  * a miss takes a branch that moves every key down, which that branch
  * predicts.  Both shapes leave the same LRU.
