@@ -267,13 +267,14 @@ static unsigned int tlb_l1_flush(struct tlb_l1 *l, uint16_t asid, bool all)
 	return removed;
 }
 
-static unsigned int tlb_l1_nr_valid(const struct tlb_l1 *l)
+/* How many of the @n keys at @keys are valid (nonzero). */
+static unsigned int tlb_keys_nr_valid(const uint64_t *keys, uint64_t n)
 {
-	uint64_t i, n = l->nr_sets * l->ways;
 	unsigned int nr = 0;
+	uint64_t i;
 
 	for (i = 0; i < n; i++)
-		nr += l->keys[i] != 0;
+		nr += keys[i] != 0;
 	return nr;
 }
 
@@ -284,16 +285,6 @@ static bool tlb_array_present(const struct tlb_array *a, uint64_t key,
 
 	return tlb_set_find(&a->sets[s], a->keys + s * a->ways, key,
 			    tlb_tag(key)) >= 0;
-}
-
-static unsigned int tlb_array_nr_valid(const struct tlb_array *a)
-{
-	uint64_t i, n = a->nr_sets * a->ways;
-	unsigned int nr = 0;
-
-	for (i = 0; i < n; i++)
-		nr += a->keys[i] != 0;
-	return nr;
 }
 
 /**
@@ -462,8 +453,9 @@ bool tlb_present(const struct tlb *t, enum tlb_level level, uint16_t asid,
  */
 unsigned int tlb_nr_valid(const struct tlb *t)
 {
-	return tlb_l1_nr_valid(&t->l1_4k) + tlb_l1_nr_valid(&t->l1_2m) +
-	       tlb_array_nr_valid(&t->stlb);
+	return tlb_keys_nr_valid(t->l1_4k.keys, t->l1_4k.nr_sets * t->l1_4k.ways) +
+	       tlb_keys_nr_valid(t->l1_2m.keys, t->l1_2m.nr_sets * t->l1_2m.ways) +
+	       tlb_keys_nr_valid(t->stlb.keys, t->stlb.nr_sets * t->stlb.ways);
 }
 
 /**
