@@ -366,7 +366,7 @@ unsigned int tlb_l1_find(const uint64_t *k, uint64_t key, unsigned int ways)
 	unsigned int m = 1u << ways, i;
 
 #if defined(__SSE2__) && !defined(TLB_NO_SIMD)
-	if (ways == 4) {
+	if (ways == TLB_L1_UNROLLED_WAYS) {
 		/* Two keys per compare; a key matches where both halves do. */
 		__m128i want = _mm_set1_epi64x((long long)key);
 		__m128i lo = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)k), want);
@@ -465,7 +465,6 @@ static inline uint64_t tlb_l1_key_at(const struct tlb_l1 *l, uint64_t s, unsigne
  * LRU replacement.  Leaves @t->stats alone: the caller counts the outcome
  * with tlb_count() (a loop may count in registers and add once).
  *
- * Context: any; the TLB belongs to one vCPU.
  * A 2M access takes the L1 lookup that does not branch on its outcome,
  * and reads the STLB's MRU key before any branch: if the L1 hit, or the
  * STLB would find @key at its MRU place (where a lookup changes
