@@ -764,15 +764,21 @@ static void test_overlap_psc(void **state)
  */
 static void test_overlap_cycles(void **state)
 {
+	bool mem;
+
 	(void)state;
 	/* 10 accesses at 1/2 cycle = 5; misses 1000 / 10 = 100; walks 300 / 2 = 150. */
-	assert_int_equal(user_access_overlap_cycles(10, 2, 1000, 10, 300, 2), 150 * 40);
+	assert_int_equal(user_access_overlap_cycles(10, 2, 1000, 10, 300, 2, &mem), 150 * 40);
+	assert_true(mem);
 	/* Misses bound: 2000 / 10 = 200 > 150. */
-	assert_int_equal(user_access_overlap_cycles(10, 2, 2000, 10, 300, 2), 200 * 40);
-	/* Issue bound: 5000 accesses at 1/2 cycle = 2500 > 200. */
-	assert_int_equal(user_access_overlap_cycles(5000, 2, 2000, 10, 300, 2), 2500 * 40);
+	assert_int_equal(user_access_overlap_cycles(10, 2, 2000, 10, 300, 2, &mem), 200 * 40);
+	assert_true(mem);
+	/* Issue bound: 5000 accesses at 1/2 cycle = 2500 > 200: not memory time. */
+	assert_int_equal(user_access_overlap_cycles(5000, 2, 2000, 10, 300, 2, &mem), 2500 * 40);
+	assert_false(mem);
 	/* One load per cycle: 1000 accesses = 1000 cycles > 200 (units of 1/20). */
-	assert_int_equal(user_access_overlap_cycles(1000, 1, 2000, 10, 300, 2), 1000 * 20);
+	assert_int_equal(user_access_overlap_cycles(1000, 1, 2000, 10, 300, 2, &mem), 1000 * 20);
+	assert_false(mem);
 }
 
 /* ---- the scenario's relations, at CI scale ------------------------------------- */
@@ -842,32 +848,45 @@ static void test_relations(void **state)
 }
 
 /* A profile whose TLB or caches mm_tlb_init() could not build is bad input, named. */
-static void test_bad_geometry(void **state)
+/*
+ * validate() of the desktop profile with the --cost values @sets (NULL
+ * ends them): 0 if it accepts them; else -1, and its message must hold
+ * @want.
+ */
+static int validate_with(const char *const *sets, const char *want)
 {
 	const struct scenario_ops *d = &scenario_khugepaged_cold;
 	static struct sim_profile prof;
 	struct sim_run_config cfg;
 	char err[256];
+	int ret;
 
-	(void)state;
 	assert_int_equal(sim_profile_load("desktop", &prof, err, sizeof(err)), 0);
+	for (; *sets; sets++)
+		assert_int_equal(sim_profile_set(&prof, *sets, err, sizeof(err)), 0);
 	sim_run_config_init(&cfg, d, &prof, 1);
-	assert_int_equal(d->validate(&cfg, err, sizeof(err)), 0);
-	assert_int_equal(sim_profile_set(&prof, "tlb.l1_4k_ways=3", err, sizeof(err)), 0);
-	assert_int_equal(d->validate(&cfg, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "tlb.l1_4k_entries=64, tlb.l1_4k_ways=3: expected"));
+	ret = d->validate(&cfg, err, sizeof(err));
+	if (ret) {
+		assert_non_null(want);
+		assert_non_null(strstr(err, want));
+	}
+	return ret;
+}
+
+static void test_bad_geometry(void **state)
+{
+	(void)state;
+	assert_int_equal(validate_with((const char *const[]){ NULL }, NULL), 0);
+	assert_int_equal(validate_with((const char *const[]){ "tlb.l1_4k_ways=3", NULL },
+				       "tlb.l1_4k_entries=64, tlb.l1_4k_ways=3: expected"), -1);
 	/* The data caches are checked only when the overlap model is on. */
-	assert_int_equal(sim_profile_load("desktop", &prof, err, sizeof(err)), 0);
-	assert_int_equal(sim_profile_set(&prof, "cache.l1d_ways=17", err, sizeof(err)), 0);
-	assert_int_equal(d->validate(&cfg, err, sizeof(err)), 0);
-	assert_int_equal(sim_profile_set(&prof, "mem.loads_in_flight=10", err, sizeof(err)), 0);
-	assert_int_equal(d->validate(&cfg, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "cache.l1d_ways=17"));
-	assert_int_equal(sim_profile_load("desktop", &prof, err, sizeof(err)), 0);
-	assert_int_equal(sim_profile_set(&prof, "mem.loads_in_flight=10", err, sizeof(err)), 0);
-	assert_int_equal(sim_profile_set(&prof, "tlb.pde_cache_entries=18", err, sizeof(err)), 0);
-	assert_int_equal(d->validate(&cfg, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "tlb.pde_cache_entries=18: expected"));
+	assert_int_equal(validate_with((const char *const[]){ "cache.l1d_ways=17", NULL }, NULL), 0);
+	assert_int_equal(validate_with((const char *const[]){ "cache.l1d_ways=17",
+							      "mem.loads_in_flight=10", NULL },
+				       "cache.l1d_ways=17"), -1);
+	assert_int_equal(validate_with((const char *const[]){ "mem.loads_in_flight=10",
+							      "tlb.pde_cache_entries=18", NULL },
+				       "tlb.pde_cache_entries=18: expected"), -1);
 }
 
 int main(void)

@@ -395,18 +395,16 @@ void user_access_charge(struct user_access *ua)
 
 	if (ua->cache) {
 		const struct sim_profile *p = sim_mm->prof;
-		uint64_t n = lookups - ua->lookups_seen;
-		uint64_t issue = n * p->mem_loads_in_flight * ua->tlb->geo.page_walkers;
 
-		units = user_access_overlap_cycles(n, p->mem_loads_per_cycle, ua->miss_cycles,
-						   p->mem_loads_in_flight, ua->walk_cycles,
-						   ua->tlb->geo.page_walkers);
-		memory_bound = units > issue;
+		units = user_access_overlap_cycles(lookups - ua->lookups_seen, p->mem_loads_per_cycle,
+						   ua->miss_cycles, p->mem_loads_in_flight,
+						   ua->walk_cycles, ua->tlb->geo.page_walkers,
+						   &memory_bound);
 		ua->miss_cycles = 0;
 		ua->walk_cycles = 0;
 	}
 	num = units * 1000000ULL + ua->rem;
-	ua->cycles_x_w += units;
+	ua->units_charged += units;
 	ua->units = 0;
 	ua->rem = num % ua->den;
 	count_events(SIM_DTLB_LOAD_MISSES, walks - ua->walks_seen);
@@ -428,6 +426,8 @@ void user_access_charge(struct user_access *ua)
  * @loads_in_flight: L1D misses in flight at once (mem.loads_in_flight)
  * @walk_cycles: summed latency of the batch's page walks
  * @page_walkers: walks in flight at once (tlb.page_walkers)
+ * @memory_bound: set to whether the misses or the walks are the bound
+ *	(memory time, which an SMT sibling does not stretch), not issue
  *
  * Little's law for each of the core's limits: the batch takes at least
  * its issue time, its misses' latency over the misses it overlaps, and
@@ -439,14 +439,15 @@ void user_access_charge(struct user_access *ua)
  */
 uint64_t user_access_overlap_cycles(uint64_t n, uint64_t loads_per_cycle, uint64_t miss_cycles,
 				    uint64_t loads_in_flight, uint64_t walk_cycles,
-				    uint64_t page_walkers)
+				    uint64_t page_walkers, bool *memory_bound)
 {
 	uint64_t issue = n * loads_in_flight * page_walkers;
 	uint64_t misses = miss_cycles * loads_per_cycle * page_walkers;
 	uint64_t walks = walk_cycles * loads_per_cycle * loads_in_flight;
-	uint64_t t = issue > misses ? issue : misses;
+	uint64_t t = misses > walks ? misses : walks;
 
-	return t > walks ? t : walks;
+	*memory_bound = t > issue;
+	return *memory_bound ? t : issue;
 }
 
 /*

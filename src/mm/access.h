@@ -74,7 +74,7 @@ struct user_access {
 	uint64_t scale;			/* units per cycle */
 	uint64_t walks_seen;		/* tlb->stats.walks at the last charge */
 	uint64_t lookups_seen;		/* tlb_access() calls at the last charge */
-	uint64_t cycles_x_w;		/* all units charged so far (for metrics) */
+	uint64_t units_charged;		/* all units charged so far (for metrics) */
 	struct cache_path *cache;	/* overlap: this vCPU's caches; NULL: flat */
 	struct mmu_caches *psc;		/* overlap: its paging-structure caches */
 	uint64_t miss_cycles;		/* overlap: not yet charged, see above */
@@ -88,7 +88,7 @@ void user_access_batch(struct user_access *ua, const uint64_t *addrs, unsigned i
 void user_access_overlap(struct user_access *ua, uint64_t addr, enum tlb_result r, bool huge);
 uint64_t user_access_overlap_cycles(uint64_t n, uint64_t loads_per_cycle, uint64_t miss_cycles,
 				    uint64_t loads_in_flight, uint64_t walk_cycles,
-				    uint64_t page_walkers);
+				    uint64_t page_walkers, bool *memory_bound);
 
 /**
  * user_access - one load (or store) of user memory at @addr
@@ -118,7 +118,7 @@ void user_access(struct user_access *ua, uint64_t addr, bool write)
 /* Cycles spent by the accesses charged so far (all of them, not only the last batch). */
 static inline double user_access_cycles(const struct user_access *ua)
 {
-	return (double)ua->cycles_x_w / (double)ua->scale;
+	return (double)ua->units_charged / (double)ua->scale;
 }
 
 int mm_tlb_check_profile(const struct sim_profile *p, char *err, size_t len);
