@@ -86,8 +86,9 @@ static void check_array(const struct tlb_array *a)
 /* The invariants above struct tlb_l1. */
 static void check_l1(const struct tlb_l1 *l)
 {
-	assert_int_equal(l->nr_sets, l->set_mask + 1);
-	for (uint64_t s = 0; s < l->nr_sets; s++) {
+	/* A power of two of sets. */
+	assert_int_equal(l->set_mask & (l->set_mask + 1), 0);
+	for (uint64_t s = 0; s <= l->set_mask; s++) {
 		const uint64_t *keys = l->keys + s * l->ways;
 		bool invalid_seen = false;
 

@@ -139,7 +139,7 @@ struct tlb_array {
  *     used first
  *   a set's valid keys come first, then its invalid ways (key 0)
  *   no valid key appears twice in one set
- *   nr_sets == set_mask + 1, a power of two
+ *   set_mask + 1 sets, a power of two (tlb_l1_entries() keys in all)
  *
  * A lookup compares every key of the set and moves the one it finds (or
  * the new key, on a miss) to the front; the others move down one place,
@@ -152,10 +152,15 @@ struct tlb_array {
  */
 struct tlb_l1 {
 	uint64_t *keys;			/* nr_sets * ways keys, LRU order per set */
-	uint64_t set_mask;		/* nr_sets - 1 */
-	uint64_t nr_sets;		/* number of sets */
+	uint64_t set_mask;		/* number of sets - 1 */
 	uint32_t ways;			/* associativity, 1 .. TLB_MAX_WAYS */
 };
+
+/* The number of keys (entries) of an L1. */
+static inline uint64_t tlb_l1_entries(const struct tlb_l1 *l)
+{
+	return (l->set_mask + 1) * l->ways;
+}
 
 /*
  * A per-CPU TLB.

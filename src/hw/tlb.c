@@ -225,8 +225,7 @@ static void tlb_l1_setup(struct tlb_l1 *l, uint64_t *keys, uint32_t entries, uin
 {
 	l->keys = keys;
 	l->ways = ways;
-	l->nr_sets = tlb_array_nr_sets(entries, ways);
-	l->set_mask = l->nr_sets - 1;
+	l->set_mask = tlb_array_nr_sets(entries, ways) - 1;
 }
 
 /* Remove @key from its L1 set if it is there; the keys after it move up. */
@@ -250,11 +249,9 @@ static unsigned int tlb_l1_remove(struct tlb_l1 *l, uint64_t key, uint64_t vpn)
 static unsigned int tlb_l1_flush(struct tlb_l1 *l, uint16_t asid, bool all)
 {
 	unsigned int removed = 0, w, kept;
-	uint64_t s;
+	uint64_t *k;
 
-	for (s = 0; s < l->nr_sets; s++) {
-		uint64_t *k = l->keys + s * l->ways;
-
+	for (k = l->keys; k < l->keys + tlb_l1_entries(l); k += l->ways) {
 		for (w = 0, kept = 0; w < l->ways && k[w]; w++) {
 			if (all || tlb_key_asid(k[w]) == asid)
 				removed++;
@@ -453,8 +450,8 @@ bool tlb_present(const struct tlb *t, enum tlb_level level, uint16_t asid,
  */
 unsigned int tlb_nr_valid(const struct tlb *t)
 {
-	return tlb_keys_nr_valid(t->l1_4k.keys, t->l1_4k.nr_sets * t->l1_4k.ways) +
-	       tlb_keys_nr_valid(t->l1_2m.keys, t->l1_2m.nr_sets * t->l1_2m.ways) +
+	return tlb_keys_nr_valid(t->l1_4k.keys, tlb_l1_entries(&t->l1_4k)) +
+	       tlb_keys_nr_valid(t->l1_2m.keys, tlb_l1_entries(&t->l1_2m)) +
 	       tlb_keys_nr_valid(t->stlb.keys, t->stlb.nr_sets * t->stlb.ways);
 }
 
