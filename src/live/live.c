@@ -278,6 +278,52 @@ static void live_fill_counter_metrics(const struct live_scenario_ops *ops,
 
 /* ---- output ---- */
 
+static const char *const live_lock_class_names[LIVE_LOCK_NR_CLASSES] = {
+	[LIVE_LOCK_OTHER] = "other",
+	[LIVE_LOCK_LRUVEC] = "lruvec lock (lruvec->lru_lock)",
+	[LIVE_LOCK_DEFERRED_SPLIT] = "deferred split queue lock",
+};
+
+/* Tracepoint counts and perf lock's table, or why each is unavailable. */
+static void live_print_trace(const struct live_result *res, FILE *out)
+{
+	const struct live_tracepoints *tp = &res->tp;
+	const struct live_locks *l = &res->locks;
+
+	fprintf(out, "\ntracepoints (events over the run, all CPUs):\n");
+	for (int i = 0; i < tp->nr; i++) {
+		const struct live_tp_count *c = &tp->c[i];
+
+		if (c->ok)
+			fprintf(out, "  %-52s %llu\n", c->name,
+				(unsigned long long)c->value);
+		else
+			fprintf(out, "  %-52s unavailable (%s)\n", c->name, c->why);
+	}
+	if (!res->locks_wanted)
+		return;
+	if (!l->ok) {
+		fprintf(out, "\nlock waits (perf lock contention): unavailable "
+			"(%s)\n", l->why);
+		return;
+	}
+	fprintf(out, "\nlock waits of the workload's tasks (perf lock "
+		"contention, per caller as perf names it):\n");
+	fprintf(out, "  %10s %14s %14s  %-10s %s\n", "contended", "total wait s",
+		"max wait s", "type", "caller");
+	for (int i = 0; i < l->nr; i++)
+		fprintf(out, "  %10llu %14.6f %14.6f  %-10s %s\n",
+			(unsigned long long)l->row[i].contended,
+			l->row[i].wait_total_s, l->row[i].wait_max_s,
+			l->row[i].type, l->row[i].caller);
+	if (!l->nr)
+		fprintf(out, "  (no contended lock)\n");
+	for (int k = LIVE_LOCK_LRUVEC; k < LIVE_LOCK_NR_CLASSES; k++)
+		fprintf(out, "  summed: %-34s %llu waits, %.6f s\n",
+			live_lock_class_names[k],
+			(unsigned long long)l->contended[k], l->wait_s[k]);
+}
+
 static void live_print_table(const struct live_scenario_ops *ops,
 			     const struct live_result *res,
 			     const struct live_deltas *d, FILE *out)
@@ -328,8 +374,7 @@ static void live_print_table(const struct live_scenario_ops *ops,
 	for (int i = 0; i < res->counters.nr; i++)
 		fprintf(out, "  %-36s %llu\n", res->counters.kv[i].name,
 			(unsigned long long)res->counters.kv[i].value);
-	fprintf(out, "  tracepoints (tlb:tlb_flush, lock:contention_begin): "
-		"unavailable (not read by live mode yet)\n");
+	live_print_trace(res, out);
 	for (int i = 0; i < res->nr_notes; i++)
 		fprintf(out, "note: %s\n", res->notes[i]);
 }
@@ -390,6 +435,32 @@ static int live_write_json(const char *path, const struct live_scenario_ops *ops
 	live_json_counters(counters, &d->mthp, "");
 	live_json_counters(counters, &d->khp, "khugepaged/");
 	live_json_counters(counters, &res->counters, "");
+	for (int i = 0; i < res->tp.nr; i++) {
+		const struct live_tp_count *c = &res->tp.c[i];
+
+		if (c->ok)
+			json_object_set_new(counters, c->name,
+					    json_integer((json_int_t)c->value));
+		else
+			json_object_set_new(unavail, c->name, json_string(c->why));
+	}
+	if (res->locks_wanted && res->locks.ok) {
+		json_t *locks = json_array();
+
+		for (int i = 0; i < res->locks.nr; i++) {
+			const struct live_lock_row *lr = &res->locks.row[i];
+
+			json_array_append_new(locks, json_pack("{s:s, s:s, s:I, s:f, s:f}",
+				"caller", lr->caller, "type", lr->type,
+				"contended", (json_int_t)lr->contended,
+				"wait_total_s", lr->wait_total_s,
+				"wait_max_s", lr->wait_max_s));
+		}
+		json_object_set_new(var, "perf_lock_contention", locks);
+	} else if (res->locks_wanted) {
+		json_object_set_new(unavail, "perf_lock_contention",
+				    json_string(res->locks.why));
+	}
 	for (int i = 0; i < st->nr; i++)
 		json_object_set_new(settings, st->s[i].rel, json_string(
 			apply && st->s[i].want[0] ? st->s[i].want :
@@ -563,6 +634,33 @@ static void live_print_header(const struct live_opts *o, FILE *out)
 	fprintf(out, "\n");
 }
 
+/* Scenarios whose posts measured lock waits, or whose reclaim takes them. */
+static bool live_wants_locks(const struct live_scenario_ops *ops)
+{
+	return ops == &live_deferred_split || ops == &live_reclaim_tlb;
+}
+
+/* lruvec_lock_wait_s and deferred_split_lock_wait_s, from perf lock. */
+static void live_fill_lock_metrics(const struct live_scenario_ops *ops,
+				   struct live_result *res)
+{
+	static const struct { const char *key; enum live_lock_class cls; } m[] = {
+		{ "lruvec_lock_wait_s", LIVE_LOCK_LRUVEC },
+		{ "deferred_split_lock_wait_s", LIVE_LOCK_DEFERRED_SPLIT },
+	};
+
+	for (int i = 0; i < ops->nr_metrics; i++)
+		for (size_t k = 0; k < sizeof(m) / sizeof(m[0]); k++) {
+			if (strcmp(ops->metrics[i].key, m[k].key))
+				continue;
+			if (res->locks.ok)
+				live_set_metric(res, i, res->locks.wait_s[m[k].cls]);
+			else
+				live_unavailable(res, i, "perf lock contention: %s",
+						 res->locks.why);
+		}
+}
+
 /*
  * Run a scenario live and print its table.  Everything that must be undone
  * is undone here, on every path.  Returns the exit code.
@@ -574,8 +672,9 @@ static int live_run_scenario(struct live_opts *o, FILE *out, FILE *err,
 	static struct live_snapshot before, after;
 	static struct live_deltas d;
 	static struct live_result res;
+	static struct live_tracefs tfs;
 	struct live_run r = { .p = o->p, .res = &res,
-			      .start_pipe = { -1, -1 } };
+			      .start_pipe = { -1, -1 }, .zram = { .dev = -1 } };
 	struct sigaction sa = { .sa_handler = live_on_signal }, old_int, old_term;
 	enum live_stop stop;
 	char msg[512] = "";
@@ -583,11 +682,15 @@ static int live_run_scenario(struct live_opts *o, FILE *out, FILE *err,
 	double t0;
 
 	memset(&res, 0, sizeof(res));
-	if (o->ops->check && o->ops->check(o->p, msg, sizeof(msg))) {
+	if (o->ops->check && o->ops->check(o->p, o->apply, msg, sizeof(msg))) {
 		fprintf(err, "mmsim: error: %s\n", msg);
 		return 2;
 	}
 	if (live_check_memory(o, msg, sizeof(msg))) {
+		fprintf(err, "mmsim: error: %s\n", msg);
+		return 2;
+	}
+	if (live_state_recover(err, msg, sizeof(msg))) {
 		fprintf(err, "mmsim: error: %s\n", msg);
 		return 2;
 	}
@@ -605,23 +708,39 @@ static int live_run_scenario(struct live_opts *o, FILE *out, FILE *err,
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
 
+	live_state_note_settings(&st);
 	if (o->apply && (ret = live_settings_apply(&st, msg, sizeof(msg)))) {
+		live_state_note_settings(&st);
 		live_settings_restore(&st, err);
+		live_state_note_settings(NULL);
 		fprintf(err, "mmsim: error: %s\n", msg);
 		code = (ret == -EACCES || ret == -EPERM) ? 2 : 1;
 		goto out_signals;
 	}
+	live_state_note_settings(&st);
 	live_print_header(o, out);
 	live_settings_print(&st, o->apply, out);
 	fflush(out);
 
+	live_tracefs_open(&tfs);
+	live_tracepoints_open(&res.tp, &tfs);
+	r.apply = o->apply;
+	r.tracefs_ok = tfs.available;
+	r.record_locks = res.locks_wanted = live_wants_locks(o->ops);
+	r.zram.dev = -1;
+
 	live_snapshot_take(&before);
+	live_tracepoints_enable(&res.tp);
 	t0 = live_now();
 	stop = live_signal ? LIVE_STOP_SIGNAL : o->ops->run(&r);
 	res.wall_s = live_now() - t0;
+	live_tracepoints_disable(&res.tp);
 	live_snapshot_take(&after);
+	if (r.record_locks && stop == LIVE_STOP_NONE)
+		live_lockrec_stop(&r.lockrec, &res.locks);
 
 	/* undo, in reverse order of doing */
+	live_lockrec_cleanup(&r.lockrec);
 	live_kill_all(&r.kids);
 	if (r.start_pipe[0] >= 0)
 		close(r.start_pipe[0]);
@@ -630,13 +749,18 @@ static int live_run_scenario(struct live_opts *o, FILE *out, FILE *err,
 	if (live_memcg_destroy(&r.memcg))
 		fprintf(err, "mmsim: warning: could not remove memory cgroup "
 			"%s; remove it with rmdir\n", r.memcg.path);
+	live_zram_teardown(&r.zram, err);
+	live_tracepoints_close(&res.tp);
+	live_tracefs_close(&tfs);
 	if (live_settings_restore(&st, err))
 		stop = stop == LIVE_STOP_NONE ? LIVE_STOP_ERROR : stop;
+	live_state_note_settings(NULL);
 
 	switch (stop) {
 	case LIVE_STOP_NONE:
 		live_snapshot_delta(&before, &after, &d);
 		live_fill_counter_metrics(o->ops, &d, &res);
+		live_fill_lock_metrics(o->ops, &res);
 		live_print_table(o->ops, &res, &d, out);
 		fprintf(out, "wall time of the run: %.3f s\n", res.wall_s);
 		if (resp)

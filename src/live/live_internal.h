@@ -120,6 +120,127 @@ bool live_perf_read(const struct live_perf *p, enum live_perf_event e,
 		    uint64_t *v);
 void live_perf_close(struct live_perf *p);
 
+/* ---- tracefs and tracepoint counts (trace.c) ---- */
+struct live_tracefs {
+	char dir[512];			/* where events/ is */
+	bool available;			/* dir/events exists */
+	bool mounted;			/* we mounted it; close unmounts */
+	char why[200];			/* when !available */
+};
+
+int live_tracefs_open(struct live_tracefs *t);
+void live_tracefs_close(struct live_tracefs *t);
+
+struct live_tp_sym {
+	long value;
+	char name[48];
+};
+
+int live_tp_parse_symbols(const char *format, const char *field,
+			  struct live_tp_sym *sym, int max);
+
+/* One counted event, or one value of one field of it (filter). */
+#define LIVE_TP_MAX 48
+struct live_tp_count {
+	char name[96];			/* "tlb:tlb_flush[remote shootdown]" */
+	char event[64];			/* "tlb:tlb_flush" */
+	char filter[64];		/* "reason == 1", or "" */
+	long id;			/* tracefs id, or -1: not in this kernel */
+	int *fd;			/* one per CPU, -1 for an offline CPU */
+	bool ok;			/* counting; else why says why not */
+	uint64_t value;			/* summed over CPUs, after disable */
+	char why[200];
+};
+
+struct live_tracepoints {
+	struct live_tp_count c[LIVE_TP_MAX];
+	int nr;
+	int nr_cpus;
+};
+
+void live_tracepoints_open(struct live_tracepoints *tp,
+			   const struct live_tracefs *t);
+void live_tracepoints_enable(struct live_tracepoints *tp);
+void live_tracepoints_disable(struct live_tracepoints *tp);
+void live_tracepoints_close(struct live_tracepoints *tp);
+const struct live_tp_count *live_tracepoints_get(const struct live_tracepoints *tp,
+						 const char *name, uint64_t *v);
+
+/* ---- lock waits through perf lock (lockstat.c) ---- */
+enum live_lock_class {
+	LIVE_LOCK_OTHER,
+	LIVE_LOCK_LRUVEC,		/* lruvec->lru_lock */
+	LIVE_LOCK_DEFERRED_SPLIT,	/* the deferred split queue's lock */
+	LIVE_LOCK_NR_CLASSES,
+};
+
+/* One row of `perf lock contention`: waits of one caller. */
+struct live_lock_row {
+	char caller[128];		/* as perf prints it */
+	char type[32];			/* "spinlock", "rwsem:R" */
+	uint64_t contended;
+	double wait_total_s, wait_max_s;
+	enum live_lock_class cls;
+};
+
+/* wait_s[k] == sum of wait_total_s of the rows of class k */
+#define LIVE_MAX_LOCK_ROWS 64
+struct live_locks {
+	struct live_lock_row row[LIVE_MAX_LOCK_ROWS];
+	int nr;
+	double wait_s[LIVE_LOCK_NR_CLASSES];
+	uint64_t contended[LIVE_LOCK_NR_CLASSES];
+	bool ok;			/* else why */
+	char why[200];
+};
+
+struct live_lockrec {
+	pid_t pid;			/* perf record, or 0 */
+	bool running;
+	char dir[64];			/* its files */
+	char why[200];			/* when it could not start */
+};
+
+enum live_lock_class live_lock_class(const char *caller);
+int live_parse_perf_lock(const char *text, struct live_locks *l);
+int live_lockrec_start(struct live_lockrec *lr, const pid_t *pids, int nr,
+		       bool tracefs_ok);
+void live_lockrec_stop(struct live_lockrec *lr, struct live_locks *l);
+void live_lockrec_cleanup(struct live_lockrec *lr);
+
+/* ---- stress-ng's metrics (workloads.c) ---- */
+int live_parse_stress_ng_yaml(const char *text, const char *stressor,
+			      double *ops_per_s, uint64_t *ops);
+int live_parse_stress_ng_brief(const char *text, const char *stressor,
+			       double *ops_per_s, uint64_t *ops);
+
+/* ---- the state file and zram (state.c) ---- */
+struct live_zram {
+	int dev;			/* /dev/zramN, or -1 */
+	bool swapon;
+};
+
+/* What a state file lists. */
+struct live_saved_state {
+	int pid;
+	char tracefs[512];
+	int zram;			/* -1: none */
+	char memcg[512];
+	char tmpdir[256];
+	char setting[LIVE_MAX_SETTINGS][2][900];	/* path, original value */
+	int nr_settings;
+};
+
+void live_state_note_tracefs(const char *dir);
+void live_state_note_zram(int dev);
+void live_state_note_memcg(const char *path);
+void live_state_note_tmpdir(const char *dir);
+void live_state_note_settings(const struct live_settings *st);
+int live_parse_state(const char *text, struct live_saved_state *s);
+int live_state_recover(FILE *out, char *msg, size_t len);
+int live_zram_setup(struct live_zram *z, uint64_t bytes, char *err, size_t errlen);
+void live_zram_teardown(struct live_zram *z, FILE *err);
+
 /* ---- parameters and results (live.c, workloads.c) ---- */
 enum live_param_type {
 	LIVE_PARAM_COUNT,		/* a plain integer */
@@ -158,6 +279,9 @@ struct live_result {
 	struct live_metric_result m[LIVE_MAX_METRICS];
 	struct live_counters counters;	/* deltas and samples, kernel names */
 	double wall_s;			/* wall time of the workload */
+	struct live_tracepoints tp;	/* tracepoint counts over the run */
+	struct live_locks locks;	/* perf lock contention, if wanted */
+	bool locks_wanted;		/* the run recorded lock waits */
 	char notes[8][200];		/* printed under the table */
 	int nr_notes;
 };
@@ -187,6 +311,11 @@ struct live_children {
 
 struct live_run {
 	const uint64_t *p;		/* parameter values, scenario order */
+	bool apply;			/* --apply: may set up zram swap */
+	bool tracefs_ok;		/* perf can find the tracepoints */
+	bool record_locks;		/* live_start() starts perf lock record */
+	struct live_lockrec lockrec;
+	struct live_zram zram;
 	struct live_children kids;
 	int start_pipe[2];		/* workloads block on [0] until [1] closes */
 	struct live_memcg memcg;
@@ -203,7 +332,7 @@ struct live_scenario_ops {
 	const struct live_metric *metrics;
 	int nr_metrics;
 	uint64_t (*memory_bytes)(const uint64_t *p);
-	int (*check)(const uint64_t *p, char *err, size_t errlen);
+	int (*check)(const uint64_t *p, bool apply, char *err, size_t errlen);
 	int (*want_settings)(const uint64_t *p, struct live_settings *st);
 	enum live_stop (*run)(struct live_run *r);
 };

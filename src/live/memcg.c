@@ -199,6 +199,7 @@ int live_memcg_create(struct live_memcg *cg, uint64_t limit, char *err,
 		return ret;
 	}
 	cg->created = true;
+	live_state_note_memcg(cg->path);
 	snprintf(val, sizeof(val), "%llu", (unsigned long long)limit);
 	snprintf(file, sizeof(file), "%s/%s", cg->path,
 		 cg->version == 2 ? "memory.max" : "memory.limit_in_bytes");
@@ -266,6 +267,7 @@ int live_memcg_destroy(struct live_memcg *cg)
 			ret = -EBUSY;
 		} else if (!rmdir(cg->path) || errno == ENOENT) {
 			cg->created = false;
+			live_state_note_memcg(NULL);
 			return 0;
 		} else {
 			ret = -errno;

@@ -163,10 +163,23 @@ pid_t live_spawn(struct live_run *r, const char *name,
  * live_start - release every workload process waiting in live_spawn()
  * @r: the run
  *
+ * If @r->record_locks, first starts `perf record` of the lock contention
+ * tracepoints on the workload processes (lockstat.c) and waits until it
+ * records.
+ *
  * Context: parent only.
  */
 void live_start(struct live_run *r)
 {
+	if (r->record_locks && !r->lockrec.running && !r->lockrec.why[0]) {
+		pid_t pids[LIVE_MAX_CHILDREN];
+		int nr = 0;
+
+		for (int i = 0; i < r->kids.nr; i++)
+			if (r->kids.pid[i])
+				pids[nr++] = r->kids.pid[i];
+		live_lockrec_start(&r->lockrec, pids, nr, r->tracefs_ok);
+	}
 	if (r->start_pipe[1] >= 0)
 		close(r->start_pipe[1]);
 	r->start_pipe[1] = -1;
@@ -290,7 +303,9 @@ static int live_open_start_pipe(struct live_run *r)
 
 static void live_close_start_pipe(struct live_run *r)
 {
-	live_start(r);
+	if (r->start_pipe[1] >= 0)
+		close(r->start_pipe[1]);
+	r->start_pipe[1] = -1;
 	if (r->start_pipe[0] >= 0)
 		close(r->start_pipe[0]);
 	r->start_pipe[0] = -1;
@@ -392,7 +407,7 @@ static void ds_mthp_dir(const uint64_t *p, char *buf, size_t len)
 		 (unsigned long long)(p[DS_MTHP] >> 10));
 }
 
-static int ds_check(const uint64_t *p, char *err, size_t errlen)
+static int ds_check(const uint64_t *p, bool apply, char *err, size_t errlen)
 {
 	char name[48], path[512], abs[256];
 
@@ -438,12 +453,15 @@ static enum live_stop ds_run(struct live_run *r)
 
 	if (!shm)
 		return LIVE_STOP_ERROR;
-	if (live_spawn(r, "faulter", ds_process, shm, 0) < 0) {
+	if (live_open_start_pipe(r) ||
+	    live_spawn(r, "faulter", ds_process, shm, 0) < 0) {
+		live_close_start_pipe(r);
 		munmap(shm, sizeof(*shm));
 		return LIVE_STOP_ERROR;
 	}
 	live_start(r);
 	stop = live_wait_all(r, NULL, NULL);
+	live_close_start_pipe(r);
 	if (stop == LIVE_STOP_NONE) {
 		live_set_metric(res, 0, shm->runtime_s);
 		live_set_metric(res, 4, (double)shm->faults);
@@ -451,10 +469,7 @@ static enum live_stop ds_run(struct live_run *r)
 		snprintf(r->err, sizeof(r->err), "a faulter thread's mmap "
 			 "failed: %s", strerror(shm->fail));
 	}
-	live_unavailable(res, 1, "lock wait times need CONFIG_LOCK_STAT "
-			 "(/proc/lock_stat), which live mode does not read");
-	live_unavailable(res, 2, "lock wait times need CONFIG_LOCK_STAT "
-			 "(/proc/lock_stat), which live mode does not read");
+	/* lruvec_lock_wait_s, deferred_split_lock_wait_s: live.c, from perf lock */
 	live_unavailable(res, 3, "needs a second kernel without deferred "
 			 "split queueing: compare runtime_s of two kernels");
 	munmap(shm, sizeof(*shm));
@@ -477,17 +492,24 @@ const struct live_scenario_ops live_deferred_split = {
 /* ------------------------------------------------------------------ */
 /* reclaim-tlb                                                          */
 
-enum { RT_WORKERS, RT_VM_BYTES, RT_MEMCG_LIMIT, RT_DURATION, RT_NR };
+enum { RT_WORKERS, RT_VM_BYTES, RT_MEMCG_LIMIT, RT_DURATION, RT_WORKER_TYPE,
+       RT_NR };
+
+static const char *const rt_worker_types[] = { "processes", "threads", NULL };
 
 static const struct live_param rt_params[RT_NR] = {
 	[RT_WORKERS] = { "workers", LIVE_PARAM_COUNT, "2", 1, LIVE_MAX_CHILDREN,
-			 "stress-ng-like vm worker processes" },
+			 "stress-ng --vm N: vm workers" },
 	[RT_VM_BYTES] = { "vm_bytes", LIVE_PARAM_SIZE, "256M", 1 << 20,
-			  1ULL << 42, "memory of all workers together" },
+			  1ULL << 42, "--vm-bytes: memory of all workers together" },
 	[RT_MEMCG_LIMIT] = { "memcg_limit", LIVE_PARAM_SIZE, "64M", 8 << 20,
 			     1ULL << 42, "limit of the workers' memory cgroup" },
-	[RT_DURATION] = { "duration", LIVE_PARAM_TIME, "5s", 100000000ULL,
-			  3600000000000ULL, "how long the workers run" },
+	[RT_DURATION] = { "duration", LIVE_PARAM_TIME, "5s", 1000000000ULL,
+			  3600000000000ULL, "--timeout, whole seconds" },
+	[RT_WORKER_TYPE] = { "worker_type", LIVE_PARAM_WORD, "processes", 0, 1,
+			     "processes: stress-ng --vm (it forks); threads: "
+			     "mmsim's own vm loop in threads of one process",
+			     rt_worker_types },
 };
 
 static const struct live_metric rt_metrics[] = {
@@ -498,17 +520,130 @@ static const struct live_metric rt_metrics[] = {
 	{ "pgsteal_anon", "pgsteal_anon", 0 },
 };
 
-static void rt_worker(struct live_run *r, void *arg, int idx)
+/**
+ * live_parse_stress_ng_yaml - a stressor's bogo ops from `stress-ng --yaml`
+ * @text: the YAML file; its "metrics:" list has, per stressor,
+ *        "- stressor: vm", "bogo-ops: N", "bogo-ops-per-second-real-time: X"
+ * @stressor: "vm"
+ * @ops_per_s: bogo ops per second of wall time (the post's "bogo ops/s")
+ * @ops: bogo ops
+ *
+ * Context: any.
+ * Return: 0, or -ENOENT when @stressor has no metrics in @text.
+ */
+int live_parse_stress_ng_yaml(const char *text, const char *stressor,
+			      double *ops_per_s, uint64_t *ops)
 {
-	struct live_shm *shm = arg;
-	size_t size = (r->p[RT_VM_BYTES] / r->p[RT_WORKERS]) & ~(LIVE_PAGE - 1);
+	char key[64];
+	const char *p = strstr(text, "\nmetrics:");
+	const char *q, *end;
+	bool have_rate = false, have_ops = false;
+
+	if (!p)
+		return -ENOENT;
+	snprintf(key, sizeof(key), "- stressor: %s\n", stressor);
+	p = strstr(p, key);
+	if (!p)
+		return -ENOENT;
+	p += strlen(key);
+	end = strstr(p, "- stressor:");
+	if (!end)
+		end = p + strlen(p);
+	q = strstr(p, "bogo-ops-per-second-real-time:");
+	if (q && q < end) {
+		*ops_per_s = strtod(q + strlen("bogo-ops-per-second-real-time:"), NULL);
+		have_rate = true;
+	}
+	q = strstr(p, "bogo-ops:");
+	if (q && q < end) {
+		*ops = strtoull(q + strlen("bogo-ops:"), NULL, 10);
+		have_ops = true;
+	}
+	return have_rate && have_ops ? 0 : -ENOENT;
+}
+
+/**
+ * live_parse_stress_ng_brief - a stressor's bogo ops from --metrics-brief
+ * @text: stress-ng's output; the row is
+ *        "stress-ng: metrc: [PID] vm  2075  2.01  0.51  0.26  1032.40  2690.01"
+ *        (bogo ops, real, usr, sys seconds, bogo ops/s real time, usr+sys)
+ * @stressor: "vm"
+ * @ops_per_s: bogo ops/s (real time)
+ * @ops: bogo ops
+ *
+ * Context: any.
+ * Return: 0, or -ENOENT when there is no such row.
+ */
+int live_parse_stress_ng_brief(const char *text, const char *stressor,
+			       double *ops_per_s, uint64_t *ops)
+{
+	for (const char *line = text; line && *line; ) {
+		const char *next = strchr(line, '\n');
+		const char *m = strstr(line, "] ");
+		char name[32];
+		unsigned long long n;
+		double real, usr, sys, rate;
+
+		if (m && (!next || m < next) && strstr(line, "metrc") &&
+		    sscanf(m + 2, "%31s %llu %lf %lf %lf %lf", name, &n, &real,
+			   &usr, &sys, &rate) == 6 && !strcmp(name, stressor)) {
+			*ops = n;
+			*ops_per_s = rate;
+			return 0;
+		}
+		line = next ? next + 1 : NULL;
+	}
+	return -ENOENT;
+}
+
+/* What the stress-ng process runs; @arg is its directory (output files). */
+static void rt_stress_ng(struct live_run *r, void *arg, int idx)
+{
+	const char *dir = arg;
+	char n[24], bytes[32], timeout[24], yaml[128], out[128];
+	int fd;
+
+	snprintf(n, sizeof(n), "%llu", (unsigned long long)r->p[RT_WORKERS]);
+	snprintf(bytes, sizeof(bytes), "%llu", (unsigned long long)r->p[RT_VM_BYTES]);
+	snprintf(timeout, sizeof(timeout), "%llu",
+		 (unsigned long long)((r->p[RT_DURATION] + 999999999ULL) / 1000000000ULL));
+	snprintf(yaml, sizeof(yaml), "%s/stress-ng.yaml", dir);
+	snprintf(out, sizeof(out), "%s/stress-ng.out", dir);
+	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (fd >= 0) {
+		dup2(fd, 1);
+		dup2(fd, 2);
+		close(fd);
+	}
+	/* stress-ng handles SIGINT itself; mmsim stops it with SIGKILL */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	execlp("stress-ng", "stress-ng", "--vm", n, "--vm-bytes", bytes,
+	       "--vm-keep", "--timeout", timeout, "--metrics-brief", "--yaml",
+	       yaml, (char *)NULL);
+	(void)idx;
+	_exit(127);
+}
+
+/* threads: one vm loop per thread, one bogo op per MiB rewritten. */
+struct rt_thread {
+	struct live_shm *shm;
+	const uint64_t *p;
+	int idx;
+};
+
+static void *rt_thread_fn(void *arg)
+{
+	struct rt_thread *t = arg;
+	struct live_shm *shm = t->shm;
+	size_t size = (t->p[RT_VM_BYTES] / t->p[RT_WORKERS]) & ~(LIVE_PAGE - 1);
 	char *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	uint64_t pass = 0;
 
 	if (p == MAP_FAILED) {
 		shm->fail = errno;
-		_exit(5);
+		return NULL;
 	}
 	while (!shm->stop) {
 		for (size_t off = 0; off < size && !shm->stop; ) {
@@ -516,10 +651,28 @@ static void rt_worker(struct live_run *r, void *arg, int idx)
 
 			for (; off < end; off += 64)
 				*(volatile uint64_t *)(p + off) = pass + off;
-			__atomic_fetch_add(&shm->ops[idx], 1, __ATOMIC_RELAXED);
+			__atomic_fetch_add(&shm->ops[t->idx], 1, __ATOMIC_RELAXED);
 		}
 		pass++;
 	}
+	return NULL;
+}
+
+static void rt_threads(struct live_run *r, void *arg, int idx)
+{
+	int nr = (int)r->p[RT_WORKERS];
+	pthread_t tid[LIVE_MAX_CHILDREN];
+	struct rt_thread t[LIVE_MAX_CHILDREN];
+
+	for (int i = 0; i < nr; i++) {
+		t[i] = (struct rt_thread){ .shm = arg, .p = r->p, .idx = i };
+		if (pthread_create(&tid[i], NULL, rt_thread_fn, &t[i]))
+			_exit(4);
+	}
+	for (int i = 0; i < nr; i++)
+		pthread_join(tid[i], NULL);
+	(void)idx;
+	_exit(((struct live_shm *)arg)->fail ? 5 : 0);
 }
 
 static uint64_t rt_memory(const uint64_t *p)
@@ -528,25 +681,50 @@ static uint64_t rt_memory(const uint64_t *p)
 	       p[RT_MEMCG_LIMIT];
 }
 
-static int rt_check(const uint64_t *p, char *err, size_t errlen)
+static bool rt_on_path(const char *prog)
+{
+	const char *path = getenv("PATH");
+	char buf[4096], file[4200], *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", path ? path : "/usr/bin:/bin");
+	for (char *d = strtok_r(buf, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		snprintf(file, sizeof(file), "%s/%s", d, prog);
+		if (!access(file, X_OK))
+			return true;
+	}
+	return false;
+}
+
+static int rt_check(const uint64_t *p, bool apply, char *err, size_t errlen)
 {
 	struct live_counters *mi = calloc(1, sizeof(*mi));
 	uint64_t swap_kb = 0;
 	char dir[512];
-	int version, ret;
+	int version;
 
 	if (!mi)
 		return -ENOMEM;
-	live_read_meminfo(mi);
-	if (!live_counters_get(mi, "SwapTotal", &swap_kb) || !swap_kb) {
+	if (p[RT_WORKER_TYPE] == 0 && !rt_on_path("stress-ng")) {
 		free(mi);
+		snprintf(err, errlen, "reclaim-tlb runs stress-ng, which is not "
+			 "installed (Debian: apt-get install stress-ng); or use "
+			 "--set worker_type=threads");
+		return -ENOENT;
+	}
+	live_read_meminfo(mi);
+	live_counters_get(mi, "SwapTotal", &swap_kb);
+	free(mi);
+	/* --apply on a machine without swap adds zram swap of vm_bytes */
+	if (!swap_kb && apply)
+		return live_memcg_find_parent(dir, sizeof(dir), &version, err, errlen);
+	if (!swap_kb) {
 		snprintf(err, errlen, "reclaim-tlb needs swap and this machine "
-			 "has none (SwapTotal is 0 in /proc/meminfo); add some, "
+			 "has none (SwapTotal is 0 in /proc/meminfo); run with "
+			 "--apply (zram swap for the run) or add some, "
 			 "e.g. fallocate -l 1G /swapfile && chmod 600 /swapfile "
 			 "&& mkswap /swapfile && swapon /swapfile");
 		return -ENOENT;
 	}
-	free(mi);
 	if (p[RT_VM_BYTES] - p[RT_MEMCG_LIMIT] > swap_kb * 1024 &&
 	    p[RT_VM_BYTES] > p[RT_MEMCG_LIMIT]) {
 		snprintf(err, errlen, "reclaim-tlb needs vm_bytes - memcg_limit "
@@ -556,8 +734,7 @@ static int rt_check(const uint64_t *p, char *err, size_t errlen)
 			 (unsigned long long)(swap_kb >> 10));
 		return -ENOSPC;
 	}
-	ret = live_memcg_find_parent(dir, sizeof(dir), &version, err, errlen);
-	return ret;
+	return live_memcg_find_parent(dir, sizeof(dir), &version, err, errlen);
 }
 
 struct rt_clock {
@@ -569,67 +746,154 @@ static bool rt_elapsed(void *arg)
 	return live_now() >= ((struct rt_clock *)arg)->t_end;
 }
 
+static void rt_rmdir(const char *dir)
+{
+	static const char *const files[] = { "stress-ng.yaml", "stress-ng.out" };
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char path[128];
+
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		unlink(path);
+	}
+	rmdir(dir);
+}
+
+/* stress-ng's bogo ops/s, from its YAML, else from its metrics lines. */
+static void rt_stress_ng_result(struct live_run *r, const char *dir)
+{
+	static char text[64 * 1024];
+	char path[128];
+	double rate = 0;
+	uint64_t ops = 0;
+	const char *from = "--yaml";
+
+	snprintf(path, sizeof(path), "%s/stress-ng.yaml", dir);
+	if (live_read_file(path, text, sizeof(text)) <= 0 ||
+	    live_parse_stress_ng_yaml(text, "vm", &rate, &ops)) {
+		from = "--metrics-brief";
+		snprintf(path, sizeof(path), "%s/stress-ng.out", dir);
+		if (live_read_file(path, text, sizeof(text)) <= 0 ||
+		    live_parse_stress_ng_brief(text, "vm", &rate, &ops)) {
+			live_unavailable(r->res, 0, "stress-ng printed no vm "
+					 "metrics (see its output: it ran "
+					 "but reported nothing)");
+			return;
+		}
+	}
+	live_set_metric(r->res, 0, rate);
+	if (!ops)
+		live_note(r->res, "stress-ng counted no bogo op: under this "
+			  "memcg limit its vm workers spend the run swapping; "
+			  "raise duration or memcg_limit");
+	live_note(r->res, "stress-ng --vm %llu --vm-bytes %lluM --vm-keep "
+		  "--timeout %llus: %llu bogo ops, %.2f bogo ops/s (real time, "
+		  "from %s)", (unsigned long long)r->p[RT_WORKERS],
+		  (unsigned long long)(r->p[RT_VM_BYTES] >> 20),
+		  (unsigned long long)((r->p[RT_DURATION] + 999999999ULL) / 1000000000ULL),
+		  (unsigned long long)ops, rate, from);
+}
+
 static enum live_stop rt_run(struct live_run *r)
 {
 	struct live_shm *shm = live_shm_map(r);
+	struct live_counters *mi;
 	struct rt_clock clk;
 	enum live_stop stop;
-	uint64_t ops = 0;
+	char dir[64] = "";
+	bool threads = r->p[RT_WORKER_TYPE] == 1;
+	uint64_t ops = 0, swap_kb = 0;
 	double t0, t1;
+	pid_t pid;
+	int ret;
 
 	if (!shm)
 		return LIVE_STOP_ERROR;
+	mi = calloc(1, sizeof(*mi));
+	if (mi) {
+		live_read_meminfo(mi);
+		live_counters_get(mi, "SwapTotal", &swap_kb);
+		free(mi);
+	}
+	if (!swap_kb && r->apply) {
+		if (live_zram_setup(&r->zram, r->p[RT_VM_BYTES], r->err,
+				    sizeof(r->err)))
+			goto out_error;
+		live_note(r->res, "no swap: /dev/zram%d of %llu MiB set up as "
+			  "swap for the run (removed at exit)", r->zram.dev,
+			  (unsigned long long)(r->p[RT_VM_BYTES] >> 20));
+	}
 	if (live_memcg_create(&r->memcg, r->p[RT_MEMCG_LIMIT], r->err,
 			      sizeof(r->err)))
 		goto out_error;
 	if (live_open_start_pipe(r))
 		goto out_error;
-	for (uint64_t i = 0; i < r->p[RT_WORKERS]; i++) {
-		char name[16];
-		pid_t pid;
-		int ret;
-
-		snprintf(name, sizeof(name), "worker%u", (unsigned)(i % 1000));
-		pid = live_spawn(r, name, rt_worker, shm, (int)i);
-		if (pid < 0)
-			goto out_error;
-		ret = live_memcg_attach(&r->memcg, pid);
-		if (ret) {
-			snprintf(r->err, sizeof(r->err), "cannot move %s into "
-				 "%s: %s", name, r->memcg.path, strerror(-ret));
+	if (!threads) {
+		snprintf(dir, sizeof(dir), "/tmp/mmsim-live-sng-XXXXXX");
+		if (!mkdtemp(dir)) {
+			snprintf(r->err, sizeof(r->err), "mkdtemp: %s", strerror(errno));
+			dir[0] = '\0';
 			goto out_error;
 		}
+	}
+	pid = live_spawn(r, threads ? "vmthreads" : "stress-ng",
+			 threads ? rt_threads : rt_stress_ng,
+			 threads ? (void *)shm : (void *)dir, 0);
+	if (pid < 0)
+		goto out_error;
+	ret = live_memcg_attach(&r->memcg, pid);
+	if (ret) {
+		snprintf(r->err, sizeof(r->err), "cannot move the workload into "
+			 "%s: %s", r->memcg.path, strerror(-ret));
+		goto out_error;
 	}
 	t0 = live_now();
 	clk.t_end = t0 + (double)r->p[RT_DURATION] * 1e-9;
 	live_start(r);
-	stop = live_wait_all(r, rt_elapsed, &clk);
+	if (threads) {
+		stop = live_wait_all(r, rt_elapsed, &clk);
+		shm->stop = 1;
+	} else {
+		stop = LIVE_STOP_NONE;
+	}
 	t1 = live_now();
-	shm->stop = 1;
 	if (stop == LIVE_STOP_NONE)
 		stop = live_wait_all(r, NULL, NULL);
+	if (!threads)
+		t1 = live_now();
 	live_close_start_pipe(r);
-	for (uint64_t i = 0; i < r->p[RT_WORKERS]; i++)
-		ops += shm->ops[i];
-	if (stop == LIVE_STOP_NONE)
+	if (stop == LIVE_STOP_NONE && threads) {
+		for (uint64_t i = 0; i < r->p[RT_WORKERS]; i++)
+			ops += shm->ops[i];
 		live_set_metric(r->res, 0, (double)ops / (t1 - t0));
+		live_note(r->res, "worker_type=threads: %llu threads of one "
+			  "process (stress-ng's --vm has no thread mode); one "
+			  "bogo op = 1 MiB rewritten, one word per cache line, "
+			  "not stress-ng's op; %llu ops in %.2f s",
+			  (unsigned long long)r->p[RT_WORKERS],
+			  (unsigned long long)ops, t1 - t0);
+	} else if (stop == LIVE_STOP_NONE) {
+		rt_stress_ng_result(r, dir);
+	}
 	live_note(r->res, "memory cgroup v%d %s, limit %llu MiB (removed at "
 		  "exit)", r->memcg.version, r->memcg.path,
 		  (unsigned long long)(r->p[RT_MEMCG_LIMIT] >> 20));
-	live_note(r->res, "one bogo op = 1 MiB rewritten (one word per cache "
-		  "line); %llu ops in %.2f s", (unsigned long long)ops, t1 - t0);
+	if (dir[0])
+		rt_rmdir(dir);
 	munmap(shm, sizeof(*shm));
 	return stop;
 
 out_error:
 	live_close_start_pipe(r);
+	if (dir[0])
+		rt_rmdir(dir);
 	munmap(shm, sizeof(*shm));
 	return LIVE_STOP_ERROR;
 }
 
 const struct live_scenario_ops live_reclaim_tlb = {
 	.name = "reclaim-tlb",
-	.summary = "stress-ng-like vm workers reclaimed in a memory cgroup",
+	.summary = "stress-ng --vm workers reclaimed in a memory cgroup",
 	.params = rt_params,
 	.nr_params = RT_NR,
 	.metrics = rt_metrics,
@@ -639,6 +903,7 @@ const struct live_scenario_ops live_reclaim_tlb = {
 	.want_settings = NULL,
 	.run = rt_run,
 };
+
 
 /* ------------------------------------------------------------------ */
 /* khugepaged-cold                                                      */
@@ -746,7 +1011,7 @@ static uint64_t kc_memory(const uint64_t *p)
 	return KC_NR_TASKS * (p[KC_TASK_SIZE] + LIVE_PMD_SIZE);
 }
 
-static int kc_check(const uint64_t *p, char *err, size_t errlen)
+static int kc_check(const uint64_t *p, bool apply, char *err, size_t errlen)
 {
 	if (p[KC_TASK_SIZE] < LIVE_PMD_SIZE) {
 		snprintf(err, errlen, "task_size must be at least 2M");

@@ -1,0 +1,412 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Live mode: lock waits from the kernel's contention tracepoints, through
+ * `perf lock` (tools/perf/builtin-lock.c), as the deferred-split post
+ * measured them ("perf lock contention showed ...").
+ *
+ * Mirrors no kernel function.  The kernel fires lock:contention_begin and
+ * lock:contention_end around every slow-path wait (queued_spin_lock_slowpath(),
+ * rwsem and mutex slow paths); perf pairs them per task and sums the wait
+ * per caller, the first function of the call chain outside the locking
+ * code.  Debian's perf has no BPF mode (perf lock contention -b), so:
+ *
+ *   mmsim (parent)                        perf
+ *   spawn workloads, blocked on a pipe
+ *   fork+exec perf record -e lock:contention_begin -e lock:contention_end
+ *             -g -p PID,... -o DATA  ---> opens one event per task (inherit)
+ *   poll /proc/PERF/fd until the events are open
+ *   release the workloads; run; they exit
+ *   SIGINT perf  ------------------------> writes DATA, exits
+ *   perf lock contention -i DATA -E N ---> the table, parsed here
+ *
+ * Only the workload's own tasks (and what they fork) are recorded, not the
+ * whole machine, because this host is shared; a wait inside kswapd or a
+ * kworker on the workload's behalf is not counted.
+ *
+ * perf names a wait by its caller ("folio_lruvec_lock_irqsave+0x4e"); the
+ * post's locks are the callers that take them: the lruvec lock
+ * (lruvec->lru_lock) through folio_lruvec_lock*() or directly in
+ * mm/vmscan.c and mm/swap.c; the deferred split queue's lock through
+ * deferred_split_folio(), __folio_unqueue_deferred_split(),
+ * deferred_split_scan() and folio_split_queue_lock*() (or the list_lru
+ * that the seed's kernel uses).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "live/live_internal.h"
+
+/**
+ * live_lock_class - which of the posts' locks a perf caller takes
+ * @caller: as perf prints it, "folio_lruvec_lock_irqsave+0x4e"
+ *
+ * Context: any.
+ * Return: LIVE_LOCK_LRUVEC, LIVE_LOCK_DEFERRED_SPLIT or LIVE_LOCK_OTHER.
+ */
+enum live_lock_class live_lock_class(const char *caller)
+{
+	static const char *const lruvec[] = {
+		"folio_lruvec_lock", "folio_lruvec_relock", "lruvec_lock",
+		"move_folios_to_lru", "shrink_inactive_list",
+		"shrink_active_list", "isolate_lru_folios", "folio_isolate_lru",
+		"folio_batch_move_lru", "lru_note_cost", "lru_add",
+	};
+	static const char *const split[] = {
+		"deferred_split", "split_queue_lock", "folio_unqueue_deferred",
+		"list_lru_add", "list_lru_del",
+	};
+	char fn[96];
+	size_t n = strcspn(caller, "+");
+
+	snprintf(fn, sizeof(fn), "%.*s", (int)(n < sizeof(fn) ? n : sizeof(fn) - 1),
+		 caller);
+	for (size_t i = 0; i < sizeof(split) / sizeof(split[0]); i++)
+		if (strstr(fn, split[i]))
+			return LIVE_LOCK_DEFERRED_SPLIT;
+	for (size_t i = 0; i < sizeof(lruvec) / sizeof(lruvec[0]); i++)
+		if (strstr(fn, lruvec[i]))
+			return LIVE_LOCK_LRUVEC;
+	return LIVE_LOCK_OTHER;
+}
+
+/* "13.94 ms" -> seconds; NULL on a unit perf does not print. */
+static const char *live_parse_time(const char *p, double *s)
+{
+	static const struct { const char *unit; double mul; } units[] = {
+		{ "ns", 1e-9 }, { "us", 1e-6 }, { "ms", 1e-3 }, { "s", 1 },
+		{ "m", 60 }, { "h", 3600 },
+	};
+	char *end;
+	double v = strtod(p, &end);
+
+	if (end == p)
+		return NULL;
+	while (*end == ' ')
+		end++;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		size_t n = strlen(units[i].unit);
+
+		if (!strncmp(end, units[i].unit, n) && (end[n] == ' ' || !end[n] ||
+							end[n] == '\n')) {
+			*s = v * units[i].mul;
+			return end + n;
+		}
+	}
+	return NULL;
+}
+
+/**
+ * live_parse_perf_lock - parse the table of `perf lock contention`
+ * @text: its output: a header line " contended   total wait ..." and one
+ *        line per caller: "4  33.20 ms  10.97 ms  8.30 ms  rwsem:R  caller+0x1d8"
+ * @l: filled with the rows and the sums per lock class
+ *
+ * Lines that are not rows (the header, perf's messages) are skipped.
+ *
+ * Context: any.
+ * Return: the number of rows, or -ENOENT when @text has no header (perf
+ * printed an error instead of the table).
+ */
+int live_parse_perf_lock(const char *text, struct live_locks *l)
+{
+	const char *line = text;
+	bool header = false;
+
+	memset(l->row, 0, sizeof(l->row));
+	l->nr = 0;
+	memset(l->wait_s, 0, sizeof(l->wait_s));
+	memset(l->contended, 0, sizeof(l->contended));
+	while (line && *line) {
+		const char *next = strchr(line, '\n');
+		char buf[512];
+		const char *p;
+		unsigned long long cont;
+		double total, max, avg;
+		char type[32], caller[128];
+		int n;
+
+		snprintf(buf, sizeof(buf), "%.*s", next ? (int)(next - line) :
+			 (int)strlen(line), line);
+		line = next ? next + 1 : NULL;
+		if (strstr(buf, "contended") && strstr(buf, "total wait")) {
+			header = true;
+			continue;
+		}
+		if (!header || sscanf(buf, "%llu%n", &cont, &n) != 1)
+			continue;
+		p = buf + n;
+		while (*p == ' ')
+			p++;
+		if (!(p = live_parse_time(p, &total)) ||
+		    !(p = live_parse_time(p, &max)) ||
+		    !(p = live_parse_time(p, &avg)))
+			continue;
+		if (sscanf(p, "%31s %127s", type, caller) != 2)
+			continue;
+		if (l->nr < LIVE_MAX_LOCK_ROWS) {
+			struct live_lock_row *r = &l->row[l->nr++];
+
+			r->contended = cont;
+			r->wait_total_s = total;
+			r->wait_max_s = max;
+			snprintf(r->type, sizeof(r->type), "%s", type);
+			snprintf(r->caller, sizeof(r->caller), "%s", caller);
+			r->cls = live_lock_class(caller);
+			l->wait_s[r->cls] += total;
+			l->contended[r->cls] += cont;
+		}
+	}
+	return header ? l->nr : -ENOENT;
+}
+
+/* Count the perf event file descriptors a process has open. */
+static int live_nr_perf_fds(pid_t pid)
+{
+	char dir[64], link[600], target[64];
+	struct dirent *de;
+	DIR *d;
+	int nr = 0;
+
+	snprintf(dir, sizeof(dir), "/proc/%d/fd", (int)pid);
+	d = opendir(dir);
+	if (!d)
+		return -1;
+	while ((de = readdir(d))) {
+		ssize_t n;
+
+		snprintf(link, sizeof(link), "%s/%s", dir, de->d_name);
+		n = readlink(link, target, sizeof(target) - 1);
+		if (n <= 0)
+			continue;
+		target[n] = '\0';
+		if (strstr(target, "perf_event"))
+			nr++;
+	}
+	closedir(d);
+	return nr;
+}
+
+static pid_t live_exec_perf(char *const argv[], const char *out_path)
+{
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		int fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (fd >= 0) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		execvp(argv[0], argv);
+		dprintf(2, "cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	return pid;
+}
+
+static void live_first_line(const char *path, char *out, size_t len)
+{
+	char buf[1024];
+	const char *p;
+
+	out[0] = '\0';
+	if (live_read_file(path, buf, sizeof(buf)) <= 0)
+		return;
+	for (p = strtok(buf, "\n"); p; p = strtok(NULL, "\n"))
+		if (*p && !strstr(p, "Warning") && !strstr(p, "build id")) {
+			snprintf(out, len, "%s", p);
+			return;
+		}
+}
+
+static bool live_on_path(const char *prog)
+{
+	const char *path = getenv("PATH");
+	char buf[4096], file[4200], *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", path ? path : "/usr/bin:/bin");
+	for (char *d = strtok_r(buf, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		snprintf(file, sizeof(file), "%s/%s", d, prog);
+		if (!access(file, X_OK))
+			return true;
+	}
+	return false;
+}
+
+/**
+ * live_lockrec_start - start `perf record` of the contention tracepoints
+ * @lr: the recording; on failure, why it is unavailable
+ * @pids: the workload processes (blocked until released)
+ * @nr: how many
+ * @tracefs_ok: tracefs is mounted (perf needs it to find the events)
+ *
+ * Context: parent; sleeps until perf has opened its events (at most 10 s).
+ * Return: 0, or a negative errno with @lr->why set.
+ */
+int live_lockrec_start(struct live_lockrec *lr, const pid_t *pids, int nr,
+		       bool tracefs_ok)
+{
+	char pidlist[512] = "", out[700], data[700];
+	struct timespec ts = { 0, 10 * 1000 * 1000 };
+	size_t used = 0;
+
+	memset(lr, 0, sizeof(*lr));
+	if (!tracefs_ok) {
+		snprintf(lr->why, sizeof(lr->why), "perf lock needs tracefs, "
+			 "which is unavailable");
+		return -ENOENT;
+	}
+	if (!live_on_path("perf")) {
+		snprintf(lr->why, sizeof(lr->why), "perf is not installed "
+			 "(Debian: apt-get install linux-perf)");
+		return -ENOENT;
+	}
+	snprintf(lr->dir, sizeof(lr->dir), "/tmp/mmsim-live-perf-XXXXXX");
+	if (!mkdtemp(lr->dir)) {
+		snprintf(lr->why, sizeof(lr->why), "mkdtemp: %s", strerror(errno));
+		lr->dir[0] = '\0';
+		return -errno;
+	}
+	live_state_note_tmpdir(lr->dir);
+	for (int i = 0; i < nr && used + 16 < sizeof(pidlist); i++)
+		used += (size_t)snprintf(pidlist + used, sizeof(pidlist) - used,
+					 "%s%d", i ? "," : "", (int)pids[i]);
+	snprintf(data, sizeof(data), "%s/lock.data", lr->dir);
+	snprintf(out, sizeof(out), "%s/record.out", lr->dir);
+	{
+		char *argv[] = { "perf", "record", "-q", "-e",
+				 "lock:contention_begin", "-e",
+				 "lock:contention_end", "-g", "-p", pidlist,
+				 "-o", data, NULL };
+
+		lr->pid = live_exec_perf(argv, out);
+	}
+	if (lr->pid < 0) {
+		snprintf(lr->why, sizeof(lr->why), "fork: %s", strerror(errno));
+		lr->pid = 0;
+		return -EAGAIN;
+	}
+	/*
+	 * The workloads are single tasks, blocked, until released; perf has
+	 * opened all its events (two per task and CPU, and a dummy) when
+	 * their number stops growing: the same over 10 polls, 100 ms.
+	 */
+	for (int i = 0, last = -1, same = 0; i < 1000; i++) {
+		int st, nr_fds;
+
+		if (waitpid(lr->pid, &st, WNOHANG) == lr->pid) {
+			lr->pid = 0;
+			live_first_line(out, lr->why, sizeof(lr->why));
+			if (!lr->why[0])
+				snprintf(lr->why, sizeof(lr->why), "perf record "
+					 "exited with status %d", WEXITSTATUS(st));
+			return -EIO;
+		}
+		nr_fds = live_nr_perf_fds(lr->pid);
+		same = nr_fds == last ? same + 1 : 0;
+		last = nr_fds;
+		if (nr_fds >= 2 * nr && same >= 10) {
+			lr->running = true;
+			return 0;
+		}
+		nanosleep(&ts, NULL);
+	}
+	kill(lr->pid, SIGKILL);
+	waitpid(lr->pid, NULL, 0);
+	lr->pid = 0;
+	snprintf(lr->why, sizeof(lr->why), "perf record did not open its "
+		 "events within 10 s");
+	return -ETIMEDOUT;
+}
+
+/**
+ * live_lockrec_stop - stop perf record and read `perf lock contention`
+ * @lr: the recording
+ * @l: the table, per caller and per lock class; l->ok false with l->why
+ *     when it could not be had
+ *
+ * Context: parent; sleeps while perf writes and reads its data.
+ */
+void live_lockrec_stop(struct live_lockrec *lr, struct live_locks *l)
+{
+	static char text[256 * 1024];
+	char out[700], data[700];
+	int st;
+
+	memset(l, 0, sizeof(*l));
+	if (!lr->running) {
+		snprintf(l->why, sizeof(l->why), "%s", lr->why[0] ? lr->why :
+			 "perf lock was not started");
+		live_lockrec_cleanup(lr);
+		return;
+	}
+	kill(lr->pid, SIGINT);
+	while (waitpid(lr->pid, &st, 0) < 0 && errno == EINTR)
+		;
+	lr->pid = 0;
+	lr->running = false;
+	snprintf(data, sizeof(data), "%s/lock.data", lr->dir);
+	snprintf(out, sizeof(out), "%s/contention.out", lr->dir);
+	{
+		char *argv[] = { "perf", "lock", "contention", "-i", data,
+				 "-E", "64", NULL };
+		pid_t pid = live_exec_perf(argv, out);
+
+		while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
+			;
+	}
+	if (live_read_file(out, text, sizeof(text)) < 0 ||
+	    live_parse_perf_lock(text, l) < 0) {
+		live_first_line(out, l->why, sizeof(l->why));
+		if (!l->why[0])
+			snprintf(l->why, sizeof(l->why), "perf lock contention "
+				 "printed no table");
+	} else {
+		l->ok = true;
+	}
+	live_lockrec_cleanup(lr);
+}
+
+/**
+ * live_lockrec_cleanup - kill perf if it still runs, remove its files
+ * @lr: the recording
+ *
+ * Context: parent.  Safe to call twice.
+ */
+void live_lockrec_cleanup(struct live_lockrec *lr)
+{
+	static const char *const files[] = { "lock.data", "lock.data.old",
+		"record.out", "contention.out" };
+
+	if (lr->pid > 0) {
+		kill(lr->pid, SIGKILL);
+		waitpid(lr->pid, NULL, 0);
+		lr->pid = 0;
+	}
+	lr->running = false;
+	if (!lr->dir[0])
+		return;
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char path[700];
+
+		snprintf(path, sizeof(path), "%s/%s", lr->dir, files[i]);
+		unlink(path);
+	}
+	rmdir(lr->dir);
+	lr->dir[0] = '\0';
+	live_state_note_tmpdir(NULL);
+}
