@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "live/live.h"
+#include "mmsim/counters.h"
 #include "mmsim/profile.h"
 #include "mmsim/scenario.h"
 #include "live/live_internal.h"
@@ -1152,6 +1153,154 @@ static int compare_simulate(const struct live_opts *o, const char *ini,
 	return 0;
 }
 
+/*
+ * What live mode measures with the kernel's tools, and the simulator's
+ * counter of the same event: a tracepoint (summed over the names given),
+ * a khugepaged sysfs counter, or a lock class of perf lock.
+ */
+static const struct {
+	const char *what;		/* the row's name */
+	const char *live[2];		/* tracepoint counters summed */
+	const char *sim;		/* sim_counter_names[] entry */
+} compare_rows[] = {
+	{ "remote TLB flushes sent", { "tlb:tlb_flush[remote IPI send]" },
+	  "nr_tlb_remote_flush" },
+	{ "remote TLB flushes received", { "tlb:tlb_flush[remote shootdown]" },
+	  "nr_tlb_remote_flush_received" },
+	{ "IPIs sent", { "ipi:ipi_send_cpu", "ipi:ipi_send_cpumask" },
+	  "sim_ipis_sent" },
+	{ "memcg reclaim calls", { "vmscan:mm_vmscan_memcg_reclaim_begin" },
+	  "sim_memcg_reclaim_calls" },
+	{ "scan_pmd succeeded", { "huge_memory:mm_khugepaged_scan_pmd[succeeded]" },
+	  "sim_scan_pmd_succeeded" },
+	{ "scan_pmd pmd_none", { "huge_memory:mm_khugepaged_scan_pmd[pmd_none]" },
+	  "sim_scan_pmd_pmd_none" },
+	{ "scan_pmd page_pmd_mapped",
+	  { "huge_memory:mm_khugepaged_scan_pmd[page_pmd_mapped]" },
+	  "sim_scan_pmd_page_pmd_mapped" },
+	{ "scan_pmd exceed_none_pte",
+	  { "huge_memory:mm_khugepaged_scan_pmd[exceed_none_pte]" },
+	  "sim_scan_pmd_exceed_none_pte" },
+	{ "scan_pmd lack_referenced_page",
+	  { "huge_memory:mm_khugepaged_scan_pmd[lack_referenced_page]" },
+	  "sim_scan_pmd_lack_referenced_page" },
+	{ "scan_pmd not_suitable_page_count",
+	  { "huge_memory:mm_khugepaged_scan_pmd[not_suitable_page_count]" },
+	  "sim_scan_pmd_not_suitable_page_count" },
+};
+
+static int compare_sim_counter(const char *name)
+{
+	for (int c = 0; c < NR_SIM_COUNTERS; c++)
+		if (!strcmp(sim_counter_names[c], name))
+			return c;
+	return -1;
+}
+
+/* The simulator's wait on its lock of one perf lock class. */
+static bool compare_sim_lock(const struct sim_variant_result *sim,
+			     enum live_lock_class cls, double *wait_s)
+{
+	const char *name = cls == LIVE_LOCK_LRUVEC ? "lru_lock" : "deferred_split";
+	bool found = false;
+
+	*wait_s = 0;
+	for (int i = 0; i < sim->nr_locks; i++)
+		if (strstr(sim->locks[i].name, name)) {
+			*wait_s += sim->locks[i].wait_total_s;
+			found = true;
+		}
+	return found;
+}
+
+static bool compare_is_guest(void)
+{
+	struct live_topology t;
+
+	live_read_topology(&t);
+	return t.hypervisor;
+}
+
+/* Tracepoint counts and lock waits beside the simulator's counters. */
+static void compare_print_trace(const struct live_result *live,
+				const struct sim_variant_result *sim, FILE *out)
+{
+	uint64_t sent = 0, recv = 0;
+	bool have_sent = false, have_recv = false;
+
+	fprintf(out, "\nkernel tools and the simulator's counters:\n");
+	fprintf(out, "%-36s %16s %16s\n", "event", "live", "simulated");
+	for (size_t i = 0; i < sizeof(compare_rows) / sizeof(compare_rows[0]); i++) {
+		int c = compare_sim_counter(compare_rows[i].sim);
+		char lv[220] = "", sv[32] = "-";
+		uint64_t sum = 0;
+		bool ok = true;
+
+		for (int k = 0; k < 2 && compare_rows[i].live[k]; k++) {
+			const struct live_tp_count *tc;
+			uint64_t v;
+
+			tc = live_tracepoints_get(&live->tp, compare_rows[i].live[k], &v);
+			if (!tc || !tc->ok) {
+				ok = false;
+				snprintf(lv, sizeof(lv), "unavailable (%s)",
+					 tc ? tc->why : "no such tracepoint value "
+					 "in this kernel");
+				break;
+			}
+			sum += v;
+		}
+		if (ok)
+			snprintf(lv, sizeof(lv), "%llu", (unsigned long long)sum);
+		if (c >= 0)
+			snprintf(sv, sizeof(sv), "%llu",
+				 (unsigned long long)sim->counters[c]);
+		fprintf(out, "%-36s %16s %16s\n", compare_rows[i].what, ok ? lv : "unavailable", sv);
+		if (!ok)
+			fprintf(out, "    (%s)\n", lv);
+		if (i == 0) {
+			have_sent = ok;
+			sent = sum;
+		}
+		if (i == 1) {
+			have_recv = ok;
+			recv = sum;
+		}
+	}
+	if (live->locks_wanted) {
+		for (int k = LIVE_LOCK_LRUVEC; k < LIVE_LOCK_NR_CLASSES; k++) {
+			char lv[32] = "unavailable", sv[32] = "-";
+			double w;
+
+			if (live->locks.ok)
+				snprintf(lv, sizeof(lv), "%.6f", live->locks.wait_s[k]);
+			if (compare_sim_lock(sim, (enum live_lock_class)k, &w))
+				snprintf(sv, sizeof(sv), "%.6f", w);
+			fprintf(out, "%-36s %16s %16s\n", k == LIVE_LOCK_LRUVEC ?
+				"lruvec lock wait (s)" : "deferred split lock wait (s)",
+				lv, sv);
+		}
+	}
+	fprintf(out, "\nwhere the differences come from the host:\n");
+	fprintf(out, "- tracepoint and /proc counts are system-wide: other "
+		"work on this machine adds to them; perf lock counts only the "
+		"workload's own tasks.\n");
+	if (compare_is_guest())
+		fprintf(out, "- this machine is a guest (the 'hypervisor' CPU "
+			"flag): a paravirtualised guest flushes remote TLBs "
+			"through the hypervisor (KVM: kvm_flush_tlb_multi() "
+			"leaves preempted vCPUs to be flushed at their next "
+			"entry), so the flushes received (and /proc/interrupts "
+			"\"TLB shootdowns\") count fewer events than a bare-metal "
+			"kernel%s; and a vCPU preempted by the host lengthens "
+			"lock waits.\n", have_sent && have_recv && sent && !recv ?
+			" (here: flushes were sent and none was received in the "
+			"TLB IPI handler)" : "");
+	fprintf(out, "- the simulated side runs the host profile: its topology "
+		"and clock are this machine's, its costs the documented "
+		"defaults (docs/live.md), not measurements of this machine.\n");
+}
+
 /**
  * compare_cmd_main - `mmsim compare SCENARIO [options] [--profile-out FILE]`
  * @argc: argument count
@@ -1214,5 +1363,6 @@ int compare_cmd_main(int argc, char **argv, FILE *out, FILE *err)
 			snprintf(ratio, sizeof(ratio), "%.2f", sim.metrics[k] / live->m[i].value);
 		fprintf(out, "%-28s %16s %16s %10s\n", key, lv, sv, ratio);
 	}
+	compare_print_trace(live, &sim, out);
 	return 0;
 }
