@@ -146,6 +146,110 @@ static void test_parse_values(void **state)
 	assert_int_equal(live_parse_value(&size, "-1", &v, err, sizeof(err)), -EINVAL);
 }
 
+/* ---- the kernel tools' output (issue 20) ---- */
+
+static void test_parse_stress_ng(void **state)
+{
+	double rate = 0;
+	uint64_t ops = 0;
+
+	assert_int_equal(live_parse_stress_ng_yaml(read_fixture("stress-ng.yaml"),
+						   "vm", &rate, &ops), 0);
+	assert_int_equal(ops, 27624);
+	assert_true(rate > 25352.45 && rate < 25352.46);
+	assert_int_equal(live_parse_stress_ng_yaml(read_fixture("stress-ng.yaml"),
+						   "cpu", &rate, &ops), -ENOENT);
+	assert_int_equal(live_parse_stress_ng_brief(read_fixture("stress-ng-metrics-brief.txt"),
+						    "vm", &rate, &ops), 0);
+	assert_int_equal(ops, 27624);
+	assert_true(rate > 25352.45 && rate < 25352.47);
+	/* the header line ("stressor bogo ops ...") is not a row */
+	assert_int_equal(live_parse_stress_ng_brief(read_fixture("stress-ng-metrics-brief.txt"),
+						    "stressor", &rate, &ops), -ENOENT);
+}
+
+static void test_parse_perf_lock(void **state)
+{
+	static struct live_locks l;
+
+	assert_int_equal(live_parse_perf_lock(read_fixture("perf-lock-contention.txt"), &l), 4);
+	assert_int_equal(l.row[0].contended, 296);
+	assert_true(l.row[0].wait_total_s > 15.819 && l.row[0].wait_total_s < 15.821);
+	assert_true(l.row[0].wait_max_s > 0.3275 && l.row[0].wait_max_s < 0.3276);
+	assert_string_equal(l.row[0].type, "rwsem:R");
+	assert_string_equal(l.row[0].caller, "exc_page_fault+0x1d8");
+	assert_true(l.row[3].wait_total_s > 0.04949 && l.row[3].wait_total_s < 0.04951);
+	/* mmap_lock waits: neither of the posts' locks */
+	assert_int_equal(l.contended[LIVE_LOCK_OTHER], 296 + 41 + 32 + 1);
+	assert_true(l.wait_s[LIVE_LOCK_LRUVEC] == 0);
+	assert_int_equal(live_parse_perf_lock("failed to process events\n", &l), -ENOENT);
+	/* rows are summed per lock class */
+	assert_int_equal(live_parse_perf_lock(
+		" contended   total wait     max wait     avg wait         type   caller\n\n"
+		"        10      1.50 s       0.20 s    150.00 ms     spinlock   folio_lruvec_lock_irqsave+0x4e\n"
+		"         2    500.00 us    300.00 us    250.00 us     spinlock   folio_batch_move_lru+0x9c\n"
+		"         3      2.00 ms      1.00 ms    666.67 us     spinlock   deferred_split_folio+0x1a\n", &l), 3);
+	assert_int_equal(l.contended[LIVE_LOCK_LRUVEC], 12);
+	assert_true(l.wait_s[LIVE_LOCK_LRUVEC] > 1.50049 && l.wait_s[LIVE_LOCK_LRUVEC] < 1.50051);
+	assert_true(l.wait_s[LIVE_LOCK_DEFERRED_SPLIT] > 0.00199 &&
+		    l.wait_s[LIVE_LOCK_DEFERRED_SPLIT] < 0.00201);
+}
+
+static void test_lock_class(void **state)
+{
+	assert_int_equal(live_lock_class("folio_lruvec_lock_irqsave+0x4e"), LIVE_LOCK_LRUVEC);
+	assert_int_equal(live_lock_class("shrink_inactive_list+0x10"), LIVE_LOCK_LRUVEC);
+	assert_int_equal(live_lock_class("deferred_split_folio+0x1a"), LIVE_LOCK_DEFERRED_SPLIT);
+	assert_int_equal(live_lock_class("__folio_unqueue_deferred_split+0x5"),
+			 LIVE_LOCK_DEFERRED_SPLIT);
+	assert_int_equal(live_lock_class("list_lru_add+0x70"), LIVE_LOCK_DEFERRED_SPLIT);
+	assert_int_equal(live_lock_class("exc_page_fault+0x1d8"), LIVE_LOCK_OTHER);
+}
+
+static void test_tracepoint_format(void **state)
+{
+	struct live_tp_sym sym[64];
+	int nr;
+
+	nr = live_tp_parse_symbols(read_fixture("tracefs-tlb_flush-format"),
+				   "reason", sym, 64);
+	assert_int_equal(nr, 6);
+	assert_int_equal(sym[1].value, 1);
+	assert_string_equal(sym[1].name, "remote shootdown");
+	assert_int_equal(sym[4].value, 4);
+	assert_string_equal(sym[4].name, "remote IPI send");
+	nr = live_tp_parse_symbols(read_fixture("tracefs-mm_khugepaged_scan_pmd-format"),
+				   "status", sym, 64);
+	assert_true(nr > 20);
+	assert_int_equal(sym[1].value, 1);
+	assert_string_equal(sym[1].name, "succeeded");
+	assert_string_equal(sym[5].name, "exceed_none_pte");
+	/* a cut list keeps what fits */
+	assert_int_equal(live_tp_parse_symbols(read_fixture("tracefs-mm_khugepaged_scan_pmd-format"),
+					       "status", sym, 3), 3);
+	/* flags are printed with __print_flags, not symbolically */
+	assert_int_equal(live_tp_parse_symbols(read_fixture("tracefs-contention_begin-format"),
+					       "flags", sym, 64), -ENOENT);
+}
+
+static void test_parse_state(void **state)
+{
+	static struct live_saved_state s;
+
+	assert_int_equal(live_parse_state("pid 42\ntracefs /sys/kernel/tracing\n"
+		"zram 3\nmemcg /sys/fs/cgroup/x/mmsim-live-42\n"
+		"setting /sys/kernel/mm/transparent_hugepage/enabled always\n"
+		"setting /sys/kernel/mm/transparent_hugepage/khugepaged/max_ptes_none 511\n",
+		&s), 0);
+	assert_int_equal(s.pid, 42);
+	assert_int_equal(s.zram, 3);
+	assert_string_equal(s.tracefs, "/sys/kernel/tracing");
+	assert_string_equal(s.memcg, "/sys/fs/cgroup/x/mmsim-live-42");
+	assert_int_equal(s.nr_settings, 2);
+	assert_string_equal(s.setting[1][1], "511");
+	assert_int_equal(live_parse_state("zram 3\n", &s), -EINVAL);
+}
+
 /* ---- a fake sysfs tree ---- */
 
 static char fake_root[64];
@@ -432,6 +536,123 @@ static void test_memcg_left_clean(void **state)
 	assert_false(cg.created);
 }
 
+static char state_file[128];
+
+/* SIGKILL of mmsim itself: the next run restores from the state file. */
+static void test_restore_after_sigkill(void **state)
+{
+	char msg[256], v[64];
+	pid_t pid = start_live_run(), kids[8];
+	struct stat sb;
+	int st, nr;
+
+	wait_applied(pid);
+	nr = children_of(pid, kids, 8);
+	kill(pid, SIGKILL);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFSIGNALED(st));
+	/* the workloads die with it (PR_SET_PDEATHSIG) */
+	for (int i = 0; i < nr; i++)
+		waitpid(kids[i], NULL, 0);
+	fake_read("enabled", v, sizeof(v));
+	assert_string_equal(v, "madvise");
+	assert_int_equal(stat(state_file, &sb), 0);
+	assert_int_equal(live_state_recover(stderr, msg, sizeof(msg)), 0);
+	assert_fake_restored();
+	assert_int_equal(stat(state_file, &sb), -1);
+	assert_no_leftover_children();
+}
+
+/* A state file of a run that is still alive: refuse, change nothing. */
+static void test_state_of_live_run(void **state)
+{
+	char msg[256], v[64], text[512];
+	FILE *f = fopen(state_file, "w");
+	struct stat sb;
+
+	assert_non_null(f);
+	snprintf(text, sizeof(text), "pid %d\nsetting %s/sys/kernel/mm/"
+		 "transparent_hugepage/enabled never\n", (int)getppid(), fake_root);
+	fputs(text, f);
+	fclose(f);
+	assert_int_equal(live_state_recover(stderr, msg, sizeof(msg)), -EBUSY);
+	assert_non_null(strstr(msg, "in progress"));
+	fake_read("enabled", v, sizeof(v));
+	assert_string_equal(v, "always");
+	assert_int_equal(stat(state_file, &sb), 0);
+	unlink(state_file);
+}
+
+static bool tracefs_mounted(void)
+{
+	static char buf[65536];
+
+	if (live_read_file("/proc/self/mounts", buf, sizeof(buf)) <= 0)
+		return false;
+	return strstr(buf, " tracefs ") != NULL;
+}
+
+/*
+ * The real machine: a small deferred-split run (no --apply) prints the
+ * tracepoint counts and perf lock's waits, or says why each is
+ * unavailable, and leaves tracefs as it found it.
+ */
+static void test_live_smoke(void **state)
+{
+	char *argv[] = { "live", "deferred-split", "--set", "threads=1",
+			 "--set", "rounds=1", "--set", "region=1M", NULL };
+	char *text = NULL;
+	size_t len = 0;
+	bool mounted = tracefs_mounted();
+	struct stat sb;
+	FILE *out;
+
+	if (geteuid()) {
+		print_message("live smoke test skipped: not root (counting "
+			      "tracepoints system-wide and mounting tracefs "
+			      "need root)\n");
+		skip();
+	}
+	if (stat("/sys/kernel/tracing", &sb) && stat("/sys/kernel/debug/tracing", &sb)) {
+		print_message("live smoke test skipped: this kernel has no "
+			      "tracefs (/sys/kernel/tracing)\n");
+		skip();
+	}
+	out = open_memstream(&text, &len);
+	assert_int_equal(live_cmd_main(8, argv, out, stderr), 0);
+	fclose(out);
+	assert_non_null(strstr(text, "tracepoints (events over the run"));
+	for (const char *p = strstr(text, "\ntracepoints"); p && *p; ) {
+		const char *eol = strchr(p + 1, '\n');
+
+		print_message("%.*s\n", eol ? (int)(eol - p - 1) : (int)strlen(p + 1), p + 1);
+		p = eol;
+	}
+	assert_non_null(strstr(text, "tlb:tlb_flush"));
+	assert_non_null(strstr(text, "huge_memory:mm_khugepaged_scan_pmd"));
+	assert_non_null(strstr(text, "lock:contention_begin"));
+	assert_non_null(strstr(text, "lock waits"));
+	/* each tracepoint line is a count or says why not */
+	for (const char *p = strstr(text, "tracepoints (events"); p && (p = strstr(p, "\n  ")); ) {
+		const char *eol = strchr(p + 1, '\n');
+		char line[512];
+
+		snprintf(line, sizeof(line), "%.*s", eol ? (int)(eol - p - 1) : 0, p + 1);
+		p = eol;
+		if (!strchr(line, ':'))
+			break;
+		if (strstr(line, "unavailable"))
+			assert_non_null(strstr(line, "unavailable ("));
+		else
+			assert_true(line[strlen(line) - 1] >= '0' &&
+				    line[strlen(line) - 1] <= '9');
+	}
+	free(text);
+	assert_int_equal(tracefs_mounted(), mounted);
+	assert_int_equal(stat(state_file, &sb), -1);
+	assert_no_leftover_children();
+}
+
 static void test_host_profile(void **state)
 {
 #define KEY_LINE(sec_, key_, type_, unit_, meaning_) "\n" #key_ " = ",
@@ -468,8 +689,22 @@ int main(void)
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_memcg_left_clean),
 		cmocka_unit_test(test_host_profile),
+		cmocka_unit_test(test_parse_stress_ng),
+		cmocka_unit_test(test_parse_perf_lock),
+		cmocka_unit_test(test_lock_class),
+		cmocka_unit_test(test_tracepoint_format),
+		cmocka_unit_test(test_parse_state),
+		cmocka_unit_test_setup_teardown(test_restore_after_sigkill,
+						fake_setup, fake_teardown),
+		cmocka_unit_test_setup_teardown(test_state_of_live_run,
+						fake_setup, fake_teardown),
+		cmocka_unit_test(test_live_smoke),
 	};
 
+	/* the state file of these runs is ours, never /run's */
+	snprintf(state_file, sizeof(state_file), "/tmp/mmsim-live-test-state-%d",
+		 (int)getpid());
+	setenv("MMSIM_LIVE_STATE", state_file, 1);
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -198,8 +198,7 @@ static const struct {
 		"exceed_shared_pte", "no_writable_page", "lack_referenced_page",
 		"page_not_in_lru", "not_suitable_page_count", NULL },
 	  "CONFIG_TRANSPARENT_HUGEPAGE" },
-	{ "huge_memory:mm_khugepaged_scan", NULL, NULL,
-	  "a kernel that has this event (mainline 6.18 does not)" },
+	{ "huge_memory:mm_khugepaged_scan", NULL, NULL, "" },
 	{ "vmscan:mm_vmscan_memcg_reclaim_begin", NULL, NULL, "CONFIG_MEMCG" },
 	{ "vmscan:mm_vmscan_direct_reclaim_begin", NULL, NULL, "" },
 	{ "vmscan:mm_vmscan_kswapd_wake", NULL, NULL, "" },
@@ -270,8 +269,11 @@ static void live_tp_open_one(struct live_tp_count *c, int nr_cpus)
 		c->fd[cpu] = fd;
 		if (c->filter[0] &&
 		    ioctl(fd, PERF_EVENT_IOC_SET_FILTER, c->filter)) {
+			char filter[sizeof(c->filter)];
+
+			memcpy(filter, c->filter, sizeof(filter));
 			snprintf(c->why, sizeof(c->why), "the kernel refused "
-				 "the filter '%s': %s", c->filter, strerror(errno));
+				 "the filter '%s': %s", filter, strerror(errno));
 			goto fail;
 		}
 	}
@@ -323,9 +325,9 @@ void live_tracepoints_open(struct live_tracepoints *tp,
 		}
 		snprintf(path, sizeof(path), "%s/events/%s/%s/id", t->dir, sys, name);
 		if (live_read_file(path, idbuf, sizeof(idbuf)) <= 0) {
-			snprintf(why, sizeof(why), "this kernel has no %s tracepoint "
-				 "(no events/%s/%s in tracefs%s%s)", ev, sys, name,
-				 live_tp_list[i].why_missing[0] ? "; needs " : "",
+			snprintf(why, sizeof(why), "this kernel has no %s tracepoint: "
+				 "no events/%s/%s in tracefs%s%s", ev, sys, name,
+				 live_tp_list[i].why_missing[0] ? "; it needs " : "",
 				 live_tp_list[i].why_missing);
 			live_tp_add(tp, ev, ev, -1, NULL, why);
 			continue;

@@ -704,20 +704,11 @@ static int rt_check(const uint64_t *p, bool apply, char *err, size_t errlen)
 
 	if (!mi)
 		return -ENOMEM;
-	if (p[RT_WORKER_TYPE] == 0 && !rt_on_path("stress-ng")) {
-		free(mi);
-		snprintf(err, errlen, "reclaim-tlb runs stress-ng, which is not "
-			 "installed (Debian: apt-get install stress-ng); or use "
-			 "--set worker_type=threads");
-		return -ENOENT;
-	}
 	live_read_meminfo(mi);
 	live_counters_get(mi, "SwapTotal", &swap_kb);
 	free(mi);
 	/* --apply on a machine without swap adds zram swap of vm_bytes */
-	if (!swap_kb && apply)
-		return live_memcg_find_parent(dir, sizeof(dir), &version, err, errlen);
-	if (!swap_kb) {
+	if (!swap_kb && !apply) {
 		snprintf(err, errlen, "reclaim-tlb needs swap and this machine "
 			 "has none (SwapTotal is 0 in /proc/meminfo); run with "
 			 "--apply (zram swap for the run) or add some, "
@@ -725,7 +716,7 @@ static int rt_check(const uint64_t *p, bool apply, char *err, size_t errlen)
 			 "&& mkswap /swapfile && swapon /swapfile");
 		return -ENOENT;
 	}
-	if (p[RT_VM_BYTES] - p[RT_MEMCG_LIMIT] > swap_kb * 1024 &&
+	if (swap_kb && p[RT_VM_BYTES] - p[RT_MEMCG_LIMIT] > swap_kb * 1024 &&
 	    p[RT_VM_BYTES] > p[RT_MEMCG_LIMIT]) {
 		snprintf(err, errlen, "reclaim-tlb needs vm_bytes - memcg_limit "
 			 "= %llu MiB of swap and this machine has %llu MiB; "
@@ -733,6 +724,12 @@ static int rt_check(const uint64_t *p, bool apply, char *err, size_t errlen)
 			 (unsigned long long)((p[RT_VM_BYTES] - p[RT_MEMCG_LIMIT]) >> 20),
 			 (unsigned long long)(swap_kb >> 10));
 		return -ENOSPC;
+	}
+	if (p[RT_WORKER_TYPE] == 0 && !rt_on_path("stress-ng")) {
+		snprintf(err, errlen, "reclaim-tlb runs stress-ng, which is not "
+			 "installed (Debian: apt-get install stress-ng); or use "
+			 "--set worker_type=threads");
+		return -ENOENT;
 	}
 	return live_memcg_find_parent(dir, sizeof(dir), &version, err, errlen);
 }
