@@ -683,15 +683,16 @@ static int live_run_scenario(struct live_opts *o, FILE *out, FILE *err,
 	double t0;
 
 	memset(&res, 0, sizeof(res));
+	/* first undo what a killed run left: the checks below see the machine */
+	if (live_state_recover(err, msg, sizeof(msg))) {
+		fprintf(err, "mmsim: error: %s\n", msg);
+		return 2;
+	}
 	if (o->ops->check && o->ops->check(o->p, o->apply, msg, sizeof(msg))) {
 		fprintf(err, "mmsim: error: %s\n", msg);
 		return 2;
 	}
 	if (live_check_memory(o, msg, sizeof(msg))) {
-		fprintf(err, "mmsim: error: %s\n", msg);
-		return 2;
-	}
-	if (live_state_recover(err, msg, sizeof(msg))) {
 		fprintf(err, "mmsim: error: %s\n", msg);
 		return 2;
 	}

@@ -220,13 +220,17 @@ struct live_zram {
 	bool swapon;
 };
 
+enum { LIVE_STATE_TMPDIR_PERF, LIVE_STATE_TMPDIR_STRESS_NG,
+       LIVE_STATE_NR_TMPDIRS };
+
 /* What a state file lists. */
 struct live_saved_state {
 	int pid;
 	char tracefs[512];
 	int zram;			/* -1: none */
 	char memcg[512];
-	char tmpdir[256];
+	char tmpdir[LIVE_STATE_NR_TMPDIRS][256];
+	int nr_tmpdirs;
 	char setting[LIVE_MAX_SETTINGS][2][900];	/* path, original value */
 	int nr_settings;
 };
@@ -234,7 +238,7 @@ struct live_saved_state {
 void live_state_note_tracefs(const char *dir);
 void live_state_note_zram(int dev);
 void live_state_note_memcg(const char *path);
-void live_state_note_tmpdir(const char *dir);
+void live_state_note_tmpdir(int slot, const char *dir);
 void live_state_note_settings(const struct live_settings *st);
 int live_parse_state(const char *text, struct live_saved_state *s);
 int live_state_recover(FILE *out, char *msg, size_t len);

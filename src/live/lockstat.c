@@ -281,7 +281,7 @@ int live_lockrec_start(struct live_lockrec *lr, const pid_t *pids, int nr,
 		lr->dir[0] = '\0';
 		return -errno;
 	}
-	live_state_note_tmpdir(lr->dir);
+	live_state_note_tmpdir(LIVE_STATE_TMPDIR_PERF, lr->dir);
 	for (int i = 0; i < nr && used + 16 < sizeof(pidlist); i++)
 		used += (size_t)snprintf(pidlist + used, sizeof(pidlist) - used,
 					 "%s%d", i ? "," : "", (int)pids[i]);
@@ -408,5 +408,5 @@ void live_lockrec_cleanup(struct live_lockrec *lr)
 	}
 	rmdir(lr->dir);
 	lr->dir[0] = '\0';
-	live_state_note_tmpdir(NULL);
+	live_state_note_tmpdir(LIVE_STATE_TMPDIR_PERF, NULL);
 }

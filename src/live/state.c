@@ -17,7 +17,7 @@
  *   tracefs /sys/kernel/tracing    mounted by the run
  *   zram 1                         /dev/zram1, made by the run (swapon)
  *   memcg /sys/fs/cgroup/...       the run's memory cgroup
- *   tmpdir /tmp/mmsim-live-perf-X  perf's files
+ *   tmpdir /tmp/mmsim-live-perf-X  perf's files (and stress-ng's)
  *   setting PATH VALUE             PATH held VALUE before the run
  *
  * Order of undo (live_state_recover()): processes in the memcg are killed
@@ -43,7 +43,7 @@ static struct {
 	char tracefs[512];
 	int zram;			/* -1: none */
 	char memcg[512];
-	char tmpdir[256];
+	char tmpdir[LIVE_STATE_NR_TMPDIRS][256];
 	const struct live_settings *st;	/* its changed entries are saved */
 	char sys_dir[512];		/* LIVE_THP_DIR below the sys root */
 	bool written;			/* this run wrote the state file */
@@ -60,7 +60,8 @@ static void live_state_save(void)
 {
 	char path[512], tmp[600];
 	bool any = live_state.tracefs[0] || live_state.zram >= 0 ||
-		   live_state.memcg[0] || live_state.tmpdir[0];
+		   live_state.memcg[0] || live_state.tmpdir[0][0] ||
+		   live_state.tmpdir[1][0];
 	FILE *f;
 
 	for (int i = 0; live_state.st && i < live_state.st->nr; i++)
@@ -83,8 +84,9 @@ static void live_state_save(void)
 		fprintf(f, "zram %d\n", live_state.zram);
 	if (live_state.memcg[0])
 		fprintf(f, "memcg %s\n", live_state.memcg);
-	if (live_state.tmpdir[0])
-		fprintf(f, "tmpdir %s\n", live_state.tmpdir);
+	for (int i = 0; i < LIVE_STATE_NR_TMPDIRS; i++)
+		if (live_state.tmpdir[i][0])
+			fprintf(f, "tmpdir %s\n", live_state.tmpdir[i]);
 	for (int i = 0; live_state.st && i < live_state.st->nr; i++)
 		if (live_state.st->s[i].changed)
 			fprintf(f, "setting %s/%s %s\n", live_state.sys_dir,
@@ -116,10 +118,15 @@ void live_state_note_memcg(const char *path)
 	live_state_save();
 }
 
-/** live_state_note_tmpdir - remember (or, NULL, forget) perf's directory. */
-void live_state_note_tmpdir(const char *dir)
+/**
+ * live_state_note_tmpdir - remember (or, NULL, forget) a directory of files
+ * @slot: LIVE_STATE_TMPDIR_PERF or LIVE_STATE_TMPDIR_STRESS_NG
+ * @dir: "/tmp/mmsim-live-...", or NULL once removed
+ */
+void live_state_note_tmpdir(int slot, const char *dir)
 {
-	snprintf(live_state.tmpdir, sizeof(live_state.tmpdir), "%s", dir ? dir : "");
+	snprintf(live_state.tmpdir[slot], sizeof(live_state.tmpdir[slot]), "%s",
+		 dir ? dir : "");
 	live_state_save();
 }
 
@@ -257,8 +264,11 @@ int live_parse_state(const char *text, struct live_saved_state *s)
 			continue;
 		if (sscanf(buf, "memcg %511s", s->memcg) == 1)
 			continue;
-		if (sscanf(buf, "tmpdir %255s", s->tmpdir) == 1)
+		if (s->nr_tmpdirs < LIVE_STATE_NR_TMPDIRS &&
+		    sscanf(buf, "tmpdir %255s", s->tmpdir[s->nr_tmpdirs]) == 1) {
+			s->nr_tmpdirs++;
 			continue;
+		}
 		if (sscanf(buf, "setting %899s %199[^\n]", a, b) >= 1 &&
 		    s->nr_settings < LIVE_MAX_SETTINGS) {
 			snprintf(s->setting[s->nr_settings][0], sizeof(s->setting[0][0]), "%s", a);
@@ -315,17 +325,20 @@ int live_state_recover(FILE *out, char *msg, size_t len)
 				s.setting[i][0], s.setting[i][1]);
 		nr++;
 	}
-	if (s.tmpdir[0] && !strncmp(s.tmpdir, "/tmp/mmsim-live-perf-", 21)) {
+	for (int t = 0; t < s.nr_tmpdirs; t++) {
 		static const char *const files[] = { "lock.data", "lock.data.old",
-			"record.out", "contention.out" };
+			"record.out", "contention.out", "stress-ng.yaml",
+			"stress-ng.out" };
 
+		if (strncmp(s.tmpdir[t], "/tmp/mmsim-live-", 16))
+			continue;	/* only ever ours */
 		for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 			char f[400];
 
-			snprintf(f, sizeof(f), "%s/%s", s.tmpdir, files[i]);
+			snprintf(f, sizeof(f), "%s/%s", s.tmpdir[t], files[i]);
 			unlink(f);
 		}
-		rmdir(s.tmpdir);
+		rmdir(s.tmpdir[t]);
 		nr++;
 	}
 	if (s.tracefs[0]) {

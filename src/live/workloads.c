@@ -754,6 +754,7 @@ static void rt_rmdir(const char *dir)
 		unlink(path);
 	}
 	rmdir(dir);
+	live_state_note_tmpdir(LIVE_STATE_TMPDIR_STRESS_NG, NULL);
 }
 
 /* stress-ng's bogo ops/s, from its YAML, else from its metrics lines. */
@@ -832,6 +833,7 @@ static enum live_stop rt_run(struct live_run *r)
 			dir[0] = '\0';
 			goto out_error;
 		}
+		live_state_note_tmpdir(LIVE_STATE_TMPDIR_STRESS_NG, dir);
 	}
 	pid = live_spawn(r, threads ? "vmthreads" : "stress-ng",
 			 threads ? rt_threads : rt_stress_ng,
