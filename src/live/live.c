@@ -1113,9 +1113,15 @@ static int compare_variant(const struct scenario_ops *s)
 	return v < 0 ? 0 : v;
 }
 
-/* Run the simulator on the host profile with the live run's parameters. */
+/*
+ * Run the simulator on the host profile with the live run's parameters.
+ * With @dry, only check that it can: when the scenario refuses the host
+ * profile (for example too few CPUs), return 3 with the reason in @why;
+ * the comparison then shows the live side alone.
+ */
 static int compare_simulate(const struct live_opts *o, const char *ini,
-			    struct sim_variant_result *res, int *variant, FILE *err)
+			    struct sim_variant_result *res, int *variant, bool dry,
+			    char *why, size_t whylen, FILE *err)
 {
 	static struct sim_profile prof;
 	const struct scenario_ops *s = sim_scenario_find(o->ops->name);
@@ -1141,9 +1147,12 @@ static int compare_simulate(const struct live_opts *o, const char *ini,
 			cfg.params[k] = o->p[i];
 	}
 	if (s->validate && s->validate(&cfg, msg, sizeof(msg))) {
-		fprintf(err, "mmsim: error: compare %s on the host profile: %s\n", s->name, msg);
-		return 2;
+		snprintf(why, whylen, "the simulator's %s refuses the host "
+			 "profile: %s", s->name, msg);
+		return 3;
 	}
+	if (dry)
+		return 0;
 	*variant = compare_variant(s);
 	memset(res, 0, sizeof(*res));
 	res->name = s->variants[*variant];
@@ -1222,7 +1231,7 @@ static bool compare_is_guest(void)
 	return t.hypervisor;
 }
 
-/* Tracepoint counts and lock waits beside the simulator's counters. */
+/* Tracepoint counts and lock waits beside the simulator's (@sim may be NULL). */
 static void compare_print_trace(const struct live_result *live,
 				const struct sim_variant_result *sim, FILE *out)
 {
@@ -1253,7 +1262,7 @@ static void compare_print_trace(const struct live_result *live,
 		}
 		if (ok)
 			snprintf(lv, sizeof(lv), "%llu", (unsigned long long)sum);
-		if (c >= 0)
+		if (sim && c >= 0)
 			snprintf(sv, sizeof(sv), "%llu",
 				 (unsigned long long)sim->counters[c]);
 		fprintf(out, "%-36s %16s %16s\n", compare_rows[i].what, ok ? lv : "unavailable", sv);
@@ -1275,7 +1284,7 @@ static void compare_print_trace(const struct live_result *live,
 
 			if (live->locks.ok)
 				snprintf(lv, sizeof(lv), "%.6f", live->locks.wait_s[k]);
-			if (compare_sim_lock(sim, (enum live_lock_class)k, &w))
+			if (sim && compare_sim_lock(sim, (enum live_lock_class)k, &w))
 				snprintf(sv, sizeof(sv), "%.6f", w);
 			fprintf(out, "%-36s %16s %16s\n", k == LIVE_LOCK_LRUVEC ?
 				"lruvec lock wait (s)" : "deferred split lock wait (s)",
@@ -1325,9 +1334,10 @@ int compare_cmd_main(int argc, char **argv, FILE *out, FILE *err)
 	const struct live_result *live = NULL;
 	const struct scenario_ops *s;
 	struct live_opts o;
-	char msg[512];
+	char msg[512], why[512] = "";
 	int ret = live_parse_args(argc, argv, &o, out, err);
 	int i, variant = 0;
+	bool no_sim;
 
 	if (ret)
 		return ret == 1 ? 0 : ret;
@@ -1339,21 +1349,34 @@ int compare_cmd_main(int argc, char **argv, FILE *out, FILE *err)
 		fprintf(err, "mmsim: error: %s\n", msg);
 		return 2;
 	}
+	ret = compare_simulate(&o, ini, &sim, &variant, true, why, sizeof(why), err);
+	if (ret && ret != 3)
+		return ret;
+	no_sim = ret == 3;
 	ret = live_run_scenario(&o, out, err, &live);
 	if (ret)
 		return ret;
-	ret = compare_simulate(&o, ini, &sim, &variant, err);
-	if (ret)
-		return ret;
+	if (!no_sim) {
+		ret = compare_simulate(&o, ini, &sim, &variant, false, why,
+				       sizeof(why), err);
+		if (ret)
+			return ret;
+	}
 	s = sim_scenario_find(o.ops->name);
-	fprintf(out, "\nlive and simulated (variant %s, profile host%s%s):\n",
-		s->variants[variant], o.profile_out ? " saved in " : "",
-		o.profile_out ? o.profile_out : "");
+	if (no_sim) {
+		memset(&sim, 0, sizeof(sim));
+		fprintf(out, "\nlive and simulated: the simulated side is "
+			"unavailable (%s)\n", why);
+	} else {
+		fprintf(out, "\nlive and simulated (variant %s, profile host%s%s):\n",
+			s->variants[variant], o.profile_out ? " saved in " : "",
+			o.profile_out ? o.profile_out : "");
+	}
 	fprintf(out, "%-28s %16s %16s %10s\n", "metric", "live", "simulated", "sim/live");
 	for (i = 0; i < o.ops->nr_metrics; i++) {
 		const char *key = o.ops->metrics[i].key;
 		int k = sim_scenario_metric_index(s, key);
-		bool has_sim = k >= 0 && sim.has_metric[k];
+		bool has_sim = !no_sim && k >= 0 && sim.has_metric[k];
 		char lv[32] = "unavailable", sv[32] = "-", ratio[16] = "-";
 
 		if (live->m[i].available)
@@ -1364,6 +1387,6 @@ int compare_cmd_main(int argc, char **argv, FILE *out, FILE *err)
 			snprintf(ratio, sizeof(ratio), "%.2f", sim.metrics[k] / live->m[i].value);
 		fprintf(out, "%-28s %16s %16s %10s\n", key, lv, sv, ratio);
 	}
-	compare_print_trace(live, &sim, out);
+	compare_print_trace(live, no_sim ? NULL : &sim, out);
 	return 0;
 }
