@@ -517,7 +517,8 @@ static void live_usage(const char *cmd, FILE *out)
 				ops->params[j].def, ops->params[j].help);
 	}
 	fprintf(out, "  --apply          set the THP/mTHP/khugepaged settings the "
-		"experiment needs; restored at exit\n"
+		"experiment needs (reclaim-tlb: zram swap if there is none); "
+		"restored at exit\n"
 		"  --json FILE      write the results as JSON (\"-\": standard output)\n");
 }
 
