@@ -316,6 +316,8 @@ int live_lockrec_start(struct live_lockrec *lr, const pid_t *pids, int nr,
 					 "exited with status %d", WEXITSTATUS(st));
 			return -EIO;
 		}
+		if (live_signal)
+			break;	/* the caller sees live_signal and stops */
 		nr_fds = live_nr_perf_fds(lr->pid);
 		same = nr_fds == last ? same + 1 : 0;
 		last = nr_fds;
@@ -328,9 +330,9 @@ int live_lockrec_start(struct live_lockrec *lr, const pid_t *pids, int nr,
 	kill(lr->pid, SIGKILL);
 	waitpid(lr->pid, NULL, 0);
 	lr->pid = 0;
-	snprintf(lr->why, sizeof(lr->why), "perf record did not open its "
-		 "events within 10 s");
-	return -ETIMEDOUT;
+	snprintf(lr->why, sizeof(lr->why), live_signal ? "interrupted" :
+		 "perf record did not open its events within 10 s");
+	return live_signal ? -EINTR : -ETIMEDOUT;
 }
 
 /**
