@@ -466,6 +466,45 @@ static void test_small_run_restores(void **state)
 	assert_no_leftover_children();
 }
 
+/* The faults a small deferred-split run prints, with workers=@workers. */
+static double ds_faults(const char *workers)
+{
+	char kv[32];
+	char *argv[] = { "live", "deferred-split", "--set", kv, "--set",
+			 "threads=3", "--set", "region=1M", "--set", "rounds=1",
+			 NULL };
+	char *text = NULL;
+	const char *f;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	double v;
+
+	snprintf(kv, sizeof(kv), "workers=%s", workers);
+	assert_int_equal(live_cmd_main(10, argv, out, stderr), 0);
+	fclose(out);
+	assert_non_null(strstr(text, kv));
+	f = strstr(text, "\nfaults ");
+	assert_non_null(f);
+	v = strtod(f + 7, NULL);
+	free(text);
+	assert_no_leftover_children();
+	return v;
+}
+
+/*
+ * workers=processes: one faulter process per thread, and the faults of all
+ * of them are summed: as many as three threads of one process make, under
+ * whatever THP settings this kernel has.
+ */
+static void test_ds_processes(void **state)
+{
+	double threads = ds_faults("threads"), procs = ds_faults("processes");
+
+	assert_true(threads >= 3);
+	assert_true(procs >= 0.9 * threads);
+	assert_true(procs <= 1.5 * threads);
+}
+
 /* Run with a fake /proc and expect exactly one error line and exit 2. */
 static void expect_missing(const char *proc_root, const char *what)
 {
@@ -699,6 +738,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_state_of_live_run,
 						fake_setup, fake_teardown),
 		cmocka_unit_test(test_live_smoke),
+		cmocka_unit_test_setup_teardown(test_ds_processes,
+						fake_setup, fake_teardown),
 	};
 
 	/* the state file of these runs is ours, never /run's */

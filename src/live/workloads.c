@@ -4,17 +4,19 @@
  * threads on the kernel mmsim runs on.  They do what src/workloads/ makes
  * the simulated tasks do:
  *
- *   deferred-split   one process with @threads threads; each maps @region
+ *   deferred-split   one process with @threads threads (workers=processes:
+ *                    @threads processes of one thread); each maps @region
  *                    of anonymous memory aligned to the mTHP size, writes
  *                    one byte to every 4K page (one fault per folio), and
  *                    unmaps it, @rounds times.  With only that mTHP size
  *                    enabled, each unmap queues its folios for deferred
  *                    split (deferred_split_folio()) and frees them.
- *   reclaim-tlb      @workers processes in a memory cgroup limited to
- *                    @memcg_limit, each keeping vm_bytes/workers mapped and
- *                    rewriting one word per cache line of it, like
- *                    `stress-ng --vm N --vm-keep`; one bogo op is one MiB
- *                    rewritten.  Reclaim (shrink_folio_list()) unmaps and
+ *   reclaim-tlb      `stress-ng --vm @workers --vm-bytes @vm_bytes --vm-keep`
+ *                    in a memory cgroup limited to @memcg_limit (stress-ng
+ *                    forks a process per worker); worker_type=threads:
+ *                    @workers threads of one process, each keeping
+ *                    vm_bytes/workers mapped and rewriting one word per
+ *                    cache line of it; one bogo op is one MiB rewritten.  Reclaim (shrink_folio_list()) unmaps and
  *                    swaps their pages and flushes the other CPUs' TLBs.
  *   khugepaged-cold  processes hot1, cold and hot2, created in that order.
  *                    Each maps @task_size aligned to 2M, faults it in with
@@ -269,9 +271,9 @@ struct live_shm {
 	volatile int stop;		/* parent -> workloads: finish now */
 	volatile int ready[4];		/* workload i has set up its memory */
 	volatile int done;		/* hot2 finished its accesses */
-	double runtime_s;		/* deferred-split: threads' wall time */
-	uint64_t faults;		/* deferred-split: minor + major faults */
-	uint64_t ops[LIVE_MAX_CHILDREN]; /* reclaim-tlb: bogo ops per worker */
+	double t_start[LIVE_MAX_CHILDREN]; /* deferred-split: each faulter's */
+	double t_end[LIVE_MAX_CHILDREN];   /* loops, CLOCK_MONOTONIC */
+	uint64_t ops[LIVE_MAX_CHILDREN]; /* bogo ops per worker (reclaim-tlb), faults per process (deferred-split) */
 	double hot2_time_s;		/* khugepaged-cold: hot2's access time */
 	bool perf_ok[LIVE_PERF_NR];	/* hot2's counters */
 	int perf_err[LIVE_PERF_NR];
@@ -314,7 +316,10 @@ static void live_close_start_pipe(struct live_run *r)
 /* ------------------------------------------------------------------ */
 /* deferred-split                                                       */
 
-enum { DS_THREADS, DS_ROUNDS, DS_REGION, DS_MTHP, DS_NR };
+enum { DS_THREADS, DS_ROUNDS, DS_REGION, DS_MTHP, DS_WORKERS, DS_NR };
+
+/* The simulator's choices, in its order (compare passes the index on). */
+static const char *const ds_worker_kinds[] = { "threads", "processes", NULL };
 
 static const struct live_param ds_params[DS_NR] = {
 	[DS_THREADS] = { "threads", LIVE_PARAM_COUNT, "2", 1, 1024,
@@ -325,6 +330,9 @@ static const struct live_param ds_params[DS_NR] = {
 			"bytes mapped per thread per round" },
 	[DS_MTHP] = { "mthp", LIVE_PARAM_SIZE, "16K", 8 << 10, 2 << 20,
 		      "the one mTHP size enabled (--apply)" },
+	[DS_WORKERS] = { "workers", LIVE_PARAM_WORD, "threads", 0, 1,
+			 "threads of one process (one mm, the post's words) or "
+			 "one process each", ds_worker_kinds },
 };
 
 static const struct live_metric ds_metrics[] = {
@@ -362,10 +370,14 @@ static void *ds_thread_fn(void *arg)
 	return NULL;
 }
 
+/*
+ * One faulter process: all @threads threads (workers=threads), or one
+ * (workers=processes, process @idx of @threads).
+ */
 static void ds_process(struct live_run *r, void *arg, int idx)
 {
 	struct live_shm *shm = arg;
-	int nr = (int)r->p[DS_THREADS];
+	int nr = r->p[DS_WORKERS] ? 1 : (int)r->p[DS_THREADS];
 	pthread_t *tid = calloc((size_t)nr, sizeof(*tid));
 	struct ds_thread *t = calloc((size_t)nr, sizeof(*t));
 	pthread_barrier_t barrier;
@@ -389,10 +401,11 @@ static void ds_process(struct live_run *r, void *arg, int idx)
 		if (t[i].fail)
 			shm->fail = t[i].fail;
 	}
-	shm->runtime_s = live_now() - t0;
+	shm->t_start[idx] = t0;
+	shm->t_end[idx] = live_now();
 	getrusage(RUSAGE_SELF, &ru1);
-	shm->faults = (uint64_t)(ru1.ru_minflt - ru0.ru_minflt) +
-		      (uint64_t)(ru1.ru_majflt - ru0.ru_majflt);
+	shm->ops[idx] = (uint64_t)(ru1.ru_minflt - ru0.ru_minflt) +
+			(uint64_t)(ru1.ru_majflt - ru0.ru_majflt);
 	_exit(shm->fail ? 5 : 0);
 }
 
@@ -411,6 +424,12 @@ static int ds_check(const uint64_t *p, bool apply, char *err, size_t errlen)
 {
 	char name[48], path[512], abs[256];
 
+	if (p[DS_WORKERS] && p[DS_THREADS] > LIVE_MAX_CHILDREN) {
+		snprintf(err, errlen, "workers=processes runs one process per "
+			 "thread: threads=%llu, expected at most %d",
+			 (unsigned long long)p[DS_THREADS], LIVE_MAX_CHILDREN);
+		return -EINVAL;
+	}
 	if (p[DS_MTHP] & (p[DS_MTHP] - 1)) {
 		snprintf(err, errlen, "mthp=%llu is not a power of two; "
 			 "expected a size such as 16K or 64K",
@@ -449,22 +468,40 @@ static enum live_stop ds_run(struct live_run *r)
 {
 	struct live_shm *shm = live_shm_map(r);
 	struct live_result *res = r->res;
+	int nr_procs = r->p[DS_WORKERS] ? (int)r->p[DS_THREADS] : 1;
 	enum live_stop stop;
 
 	if (!shm)
 		return LIVE_STOP_ERROR;
-	if (live_open_start_pipe(r) ||
-	    live_spawn(r, "faulter", ds_process, shm, 0) < 0) {
-		live_close_start_pipe(r);
+	if (live_open_start_pipe(r)) {
 		munmap(shm, sizeof(*shm));
 		return LIVE_STOP_ERROR;
+	}
+	for (int i = 0; i < nr_procs; i++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "faulter%u", (unsigned)i % 100);
+		if (live_spawn(r, name, ds_process, shm, i) < 0) {
+			live_close_start_pipe(r);
+			munmap(shm, sizeof(*shm));
+			return LIVE_STOP_ERROR;
+		}
 	}
 	live_start(r);
 	stop = live_wait_all(r, NULL, NULL);
 	live_close_start_pipe(r);
 	if (stop == LIVE_STOP_NONE) {
-		live_set_metric(res, 0, shm->runtime_s);
-		live_set_metric(res, 4, (double)shm->faults);
+		double t0 = shm->t_start[0], t1 = shm->t_end[0];
+		uint64_t faults = 0;
+
+		/* from the first start to the last end, as one process's threads */
+		for (int i = 0; i < nr_procs; i++) {
+			t0 = shm->t_start[i] < t0 ? shm->t_start[i] : t0;
+			t1 = shm->t_end[i] > t1 ? shm->t_end[i] : t1;
+			faults += shm->ops[i];
+		}
+		live_set_metric(res, 0, t1 - t0);
+		live_set_metric(res, 4, (double)faults);
 	} else if (stop == LIVE_STOP_CHILD_DIED && shm->fail) {
 		snprintf(r->err, sizeof(r->err), "a faulter thread's mmap "
 			 "failed: %s", strerror(shm->fail));
