@@ -226,11 +226,14 @@ static void live_first_line(const char *path, char *out, size_t len)
 	out[0] = '\0';
 	if (live_read_file(path, buf, sizeof(buf)) <= 0)
 		return;
-	for (p = strtok(buf, "\n"); p; p = strtok(NULL, "\n"))
-		if (*p && !strstr(p, "Warning") && !strstr(p, "build id")) {
-			snprintf(out, len, "%s", p);
-			return;
-		}
+	for (p = strtok(buf, "\n"); p; p = strtok(NULL, "\n")) {
+		if (!*p || strstr(p, "Warning") || strstr(p, "build id"))
+			continue;
+		if (!strcmp(p, "Error:"))	/* perf puts the reason below */
+			continue;
+		snprintf(out, len, "perf: %s", p);
+		return;
+	}
 }
 
 static bool live_on_path(const char *prog)
