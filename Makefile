@@ -7,9 +7,9 @@
 
 DEB_PACKAGES := cmake ninja-build gcc pkg-config libcmocka-dev libjansson-dev \
 	libinih-dev libxml2-utils gnuplot-nox
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 # live mode (docs/live.md): stress-ng for reclaim-tlb, perf for lock waits
 DEB_PACKAGES += stress-ng linux-perf
-JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
 deps:
 	@missing=""; for p in $(DEB_PACKAGES); do \
