@@ -292,22 +292,24 @@ fail:
  * @tp: filled in; each counter either ok or with why it is unavailable
  * @t: tracefs, as found by live_tracefs_open()
  *
- * Context: may block.  Opens nr_events x nr_cpus file descriptors (and
- * raises the soft RLIMIT_NOFILE to the hard one for them).
+ * Context: may block.  Opens nr_events x nr_cpus file descriptors (with
+ * the soft RLIMIT_NOFILE raised to the hard one while it opens them).
  */
 void live_tracepoints_open(struct live_tracepoints *tp,
 			   const struct live_tracefs *t)
 {
 	static char fmt[16384];
-	struct rlimit rl;
+	struct rlimit rl, saved;
+	bool raised = false;
 
 	memset(tp, 0, sizeof(*tp));
 	tp->nr_cpus = (int)sysconf(_SC_NPROCESSORS_CONF);
 	if (tp->nr_cpus < 1)
 		tp->nr_cpus = 1;
 	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
+		saved = rl;
 		rl.rlim_cur = rl.rlim_max;
-		setrlimit(RLIMIT_NOFILE, &rl);
+		raised = !setrlimit(RLIMIT_NOFILE, &rl);
 	}
 	for (size_t i = 0; i < sizeof(live_tp_list) / sizeof(live_tp_list[0]); i++) {
 		const char *ev = live_tp_list[i].event;
@@ -358,6 +360,9 @@ void live_tracepoints_open(struct live_tracepoints *tp,
 	for (int i = 0; i < tp->nr; i++)
 		if (tp->c[i].id >= 0)
 			live_tp_open_one(&tp->c[i], tp->nr_cpus);
+	/* the counters stay open; the workloads get the usual limit */
+	if (raised)
+		setrlimit(RLIMIT_NOFILE, &saved);
 }
 
 static void live_tp_ioctl(struct live_tracepoints *tp, unsigned long req)
