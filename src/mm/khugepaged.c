@@ -402,18 +402,26 @@ static enum scan_result alloc_charge_folio(struct folio **foliop, struct mm_stru
 	return SCAN_SUCCEED;
 }
 
-/* folio_isolate_lru(): take the folio off its LRU list; false if it was not on one. */
+/*
+ * folio_isolate_lru(): take the folio off its LRU list; false if another
+ * CPU has isolated it.  As the kernel's, it claims the folio by clearing
+ * PG_lru before it takes lru_lock, so that no CPU that runs while this one
+ * waits for the lock can move the folio too.  (The kernel also takes a
+ * reference here; the model's collapse keeps the mapping's.)
+ */
 static bool folio_isolate_lru(struct folio *folio)
 {
+	struct cpu_fbatches *cpu = &sim_mm->fbatches[smp_processor_id()];
 	struct lruvec *lruvec;
 	unsigned long flags;
 
-	if (!folio_test_lru(folio))
+	if (!folio_test_clear(folio, PG_lru))	/* folio_test_clear_lru() */
 		return false;
+	folio->place = FOLIO_ISOLATED;
+	cpu->lru_isolating = folio;		/* on its list until the lock is ours */
 	lruvec = folio_lruvec_relock_irqsave(folio, NULL, &flags);
 	lruvec_del_folio(lruvec, folio);
-	folio_clear(folio, PG_lru);
-	folio->place = FOLIO_ISOLATED;
+	cpu->lru_isolating = NULL;
 	lruvec_unlock_irqrestore(lruvec, flags);
 	return true;
 }
