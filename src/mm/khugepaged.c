@@ -100,6 +100,7 @@ static enum sim_counter scan_result_counter(enum scan_result r)
 	case SCAN_LACK_REFERENCED_PAGE:	return SIM_SCAN_PMD_LACK_REFERENCED;
 	case SCAN_PAGE_LRU:		return SIM_SCAN_PMD_PAGE_LRU;
 	case SCAN_PAGE_COUNT:		return SIM_SCAN_PMD_PAGE_COUNT;
+	case SCAN_PAGE_LAZYFREE:	return SIM_SCAN_PMD_PAGE_LAZYFREE;
 	default:			return SIM_SCAN_PMD_OTHER;
 	}
 }
@@ -567,21 +568,38 @@ out_nolock:
 }
 
 /*
+ * folio_test_lazyfree() (include/linux/page-flags.h): an anonymous folio
+ * that MADV_FREE moved to the file LRU, PG_swapbacked clear.  Every folio
+ * of the model is anonymous.
+ */
+static bool folio_test_lazyfree(const struct folio *folio)
+{
+	return !folio_test(folio, PG_swapbacked);
+}
+
+/*
  * hpage_collapse_scan_pmd(): may the 2M range at @address be collapsed?
  * Called with mmap_lock held for reading; *mmap_locked becomes false when
- * a collapse was attempted (which drops it).
+ * a collapse was attempted (which drops it).  *cur_progress is what the
+ * range adds to the scan's progress: HPAGE_PMD_NR whatever happened, or,
+ * as the merged series counts it (khugepaged_count_scanned), the entries
+ * looked at: 1 for a PMD that maps a THP or no PTE table, else the PTEs
+ * up to and including the one that decided the result.
  */
 static enum scan_result hpage_collapse_scan_pmd(struct mm_struct *mm,
 						struct vm_area_struct *vma,
-						uint64_t address, bool *mmap_locked)
+						uint64_t address, bool *mmap_locked,
+						unsigned int *cur_progress)
 {
 	int none_or_zero = 0, shared = 0, referenced = 0, unmapped = 0, i;
 	uint64_t idx = vma_pmd_index(vma, address);
+	bool count_scanned = sim_mm->variant->khugepaged_count_scanned;
 	bool writable = false;
 	enum scan_result result = SCAN_FAIL;
 	struct spinlock *ptl;
 	pte_t *pte;
 
+	*cur_progress = count_scanned ? 1 : HPAGE_PMD_NR;
 	/* find_pmd_or_thp_or_none() */
 	if (vma->pmd_huge[idx]) {
 		result = SCAN_PMD_MAPPED;
@@ -591,7 +609,7 @@ static enum scan_result hpage_collapse_scan_pmd(struct mm_struct *mm,
 	for (i = 0; i < HPAGE_PMD_NR && pte_none(pte[i]); i++)
 		;
 	if (i == HPAGE_PMD_NR) {
-		result = SCAN_PMD_NONE;		/* no PTE table yet */
+		result = SCAN_PMD_NONE;		/* no PTE table yet (SCAN_NO_PTE_TABLE) */
 		goto out;
 	}
 
@@ -625,6 +643,18 @@ static enum scan_result hpage_collapse_scan_pmd(struct mm_struct *mm,
 			writable = true;
 		folio = pte_folio(pteval);
 		sim_cost_cpu_ps(sim_mm->folio_op_ps);
+		/*
+		 * The merged series: a clean lazyfree folio ends the scan of
+		 * the range, since a collapse would copy it into a THP that is
+		 * not lazyfree and that reclaim could no longer drop.  (The
+		 * kernel exempts VM_DROPPABLE VMAs, which the model does not
+		 * have, and applies it to khugepaged only, as here.)
+		 */
+		if (sim_mm->variant->khugepaged_skip_lazyfree && folio_test_lazyfree(folio) &&
+		    !(pteval & PTE_DIRTY)) {
+			result = SCAN_PAGE_LAZYFREE;
+			break;
+		}
 		if (folio_likely_mapped_shared(folio) &&
 		    ++shared > (int)khugepaged_tun.max_ptes_shared) {
 			result = SCAN_EXCEED_SHARED_PTE;
@@ -647,6 +677,8 @@ static enum scan_result hpage_collapse_scan_pmd(struct mm_struct *mm,
 		    folio_test(folio, PG_referenced))
 			referenced++;
 	}
+	if (count_scanned)
+		*cur_progress = (unsigned int)(i < HPAGE_PMD_NR ? i + 1 : HPAGE_PMD_NR);
 	if (result == SCAN_SUCCEED) {
 		if (!writable)
 			result = SCAN_PAGE_RO;
@@ -724,19 +756,20 @@ static unsigned int khugepaged_scan_mm_slot(unsigned int pages, enum scan_result
 
 		while (khugepaged_scan.address < hend) {
 			bool mmap_locked = true;
+			unsigned int cur_progress;
 
 			cond_resched();
 			if (hpage_collapse_test_exit(mm))
 				goto breakouterloop;
 			*result = hpage_collapse_scan_pmd(mm, vma, khugepaged_scan.address,
-							  &mmap_locked);
+							  &mmap_locked, &cur_progress);
 			if (*result == SCAN_SUCCEED) {
 				++khugepaged_pages_collapsed;
 				count_event(SIM_KHUGEPAGED_PAGES_COLLAPSED);
 			}
 			/* move to the next address */
 			khugepaged_scan.address += PMD_SIZE;
-			progress += HPAGE_PMD_NR;
+			progress += cur_progress;
 			if (!mmap_locked)
 				goto breakouterloop_mmap_lock;	/* a collapse was tried */
 			if (progress >= pages)

@@ -343,6 +343,8 @@ struct mm_variant {
 	bool unqueue_after_lru_unlock;	/* P1: folio_batch_unqueue_deferred_split() */
 	bool batch_dirty_flush;		/* P2: one flush per 31 dirty folios */
 	bool khugepaged_move_tail;	/* P3 */
+	bool khugepaged_skip_lazyfree;	/* P3 as merged: SCAN_PAGE_LAZYFREE */
+	bool khugepaged_count_scanned;	/* P3 as merged: progress = entries examined */
 };
 
 /* ---- the whole model --------------------------------------------------------- */

@@ -11,6 +11,9 @@
  * those of hot2 over its `accesses` accesses.
  *   before - the kernel without the patch: khugepaged scans cold before hot2
  *   after  - khugepaged_move_tail() at the end of madvise: cold goes last
+ *   skip-lazyfree - the series as merged (April 2026): no move; the scan
+ *            stops at a clean lazyfree folio (SCAN_PAGE_LAZYFREE), and a
+ *            range adds the entries it looked at to the scan's progress
  *
  * The seed gives neither the machine nor khugepaged's tunables; the
  * defaults below and their reasons are in docs/fidelity.md.  Two registry
@@ -33,9 +36,12 @@ enum { KC_HOT1, KC_COLD, KC_HOT2, KC_NR_TASKS };
 static const struct mm_variant khugepaged_cold_variants_mm[] = {
 	{ .name = "before" },
 	{ .name = "after", .khugepaged_move_tail = true },
+	{ .name = "skip-lazyfree", .khugepaged_skip_lazyfree = true,
+	  .khugepaged_count_scanned = true },
 };
 
-static const char *const khugepaged_cold_variants[] = { "before", "after", NULL };
+static const char *const khugepaged_cold_variants[] = { "before", "after", "skip-lazyfree",
+							 NULL };
 static const char *const kc_patterns[] = { "random", "sequential", NULL };
 static const char *const kc_advice[] = { "cold", "free", NULL };
 static const char *const kc_comm[KC_NR_TASKS] = { "hot1", "cold", "hot2" };
