@@ -908,6 +908,7 @@ static void run_scenario(const struct scenario_ops *s, const char *profile,
 	cfg.params[sim_scenario_param_index(s, "task_size")] = 16ULL << 20;
 	cfg.params[sim_scenario_param_index(s, "pages_to_scan")] = 8192;
 	cfg.params[sim_scenario_param_index(s, "first_wake")] = 10000000;	/* 10 ms */
+	cfg.params[sim_scenario_param_index(s, "measure_after")] = 0;	/* at once */
 	cfg.params[sim_scenario_param_index(s, "accesses")] = 12000000;
 	cfg.params[sim_scenario_param_index(s, "node_memory")] = 256ULL << 20;
 	assert_int_equal(s->validate(&cfg, err, sizeof(err)), 0);
@@ -1003,6 +1004,7 @@ static void test_madvise_under_check(void **state)
 			cfg.params[sim_scenario_param_index(d, "first_wake")] =
 				timeline[t].first_wake;
 			cfg.params[sim_scenario_param_index(d, "accesses")] = timeline[t].accesses;
+			cfg.params[sim_scenario_param_index(d, "measure_after")] = 0;
 			cfg.params[sim_scenario_param_index(d, "node_memory")] = 256ULL << 20;
 			cfg.params[sim_scenario_param_index(d, "advice")] = (uint64_t)advice;
 			assert_int_equal(d->validate(&cfg, err, sizeof(err)), 0);

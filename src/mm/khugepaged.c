@@ -6,7 +6,9 @@
  * Read: torvalds/linux mm/khugepaged.c at commit 00f58104 (the v6.14-era
  * text with TVA_ENFORCE_SYSFS and folio_likely_mapped_shared()), and the
  * seed 004 patch (Vernon Yang, Dec 2025) for khugepaged_move_tail(), whose
- * context is a v6.19 tree with the same scan loop.
+ * context is a v6.19 tree with the same scan loop; the series as merged in
+ * April 2026 (v7.1: "mm: khugepaged: skip lazy-free folios") from its
+ * postings, for variant skip-lazyfree.
  *
  * Mirrors
  *   __khugepaged_enter()         -> khugepaged_enter_raw(): registration, FIFO
@@ -18,9 +20,12 @@
  *                                pass_through_head, lru_add_drain_all()
  *   khugepaged_scan_mm_slot()    one mm from the cursor: +1 per mm visit,
  *                                +1 per ineligible VMA, +HPAGE_PMD_NR per
- *                                PMD range whatever the result (this
- *                                version), stop after a collapse attempt
- *   hpage_collapse_scan_pmd()    the 512-PTE checks and enum scan_result
+ *                                PMD range whatever the result (v6.14), or
+ *                                the entries looked at (the merged series,
+ *                                variant skip-lazyfree), stop after a
+ *                                collapse attempt
+ *   hpage_collapse_scan_pmd()    the 512-PTE checks and enum scan_result;
+ *                                SCAN_PAGE_LAZYFREE (the merged series)
  *   collapse_huge_page()         allocate and charge 2M, mmap_lock for
  *                                writing, clear the PMD and flush (IPIs),
  *                                isolate, copy, free the small folios,
