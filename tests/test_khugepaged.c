@@ -26,6 +26,9 @@
 
 static const struct mm_variant v_before = { .name = "before" };
 static const struct mm_variant v_after = { .name = "after", .khugepaged_move_tail = true };
+static const struct mm_variant v_skip = { .name = "skip-lazyfree",
+					  .khugepaged_skip_lazyfree = true,
+					  .khugepaged_count_scanned = true };
 
 struct fixture {
 	struct sim_profile prof;
@@ -282,6 +285,7 @@ static void test_do_scan_budget(void **state)
 /* ---- hpage_collapse_scan_pmd() ---------------------------------------------- */
 
 static enum scan_result scan_result_seen;
+static unsigned int progress_seen;
 
 static void cold_range(struct fixture *f)
 {
@@ -293,7 +297,8 @@ static void cold_range(struct fixture *f)
 	madvise_cold(f->mm[0], f->addr[0], REGION);
 	vma = find_vma(f->mm[0], f->addr[0]);
 	down_read(&f->mm[0]->mmap_lock);
-	scan_result_seen = hpage_collapse_scan_pmd(f->mm[0], vma, f->addr[0], &locked);
+	scan_result_seen = hpage_collapse_scan_pmd(f->mm[0], vma, f->addr[0], &locked,
+						   &progress_seen);
 	up_read(&f->mm[0]->mmap_lock);
 	assert_true(locked);
 	assert_null(vma->pmd_huge[0]);
@@ -311,6 +316,108 @@ static void test_cold_range_lacks_referenced(void **state)
 	run(&f);
 	assert_int_equal(scan_result_seen, SCAN_LACK_REFERENCED_PAGE);
 	teardown_engine(&f);
+}
+
+/* ---- the series as merged: skip lazy-free folios ----------------------------- */
+
+/*
+ * One lazyfree folio in the first range:
+ *   PTE 0-99 young (just faulted) | PTE 100 clean, folio lazyfree | 101-511 young
+ */
+static void one_lazyfree(struct fixture *f)
+{
+	struct vm_area_struct *vma;
+	bool locked = true;
+
+	f->mm[0] = mm_alloc(f->m->root_memcg);
+	f->addr[0] = fault_region(f->mm[0], REGION, 0);
+	assert_int_equal(madvise_free(f->mm[0], f->addr[0] + 100 * PAGE_SIZE, PAGE_SIZE), 0);
+	lru_add_drain_all();		/* lru_lazyfree(): PG_swapbacked cleared */
+	vma = find_vma(f->mm[0], f->addr[0]);
+	assert_false(folio_test(pte_folio(vma->ptes[100]), PG_swapbacked));
+	assert_false(vma->ptes[100] & PTE_DIRTY);
+	down_read(&f->mm[0]->mmap_lock);
+	scan_result_seen = hpage_collapse_scan_pmd(f->mm[0], vma, f->addr[0], &locked,
+						   &progress_seen);
+	if (locked)
+		up_read(&f->mm[0]->mmap_lock);
+	unmap_all(f);
+}
+
+/*
+ * skip-lazyfree: PTEs 0-99 pass, PTE 100 ends the scan with
+ * SCAN_PAGE_LAZYFREE; the range adds the 101 entries it looked at.
+ * before: the lazyfree folio is an ordinary one, the range (all PTEs
+ * present, writable, referenced) collapses; it adds HPAGE_PMD_NR.
+ */
+static void test_skip_lazyfree_scan(void **state)
+{
+	struct khugepaged_tunables tun;
+	struct fixture f = { .body = one_lazyfree };
+	struct fixture g = { .body = one_lazyfree };
+
+	(void)state;
+	khugepaged_default_tunables(&tun);
+	setup_engine(&f, &v_skip, &tun);
+	run(&f);
+	assert_int_equal(scan_result_seen, SCAN_PAGE_LAZYFREE);
+	assert_int_equal(progress_seen, 101);
+	assert_int_equal(sim_engine_counters(f.e)[SIM_SCAN_PMD_PAGE_LAZYFREE], 1);
+	assert_int_equal(khugepaged_pages_collapsed_read(), 0);
+	teardown_engine(&f);
+
+	setup_engine(&g, &v_before, &tun);
+	run(&g);
+	assert_int_equal(scan_result_seen, SCAN_SUCCEED);
+	assert_int_equal(progress_seen, HPAGE_PMD_NR);
+	assert_int_equal(sim_engine_counters(g.e)[SIM_SCAN_PMD_PAGE_LAZYFREE], 0);
+	assert_int_equal(sim_engine_counters(g.e)[SIM_THP_COLLAPSE_ALLOC], 1);
+	teardown_engine(&g);
+}
+
+/* The whole region MADV_FREEd, then one scan of the mm with an unlimited budget. */
+static void free_then_scan_mm(struct fixture *f)
+{
+	enum scan_result r;
+
+	f->mm[0] = mm_alloc(f->m->root_memcg);
+	f->addr[0] = fault_region(f->mm[0], REGION, 0);
+	assert_int_equal(madvise_free(f->mm[0], f->addr[0], REGION), 0);
+	lru_add_drain_all();
+	spin_lock(&khugepaged_mm_lock);
+	f->progress[0] = khugepaged_scan_mm_slot(1U << 20, &r);
+	spin_unlock(&khugepaged_mm_lock);
+	scan_result_seen = r;
+	unmap_all(f);
+}
+
+/*
+ * Progress of one pass over an mm whose two ranges are all lazyfree:
+ *   before:        1 (the mm) + 512 + 512 = 1025, both SCAN_LACK_REFERENCED_PAGE
+ *                  (MADV_FREE cleared the young bits)
+ *   skip-lazyfree: 1 + 1 + 1 = 3, both SCAN_PAGE_LAZYFREE at their first PTE
+ */
+static void test_skip_lazyfree_progress(void **state)
+{
+	struct khugepaged_tunables tun;
+	struct fixture f = { .body = free_then_scan_mm };
+	struct fixture g = { .body = free_then_scan_mm };
+
+	(void)state;
+	khugepaged_default_tunables(&tun);
+	setup_engine(&f, &v_before, &tun);
+	run(&f);
+	assert_int_equal(f.progress[0], 1025);
+	assert_int_equal(scan_result_seen, SCAN_LACK_REFERENCED_PAGE);
+	assert_int_equal(sim_engine_counters(f.e)[SIM_SCAN_PMD_LACK_REFERENCED], 2);
+	teardown_engine(&f);
+
+	setup_engine(&g, &v_skip, &tun);
+	run(&g);
+	assert_int_equal(g.progress[0], 3);
+	assert_int_equal(scan_result_seen, SCAN_PAGE_LAZYFREE);
+	assert_int_equal(sim_engine_counters(g.e)[SIM_SCAN_PMD_PAGE_LAZYFREE], 2);
+	teardown_engine(&g);
 }
 
 /* 10 PTEs of the first range left none. */
@@ -345,7 +452,8 @@ static void holes(struct fixture *f)
 	}
 	lru_add_drain_all();
 	down_read(&f->mm[0]->mmap_lock);
-	scan_result_seen = hpage_collapse_scan_pmd(f->mm[0], vma, f->addr[0], &locked);
+	scan_result_seen = hpage_collapse_scan_pmd(f->mm[0], vma, f->addr[0], &locked,
+						   &progress_seen);
 	if (locked)
 		up_read(&f->mm[0]->mmap_lock);
 	unmap_all(f);
@@ -800,6 +908,7 @@ static void run_scenario(const struct scenario_ops *s, const char *profile,
 	cfg.params[sim_scenario_param_index(s, "task_size")] = 16ULL << 20;
 	cfg.params[sim_scenario_param_index(s, "pages_to_scan")] = 8192;
 	cfg.params[sim_scenario_param_index(s, "first_wake")] = 10000000;	/* 10 ms */
+	cfg.params[sim_scenario_param_index(s, "measure_after")] = 0;	/* at once */
 	cfg.params[sim_scenario_param_index(s, "accesses")] = 12000000;
 	cfg.params[sim_scenario_param_index(s, "node_memory")] = 256ULL << 20;
 	assert_int_equal(s->validate(&cfg, err, sizeof(err)), 0);
@@ -845,6 +954,76 @@ static void test_relations(void **state)
 	cpa_gain_k = 1 - metric(k, &rk[1], "cycles_per_access") /
 			 metric(k, &rk[0], "cycles_per_access");
 	assert_true(cpa_gain_k > cpa_gain_d);
+}
+
+/*
+ * The scenario under the invariant checks, with each advice, 4M per task
+ * (two PMD ranges), in two timelines:
+ *   early: khugepaged's first pass at 1 ms, with a budget that covers
+ *          every mm (8192 > 3 x (1 + 2 x 512)); hot2's 2 M accesses
+ *          outlast it.  hot1 and hot2 get two collapses each (4); cold's
+ *          two ranges lack a referenced page, since madvise cleared the
+ *          young bits.
+ *   never: the first pass would come at 50 ms, after hot2's 200,000
+ *          accesses: khugepaged never scans and never drains the CPUs'
+ *          LRU batches.
+ * free: cold's 1024 small folios go through the lazyfree batch (pglazyfree
+ * 1024).  In "never", up to 30 of them are still in cold's CPU's batch
+ * when cold unmaps; that drain clears a folio's PG_lru while the folio is
+ * still listed, and waits for lru_lock.  Before the fix the checks took
+ * that folio for a broken invariant and aborted.
+ * cold: the folios are inactive already: nothing to deactivate.
+ * skip-lazyfree with free: cold's ranges end at their first PTE with
+ * SCAN_PAGE_LAZYFREE instead.
+ */
+static void test_madvise_under_check(void **state)
+{
+	static const struct {
+		uint64_t first_wake, accesses;
+		unsigned int collapsed, lack_referenced;
+	} timeline[] = {
+		{ 1000000, 2000000, 4, 2 },		/* early */
+		{ 50000000, 200000, 0, 0 },		/* never */
+	};
+	const struct scenario_ops *d = &scenario_khugepaged_cold;
+	static struct sim_profile prof;
+	struct sim_variant_result res;
+	struct sim_run_config cfg;
+	char err[256];
+	int advice, t, v;
+	bool skip;
+
+	(void)state;
+	assert_int_equal(sim_profile_load("desktop", &prof, err, sizeof(err)), 0);
+	for (advice = 0; advice < 2; advice++)			/* cold, free */
+		for (t = 0; t < 2; t++) {
+			sim_run_config_init(&cfg, d, &prof, 1);
+			cfg.check = true;
+			cfg.params[sim_scenario_param_index(d, "task_size")] = 4ULL << 20;
+			cfg.params[sim_scenario_param_index(d, "pages_to_scan")] = 8192;
+			cfg.params[sim_scenario_param_index(d, "first_wake")] =
+				timeline[t].first_wake;
+			cfg.params[sim_scenario_param_index(d, "accesses")] = timeline[t].accesses;
+			cfg.params[sim_scenario_param_index(d, "measure_after")] = 0;
+			cfg.params[sim_scenario_param_index(d, "node_memory")] = 256ULL << 20;
+			cfg.params[sim_scenario_param_index(d, "advice")] = (uint64_t)advice;
+			assert_int_equal(d->validate(&cfg, err, sizeof(err)), 0);
+			for (v = 0; d->variants[v]; v++) {
+				memset(&res, 0, sizeof(res));
+				res.name = d->variants[v];
+				assert_int_equal(d->run(&cfg, v, &res, err, sizeof(err)), 0);
+				assert_int_equal(res.counters[SIM_PGLAZYFREE], advice ? 1024 : 0);
+				assert_int_equal(res.counters[SIM_PGDEACTIVATE], 0);
+				assert_int_equal(res.counters[SIM_KHUGEPAGED_PAGES_COLLAPSED],
+						 timeline[t].collapsed);
+				/* skip-lazyfree stops at cold's first PTE of each range */
+				skip = advice && !strcmp(d->variants[v], "skip-lazyfree");
+				assert_int_equal(res.counters[SIM_SCAN_PMD_LACK_REFERENCED],
+						 skip ? 0 : timeline[t].lack_referenced);
+				assert_int_equal(res.counters[SIM_SCAN_PMD_PAGE_LAZYFREE],
+						 skip ? timeline[t].lack_referenced : 0);
+			}
+		}
 }
 
 /* A profile whose TLB or caches mm_tlb_init() could not build is bad input, named. */
@@ -898,6 +1077,8 @@ int main(void)
 		cmocka_unit_test(test_do_scan_budget),
 		cmocka_unit_test(test_cold_range_lacks_referenced),
 		cmocka_unit_test(test_max_ptes_none),
+		cmocka_unit_test(test_skip_lazyfree_scan),
+		cmocka_unit_test(test_skip_lazyfree_progress),
 		cmocka_unit_test(test_flush_removes_only_its_own),
 		cmocka_unit_test(test_walk_sets_young),
 		cmocka_unit_test(test_batch_equals_single),
@@ -906,6 +1087,7 @@ int main(void)
 		cmocka_unit_test(test_overlap_psc),
 		cmocka_unit_test(test_overlap_cycles),
 		cmocka_unit_test(test_bad_geometry),
+		cmocka_unit_test(test_madvise_under_check),
 		cmocka_unit_test(test_relations),
 	};
 

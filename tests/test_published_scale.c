@@ -129,7 +129,8 @@ static void test_khugepaged_overlap(void **state)
 {
 	const char *bin = getenv("MMSIM_RELEASE_BIN");
 	const char *scale = "run khugepaged-cold --set task_size=16M --set pages_to_scan=8192 "
-			    "--set first_wake=10ms --set accesses=15000000 --set node_memory=256M";
+			    "--set first_wake=10ms --set accesses=15000000 --set node_memory=256M "
+			    "--set measure_after=0";
 	char args[512];
 	json_t *flat, *ovl;
 	double gain_flat, gain_ovl;

@@ -65,6 +65,7 @@
 	X(SCAN_PMD_LACK_REFERENCED, "sim_scan_pmd_lack_referenced_page")  \
 	X(SCAN_PMD_PAGE_LRU, "sim_scan_pmd_page_not_in_lru")              \
 	X(SCAN_PMD_PAGE_COUNT, "sim_scan_pmd_not_suitable_page_count")    \
+	X(SCAN_PMD_PAGE_LAZYFREE, "sim_scan_pmd_page_lazyfree")           \
 	X(SCAN_PMD_OTHER, "sim_scan_pmd_other")                           \
 	/* perf */                                                        \
 	X(DTLB_LOAD_MISSES, "dtlb_load_misses")                           \

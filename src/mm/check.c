@@ -4,7 +4,10 @@
  * runs with checks on (the test build and --check):
  *  - every folio is in exactly one place: free (zone or pcp list), in a
  *    per-CPU LRU batch, on one LRU list, isolated, or private to a task;
- *    the place recorded in the folio matches the structure it was found in;
+ *    the place recorded in the folio matches the structure it was found in
+ *    (a folio on an LRU list is in place LRU with PG_lru set, unless a CPU
+ *    has just cleared PG_lru to move it and waits for lru_lock: then it is
+ *    that CPU's cpu_fbatches.lru_isolating, in place ISOLATED);
  *  - each LRU list's length and pages equal the lruvec's counters;
  *  - the deferred split sublist's nr_items equals its length, and only
  *    live, charged folios of order >= 2 are on it;
@@ -38,6 +41,17 @@ static void check_seen(struct folio *f, enum folio_place place, const char *wher
 		dump_folio(f, where);
 }
 
+/* Some CPU has cleared @f's PG_lru and is waiting for lru_lock to move it. */
+static bool folio_lru_isolating(const struct folio *f)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < sim_mm->nr_cpus; cpu++)
+		if (sim_mm->fbatches[cpu].lru_isolating == f)
+			return true;
+	return false;
+}
+
 static void check_lruvec(struct lruvec *lruvec)
 {
 	int lru;
@@ -49,8 +63,14 @@ static void check_lruvec(struct lruvec *lruvec)
 		list_for_each(pos, &lruvec->lists[lru]) {
 			struct folio *f = list_entry(pos, struct folio, lru_node);
 
-			check_seen(f, FOLIO_LRU, "folio on an LRU list is not in place LRU");
-			SIM_BUG_ON_FOLIO(!folio_test_lru(f), f);
+			if (folio_lru_isolating(f)) {
+				check_seen(f, FOLIO_ISOLATED,
+					   "folio being isolated is not in place ISOLATED");
+				SIM_BUG_ON_FOLIO(folio_test_lru(f), f);
+			} else {
+				check_seen(f, FOLIO_LRU, "folio on an LRU list is not in place LRU");
+				SIM_BUG_ON_FOLIO(!folio_test_lru(f), f);
+			}
 			SIM_BUG_ON_FOLIO(f->lru != lru, f);
 			n++;
 			pages += folio_nr_pages(f);

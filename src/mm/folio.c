@@ -217,6 +217,7 @@ static void lru_lazyfree(struct lruvec *lruvec, struct folio *folio)
  */
 static void folio_batch_move_lru(struct folio_batch *percpu, move_fn_t move_fn)
 {
+	struct cpu_fbatches *mover = &sim_mm->fbatches[smp_processor_id()];
 	bool is_lru_add = move_fn == lru_add;
 	struct folio_batch free_fbatch, batch = *percpu;
 	struct folio_batch *fbatch = &batch;
@@ -237,10 +238,16 @@ static void folio_batch_move_lru(struct folio_batch *percpu, move_fn_t move_fn)
 	for (i = 0; i < folio_batch_count(fbatch); i++) {
 		struct folio *folio = fbatch->folios[i];
 
+		/*
+		 * Clearing PG_lru isolates the folio, which stays on its list
+		 * until move_fn() runs under lru_lock; taking that lock may
+		 * wait, and the checks see the folio there meanwhile.
+		 */
 		if (!is_lru_add) {
 			if (!folio_test_clear(folio, PG_lru))
 				continue;
 			folio->place = FOLIO_ISOLATED;
+			mover->lru_isolating = folio;
 		}
 		if (is_lru_add && folio_ref_freeze(folio, 1)) {
 			folio_clear(folio, PG_active);
@@ -256,6 +263,7 @@ static void folio_batch_move_lru(struct folio_batch *percpu, move_fn_t move_fn)
 		move_fn(lruvec, folio);
 		folio_set(folio, PG_lru);
 		folio->place = FOLIO_LRU;
+		mover->lru_isolating = NULL;
 	}
 	if (lruvec)
 		lruvec_unlock_irqrestore(lruvec, flags);

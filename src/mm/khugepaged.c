@@ -6,7 +6,9 @@
  * Read: torvalds/linux mm/khugepaged.c at commit 00f58104 (the v6.14-era
  * text with TVA_ENFORCE_SYSFS and folio_likely_mapped_shared()), and the
  * seed 004 patch (Vernon Yang, Dec 2025) for khugepaged_move_tail(), whose
- * context is a v6.19 tree with the same scan loop.
+ * context is a v6.19 tree with the same scan loop; the series as merged in
+ * April 2026 (v7.1: "mm: khugepaged: skip lazy-free folios") from its
+ * postings, for variant skip-lazyfree.
  *
  * Mirrors
  *   __khugepaged_enter()         -> khugepaged_enter_raw(): registration, FIFO
@@ -18,9 +20,12 @@
  *                                pass_through_head, lru_add_drain_all()
  *   khugepaged_scan_mm_slot()    one mm from the cursor: +1 per mm visit,
  *                                +1 per ineligible VMA, +HPAGE_PMD_NR per
- *                                PMD range whatever the result (this
- *                                version), stop after a collapse attempt
- *   hpage_collapse_scan_pmd()    the 512-PTE checks and enum scan_result
+ *                                PMD range whatever the result (v6.14), or
+ *                                the entries looked at (the merged series,
+ *                                variant skip-lazyfree), stop after a
+ *                                collapse attempt
+ *   hpage_collapse_scan_pmd()    the 512-PTE checks and enum scan_result;
+ *                                SCAN_PAGE_LAZYFREE (the merged series)
  *   collapse_huge_page()         allocate and charge 2M, mmap_lock for
  *                                writing, clear the PMD and flush (IPIs),
  *                                isolate, copy, free the small folios,
@@ -100,6 +105,7 @@ static enum sim_counter scan_result_counter(enum scan_result r)
 	case SCAN_LACK_REFERENCED_PAGE:	return SIM_SCAN_PMD_LACK_REFERENCED;
 	case SCAN_PAGE_LRU:		return SIM_SCAN_PMD_PAGE_LRU;
 	case SCAN_PAGE_COUNT:		return SIM_SCAN_PMD_PAGE_COUNT;
+	case SCAN_PAGE_LAZYFREE:	return SIM_SCAN_PMD_PAGE_LAZYFREE;
 	default:			return SIM_SCAN_PMD_OTHER;
 	}
 }
@@ -402,18 +408,26 @@ static enum scan_result alloc_charge_folio(struct folio **foliop, struct mm_stru
 	return SCAN_SUCCEED;
 }
 
-/* folio_isolate_lru(): take the folio off its LRU list; false if it was not on one. */
+/*
+ * folio_isolate_lru(): take the folio off its LRU list; false if another
+ * CPU has isolated it.  As the kernel's, it claims the folio by clearing
+ * PG_lru before it takes lru_lock, so that no CPU that runs while this one
+ * waits for the lock can move the folio too.  (The kernel also takes a
+ * reference here; the model's collapse keeps the mapping's.)
+ */
 static bool folio_isolate_lru(struct folio *folio)
 {
+	struct cpu_fbatches *cpu = &sim_mm->fbatches[smp_processor_id()];
 	struct lruvec *lruvec;
 	unsigned long flags;
 
-	if (!folio_test_lru(folio))
+	if (!folio_test_clear(folio, PG_lru))	/* folio_test_clear_lru() */
 		return false;
+	folio->place = FOLIO_ISOLATED;
+	cpu->lru_isolating = folio;		/* on its list until the lock is ours */
 	lruvec = folio_lruvec_relock_irqsave(folio, NULL, &flags);
 	lruvec_del_folio(lruvec, folio);
-	folio_clear(folio, PG_lru);
-	folio->place = FOLIO_ISOLATED;
+	cpu->lru_isolating = NULL;
 	lruvec_unlock_irqrestore(lruvec, flags);
 	return true;
 }
@@ -559,21 +573,38 @@ out_nolock:
 }
 
 /*
+ * folio_test_lazyfree() (include/linux/page-flags.h): an anonymous folio
+ * that MADV_FREE moved to the file LRU, PG_swapbacked clear.  Every folio
+ * of the model is anonymous.
+ */
+static bool folio_test_lazyfree(const struct folio *folio)
+{
+	return !folio_test(folio, PG_swapbacked);
+}
+
+/*
  * hpage_collapse_scan_pmd(): may the 2M range at @address be collapsed?
  * Called with mmap_lock held for reading; *mmap_locked becomes false when
- * a collapse was attempted (which drops it).
+ * a collapse was attempted (which drops it).  *cur_progress is what the
+ * range adds to the scan's progress: HPAGE_PMD_NR whatever happened, or,
+ * as the merged series counts it (khugepaged_count_scanned), the entries
+ * looked at: 1 for a PMD that maps a THP or no PTE table, else the PTEs
+ * up to and including the one that decided the result.
  */
 static enum scan_result hpage_collapse_scan_pmd(struct mm_struct *mm,
 						struct vm_area_struct *vma,
-						uint64_t address, bool *mmap_locked)
+						uint64_t address, bool *mmap_locked,
+						unsigned int *cur_progress)
 {
 	int none_or_zero = 0, shared = 0, referenced = 0, unmapped = 0, i;
 	uint64_t idx = vma_pmd_index(vma, address);
+	bool count_scanned = sim_mm->variant->khugepaged_count_scanned;
 	bool writable = false;
 	enum scan_result result = SCAN_FAIL;
 	struct spinlock *ptl;
 	pte_t *pte;
 
+	*cur_progress = count_scanned ? 1 : HPAGE_PMD_NR;
 	/* find_pmd_or_thp_or_none() */
 	if (vma->pmd_huge[idx]) {
 		result = SCAN_PMD_MAPPED;
@@ -583,7 +614,7 @@ static enum scan_result hpage_collapse_scan_pmd(struct mm_struct *mm,
 	for (i = 0; i < HPAGE_PMD_NR && pte_none(pte[i]); i++)
 		;
 	if (i == HPAGE_PMD_NR) {
-		result = SCAN_PMD_NONE;		/* no PTE table yet */
+		result = SCAN_PMD_NONE;		/* no PTE table yet (SCAN_NO_PTE_TABLE) */
 		goto out;
 	}
 
@@ -617,6 +648,18 @@ static enum scan_result hpage_collapse_scan_pmd(struct mm_struct *mm,
 			writable = true;
 		folio = pte_folio(pteval);
 		sim_cost_cpu_ps(sim_mm->folio_op_ps);
+		/*
+		 * The merged series: a clean lazyfree folio ends the scan of
+		 * the range, since a collapse would copy it into a THP that is
+		 * not lazyfree and that reclaim could no longer drop.  (The
+		 * kernel exempts VM_DROPPABLE VMAs, which the model does not
+		 * have, and applies it to khugepaged only, as here.)
+		 */
+		if (sim_mm->variant->khugepaged_skip_lazyfree && folio_test_lazyfree(folio) &&
+		    !(pteval & PTE_DIRTY)) {
+			result = SCAN_PAGE_LAZYFREE;
+			break;
+		}
 		if (folio_likely_mapped_shared(folio) &&
 		    ++shared > (int)khugepaged_tun.max_ptes_shared) {
 			result = SCAN_EXCEED_SHARED_PTE;
@@ -639,6 +682,8 @@ static enum scan_result hpage_collapse_scan_pmd(struct mm_struct *mm,
 		    folio_test(folio, PG_referenced))
 			referenced++;
 	}
+	if (count_scanned)
+		*cur_progress = (unsigned int)(i < HPAGE_PMD_NR ? i + 1 : HPAGE_PMD_NR);
 	if (result == SCAN_SUCCEED) {
 		if (!writable)
 			result = SCAN_PAGE_RO;
@@ -716,19 +761,20 @@ static unsigned int khugepaged_scan_mm_slot(unsigned int pages, enum scan_result
 
 		while (khugepaged_scan.address < hend) {
 			bool mmap_locked = true;
+			unsigned int cur_progress;
 
 			cond_resched();
 			if (hpage_collapse_test_exit(mm))
 				goto breakouterloop;
 			*result = hpage_collapse_scan_pmd(mm, vma, khugepaged_scan.address,
-							  &mmap_locked);
+							  &mmap_locked, &cur_progress);
 			if (*result == SCAN_SUCCEED) {
 				++khugepaged_pages_collapsed;
 				count_event(SIM_KHUGEPAGED_PAGES_COLLAPSED);
 			}
 			/* move to the next address */
 			khugepaged_scan.address += PMD_SIZE;
-			progress += HPAGE_PMD_NR;
+			progress += cur_progress;
 			if (!mmap_locked)
 				goto breakouterloop_mmap_lock;	/* a collapse was tried */
 			if (progress >= pages)

@@ -57,7 +57,9 @@ enum folio_place {
 	FOLIO_MAPPED,		/* mapped, not (yet) on an LRU list or batch */
 	FOLIO_FBATCH,		/* in a per-CPU LRU batch (cpu_fbatches) */
 	FOLIO_LRU,		/* on an lruvec list, PG_lru set */
-	FOLIO_ISOLATED,		/* isolated from the LRU by reclaim */
+	FOLIO_ISOLATED,		/* PG_lru cleared by reclaim, khugepaged or an LRU
+				 * batch move; off the lists, or still on one as
+				 * its CPU's cpu_fbatches.lru_isolating */
 	FOLIO_GATHER,		/* in an mmu_gather or a freeing batch */
 	NR_FOLIO_PLACES
 };
@@ -341,15 +343,23 @@ struct mm_variant {
 	bool unqueue_after_lru_unlock;	/* P1: folio_batch_unqueue_deferred_split() */
 	bool batch_dirty_flush;		/* P2: one flush per 31 dirty folios */
 	bool khugepaged_move_tail;	/* P3 */
+	bool khugepaged_skip_lazyfree;	/* P3 as merged: SCAN_PAGE_LAZYFREE */
+	bool khugepaged_count_scanned;	/* P3 as merged: progress = entries examined */
 };
 
 /* ---- the whole model --------------------------------------------------------- */
 
+/*
+ * Invariant: lru_isolating == NULL, or it is a folio whose PG_lru this CPU
+ * has cleared (folio_test_clear_lru()) and which is still on its LRU list
+ * while the CPU takes lru_lock to move or delete it (place ISOLATED).
+ */
 struct cpu_fbatches {
 	struct folio_batch lru_add;
 	struct folio_batch lru_deactivate;
 	struct folio_batch lru_lazyfree;
 	struct folio_batch lru_activate;
+	struct folio *lru_isolating;	/* see above; for mm/check.c */
 };
 
 struct mm_model {

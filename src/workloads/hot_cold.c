@@ -115,6 +115,15 @@ void hot_cold_task(void *arg)
 	}
 	user_access_charge(&ua);
 
+	/*
+	 * hot1 and hot2 access nothing until measure_at: what they would do
+	 * before it changes nothing khugepaged reads (their PTEs stay young
+	 * from the touch; nothing here clears them), so the model skips that
+	 * time instead of simulating minutes of accesses.
+	 */
+	if (p->role != HOT_COLD_COLD && sim_now() < p->measure_at)
+		sim_sleep_ps(p->measure_at - sim_now());
+
 	switch (p->role) {
 	case HOT_COLD_COLD:
 		if (p->advice == HOT_COLD_MADV_COLD)

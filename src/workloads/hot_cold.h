@@ -32,6 +32,7 @@ struct hot_cold_task {
 	enum hot_cold_pattern pattern;
 	enum hot_cold_advice advice;	/* what cold calls */
 	uint64_t accesses;		/* hot2: measured accesses */
+	sim_time_t measure_at;		/* hot1, hot2: first access after the touch */
 	struct hot_cold_shared *shared;
 	sim_time_t t_start, t_end;	/* hot2's measured window */
 	double cycles;			/* hot2: cycles of the access path in it */
