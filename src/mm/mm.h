@@ -571,7 +571,6 @@ void folio_unlock(struct folio *folio);
 unsigned long try_to_free_mem_cgroup_pages(struct mem_cgroup *memcg, unsigned long nr_pages);
 pte_t *vma_pte_lookup(struct vm_area_struct *vma, uint64_t addr);
 struct spinlock *pte_lockptr_lookup(struct vm_area_struct *vma, uint64_t addr);
-int sim_user_access(struct vm_area_struct *vma, uint64_t addr, bool write);
 
 /* check.c */
 void mm_check_invariants(void *arg);
