@@ -121,6 +121,7 @@ struct sim_task {
 	bool pinned;			/* nr_cpus_allowed == 1: never migrates */
 	bool switched_in;		/* switched to since it last ran: finish_task_switch() due */
 	bool no_pull;			/* queued after a preemption inside kernel code */
+	bool preemptible;		/* sim_preemptible(): may be pulled if preempted */
 	uint64_t nr_migrations;		/* se.nr_migrations */
 };
 
@@ -157,7 +158,6 @@ struct sim_vcpu {
 	sim_time_t busy_ps;		/* time spent running tasks or irqs */
 	sim_time_t spin_ps;		/* time spent spinning */
 	uint64_t nr_switches;		/* context switches on this vCPU */
-	bool at_cond_resched;		/* the running task syncs in cond_resched() */
 };
 
 /* A kernel thread or user task whose body is @fn(@arg). */
@@ -251,12 +251,16 @@ void sim_sleep_ps(sim_time_t ps);
 /* Let another runnable task on this vCPU run (cond_resched()). */
 void cond_resched(void);
 /*
- * sim_sync() at a point where the task may be preempted and moved to
- * another vCPU (user mode, or a kernel loop's cond_resched()): the caller
- * holds nothing per-CPU.  A task preempted at a plain sim_sync() is never
- * pulled to another vCPU (it may be in a preempt-disabled section).
+ * Mark the current task as running code that may be preempted and moved
+ * to another vCPU at its sync points (user mode; cond_resched() marks its
+ * own sync): it holds nothing per-CPU.  Unmarked, a task preempted at a
+ * sync point is never pulled to another vCPU (it may be in a
+ * preempt-disabled section the model does not track).
  */
-void sim_sync_preemptible(void);
+static inline void sim_preemptible(bool on)
+{
+	sim_vcpu_current->curr->preemptible = on;
+}
 
 /* Per-vCPU random numbers. */
 static inline uint64_t sim_rand(void)

@@ -624,7 +624,7 @@ void sim_sync(void)
 			struct sim_task *self = v->curr;
 
 			self->ready_at = v->now;	/* a CPU that pulls it starts here */
-			self->no_pull = !v->at_cond_resched;
+			self->no_pull = !self->preemptible;
 			rq_push(v, self);
 			vcpu_switch_to(e, v, rq_pop(v));
 			heap_update(e, v, v->now);
@@ -775,17 +775,9 @@ void cond_resched(void)
 
 	if (v->rq_head)
 		v->slice_end = 0;
-	sim_sync_preemptible();
-}
-
-void sim_sync_preemptible(void)
-{
-	struct sim_vcpu *v = sim_vcpu_current;
-
-	v->at_cond_resched = true;
+	v->curr->preemptible = true;
 	sim_sync();
-	sim_vcpu_current->at_cond_resched = false;
-	v->at_cond_resched = false;
+	sim_current()->preemptible = false;
 }
 
 void local_irq_disable(void)

@@ -122,10 +122,11 @@ static bool vm_pass_run(struct stress_vm_worker *w, struct user_access *ua,
 		user_access(ua, addr, p->write);
 		if (p->write && vm_store(vma, addr))
 			w->oom++;
+		sim_preemptible(true);		/* user mode: may be preempted and moved */
 		sim_cost_cpu_ps(per_page);
 		user_access_charge(ua);
+		sim_preemptible(false);
 		w->counter += p->bogo;
-		sim_sync_preemptible();		/* user mode: may be preempted and moved */
 		if (ua->tlb != sim_this_vcpu()->tlb)
 			user_access_init(ua, vma);	/* moved: this vCPU's TLB */
 	}
