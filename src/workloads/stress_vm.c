@@ -33,7 +33,8 @@
  * data are in cache).  A worker that moved to another vCPU (it slept on a
  * swap-in, or was pulled) continues with that vCPU's TLB.
  *
- * Left out: the other 27 methods, stress_mincore_touch_pages() before
+ * Left out: the other methods (27 in that version; the 2026 version,
+ * 291fc434, has 38, rotated the same way), stress_mincore_touch_pages() before
  * each method, stress_madvise_random() on the buffer, the bit-error
  * checks (the data are not modelled), the parent process.
  */
