@@ -71,6 +71,10 @@
 	X(DTLB_LOAD_MISSES, "dtlb_load_misses")                           \
 	/* the model's own */                                             \
 	X(SIM_CONTEXT_SWITCHES, "sim_context_switches")                   \
+	/* schedstats, summed over tasks and CPUs */                      \
+	X(NR_MIGRATIONS, "nr_migrations")                                 \
+	X(NR_WAKEUPS_MIGRATE, "nr_wakeups_migrate")                       \
+	X(LB_GAINED_NEWIDLE, "lb_gained_newidle")                         \
 	X(TLB_ACCESSES, "sim_tlb_accesses")                               \
 	X(SIM_IPIS_SENT, "sim_ipis_sent")                                 \
 	X(SIM_DEFERRED_SPLIT_QUEUED, "sim_deferred_split_queued")         \

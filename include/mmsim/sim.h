@@ -92,7 +92,10 @@ struct sim_wait_info {
 /**
  * struct sim_task - a simulated task (user thread, process or kthread)
  *
- * Invariant: a task runs on exactly one vCPU (@vcpu) for its whole life.
+ * A task runs on one vCPU at a time (@vcpu).  It moves to another when
+ * it wakes up (select_task_rq(), src/core/sched.c) or when an idle vCPU
+ * pulls it from a run queue (newly-idle balancing), unless @pinned
+ * (a per-CPU kthread, or a test that places tasks by hand).
  */
 struct sim_task {
 	struct sim_ctx *ctx;		/* saved registers; see src/core/ctx */
@@ -115,6 +118,11 @@ struct sim_task {
 	void *priv;			/* for the workload */
 	struct sim_rng rng;		/* the task's own random stream */
 	struct sim_task *all_next;	/* engine's list of all tasks */
+	bool pinned;			/* nr_cpus_allowed == 1: never migrates */
+	bool switched_in;		/* switched to since it last ran: finish_task_switch() due */
+	bool no_pull;			/* queued after a preemption inside kernel code */
+	bool preemptible;		/* sim_preemptible(): may be pulled if preempted */
+	uint64_t nr_migrations;		/* se.nr_migrations */
 };
 
 /**
@@ -144,6 +152,7 @@ struct sim_vcpu {
 	void *tlb;			/* the model's per-CPU TLB, if any */
 	void *dcache;			/* the model's data caches (struct cache_path), if any */
 	void *loaded_mm;		/* the model's cpu_tlbstate.loaded_mm */
+	uint64_t loaded_tlb_gen;	/* the tlb_gen of loaded_mm this CPU has flushed to */
 	void *percpu;			/* the model's per-CPU data */
 	sim_time_t stores_done;		/* when the store buffer's RFOs complete */
 	sim_time_t busy_ps;		/* time spent running tasks or irqs */
@@ -154,6 +163,19 @@ struct sim_vcpu {
 /* A kernel thread or user task whose body is @fn(@arg). */
 struct sim_task *sim_task_create(struct sim_engine *e, int cpu,
 				 const char *comm, sim_task_fn fn, void *arg);
+
+/* Keep @t on its vCPU (kthread_bind(), or a test's hand placement). */
+static inline void sim_task_pin(struct sim_task *t)
+{
+	t->pinned = true;
+}
+
+/*
+ * Called on a task's own stack each time it resumes after a context switch
+ * (finish_task_switch()): the mm layer loads the task's mm (switch_mm) if
+ * it has one.  NULL: no mm layer.
+ */
+extern void (*sim_switch_mm_hook)(struct sim_task *next);
 
 /* ---- the running context ------------------------------------------- */
 
@@ -228,6 +250,17 @@ void sim_wake(struct sim_task *t, sim_time_t at);
 void sim_sleep_ps(sim_time_t ps);
 /* Let another runnable task on this vCPU run (cond_resched()). */
 void cond_resched(void);
+/*
+ * Mark the current task as running code that may be preempted and moved
+ * to another vCPU at its sync points (user mode; cond_resched() marks its
+ * own sync): it holds nothing per-CPU.  Unmarked, a task preempted at a
+ * sync point is never pulled to another vCPU (it may be in a
+ * preempt-disabled section the model does not track).
+ */
+static inline void sim_preemptible(bool on)
+{
+	sim_vcpu_current->curr->preemptible = on;
+}
 
 /* Per-vCPU random numbers. */
 static inline uint64_t sim_rand(void)

@@ -25,8 +25,27 @@
  * vCPU wait on its run queue; a time slice (sched.slice_us) is enforced at
  * sync points, and every switch costs sched.context_switch_ns.
  *
- * Left out: priorities, load balancing and migration (a task stays on the
- * vCPU it was created on), preemption between sync points.
+ * Migration (kernel/sched/fair.c, v6.15).  A waking task goes where
+ * select_task_rq_fair() sends it: wake_affine() picks the waker's CPU or
+ * the task's previous one as the target (the waker's if idle, else the
+ * previous if idle, else the one with fewer runnable tasks, ties to the
+ * previous), then select_idle_sibling() takes the target if idle, else
+ * the previous CPU if idle and in the target's LLC, else the first idle
+ * core of the LLC (both SMT threads idle) scanning from target + 1, else
+ * the first idle CPU of the LLC, else the target.  A timer wake-up has
+ * the timer's CPU (the task's previous one) as waker.  A vCPU that goes
+ * idle pulls the longest-waiting queued task of the busiest vCPU of its
+ * LLC, then of the machine (newly-idle balancing, idle_balance()).  A
+ * task resumed on a vCPU calls sim_switch_mm_hook, where the mm layer
+ * loads its mm.  Pinned tasks (sim_task_pin()) never move.  Every
+ * decision reads model state only.
+ *
+ * Left out: priorities, the periodic load balancer of the scheduler tick
+ * (with every CPU busy it moves tasks between equal queues only; while a
+ * CPU is idle the two paths above already move them), task_hot() cache
+ * hotness and the migration cost, recent_used_cpu, NUMA balancing,
+ * fork/exec placement (a task starts where it is created), preemption
+ * between sync points.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -43,6 +62,7 @@ struct sim_engine *sim_engine_current;
 struct sim_vcpu *sim_vcpu_current;
 uint64_t *sim_counters_current;
 uint64_t sim_smt_scale_q10 = 1024;
+void (*sim_switch_mm_hook)(struct sim_task *next);
 
 #define SIM_DEFAULT_STACK	(64 * 1024)
 
@@ -198,11 +218,179 @@ static struct sim_task *rq_pop(struct sim_vcpu *v)
 	return t;
 }
 
+/* ---- placement and migration ---------------------------------------------- */
+
+/* available_idle_cpu(): nothing running, nothing queued. */
+static bool vcpu_idle(const struct sim_vcpu *v)
+{
+	return !v->curr && !v->rq_head;
+}
+
+/* rq->nr_running: the running (or spinning) task and the queued ones. */
+static int vcpu_nr_running(const struct sim_vcpu *v)
+{
+	const struct sim_task *t;
+	int n = v->curr ? 1 : 0;
+
+	for (t = v->rq_head; t; t = t->rq_next)
+		n++;
+	return n;
+}
+
+/* cpus_share_cache(): the LLC is the socket's L3. */
+static bool cpus_share_cache(const struct sim_vcpu *a, const struct sim_vcpu *b)
+{
+	return a->socket == b->socket;
+}
+
+/* An idle core: this thread and its SMT sibling (if any) are idle. */
+static bool vcpu_idle_core(const struct sim_vcpu *v)
+{
+	return vcpu_idle(v) && (!v->smt_sibling || vcpu_idle(v->smt_sibling));
+}
+
+/*
+ * select_idle_sibling(): @target if idle, else @prev if idle and sharing
+ * its LLC, else the first idle core, then the first idle CPU, of
+ * @target's LLC scanning from target + 1 (for_each_cpu_wrap()), else
+ * @target.
+ */
+static struct sim_vcpu *select_idle_sibling(struct sim_engine *e, struct sim_vcpu *prev,
+					    struct sim_vcpu *target)
+{
+	struct sim_vcpu *idle_cpu = NULL;
+	int i;
+
+	if (vcpu_idle(target))
+		return target;
+	if (prev != target && cpus_share_cache(prev, target) && vcpu_idle(prev))
+		return prev;
+	for (i = 1; i <= e->nr_cpus; i++) {
+		struct sim_vcpu *v = &e->vcpus[(target->id + i) % e->nr_cpus];
+
+		if (!cpus_share_cache(v, target) || !vcpu_idle(v))
+			continue;
+		if (vcpu_idle_core(v))
+			return v;
+		if (!idle_cpu)
+			idle_cpu = v;
+	}
+	return idle_cpu ? idle_cpu : target;
+}
+
+/*
+ * select_task_rq_fair() for a wake-up of @t by a task (or timer) on
+ * @waker: wake_affine() chooses the target between the waker's CPU and the
+ * previous one, select_idle_sibling() the CPU.
+ */
+static struct sim_vcpu *select_task_rq(struct sim_engine *e, struct sim_task *t,
+				       struct sim_vcpu *waker)
+{
+	struct sim_vcpu *prev = t->vcpu, *target = prev;
+
+	if (t->pinned)
+		return prev;
+	if (waker && waker != prev && cpus_share_cache(waker, prev)) {
+		/* wake_affine_idle(), then wake_affine_weight() by queue length */
+		if (vcpu_idle(waker))
+			target = waker;
+		else if (!vcpu_idle(prev) && vcpu_nr_running(waker) < vcpu_nr_running(prev))
+			target = waker;
+	}
+	return select_idle_sibling(e, prev, target);
+}
+
+/* Move a not-running task @t to @to (set_task_cpu()). */
+static void task_migrate(struct sim_engine *e, struct sim_task *t, struct sim_vcpu *to)
+{
+	t->vcpu = to;
+	t->nr_migrations++;
+	e->counters[SIM_NR_MIGRATIONS]++;
+}
+
+/* Unlink @t from @v's run queue. */
+static void rq_remove(struct sim_vcpu *v, struct sim_task *t)
+{
+	struct sim_task **pp, *prev = NULL;
+
+	for (pp = &v->rq_head; *pp; prev = *pp, pp = &(*pp)->rq_next) {
+		if (*pp != t)
+			continue;
+		*pp = t->rq_next;
+		if (v->rq_tail == t)
+			v->rq_tail = prev;
+		t->rq_next = NULL;
+		return;
+	}
+}
+
+/*
+ * idle_balance() of @v, which has nothing to run: the longest-waiting
+ * movable task of the vCPU with the most queued tasks, in @v's LLC first,
+ * then anywhere (ties: the lowest cpu number).  Returns it, unlinked and
+ * moved to @v, or NULL.
+ */
+static struct sim_task *newidle_balance(struct sim_engine *e, struct sim_vcpu *v)
+{
+	int pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		struct sim_task *best = NULL;
+		struct sim_vcpu *src = NULL;
+		int best_n = 1, i;
+
+		for (i = 0; i < e->nr_cpus; i++) {
+			struct sim_vcpu *u = &e->vcpus[i];
+			struct sim_task *t;
+			int n;
+
+			if (u == v || !u->rq_head || cpus_share_cache(u, v) != (pass == 0))
+				continue;
+			n = vcpu_nr_running(u);
+			if (n <= best_n)
+				continue;
+			for (t = u->rq_head; t && (t->pinned || t->no_pull); t = t->rq_next)
+				;
+			if (!t)
+				continue;
+			best = t;
+			best_n = n;
+			src = u;
+		}
+		if (best) {
+			rq_remove(src, best);
+			task_migrate(e, best, v);
+			e->counters[SIM_LB_GAINED_NEWIDLE]++;
+			return best;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * finish_task_switch(): the current task has just resumed on this vCPU;
+ * the mm layer loads its mm.  Cheap when nothing changed.
+ */
+static inline void finish_task_switch(void)
+{
+	struct sim_vcpu *v = sim_vcpu_current;
+	struct sim_task *t = v->curr;
+
+	if (t && t->switched_in) {
+		t->switched_in = false;
+		if (sim_switch_mm_hook && t->mm)
+			sim_switch_mm_hook(t);
+	}
+}
+
 /* Make @t the vCPU's running task, paying for the switch. */
 static void vcpu_switch_to(struct sim_engine *e, struct sim_vcpu *v,
 			   struct sim_task *t)
 {
 	v->curr = t;
+	t->rq_next = NULL;
+	t->switched_in = true;
+	t->no_pull = false;
 	if (t->ready_at > v->now)
 		v->now = t->ready_at;
 	v->now += e->ctxsw_ps;
@@ -217,13 +405,23 @@ static void vcpu_run_timers(struct sim_engine *e, struct sim_vcpu *v)
 	while (v->sleepers && v->sleepers->wake_at <= v->now) {
 		struct sim_task *t = v->sleepers;
 
+		struct sim_vcpu *to;
+
 		v->sleepers = t->rq_next;
 		t->state = SIM_TASK_RUNNABLE;
 		t->ready_at = t->wake_at;
-		if (!v->curr)
-			vcpu_switch_to(e, v, t);
-		else
-			rq_push(v, t);
+		to = select_task_rq(e, t, v);
+		if (to != v) {
+			task_migrate(e, t, to);
+			e->counters[SIM_NR_WAKEUPS_MIGRATE]++;
+		}
+		if (!to->curr) {
+			vcpu_switch_to(e, to, t);
+			if (to != v)
+				vcpu_requeue(e, to);
+		} else {
+			rq_push(to, t);
+		}
 	}
 }
 
@@ -413,18 +611,30 @@ void sim_sync(void)
 			vcpu_handle_irqs(e, v);
 			continue;	/* the handler took time: re-check order */
 		}
-		if (v->rq_head && v->now >= v->slice_end) {
-			/* Time slice over: the next runnable task's turn. */
+		if (v->rq_head && v->now >= v->slice_end && !v->nr_spinlocks_held &&
+		    !v->irq_disabled) {
+			/*
+			 * Time slice over: the next runnable task's turn (never
+			 * with a spinlock held or IRQs off: preempt_count).
+			 * Preempted elsewhere than at cond_resched(), the task
+			 * may be in a section the model does not mark as
+			 * preempt-disabled (get_cpu(), local_lock()): it stays
+			 * on this vCPU.
+			 */
 			struct sim_task *self = v->curr;
 
+			self->ready_at = v->now;	/* a CPU that pulls it starts here */
+			self->no_pull = !self->preemptible;
 			rq_push(v, self);
 			vcpu_switch_to(e, v, rq_pop(v));
 			heap_update(e, v, v->now);
 			sched_next(e, 0);
+			v = sim_vcpu_current;	/* pulled meanwhile: another vCPU */
 			continue;
 		}
 		break;
 	}
+	finish_task_switch();
 	/*
 	 * A step ends at every sync point.  Checks see the model only between
 	 * steps: never while a vCPU is suspended in the middle of one by its
@@ -466,9 +676,16 @@ static void task_stop(struct sim_engine *e, struct sim_vcpu *v, int dying)
 	} else {
 		v->curr = NULL;
 		vcpu_run_timers(e, v);
+		if (!v->curr) {
+			next = newidle_balance(e, v);
+			if (next)
+				vcpu_switch_to(e, v, next);
+		}
 	}
 	vcpu_requeue(e, v);
 	sched_next(e, dying);
+	if (!dying)
+		finish_task_switch();
 }
 
 void sim_sleep_block(const char *what, const void *obj, const char *name)
@@ -517,6 +734,11 @@ void sim_wake(struct sim_task *t, sim_time_t at)
 		return;
 	t->state = SIM_TASK_RUNNABLE;
 	t->ready_at = at + e->wakeup_ps;
+	v = select_task_rq(e, t, sim_vcpu_current);
+	if (v != t->vcpu) {
+		task_migrate(e, t, v);
+		e->counters[SIM_NR_WAKEUPS_MIGRATE]++;
+	}
 	if (!v->curr) {
 		if (t->ready_at > v->now)
 			v->now = t->ready_at;
@@ -553,7 +775,9 @@ void cond_resched(void)
 
 	if (v->rq_head)
 		v->slice_end = 0;
+	v->curr->preemptible = true;
 	sim_sync();
+	sim_current()->preemptible = false;
 }
 
 void local_irq_disable(void)

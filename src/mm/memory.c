@@ -12,8 +12,8 @@
  * Costs: mm.fault_entry_ns per fault (exception entry and exit, the
  * per-VMA lock and the page-table walk), mm.pte_op_ns per PTE touched,
  * zeroing at mem.zero_gbps per core within the node's write bandwidth.
- * Swap (seed 003): do_swap_page(), do_wp_page(), the zap of swap PTEs,
- * and sim_user_access(), the hardware's side of a user access.
+ * Swap (seed 003): do_swap_page(), do_wp_page(), the zap of swap PTEs.
+ * The hardware's side of a user access is src/mm/access.c.
  * Left out: page-table page allocation (the tables are preallocated per
  * VMA; free_pgtables() is charged per table), file and shared mappings,
  * userfaultfd, NUMA hinting.
@@ -246,35 +246,6 @@ pte_t *vma_pte_lookup(struct vm_area_struct *vma, uint64_t addr)
 struct spinlock *pte_lockptr_lookup(struct vm_area_struct *vma, uint64_t addr)
 {
 	return pte_lockptr(vma, addr);
-}
-
-/**
- * sim_user_access - a user load or store to the page at @addr
- * @vma: the VMA
- * @addr: the address
- * @write: a store
- *
- * The hardware sets the accessed (and dirty) bit of a present PTE; an
- * absent or read-only one faults.  The access itself is charged by the
- * workload.
- * Return: 0, or -ENOMEM when the fault could not be resolved.
- */
-int sim_user_access(struct vm_area_struct *vma, uint64_t addr, bool write)
-{
-	pte_t *pte = vma_pte(vma, addr);
-	int tries;
-
-	for (tries = 0; tries < 8; tries++) {
-		pte_t v = *pte;
-
-		if (pte_present(v) && (!write || (v & PTE_WRITE))) {
-			*pte = v | PTE_YOUNG | (write ? PTE_DIRTY : 0);
-			return 0;
-		}
-		if (handle_mm_fault(vma, addr, write))
-			return -12;
-	}
-	return 0;
 }
 
 /**

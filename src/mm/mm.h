@@ -470,6 +470,7 @@ void tlb_finish_mmu(struct mmu_gather *tlb);
 #define TLB_FLUSH_ALL	UINT64_MAX
 void flush_tlb_mm_range(struct mm_struct *mm, uint64_t start, uint64_t end, bool freed_tables);
 void switch_mm_irqs_off(struct mm_struct *next);
+void mm_switch_hook_install(bool on);
 /* Set by a per-CPU TLB model (src/mm/access.c): flush [start, end) of @mm on @cpu. */
 extern void (*arch_tlb_flush_hook)(int cpu, struct mm_struct *mm, uint64_t start, uint64_t end);
 
@@ -580,7 +581,6 @@ void folio_unlock(struct folio *folio);
 unsigned long try_to_free_mem_cgroup_pages(struct mem_cgroup *memcg, unsigned long nr_pages);
 pte_t *vma_pte_lookup(struct vm_area_struct *vma, uint64_t addr);
 struct spinlock *pte_lockptr_lookup(struct vm_area_struct *vma, uint64_t addr);
-int sim_user_access(struct vm_area_struct *vma, uint64_t addr, bool write);
 
 /* check.c */
 void mm_check_invariants(void *arg);

@@ -71,6 +71,7 @@ struct mm_model *mm_model_create(struct sim_engine *e, const struct mm_variant *
 	}
 	m->split_underused_thp = v->queue_mthp_on_fault;
 	sim_engine_set_priv(e, m);
+	mm_switch_hook_install(true);
 	if (sim_engine_checking(e))
 		sim_engine_set_check_hook(e, mm_check_invariants, m);
 	return m;
@@ -83,6 +84,7 @@ void mm_model_destroy(struct mm_model *m)
 
 	if (!m)
 		return;
+	mm_switch_hook_install(false);
 	for (c = 0; c < m->nr_chunks; c++)
 		free(m->folio_chunks[c]);
 	free(m->folio_chunks);

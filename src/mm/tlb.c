@@ -17,8 +17,20 @@
  * a flush of such an mm also goes to CPUs that left it, and they clear
  * themselves from the mask.
  *
- * Left out: INVLPGB, the per-CPU tlb_gen catch-up logic (every flush
- * request is acted on), PCID allocation (one ASID per mm).
+ * Context switches (the engine's finish_task_switch() calls
+ * switch_mm_irqs_off() for a task with an mm): the CPU sets its bit in the
+ * next mm's cpumask and never clears it on switching away (v6.14+); only a
+ * trimming flush clears it.  A CPU running a kernel thread or nothing is
+ * lazy (enter_lazy_tlb(): cpu_tlbstate_shared.is_lazy) and skipped by
+ * should_flush_tlb(); when it switches back to the mm it still has loaded,
+ * it compares the mm's tlb_gen with the one it last flushed to and flushes
+ * if behind, as switch_mm_irqs_off() does with cpu_tlbstate.ctxs[].
+ *
+ * Left out: INVLPGB, the partial (INVLPG) catch-up of flush_tlb_func()
+ * (every flush request is acted on as asked), PCID allocation (one ASID
+ * per mm; a switch to another mm drops that mm's entries from the CPU's
+ * TLB model, as if its ASID had been reused: the model keeps one
+ * generation per CPU, not one per ASID).
  */
 #include "mm/mm.h"
 
@@ -63,6 +75,8 @@ static void flush_tlb_func(void *arg)
 	}
 	if (arch_tlb_flush_hook)
 		arch_tlb_flush_hook(v->id, f->mm ? f->mm : loaded, f->start, f->end);
+	if (loaded)
+		v->loaded_tlb_gen = loaded->tlb_gen;	/* ctxs[asid].tlb_gen */
 }
 
 /*
@@ -75,8 +89,8 @@ static bool should_flush_tlb(int cpu, void *arg)
 	const struct flush_tlb_info *f = arg;
 	struct sim_vcpu *v = sim_engine_vcpu(sim_engine_current, cpu);
 
-	if (!v->curr)
-		return false;		/* cpu_tlbstate_shared.is_lazy */
+	if (!v->curr || !v->curr->mm)
+		return false;		/* idle or a kthread: cpu_tlbstate_shared.is_lazy */
 	if (!f->mm)
 		return true;
 	if (v->loaded_mm == f->mm)
@@ -138,19 +152,51 @@ void flush_tlb_mm_range(struct mm_struct *mm, uint64_t start, uint64_t end, bool
 	}
 }
 
-/* switch_mm_irqs_off(): load @next on this CPU and join its mm_cpumask. */
+/**
+ * switch_mm_irqs_off - load @next on this CPU and join its mm_cpumask
+ * @next: the mm of the task that now runs here; it becomes the task's mm
+ *
+ * Same mm as loaded (the CPU was lazy in between): flush if the mm's
+ * tlb_gen moved past the one this CPU flushed to.  Another mm: the CR3
+ * write, the cpumask bit (kept when the CPU later switches away).
+ * Context: the task itself, on its vCPU.
+ */
 void switch_mm_irqs_off(struct mm_struct *next)
 {
 	struct sim_vcpu *v = sim_this_vcpu();
 
-	if (v->loaded_mm == next)
+	sim_current()->mm = next;
+	if (v->loaded_mm == next) {
+		if (v->loaded_tlb_gen != next->tlb_gen) {
+			/* a flush skipped this lazy CPU: catch up now */
+			sim_cost_cpu_ps(sim_mm->prof->tlb_flush_all_ns * SIM_NS);
+			count_event(SIM_NR_TLB_LOCAL_FLUSH_ALL);
+			if (arch_tlb_flush_hook)
+				arch_tlb_flush_hook(v->id, next, 0, TLB_FLUSH_ALL);
+			v->loaded_tlb_gen = next->tlb_gen;
+		}
 		return;
+	}
 	v->loaded_mm = next;
+	v->loaded_tlb_gen = next->tlb_gen;
 	if (!cpumask_test_cpu(v->id, &next->cpumask)) {
 		cpumask_set_cpu(v->id, &next->cpumask);
 		sim_line_write(&next->line);
 	}
+	if (arch_tlb_flush_hook)
+		arch_tlb_flush_hook(v->id, next, 0, TLB_FLUSH_ALL);
 	sim_cost_cpu_ps(sim_mm->prof->tlb_flush_all_ns * SIM_NS);	/* CR3 write */
+}
+
+static void switch_mm_hook(struct sim_task *next)
+{
+	switch_mm_irqs_off(next->mm);
+}
+
+/* Install the context-switch hook (mm_model_create()). */
+void mm_switch_hook_install(bool on)
+{
+	sim_switch_mm_hook = on ? switch_mm_hook : NULL;
 }
 
 /**
