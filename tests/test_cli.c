@@ -725,7 +725,10 @@ static void test_costs_doc(void **state)
 			if (!strcmp(section, "sources") || !strcmp(section, "machine") ||
 			    sscanf(line, "%63s = %127[^\n]", key, val) != 2)
 				continue;
-			snprintf(row, sizeof(row), "| %s.%s | %s |", section, key, val);
+			if (!strcmp(section, "ranges"))	/* the ranges' own table */
+				snprintf(row, sizeof(row), "| %s | %s |", key, val);
+			else
+				snprintf(row, sizeof(row), "| %s.%s | %s |", section, key, val);
 			if (!strstr(part, row))
 				fail_msg("docs/costs.md, %s: no row \"%s\"", names[i], row);
 		}
