@@ -32,6 +32,7 @@
 #include "cli/cli_impl.h"
 
 #define SENS_MAX_POINTS	128
+#define SENS_LIST_FAILS	8	/* failing points named in the text */
 
 struct sens_point {
 	char name[96];			/* "default", "cache.remote_transfer_ns=100" */
@@ -347,12 +348,17 @@ int cmd_sensitivity(struct cli *c, int argc, char **argv)
 
 					if (ok)
 						pass++;
-					else if (n < sizeof(fails) - 1)
+					else if (k - pass < SENS_LIST_FAILS && n < sizeof(fails) - 1)
 						n += (size_t)snprintf(fails + n, sizeof(fails) - n, "%s%s",
 								      n ? ", " : "", pts[sel[k]].name);
 				}
+				if (!pass)
+					snprintf(fails, sizeof(fails), "every point");
+				else if (nr - pass > SENS_LIST_FAILS && n < sizeof(fails) - 1)
+					snprintf(fails + n, sizeof(fails) - n, " and %d more (--json)",
+						 nr - pass - SENS_LIST_FAILS);
 				sim_out_printf(&o, "%-46s  %3d of %-3d  %s\n", what, pass, nr,
-					       n ? fails : "-");
+					       pass < nr ? fails : "-");
 			}
 		}
 	}
