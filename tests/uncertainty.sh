@@ -119,7 +119,9 @@ n2=$(grep -c '"kind": "\(default\|range\|unpublished\)"' h2.json)
 [ $((n1 + n2)) -eq "$total" ] || fail "shards: $n1 + $n2 points, expected $total"
 bad sensitivity deferred-split --vary threads=1,2
 bad sensitivity nope
-bad sensitivity spinlock
+# a scenario without a published change: its metrics at every point
+"$BIN" sensitivity spinlock --set cpus=4 --set iterations=20 --jobs 2 > sp.txt || fail "spinlock"
+grep -q '^sched.start_jitter_us=100 ' sp.txt || fail "sensitivity spinlock: $(cat sp.txt)"
 if command -v gnuplot > /dev/null; then
 	"$BIN" sensitivity "${DS[@]}" --plot tornado.svg > /dev/null || fail "--plot"
 	grep -q '<svg' tornado.svg || fail "tornado.svg is not an SVG"

@@ -208,6 +208,124 @@ out:
 	return ret;
 }
 
+/*
+ * A scenario that publishes no change (spinlock): its first variant's
+ * metrics at every point, and a tornado chart of each.
+ */
+static int sens_values(struct cli *c, struct sim_out *o, const struct scenario_ops *s,
+		       struct sens_point *pts, const int *sel, int nr, int nr_all,
+		       const struct cli_args *a, struct sim_outfile *json_f)
+{
+	struct cli_tornado charts[SIM_MAX_METRICS];
+	int nr_m = 0, m, k, b, ret = 0;
+	json_t *doc = NULL, *pj;
+	size_t w = strlen("point");
+
+	while (s->metrics[nr_m].key && nr_m < SIM_MAX_METRICS)
+		nr_m++;
+	for (k = 0; k < nr; k++)
+		if (strlen(pts[sel[k]].name) > w)
+			w = strlen(pts[sel[k]].name);
+	if (!(a->json && !strcmp(a->json, "-"))) {
+		sim_out_printf(o, "sensitivity: %s, profile %s, seed %" PRIu64 ": %d of %d points; "
+			       "it publishes no change, so: variant %s's metrics at every point\n\n",
+			       s->name, pts[sel[0]].prep.prof->origin, a->seed, nr, nr_all,
+			       pts[sel[0]].prep.res[0].name);
+		sim_out_printf(o, "%-*s", (int)w, "point");
+		for (m = 0; m < nr_m; m++)
+			sim_out_printf(o, "  %18.18s", s->metrics[m].key);
+		sim_out_printf(o, "\n");
+		for (k = 0; k < nr; k++) {
+			const struct sim_variant_result *r = &pts[sel[k]].prep.res[0];
+
+			sim_out_printf(o, "%-*s", (int)w, pts[sel[k]].name);
+			for (m = 0; m < nr_m; m++) {
+				if (r->has_metric[m])
+					sim_out_printf(o, "  %18.*f", s->metrics[m].decimals,
+						       r->metrics[m]);
+				else
+					sim_out_printf(o, "  %18s", "-");
+			}
+			sim_out_printf(o, "\n");
+		}
+	}
+	if (a->json) {
+		doc = json_object();
+		pj = json_array();
+		json_object_set_new(doc, "mmsim_version", json_string(MMSIM_VERSION));
+		json_object_set_new(doc, "scenario", json_string(s->name));
+		json_object_set_new(doc, "profile", json_string(pts[sel[0]].prep.prof->origin));
+		json_object_set_new(doc, "seed", json_integer((json_int_t)a->seed));
+		json_object_set_new(doc, "points_total", json_integer(nr_all));
+		json_object_set_new(doc, "variant", json_string(pts[sel[0]].prep.res[0].name));
+		for (k = 0; k < nr; k++) {
+			const struct sim_variant_result *r = &pts[sel[k]].prep.res[0];
+			json_t *one = json_object(), *vj = json_object();
+
+			json_object_set_new(one, "name", json_string(pts[sel[k]].name));
+			json_object_set_new(one, "kind", json_string(pts[sel[k]].kind));
+			json_object_set_new(one, "index", json_integer(sel[k]));
+			for (m = 0; m < nr_m; m++)
+				json_object_set_new(vj, s->metrics[m].key,
+						    r->has_metric[m] && isfinite(r->metrics[m]) ?
+						    json_real(r->metrics[m]) : json_null());
+			json_object_set_new(one, "values", vj);
+			json_array_append_new(pj, one);
+		}
+		json_object_set_new(doc, "points", pj);
+		json_object_set_new(doc, "conclusions", json_array());
+	}
+	if (a->plot && nr == nr_all) {
+		memset(charts, 0, sizeof(charts));
+		for (m = 0; m < nr_m && !ret; m++) {
+			struct cli_tornado *t = &charts[m];
+
+			snprintf(t->title, sizeof(t->title), "%s (%s)", s->metrics[m].label ?
+				 s->metrics[m].label : s->metrics[m].key, pts[0].prep.res[0].name);
+			t->base = pts[0].prep.res[0].metrics[m];
+			t->pub = NAN;
+			t->bars = calloc((size_t)nr, sizeof(*t->bars));
+			if (!t->bars) {
+				ret = cli_fail(c, "out of memory") - 1;
+				break;
+			}
+			for (k = 1; k < nr; k++) {
+				for (b = 0; b < t->nr; b++)
+					if (!strcmp(t->bars[b].label, pts[k].key))
+						break;
+				if (b == t->nr) {
+					snprintf(t->bars[b].label, sizeof(t->bars[b].label), "%s",
+						 pts[k].key);
+					t->bars[b].lo = t->bars[b].hi = t->base;
+					t->nr++;
+				}
+				*(pts[k].hi ? &t->bars[b].hi : &t->bars[b].lo) =
+					pts[k].prep.res[0].metrics[m];
+			}
+		}
+		if (!ret)
+			ret = cli_plot_tornado(c, a->plot, s->name, charts, nr_m);
+		for (m = 0; m < nr_m; m++)
+			free(charts[m].bars);
+	}
+	if (!ret && doc) {
+		struct sim_out js;
+
+		sim_out_init_buffer(&js);
+		sim_print_json(&js, doc);
+		if (js.failed)
+			ret = cli_fail(c, "out of memory") - 1;
+		else if (sim_outfile_commit(json_f, sim_out_text(&js), js.len, c->msg,
+					    sizeof(c->msg)))
+			ret = 1;
+		sim_out_release(&js);
+	}
+	json_decref(doc);
+	if (!ret && (o->failed || fflush(c->out)))
+		ret = cli_fail(c, "writing to standard output failed") - 1;
+	return ret;
+}
+
 int cmd_sensitivity(struct cli *c, int argc, char **argv)
 {
 	const struct scenario_ops *s;
@@ -234,9 +352,6 @@ int cmd_sensitivity(struct cli *c, int argc, char **argv)
 	s = cli_find_scenario(c, a.pos[0]);
 	if (!s)
 		return 2;
-	if (!s->baseline || !s->changed || !s->published)
-		return cli_fail(c, "sensitivity %s: the scenario publishes no change to test",
-				s->name);
 	if (a.plot && (ret = cli_plot_check_path(c, a.plot)))
 		return ret;
 	pts = calloc(SENS_MAX_POINTS, sizeof(*pts));
@@ -285,6 +400,10 @@ int cmd_sensitivity(struct cli *c, int argc, char **argv)
 		pt->nr_j = sim_judge(s, pt->prep.res, pt->prep.nr, pt->j);
 	}
 	nr_c = sens_changes(&pts[sel[0]], slot);
+	if (!nr_c) {
+		ret = sens_values(c, &o, s, pts, sel, nr, nr_all, &a, &json_f);
+		goto out;
+	}
 
 	/* The text: the change at every point, then the conclusions. */
 	if (!(a.json && !strcmp(a.json, "-"))) {
