@@ -110,6 +110,15 @@ static void dtab_print(struct cli *c, const struct dtab *t, int cols)
 	}
 }
 
+/**
+ * cmd_diff() - `mmsim diff A.json B.json`
+ * @c: the invocation
+ * @argc: argument count, argv[0] is "diff"
+ * @argv: the two files
+ *
+ * Return: 0; 2 with c->msg for bad input (before any output); 1 if writing
+ * the output failed.
+ */
 int cmd_diff(struct cli *c, int argc, char **argv)
 {
 	json_t *a = NULL, *b = NULL, *va, *pa, *pb, *x;

@@ -326,6 +326,16 @@ static int sens_values(struct cli *c, struct sim_out *o, const struct scenario_o
 	return ret;
 }
 
+/**
+ * cmd_sensitivity() - `mmsim sensitivity SCENARIO [options]`
+ * @c: the invocation
+ * @argc: argument count, argv[0] is "sensitivity"
+ * @argv: the scenario and the options
+ *
+ * Every point is configured (and so checked) before any runs.
+ *
+ * Return: 0; 2 with c->msg for bad input; 1 for a failed run or output.
+ */
 int cmd_sensitivity(struct cli *c, int argc, char **argv)
 {
 	const struct scenario_ops *s;

@@ -20,7 +20,17 @@
 
 #include "cli/cli_impl.h"
 
-/* The 0.975 quantile of Student's t with @df degrees of freedom. */
+/**
+ * cli_t975() - the 0.975 quantile of Student's t distribution
+ * @df: degrees of freedom, >= 1
+ *
+ * The table's values to 30 degrees of freedom (three decimals, as printed
+ * in any statistics text), then 40, 60, 120 and the normal's 1.960 for
+ * more: each a little above the exact value, so an interval is never too
+ * narrow.
+ *
+ * Return: the quantile, NAN for @df < 1.
+ */
 double cli_t975(int df)
 {
 	static const double t[] = {

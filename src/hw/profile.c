@@ -294,6 +294,14 @@ static int profile_add_range(struct profile_parse *pp, const char *name, const c
 	return 0;
 }
 
+/**
+ * sim_profile_get() - the value of one integer field
+ * @p: the profile
+ * @key: "section.key"
+ * @value: where the value goes
+ *
+ * Return: 0, or -1 if @key names no integer field (@value untouched).
+ */
 int sim_profile_get(const struct sim_profile *p, const char *key, uint64_t *value)
 {
 	int i = profile_field_dotted(key);
