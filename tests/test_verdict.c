@@ -178,7 +178,8 @@ static void test_stats(void **state)
 	assert_true(mean == 2 && sd == 0 && ci == 0);
 	assert_true(fabs(cli_t975(1) - 12.706) < 1e-9);
 	assert_true(fabs(cli_t975(4) - 2.776) < 1e-9);
-	assert_true(fabs(cli_t975(1000) - 1.960) < 1e-9);
+	assert_true(fabs(cli_t975(35) - 2.042) < 1e-9);	/* the row of 30 */
+	assert_true(fabs(cli_t975(1000) - 1.980) < 1e-9);	/* the row of 120 */
 }
 
 /* ---- end to end: `mmsim reproduce` of a small scenario ---------------- */

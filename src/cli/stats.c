@@ -25,9 +25,9 @@
  * @df: degrees of freedom, >= 1
  *
  * The table's values to 30 degrees of freedom (three decimals, as printed
- * in any statistics text), then 40, 60, 120 and the normal's 1.960 for
- * more: each a little above the exact value, so an interval is never too
- * narrow.
+ * in any statistics text); between its later rows (30, 40, 60, 120) the
+ * value of the row above, which is a little larger than the exact one, so
+ * an interval is never too narrow.
  *
  * Return: the quantile, NAN for @df < 1.
  */
@@ -43,13 +43,13 @@ double cli_t975(int df)
 		return NAN;
 	if (df <= 30)
 		return t[df];
-	if (df <= 40)
-		return 2.021;
+	if (df <= 40)		/* between the table's rows: the row above */
+		return t[30];
 	if (df <= 60)
-		return 2.000;
+		return 2.021;	/* 40 */
 	if (df <= 120)
-		return 1.980;
-	return 1.960;
+		return 2.000;	/* 60 */
+	return 1.980;		/* 120 */
 }
 
 /**
