@@ -46,4 +46,11 @@ for path in sorted(glob.glob(os.path.join(root, "profiles/*.ini"))):
         out.append("| %s.%s | %s | %s | %s | %s |" % (sec, key, val, unit, meaning,
                                                      src.replace("|", "\\|")))
     out.append("")
+    if cp.has_section("ranges"):
+        out += ["Where each assumed value may lie (`[ranges]`; `mmsim sensitivity` runs both ends,",
+                "docs/uncertainty.md):", "",
+                "| key | range, reason |", "|---|---|"]
+        for key, val in cp["ranges"].items():
+            out.append("| %s | %s |" % (key, val.replace("|", "\\|")))
+        out.append("")
 open(os.path.join(root, "docs/costs.md"), "w").write("\n".join(out))

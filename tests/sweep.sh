@@ -92,7 +92,8 @@ echo "ok: bad input"
 
 # 4b. a profile value as an axis: its own column; the slower the cross-socket
 # transfer, the longer 80 vCPUs take on one lock; and the same runtime as a
-# run with --cost at that value (the seed differs, the lock does not care).
+# run with --cost at that value and the point's seed (a seed changes the run:
+# docs/design.md, "What a seed changes").
 "$BIN" sweep spinlock --vary cache.remote_transfer_ns=50,300 --set iterations=50 --csv pv.csv ||
 	fail "sweep over a profile key exited $?"
 [ "$(head -1 pv.csv)" = "scenario,cache.remote_transfer_ns,seed,variant,metric,value" ] ||
@@ -101,7 +102,9 @@ fast=$(grep '^spinlock,50,.*,runtime_s,' pv.csv | cut -d, -f6)
 slow=$(grep '^spinlock,300,.*,runtime_s,' pv.csv | cut -d, -f6)
 awk -v a="$fast" -v b="$slow" 'BEGIN { exit !(b > a) }' ||
 	fail "remote transfer 300 ns ran $slow s, not longer than 50 ns: $fast s"
-"$BIN" run spinlock --set iterations=50 --cost cache.remote_transfer_ns=300 --csv c300.csv --quiet > /dev/null ||
+seed300=$(grep '^spinlock,300,.*,runtime_s,' pv.csv | cut -d, -f3)
+"$BIN" run spinlock --set iterations=50 --cost cache.remote_transfer_ns=300 --seed "$seed300" \
+	--csv c300.csv --quiet > /dev/null ||
 	fail "run --cost exited $?"
 [ "$(grep ',runtime_s,' c300.csv | cut -d, -f4)" = "$slow" ] ||
 	fail "--cost 300 ran $(grep ',runtime_s,' c300.csv), the sweep point $slow"

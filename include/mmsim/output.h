@@ -34,6 +34,7 @@ struct sim_report {
 	const struct sim_variant_result *res;	/* one per variant run, in column order */
 	int nr_res;
 	bool reproduce;				/* add the published numbers */
+	const char *baseline;			/* --baseline: deltas from it, NULL: the scenario's */
 	double host_seconds;			/* JSON "host" only */
 	uint64_t host_events;
 };
@@ -65,6 +66,35 @@ int sim_print_json(struct sim_out *o, struct json_t *json);
 /* The published value of @metric for @variant, if the scenario has one. */
 bool sim_published_value(const struct scenario_ops *s, const char *variant,
 			 const char *metric, double *value);
+
+/* ---- the verdict against the post (src/core/verdict.c) ---- */
+enum sim_verdict {
+	SIM_NOT_JUDGED,
+	SIM_AGREES,
+	SIM_SAME_DIRECTION,
+	SIM_DISAGREES,
+	NR_SIM_VERDICTS
+};
+extern const char *const sim_verdict_names[NR_SIM_VERDICTS];
+
+/* One published metric, judged. */
+struct sim_judgement {
+	int metric;			/* index into the scenario's metrics */
+	bool has_change;		/* baseline and changed both published */
+	double pub_change_pct, sim_change_pct;
+	struct sim_band change_band;	/* from the changed variant's entry */
+	bool has_band, sign_holds, in_band;
+	bool values_hold;		/* every ratio band holds */
+	enum sim_verdict verdict;
+};
+
+int sim_judge(const struct scenario_ops *s, const struct sim_variant_result *res,
+	      int nr, struct sim_judgement *out);
+/* The verdict table of a reproduce report and its one-line summary. */
+void sim_print_verdict(struct sim_out *o, const struct sim_report *r);
+/* {"summary": ..., "metrics": {...}}: a new reference. */
+struct json_t *sim_verdict_json(const struct scenario_ops *s,
+				const struct sim_variant_result *res, int nr);
 
 /*
  * A result file written whole or not at all: opened as PATH.tmp.PID at the

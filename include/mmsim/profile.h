@@ -28,6 +28,7 @@
 	X(sched, context_switch_ns, U64, "ns", "task switch on one CPU")           \
 	X(sched, wakeup_ns, U64, "ns", "remote wake-up to runnable")               \
 	X(sched, slice_us, U64, "us", "time slice with several runnable tasks")    \
+	X(sched, start_jitter_us, U64, "us", "a task's start varies by up to this from run to run (seeds)") \
 	X(sched, smt_throughput_pct, U64, "%", "a thread's share of its core's throughput while its SMT sibling runs too") \
 	X(cache, l1_hit_ns, U64, "ns", "touch of a line this CPU wrote last")      \
 	X(cache, smt_transfer_ns, U64, "ns", "line last written by the SMT sibling") \
@@ -90,6 +91,13 @@ struct sim_profile {
 #undef PROFILE_STRUCT_FIELD
 	char sources[96][160];		/* "section.key = source" lines */
 	int nr_sources;
+	/* [ranges]: "section.key = LO..HI, reason": where an assumption may lie */
+	struct sim_profile_range {
+		char key[48];		/* "section.key", a U64 field */
+		uint64_t lo, hi;
+		char reason[112];
+	} ranges[32];
+	int nr_ranges;
 	char origin[256];		/* builtin name or file path */
 	char overrides[512];		/* "sec.key=value ..." set after loading, or "" */
 };
@@ -108,6 +116,8 @@ int sim_profile_parse(const char *text, const char *origin,
  * that starts with @assign.
  */
 int sim_profile_set(struct sim_profile *p, const char *assign, char *err, size_t errlen);
+/* The value of U64 field "section.key" of @p: 0, or -1 if there is none. */
+int sim_profile_get(const struct sim_profile *p, const char *key, uint64_t *value);
 /* Names of the builtin profiles, NULL-terminated. */
 const char *const *sim_profile_builtin_names(void);
 /* The builtin profile's INI text, or NULL. */

@@ -44,11 +44,25 @@ struct sim_metric {
 	int decimals;			/* digits after the point in the table */
 };
 
-/* A published number: metric @metric of variant @variant was @value. */
+/* An interval [lo, hi]; lo == hi == 0: none declared. */
+struct sim_band {
+	double lo, hi;
+};
+
+/*
+ * A published number: metric @metric of variant @variant was @value.  The
+ * bands say when the simulation agrees with it (docs/uncertainty.md), as
+ * data, from the issue or the post that sets them:
+ * @ratio: simulated / published must lie in it;
+ * @change_pct: on the changed variant's entry, when the baseline's is
+ *	published too: the change (changed / baseline - 1, in %) must lie in it.
+ */
 struct sim_published {
 	const char *variant;
 	const char *metric;
 	double value;
+	struct sim_band ratio;
+	struct sim_band change_pct;
 };
 
 /* One lock class's statistics, as printed in the lock table. */
@@ -91,6 +105,12 @@ struct scenario_ops {
 	const struct sim_metric *metrics;	/* terminated by key == NULL */
 	const struct sim_published *published;	/* terminated by variant == NULL */
 	const char *published_source;		/* where the numbers come from */
+	/*
+	 * Parameters the post does not publish (docs/results.md names them):
+	 * `mmsim sensitivity` runs each of their other values.  NULL-terminated
+	 * keys of @params, or NULL.
+	 */
+	const char *const *unpublished;
 	/* Further checks across parameters and the profile; 0 or -1 with err. */
 	int (*validate)(const struct sim_run_config *cfg, char *err, size_t len);
 	/* Run one variant; 0, or -1 with err for an internal failure. */

@@ -138,6 +138,7 @@ struct sim_vcpu {
 	uint64_t seq;			/* heap tie-break after id */
 	int heap_pos;			/* index in the engine's heap, -1 if out */
 	int id;				/* cpu number, smp_processor_id() */
+	int rank;			/* order among vCPUs due at one time (seed) */
 	int socket, core, smt, node;	/* place in the topology */
 	int irq_disabled;		/* local_irq_disable() depth */
 	int in_irq;			/* running an interrupt handler */

@@ -59,8 +59,13 @@
 	  "run the model's invariant checks (slow)")                          \
 	X(VARY, "--vary", "KEY=V1,V2,...", CLI_SWEEP,                           \
 	  "a parameter's values; repeatable; the grid is their product")      \
-	X(SEEDS, "--seeds", "N", CLI_SWEEP,                                     \
-	  "seeds per grid point; default 1")                                  \
+	X(SEEDS, "--seeds", "N", CLI_SWEEP | CLI_RUN | CLI_REPRO,               \
+	  "seeds per grid point (sweep), or run every variant with seeds "     \
+	  "SEED..SEED+N-1 and print mean +- 95% confidence interval (run, "    \
+	  "reproduce); default 1")                                            \
+	X(BASELINE, "--baseline", "VARIANT", CLI_RUN,                           \
+	  "the change of every other variant from this one (default: the "     \
+	  "scenario's before -> after)")                                       \
 	X(JOBS, "--jobs", "J", CLI_SWEEP | CLI_RUN | CLI_REPRO,                 \
 	  "run up to J points (sweep) or variants (run, reproduce) at a time, " \
 	  "each in its own process; default 1 for sweep, the host's CPUs for " \
@@ -279,12 +284,14 @@ int cli_parse_args(struct cli *c, int argc, char **argv, unsigned cmd,
 						val, SIM_MAX_VARIANTS);
 			a->variants[a->nr_variants++] = val;
 			break;
+		case CLI_OPT_BASELINE:
 		case CLI_OPT_PROFILE:
 		case CLI_OPT_JSON:
 		case CLI_OPT_CSV:
 		case CLI_OPT_PLOT:
 		case CLI_OPT_TRACE: {
-			const char **slot = id == CLI_OPT_PROFILE ? &a->profile :
+			const char **slot = id == CLI_OPT_BASELINE ? &a->baseline :
+					    id == CLI_OPT_PROFILE ? &a->profile :
 					    id == CLI_OPT_JSON ? &a->json :
 					    id == CLI_OPT_CSV ? &a->csv :
 					    id == CLI_OPT_PLOT ? &a->plot : &a->trace;
@@ -446,17 +453,6 @@ int cli_select_variants(struct cli *c, const struct scenario_ops *s,
 	return nr;
 }
 
-/* Where the results of the scenarios of one command go. */
-struct cli_sinks {
-	struct sim_out text;		/* table and the rest, or nothing */
-	bool text_on;
-	json_t *json;			/* run: the document; reproduce: an array */
-	struct sim_out csv;		/* in memory until the end */
-	bool csv_header_done;
-	struct sim_outfile *trace;	/* --trace: one file per variant run */
-	int plot_ret;			/* reproduce --plot failed: its code */
-	char plot_msg[CLI_ERR];
-};
 
 /*
  * --jobs when not given: one process for a sweep (its documented default),
@@ -499,21 +495,6 @@ static int cli_read_all(int fd, void *buf, size_t n)
 	return 0;
 }
 
-/*
- * One scenario of a run or reproduce command, configured before anything
- * runs (so that bad input in any of them stops the command before output
- * starts), with its variants' results once they have run.
- */
-struct cli_prep {
-	const struct scenario_ops *s;
-	struct sim_run_config cfg;
-	struct sim_profile *prof;
-	int idx[SIM_MAX_VARIANTS];	/* the variants to run, by index */
-	int nr;
-	struct sim_variant_result *res;	/* nr results, in idx order */
-	bool ran;			/* res filled by the process pool */
-	double host_s;			/* host seconds of its variant runs */
-};
 
 /* One variant run in a child process. */
 struct cli_job {
@@ -574,7 +555,7 @@ static int cli_job_reap(struct cli *c, struct cli_job *j)
  * it still run, since one of them may fail too.
  * Returns 0, or 1 with c->msg set.
  */
-static int cli_run_pool(struct cli *c, struct cli_prep *prep, int nr_prep,
+int cli_run_pool(struct cli *c, struct cli_prep *prep, int nr_prep,
 			uint64_t jobs, const char *what)
 {
 	static char fail_msg[sizeof(c->msg)];
@@ -753,7 +734,7 @@ int cli_apply_costs(struct cli *c, const struct cli_args *a, struct sim_profile 
  * Returns 0; 2 for bad input or 1 for an internal failure, with c->msg set.
  * cli_prep_release() frees what it allocated, whatever it returned.
  */
-static int cli_prepare(struct cli *c, const struct scenario_ops *s,
+int cli_prepare(struct cli *c, const struct scenario_ops *s,
 		       const struct cli_args *a, struct cli_prep *p)
 {
 	const char *pname = a->profile ? a->profile : s->profile;
@@ -778,13 +759,29 @@ static int cli_prepare(struct cli *c, const struct scenario_ops *s,
 		p->nr = 0;
 		return 2;
 	}
+	if (a->baseline) {
+		int i, b = sim_scenario_variant_index(s, a->baseline);
+
+		for (i = 0; b >= 0 && i < p->nr && p->idx[i] != b; i++)
+			;
+		if (b < 0 || i == p->nr) {
+			size_t n = (size_t)snprintf(c->msg, sizeof(c->msg),
+						    "--baseline %s: expected one of the variants run:",
+						    a->baseline);
+
+			for (i = 0; i < p->nr && n < sizeof(c->msg); i++)
+				n += (size_t)snprintf(c->msg + n, sizeof(c->msg) - n, "%s %s",
+						      i ? "," : "", s->variants[p->idx[i]]);
+			return 2;
+		}
+	}
 	p->res = calloc((size_t)p->nr, sizeof(*p->res));
 	if (!p->res)
 		return cli_fail(c, "out of memory") - 1;
 	return 0;
 }
 
-static void cli_prep_release(struct cli_prep *p)
+void cli_prep_release(struct cli_prep *p)
 {
 	free(p->res);
 	free(p->prof);
@@ -837,6 +834,7 @@ static int cli_run_scenario(struct cli *c, struct cli_prep *p,
 	rep.res = res;
 	rep.nr_res = nr;
 	rep.reproduce = reproduce;
+	rep.baseline = a->baseline;
 	i = p->ran ? nr : 0;	/* the pool ran them: nothing left to do here */
 	for (; i < nr; i++) {
 		char err[CLI_ERR] = "";
@@ -870,6 +868,10 @@ static int cli_run_scenario(struct cli *c, struct cli_prep *p,
 		if (!a->quiet)
 			sim_print_header(&k->text, &rep);
 		sim_print_table(&k->text, &rep);
+		if (reproduce) {
+			sim_out_printf(&k->text, "\n");
+			sim_print_verdict(&k->text, &rep);
+		}
 		if (!a->quiet) {
 			sim_print_locks(&k->text, &rep);
 			sim_print_counters(&k->text, &rep);
@@ -926,7 +928,7 @@ static int cli_run_all(struct cli *c, const struct scenario_ops **scn,
 	struct sim_outfile json_f, csv_f;
 	struct cli_prep *prep = NULL;
 	struct cli_sinks k;
-	int i, ret = 0, nr_runs = 0;
+	int i, ret = 0, nr_runs = 0, nr_seeds;
 	uint64_t jobs;
 
 	memset(&k, 0, sizeof(k));
@@ -962,19 +964,31 @@ static int cli_run_all(struct cli *c, const struct scenario_ops **scn,
 		}
 	}
 
-	prep = calloc((size_t)nr_scn, sizeof(*prep));
+	/* --seeds N: N configurations of each scenario, seeds SEED.. SEED+N-1 */
+	nr_seeds = (int)a->seeds;
+	if (nr_seeds > 1 && a->trace) {
+		sim_outfile_abort(&json_f);
+		sim_outfile_abort(&csv_f);
+		return cli_fail(c, "--trace with --seeds %d: expected one seed (--seeds 1)",
+				nr_seeds);
+	}
+	prep = calloc((size_t)nr_scn * (size_t)nr_seeds, sizeof(*prep));
 	if (!prep)
 		ret = cli_fail(c, "out of memory") - 1;
-	for (i = 0; i < nr_scn && !ret; i++) {
-		ret = cli_prepare(c, scn[i], a, &prep[i]);
+	for (i = 0; i < nr_scn * nr_seeds && !ret; i++) {
+		ret = cli_prepare(c, scn[i / nr_seeds], a, &prep[i]);
+		prep[i].cfg.seed = a->seed + (uint64_t)(i % nr_seeds);
 		nr_runs += prep[i].nr;
 	}
 	jobs = cli_default_jobs(a, false);
-	if (!ret && jobs > 1 && nr_runs > 1 && !a->trace)
-		ret = cli_run_pool(c, prep, nr_scn, jobs, reproduce ? "reproduce" : "run");
+	if (!ret && ((jobs > 1 && nr_runs > 1 && !a->trace) || nr_seeds > 1))
+		ret = cli_run_pool(c, prep, nr_scn * nr_seeds, jobs,
+				   reproduce ? "reproduce" : "run");
 	for (i = 0; i < nr_scn && !ret; i++)
-		ret = cli_run_scenario(c, &prep[i], a, reproduce, &k);
-	for (i = 0; prep && i < nr_scn; i++)
+		ret = nr_seeds > 1 ?
+		      cli_report_seeds(c, &prep[i * nr_seeds], nr_seeds, a, reproduce, &k) :
+		      cli_run_scenario(c, &prep[i], a, reproduce, &k);
+	for (i = 0; prep && i < nr_scn * nr_seeds; i++)
 		cli_prep_release(&prep[i]);
 	free(prep);
 
@@ -1212,6 +1226,11 @@ static void print_profile(struct cli *c, const struct sim_profile *p)
 #undef PROFILE_PRINT_FIELD
 #undef PROFILE_PRINT_STR
 #undef PROFILE_PRINT_U64
+	if (p->nr_ranges)
+		fprintf(c->out, "\nranges of the assumed values (`mmsim sensitivity` runs both ends):\n");
+	for (i = 0; i < p->nr_ranges; i++)
+		fprintf(c->out, "%-32s %10" PRIu64 "..%-10" PRIu64 " %s\n", p->ranges[i].key,
+			p->ranges[i].lo, p->ranges[i].hi, p->ranges[i].reason);
 }
 
 static int cmd_profiles(struct cli *c, int argc, char **argv)
@@ -1324,6 +1343,11 @@ static const struct cli_cmd cli_cmds[] = {
 	  "a grid of runs, one process each, as one CSV", cmd_sweep },
 	{ "merge", "A.csv B.csv ... [--csv OUT]",
 	  "join the CSVs of a sweep's shards, in order", cmd_merge },
+	{ "diff", "A.json B.json", "two saved runs side by side, metric by metric and "
+	  "lock by lock, with the changes", cmd_diff },
+	{ "sensitivity", "SCENARIO [options]",
+	  "every assumption at both ends of its range: which conclusions hold",
+	  cmd_sensitivity },
 	{ "profiles", "[NAME|FILE]", "list profiles, or print one with sources",
 	  cmd_profiles },
 	{ "live", "...", "run a workload on this machine's kernel", cmd_live },

@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <jansson.h>
+
 #include "mmsim/output.h"
 #include "mmsim/profile.h"
 #include "mmsim/scenario.h"
@@ -35,6 +37,7 @@ struct cli_args {
 	const char *variants[SIM_MAX_VARIANTS];
 	int nr_variants;
 	const char *profile, *json, *csv;
+	const char *baseline;			/* run --baseline VARIANT, or NULL */
 	uint64_t seed;
 	bool seed_given, quiet, check;
 	const char *pos[CLI_MAX_POS];		/* operands */
@@ -58,6 +61,34 @@ struct cli {
 	FILE *out, *err;
 	const char *prog;		/* argv[0], for commands we print */
 	char msg[CLI_ERR];		/* the error line, without "mmsim: error: " */
+};
+
+/*
+ * One scenario of a run or reproduce command, configured before anything
+ * runs (so that bad input in any of them stops the command before output
+ * starts), with its variants' results once they have run.
+ */
+struct cli_prep {
+	const struct scenario_ops *s;
+	struct sim_run_config cfg;
+	struct sim_profile *prof;
+	int idx[SIM_MAX_VARIANTS];	/* the variants to run, by index */
+	int nr;
+	struct sim_variant_result *res;	/* nr results, in idx order */
+	bool ran;			/* res filled by the process pool */
+	double host_s;			/* host seconds of its variant runs */
+};
+
+/* Where the results of the scenarios of one command go. */
+struct cli_sinks {
+	struct sim_out text;		/* table and the rest, or nothing */
+	bool text_on;
+	json_t *json;			/* run: the document; reproduce: an array */
+	struct sim_out csv;		/* in memory until the end */
+	bool csv_header_done;
+	struct sim_outfile *trace;	/* --trace: one file per variant run */
+	int plot_ret;			/* reproduce --plot failed: its code */
+	char plot_msg[CLI_ERR];
 };
 
 /* cli.c */
@@ -109,11 +140,43 @@ int cli_plot_reproduce(struct cli *c, const char *dir,
 		       const struct sim_report *r);
 int cli_plot_check_path(struct cli *c, const char *path);
 
+/* A tornado chart: one bar per assumption, from its low end's to its high end's value. */
+struct cli_tornado_bar {
+	char label[64];
+	double lo, hi;			/* the answer at the low and at the high end */
+};
+
+struct cli_tornado {
+	char title[160];
+	double base;			/* the answer at the defaults */
+	double pub;			/* the published answer, NAN: none */
+	struct cli_tornado_bar *bars;
+	int nr;
+};
+
+int cli_plot_tornado(struct cli *c, const char *path, const char *title,
+		     const struct cli_tornado *charts, int nr_charts);
+
 /* progress.c */
 void cli_progress_begin(struct cli *c, const char *what, int nr_steps);
 void cli_progress_step(int step);
 void cli_progress_end(void);
 
 uint64_t cli_default_jobs(const struct cli_args *a, bool sweep);
+int cli_prepare(struct cli *c, const struct scenario_ops *s,
+		const struct cli_args *a, struct cli_prep *p);
+void cli_prep_release(struct cli_prep *p);
+int cli_run_pool(struct cli *c, struct cli_prep *prep, int nr_prep,
+		 uint64_t jobs, const char *what);
+
+/* diff.c, sensitivity.c */
+int cmd_diff(struct cli *c, int argc, char **argv);
+int cmd_sensitivity(struct cli *c, int argc, char **argv);
+
+/* stats.c: --seeds N on run and reproduce */
+int cli_report_seeds(struct cli *c, struct cli_prep *p, int nr_seeds,
+		     const struct cli_args *a, bool reproduce, struct cli_sinks *k);
+double cli_t975(int df);
+void cli_stats(const double *x, int n, double *mean, double *sd, double *ci);
 
 #endif /* MMSIM_CLI_IMPL_H */

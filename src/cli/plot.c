@@ -426,3 +426,96 @@ int cli_plot_reproduce(struct cli *c, const char *dir, const struct sim_report *
 	free(path);
 	return ret;
 }
+
+static int tornado_cmp(const void *a, const void *b)
+{
+	const struct cli_tornado_bar *x = a, *y = b;
+	double wx = fabs(x->hi - x->lo), wy = fabs(y->hi - y->lo);
+
+	if (wx != wy)
+		return wx < wy ? -1 : 1;	/* the widest bar on top */
+	return strcmp(y->label, x->label);
+}
+
+/**
+ * cli_plot_tornado() - tornado charts of a sensitivity, one per answer
+ * @c: the invocation
+ * @path: FILE.svg or FILE.png
+ * @title: the scenario
+ * @charts: one per published change
+ * @nr_charts: how many
+ *
+ * Each chart has one bar per assumption, from the answer at its default
+ * to the answer at the low end (blue) and at the high end (orange),
+ * sorted by width, the widest on top; a dashed line marks the default and
+ * a solid one the published answer.
+ *
+ * Return: 0, 2 (gnuplot missing) or 1, with c->msg filled.
+ */
+int cli_plot_tornado(struct cli *c, const char *path, const char *title,
+		     const struct cli_tornado *charts, int nr_charts)
+{
+	enum plot_kind kind = plot_kind_of(path);
+	struct sim_out o;
+	char *tmp;
+	int k, b, ret, maxbars = 1;
+
+	if (!nr_charts)
+		return 0;
+	tmp = tmp_name(path);
+	if (!tmp)
+		return cli_fail(c, "out of memory") - 1;
+	for (k = 0; k < nr_charts; k++)
+		if (charts[k].nr > maxbars)
+			maxbars = charts[k].nr;
+	sim_out_init_buffer(&o);
+	gp_terminal(&o, kind, 760, nr_charts * (60 + 22 * maxbars) + 60, tmp);
+	for (k = 0; k < nr_charts; k++) {
+		struct cli_tornado_bar *bars = calloc((size_t)charts[k].nr + 1, sizeof(*bars));
+
+		if (!bars) {
+			sim_out_release(&o);
+			free(tmp);
+			return cli_fail(c, "out of memory") - 1;
+		}
+		memcpy(bars, charts[k].bars, (size_t)charts[k].nr * sizeof(*bars));
+		qsort(bars, (size_t)charts[k].nr, sizeof(*bars), tornado_cmp);
+		sim_out_printf(&o, "$t%d << EOD\n", k);
+		for (b = 0; b < charts[k].nr; b++) {
+			gp_str(&o, bars[b].label);
+			gp_num(&o, bars[b].lo);
+			gp_num(&o, bars[b].hi);
+			sim_out_printf(&o, "\n");
+		}
+		sim_out_printf(&o, "EOD\n");
+		free(bars);
+	}
+	sim_out_printf(&o, "set multiplot layout %d,1 title ", nr_charts);
+	gp_str(&o, title);
+	sim_out_printf(&o, " font \",13\"\nset style fill solid 0.8 border rgb \"#333333\"\n"
+		       "set key bottom right box opaque\nset grid xtics noytics\n");
+	for (k = 0; k < nr_charts; k++) {
+		sim_out_printf(&o, "set title ");
+		gp_str(&o, charts[k].title);
+		sim_out_printf(&o, "\nset yrange [-0.6:%d.6]\nunset arrow\n", charts[k].nr - 1);
+		sim_out_printf(&o, "set arrow from %.6g, graph 0 to %.6g, graph 1 nohead dt 2 "
+			       "lc rgb \"#333333\"\n", charts[k].base, charts[k].base);
+		if (isfinite(charts[k].pub))
+			sim_out_printf(&o, "set arrow from %.6g, graph 0 to %.6g, graph 1 nohead "
+				       "lw 2 lc rgb \"#55a868\"\n", charts[k].pub, charts[k].pub);
+		sim_out_printf(&o, "plot $t%d using (%.6g):0:((%.6g) < $2 ? %.6g : $2):"
+			       "((%.6g) < $2 ? $2 : %.6g):($0-0.35):($0+0.35):ytic(1) "
+			       "with boxxyerror lc rgb \"#4c72b0\" title \"low end\", "
+			       "'' using (%.6g):0:((%.6g) < $3 ? %.6g : $3):((%.6g) < $3 ? $3 : %.6g):"
+			       "($0-0.35):($0+0.35) with boxxyerror lc rgb \"#dd8452\" "
+			       "title \"high end, other value\"\n", k,
+			       charts[k].base, charts[k].base, charts[k].base, charts[k].base,
+			       charts[k].base, charts[k].base, charts[k].base, charts[k].base,
+			       charts[k].base, charts[k].base);
+	}
+	sim_out_printf(&o, "unset multiplot\n");
+	ret = o.failed ? cli_fail(c, "out of memory") - 1 : gp_run(c, "--plot", path, tmp, &o);
+	sim_out_release(&o);
+	free(tmp);
+	return ret;
+}

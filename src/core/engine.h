@@ -36,6 +36,7 @@ struct sim_engine {
 	/* costs from the profile, in ps */
 	uint64_t mhz;
 	sim_time_t quantum_ps, ctxsw_ps, wakeup_ps, slice_ps;
+	sim_time_t start_jitter_ps;	/* sched.start_jitter_us */
 	sim_time_t ipi_send_ps, ipi_latency_ps, irq_entry_exit_ps;
 	sim_time_t line_ps[4];		/* by sim_cpu_distance() */
 	uint64_t ps_per_cycle_q20;	/* ps per cycle, 20 fractional bits */

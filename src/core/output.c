@@ -274,7 +274,8 @@ static int report_find(const struct sim_report *r, const char *variant)
  *
  * "delta" appears when the scenario's baseline and changed variants were
  * both run: changed - baseline, and the percentage of the baseline ("n/a"
- * when the baseline is 0).  In reproduce mode each variant with published
+ * when the baseline is 0).  With r->baseline (--baseline VARIANT) there is
+ * one such column per other variant, headed "VARIANT-BASELINE".  In reproduce mode each variant with published
  * numbers adds "published VARIANT" and "sim/pub VARIANT" (the ratio).
  * A metric a variant did not set prints as "-".
  */
@@ -282,21 +283,35 @@ void sim_print_table(struct sim_out *o, const struct sim_report *r)
 {
 	const struct scenario_ops *s = r->cfg->scenario;
 	struct out_table *t = calloc(1, sizeof(*t));
-	int base = report_find(r, s->baseline);
-	int chg = report_find(r, s->changed);
-	bool delta = base >= 0 && chg >= 0 && base != chg;
-	int m, v, col;
+	int base, chg[SIM_MAX_VARIANTS], nr_chg = 0;
+	int m, v, col, k;
 
 	if (!t) {
 		o->failed = true;
 		return;
 	}
+	if (r->baseline) {
+		/* --baseline: every other variant's change from it */
+		base = report_find(r, r->baseline);
+		for (v = 0; base >= 0 && v < r->nr_res && nr_chg < SIM_MAX_VARIANTS; v++)
+			if (v != base)
+				chg[nr_chg++] = v;
+	} else {
+		base = report_find(r, s->baseline);
+		chg[0] = report_find(r, s->changed);
+		if (base >= 0 && chg[0] >= 0 && base != chg[0])
+			nr_chg = 1;
+	}
 	table_set(t, 0, 0, "metric");
 	for (v = 0; v < r->nr_res; v++)
 		table_set(t, 0, 1 + v, "%s", r->res[v].name);
 	col = 1 + r->nr_res;
-	if (delta)
-		table_set(t, 0, col++, "delta");
+	for (k = 0; k < nr_chg; k++) {
+		if (r->baseline)
+			table_set(t, 0, col++, "%s-%s", r->res[chg[k]].name, r->res[base].name);
+		else
+			table_set(t, 0, col++, "delta");
+	}
 	if (r->reproduce)
 		for (v = 0; v < r->nr_res; v++) {
 			if (!variant_has_published(s, r->res[v].name))
@@ -318,9 +333,9 @@ void sim_print_table(struct sim_out *o, const struct sim_report *r)
 				table_set(t, row, 1 + v, "-");
 		}
 		col = 1 + r->nr_res;
-		if (delta) {
+		for (k = 0; k < nr_chg; k++) {
 			const struct sim_variant_result *b = &r->res[base];
-			const struct sim_variant_result *c = &r->res[chg];
+			const struct sim_variant_result *c = &r->res[chg[k]];
 
 			if (!b->has_metric[m] || !c->has_metric[m])
 				table_set(t, row, col, "-");
@@ -594,7 +609,8 @@ static json_t *variant_json(const struct scenario_ops *s,
  * (only after --cost), seed, params
  * (in the scenario's order; sizes in bytes, times in ns, bools as true or
  * false, enums by name), variants (name, metrics, counters, locks),
- * then in reproduce mode published {source, VARIANT: {metric: value}},
+ * then in reproduce mode published {source, VARIANT: {metric: value}} and
+ * verdict (sim_verdict_json()),
  * and last host {seconds, events}.  A metric a variant did not set is null.
  *
  * Return: a new reference, or NULL when out of memory.
@@ -645,6 +661,8 @@ struct json_t *sim_report_json(const struct sim_report *r)
 		}
 		json_object_set_new(doc, "published", pub);
 	}
+	if (r->reproduce)
+		json_object_set_new(doc, "verdict", sim_verdict_json(s, r->res, r->nr_res));
 	json_object_set_new(hj, "seconds", jreal(r->host_seconds));
 	json_object_set_new(hj, "events", json_integer((json_int_t)r->host_events));
 	json_object_set_new(doc, "host", hj);

@@ -3,7 +3,8 @@
  * The engine: vCPUs in virtual time, tasks as coroutines, the scheduler.
  *
  * Order.  The scheduler always resumes the vCPU with the smallest
- * (next_time, id, seq): virtual time first, then the vCPU id, then the
+ * (next_time, rank, seq): virtual time first, then the vCPU's rank (a
+ * permutation of the cpu numbers drawn from the seed), then the
  * order in which it was queued.  Nothing else decides order: no host time,
  * no pointer value, no hash order.  This is the engine's one rule for
  * determinism.
@@ -72,8 +73,8 @@ static inline bool vcpu_before(const struct sim_vcpu *a, const struct sim_vcpu *
 {
 	if (a->next_time != b->next_time)
 		return a->next_time < b->next_time;
-	if (a->id != b->id)
-		return a->id < b->id;
+	if (a->rank != b->rank)
+		return a->rank < b->rank;
 	return a->seq < b->seq;
 }
 
@@ -585,7 +586,7 @@ static void sched_yield_if_late(struct sim_engine *e, struct sim_vcpu *v)
 		struct sim_vcpu *top = e->heap[0];
 
 		if (top->next_time < v->now ||
-		    (top->next_time == v->now && top->id < v->id)) {
+		    (top->next_time == v->now && top->rank < v->rank)) {
 			sched_next_from(e, 0, heap_replace_top(e, v));
 			return;
 		}
@@ -811,6 +812,41 @@ static void task_entry(void)
 	abort();	/* not reached */
 }
 
+/*
+ * What differs between two runs of one benchmark on a real machine, drawn
+ * from the run's seed (docs/design.md, "What a seed changes"), each from a
+ * stream of its own so that one does not shift another:
+ * - a task created before the run starts begins up to sched.start_jitter_us
+ *   late (thread creation and wake-up are not instantaneous nor equal);
+ * - the first time slice of each vCPU ends at a random phase of a slice
+ *   (the scheduler tick that ends slices runs at its own phase per CPU);
+ * - vCPUs due at the same virtual time run in an order drawn from the seed
+ *   (e->vcpus[].rank), not by cpu number.
+ * A task created while the run is under way (by another task) starts at
+ * once: its start is the model's business.  sched.start_jitter_us = 0 is
+ * the idealised machine: tasks start at once and the slices are in phase
+ * (only the order of simultaneous vCPUs still follows the seed).
+ */
+static sim_time_t task_start_jitter(struct sim_engine *e, const struct sim_task *t)
+{
+	struct sim_rng r;
+
+	if (!e->start_jitter_ps || e->events)
+		return 0;
+	sim_rng_seed(&r, e->seed, (2ULL << 32) | (uint64_t)t->pid);
+	return sim_rng_below(&r, e->start_jitter_ps);
+}
+
+static sim_time_t vcpu_tick_phase(struct sim_engine *e, const struct sim_vcpu *v)
+{
+	struct sim_rng r;
+
+	if (!e->slice_ps || !e->start_jitter_ps)
+		return e->slice_ps;	/* the idealised machine: every tick in phase */
+	sim_rng_seed(&r, e->seed, (3ULL << 32) | (uint64_t)v->id);
+	return 1 + sim_rng_below(&r, e->slice_ps);
+}
+
 struct sim_task *sim_task_create(struct sim_engine *e, int cpu,
 				 const char *comm, sim_task_fn fn, void *arg)
 {
@@ -843,13 +879,15 @@ struct sim_task *sim_task_create(struct sim_engine *e, int cpu,
 	snprintf(t->comm, sizeof(t->comm), "%s", comm);
 	sim_rng_seed(&t->rng, e->seed, (1ULL << 32) | (uint64_t)t->pid);
 	t->state = SIM_TASK_RUNNABLE;
-	t->ready_at = v->now;
+	t->ready_at = v->now + task_start_jitter(e, t);
 	t->all_next = e->tasks;
 	e->tasks = t;
 	e->nr_live++;
 	if (!v->curr) {
 		v->curr = t;
-		v->slice_end = v->now + e->slice_ps;
+		if (t->ready_at > v->now)
+			v->now = t->ready_at;	/* idle until then */
+		v->slice_end = v->now + vcpu_tick_phase(e, v);
 		vcpu_requeue(e, v);
 	} else {
 		rq_push(v, t);
@@ -889,6 +927,7 @@ struct sim_engine *sim_engine_create(const struct sim_engine_opts *o)
 	e->ctxsw_ps = p->sched_context_switch_ns * SIM_NS;
 	e->wakeup_ps = p->sched_wakeup_ns * SIM_NS;
 	e->slice_ps = p->sched_slice_us * SIM_US;
+	e->start_jitter_ps = p->sched_start_jitter_us * SIM_US;
 	e->ipi_send_ps = p->ipi_send_ns * SIM_NS;
 	e->ipi_latency_ps = p->ipi_latency_ns * SIM_NS;
 	e->irq_entry_exit_ps = p->ipi_entry_exit_ns * SIM_NS;
@@ -926,6 +965,21 @@ struct sim_engine *sim_engine_create(const struct sim_engine_opts *o)
 				p->topology_sockets);
 		sim_rng_seed(&v->rng, o->seed, (uint64_t)i);
 		e->cpu_topo[i] = (uint32_t)v->socket << 16 | (uint32_t)v->core;
+	}
+	/* The order of vCPUs due at the same time: a permutation from the seed. */
+	{
+		struct sim_rng r;
+
+		sim_rng_seed(&r, o->seed, 4ULL << 32);
+		for (i = 0; i < n; i++)
+			e->vcpus[i].rank = i;
+		for (i = n - 1; i > 0; i--) {
+			int j = (int)sim_rng_below(&r, (uint64_t)i + 1), tmp;
+
+			tmp = e->vcpus[i].rank;
+			e->vcpus[i].rank = e->vcpus[j].rank;
+			e->vcpus[j].rank = tmp;
+		}
 	}
 	/* SMT siblings: the vCPUs that share a core (one sibling per core here). */
 	for (i = 0; i < n; i++) {

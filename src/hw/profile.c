@@ -17,6 +17,7 @@
  *
  * No locks; nothing here runs inside the engine.
  */
+#include <inttypes.h>
 #include <errno.h>
 #include <ini.h>
 #include <stdio.h>
@@ -100,7 +101,7 @@ static bool profile_section_known(const char *section)
 {
 	size_t i;
 
-	if (!strcmp(section, "sources"))
+	if (!strcmp(section, "sources") || !strcmp(section, "ranges"))
 		return true;
 	for (i = 0; i < NR_PROFILE_FIELDS; i++)
 		if (!strcmp(profile_fields[i].section, section))
@@ -227,6 +228,90 @@ static int profile_field_assign(struct sim_profile *p, int i, const char *value,
 	return 0;
 }
 
+/* "section.key" to a field index, or -1. */
+static int profile_field_dotted(const char *name)
+{
+	char sec[48];
+	const char *dot = strchr(name, '.');
+
+	if (!dot || (size_t)(dot - name) >= sizeof(sec))
+		return -1;
+	memcpy(sec, name, (size_t)(dot - name));
+	sec[dot - name] = '\0';
+	return profile_field_find(sec, dot + 1);
+}
+
+/*
+ * A [ranges] line: "section.key = LO..HI, reason", the range an assumed
+ * value may lie in (`mmsim sensitivity` runs both ends).  Checked here:
+ * a known integer key, given once, LO <= HI, a reason; that the value lies
+ * in it and its source says "assumption" is checked once the whole file
+ * has been read.
+ */
+static int profile_add_range(struct profile_parse *pp, const char *name, const char *value)
+{
+	struct sim_profile *p = pp->p;
+	struct sim_profile_range *r;
+	int i = profile_field_dotted(name), k;
+	char lo[32], hi[32];
+	const char *dots = strstr(value, ".."), *comma = strchr(value, ',');
+
+	if (i < 0 || profile_fields[i].type != PROFILE_TYPE_U64) {
+		snprintf(pp->err, sizeof(pp->err), "[ranges] %s: expected section.key of a "
+			 "numeric value", name);
+		return -1;
+	}
+	for (k = 0; k < p->nr_ranges; k++)
+		if (!strcmp(p->ranges[k].key, name)) {
+			snprintf(pp->err, sizeof(pp->err), "[ranges] %s given twice", name);
+			return -1;
+		}
+	if (p->nr_ranges >= (int)(sizeof(p->ranges) / sizeof(p->ranges[0]))) {
+		snprintf(pp->err, sizeof(pp->err), "too many ranges");
+		return -1;
+	}
+	if (!dots || !comma || comma < dots || (size_t)(dots - value) >= sizeof(lo) ||
+	    (size_t)(comma - dots - 2) >= sizeof(hi)) {
+		snprintf(pp->err, sizeof(pp->err), "[ranges] %s = %.60s: expected LO..HI, reason",
+			 name, value);
+		return -1;
+	}
+	r = &p->ranges[p->nr_ranges];
+	memcpy(lo, value, (size_t)(dots - value));
+	lo[dots - value] = '\0';
+	memcpy(hi, dots + 2, (size_t)(comma - dots - 2));
+	hi[comma - dots - 2] = '\0';
+	while (*++comma == ' ')
+		;
+	if (parse_u64(lo, &r->lo) || parse_u64(hi, &r->hi) || r->lo > r->hi || !*comma) {
+		snprintf(pp->err, sizeof(pp->err), "[ranges] %s = %.60s: expected LO..HI with "
+			 "integers LO <= HI, then a reason", name, value);
+		return -1;
+	}
+	snprintf(r->key, sizeof(r->key), "%s", name);
+	snprintf(r->reason, sizeof(r->reason), "%s", comma);
+	p->nr_ranges++;
+	return 0;
+}
+
+/**
+ * sim_profile_get() - the value of one integer field
+ * @p: the profile
+ * @key: "section.key"
+ * @value: where the value goes
+ *
+ * Return: 0, or -1 if @key names no integer field (@value untouched).
+ */
+int sim_profile_get(const struct sim_profile *p, const char *key, uint64_t *value)
+{
+	int i = profile_field_dotted(key);
+
+	if (i < 0 || profile_fields[i].type != PROFILE_TYPE_U64)
+		return -1;
+	memcpy(value, (const char *)p + profile_fields[i].offset, sizeof(*value));
+	return 0;
+}
+
 /* inih handler: 1 to go on, 0 to stop with pp->err set. */
 static int profile_handler(void *user, const char *section, const char *name,
 			   const char *value)
@@ -244,6 +329,12 @@ static int profile_handler(void *user, const char *section, const char *name,
 	}
 	if (!strcmp(section, "sources")) {
 		if (profile_add_source(pp, name, value))
+			return 0;
+		pp->err_line = 0;
+		return 1;
+	}
+	if (!strcmp(section, "ranges")) {
+		if (profile_add_range(pp, name, value))
 			return 0;
 		pp->err_line = 0;
 		return 1;
@@ -307,6 +398,31 @@ int sim_profile_parse(const char *text, const char *origin,
 			snprintf(err, errlen, "%s: missing key %s.%s", origin,
 				 profile_fields[i].section,
 				 profile_fields[i].key);
+			goto out_free;
+		}
+	}
+	for (i = 0; i < (size_t)p->nr_ranges; i++) {
+		const struct sim_profile_range *r = &p->ranges[i];
+		size_t n = strlen(r->key);
+		uint64_t v = 0;
+		int k;
+
+		sim_profile_get(p, r->key, &v);
+		if (v < r->lo || v > r->hi) {
+			snprintf(err, errlen, "%s: [ranges] %s = %" PRIu64 "..%" PRIu64
+				 ": expected a range holding its value %" PRIu64, origin, r->key,
+				 r->lo, r->hi, v);
+			goto out_free;
+		}
+		for (k = 0; k < p->nr_sources; k++)
+			if (!strncmp(p->sources[k], r->key, n) &&
+			    !strncmp(p->sources[k] + n, " = ", 3) &&
+			    strstr(p->sources[k], "assumption"))
+				break;
+		if (k == p->nr_sources) {
+			snprintf(err, errlen, "%s: [ranges] %s: its source does not say "
+				 "\"assumption\": expected ranges for assumed values only",
+				 origin, r->key);
 			goto out_free;
 		}
 	}

@@ -832,6 +832,7 @@ static const struct {
 	{ "sched.quantum_ns", "1000", "default: DESIGN.md section 2 (about 1 us)" },
 	{ "sched.context_switch_ns", "1500", "default: lmbench lat_ctx order of magnitude" },
 	{ "sched.wakeup_ns", "5000", "default: assumed remote wake-up latency" },
+	{ "sched.start_jitter_us", "10", "default: about one thread creation (9 us, Lemire 2020)" },
 	{ "sched.slice_us", "3000", "default: CFS/EEVDF base slice 3 ms" },
 	{ "sched.smt_throughput_pct", "65", "default: Marr et al., Intel Technology Journal 2002 (+30% for two threads)" },
 	{ "cache.l1_hit_ns", "1", "default: about 4 cycles" },
