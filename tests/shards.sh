@@ -88,6 +88,22 @@ sed -n 2p job/jobs.txt | bash || fail "rerunning shard 2"
 cmp s.csv ref.csv || fail "after the rerun, the merge differs"
 echo "ok: --merge names a missing part and its runs; the rerun completes it"
 
+# 3b. plain merge over a glob: a part that is not there is named
+rm s.part-2-of-3.csv
+"$BIN" merge s.part-*-of-3.csv --csv m.csv > out.txt 2> err.txt
+rc=$?
+errlines
+[ $rc -eq 1 ] || fail "merge without part 2: exit $rc, expected 1"
+grep -qx 'mmsim: shard 2/3: s.part-2-of-3.csv is not among the files' err.txt ||
+	fail "merge without part 2: $(cat err.txt)"
+grep -q '^mmsim: error: merge: the parts of shards 2 are missing (1 of 3), nothing written' err.txt ||
+	fail "merge without part 2: $(cat err.txt)"
+[ -e m.csv ] && fail "merge without part 2 wrote m.csv"
+sed -n 2p job/jobs.txt | bash || fail "rerunning shard 2"
+"$BIN" merge s.part-*-of-3.csv --csv m.csv || fail "merge after the rerun exited $?"
+cmp m.csv ref.csv || fail "merge after the rerun differs"
+echo "ok: merge over a glob names a missing part"
+
 # 4. parts that are not this sweep's: bad input
 bad() {
 	local want=$1; shift
@@ -120,5 +136,7 @@ bad "--merge=0: expected an integer from 1 to 10000" sweep "${G[@]}" --merge 0
 mkdir -p "sp ace"
 bad "--slurm sp ace/j: .* has a space, quote" sweep "${G[@]}" --emit-jobs 2 --slurm "sp ace/j"
 bad "--slurm nodir/j: cannot make the directory" sweep "${G[@]}" --emit-jobs 2 --slurm nodir/j
+bad "merge s.part-1-of-3.csv: shard 1 of 3 comes after shard 3: expected each part once, in the order 1..3" \
+	merge s.part-3-of-3.csv s.part-1-of-3.csv
 echo "ok: bad input"
 exit 0

@@ -955,6 +955,86 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/*
+ * Shard @i of @n from a part's name, "DIR/x.part-03-of-12.csv" (what
+ * cli_shard_part() writes); @pre and @post the text around "part-I-of-N".
+ * Returns false for any other name.
+ */
+static bool merge_part_name(const char *path, uint64_t *i, uint64_t *n, size_t *pre,
+			    const char **post)
+{
+	const char *slash = strrchr(path, '/'), *p = NULL, *q;
+	char *end;
+
+	for (q = slash ? slash : path; (q = strstr(q, ".part-")); q++)
+		p = q;
+	if (!p || p[6] < '0' || p[6] > '9')
+		return false;
+	*i = strtoull(p + 6, &end, 10);
+	if (strncmp(end, "-of-", 4) || end[4] < '1' || end[4] > '9')
+		return false;
+	*n = strtoull(end + 4, &end, 10);
+	if ((*end && *end != '.') || !*i || *i > *n || *n > 10000)
+		return false;
+	*pre = (size_t)(p + 1 - path);
+	*post = end;
+	return true;
+}
+
+/*
+ * When every file is a part of the same N shards by its name, every shard
+ * 1..N must be there, in order: a glob over the parts silently leaves out
+ * the part of a shard that failed.  Names the missing shards on standard
+ * error.  Returns 0 (complete, or not named as parts), 1 with c->msg set
+ * (parts missing), or 2 (out of order).
+ */
+static int merge_check_parts(struct cli *c, const struct cli_args *a)
+{
+	uint64_t i, n = 0, ni, want, prev, nr_missing = 0;
+	const char *post = "";
+	char shards[128];
+	size_t pre = 0, ns = 0;
+	int k, width;
+
+	for (k = 0; k < a->nr_pos; k++) {
+		if (!merge_part_name(a->pos[k], &i, &ni, &pre, &post) || (k && ni != n))
+			return 0;
+		n = ni;
+	}
+	for (k = 0, prev = 0; k < a->nr_pos; k++) {
+		merge_part_name(a->pos[k], &i, &ni, &pre, &post);
+		if (i <= prev)
+			return cli_fail(c, "merge %s: shard %" PRIu64 " of %" PRIu64
+					" comes after shard %" PRIu64 ": expected each part once, in the order 1..%" PRIu64,
+					a->pos[k], i, n, prev, n);
+		prev = i;
+	}
+	/* The name of a missing part, from the first's: the same text around it. */
+	merge_part_name(a->pos[0], &i, &ni, &pre, &post);
+	width = snprintf(NULL, 0, "%" PRIu64, n);
+	shards[0] = '\0';
+	for (k = 0, want = 1; want <= n; want++) {
+		if (k < a->nr_pos && merge_part_name(a->pos[k], &i, &ni, &pre, &post) && i == want) {
+			k++;
+			continue;
+		}
+		merge_part_name(a->pos[0], &i, &ni, &pre, &post);
+		fprintf(c->err, "mmsim: shard %" PRIu64 "/%" PRIu64 ": %.*spart-%0*" PRIu64 "-of-%"
+			PRIu64 "%s is not among the files\n", want, n, (int)pre, a->pos[0], width,
+			want, n, post);
+		if (ns < sizeof(shards))
+			ns += (size_t)snprintf(shards + ns, sizeof(shards) - ns, "%s%" PRIu64,
+					       nr_missing ? "," : "", want);
+		nr_missing++;
+	}
+	if (!nr_missing)
+		return 0;
+	return cli_fail(c, "merge: the parts of shards %s%s are missing (%" PRIu64 " of %" PRIu64
+			"), nothing written: rerun only those shards, then merge again (`mmsim sweep ... --merge %"
+			PRIu64 "` also names their runs)", shards, ns >= sizeof(shards) ? "..." : "",
+			nr_missing, n, n) - 1;
+}
+
 /**
  * cmd_merge() - `mmsim merge`: join the CSVs of a sweep's shards
  * @c: the invocation
@@ -983,6 +1063,9 @@ int cmd_merge(struct cli *c, int argc, char **argv)
 		return ret;
 	if (!a.nr_pos)
 		return cli_fail(c, "merge: expected the CSV files of a sweep's shards, got none");
+	ret = merge_check_parts(c, &a);
+	if (ret)
+		return ret;
 	f = calloc((size_t)a.nr_pos, sizeof(*f));
 	if (!f)
 		return cli_fail(c, "out of memory") - 1;
