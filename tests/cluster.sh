@@ -146,7 +146,7 @@ st=$(job_state "${jid}_2")
 rc=$?
 grep -v '^==[0-9]*==' err.txt > err1.txt
 [ $rc -eq 1 ] || fail "--merge without part 2 exited $rc, expected 1: $(cat err1.txt)"
-grep -q "^mmsim: shard 2/3 (k.part-2-of-3.csv): missing; its 1 runs (1-1 of 3): iterations=40000 seed [0-9]*$" err1.txt ||
+grep -q "^mmsim: shard 2/3 (k.part-2-of-3.csv): missing: its run 1 of 3, iterations=40000 seed [0-9]*$" err1.txt ||
 	fail "--merge did not name shard 2 and its run: $(cat err1.txt)"
 jid2=$(sbatch --parsable --array=2 kill/array.sbatch) || fail "sbatch --array=2 exited $?"
 mid2=$(sbatch --parsable --dependency=afterok:"$jid2" kill/merge.sbatch) || fail "sbatch merge exited $?"

@@ -78,7 +78,7 @@ rm s.csv s.part-2-of-3.csv
 rc=$?
 errlines
 [ $rc -eq 1 ] || fail "a missing part: exit $rc, expected 1"
-grep -q '^mmsim: shard 2/3 (s.part-2-of-3.csv): missing; its 2 runs (2-3 of 6): cpus=4 seed [0-9]*, cpus=4 seed [0-9]*$' err.txt ||
+grep -q '^mmsim: shard 2/3 (s.part-2-of-3.csv): missing: its runs 2-3 of 6, cpus=4 seed [0-9]*, cpus=4 seed [0-9]*$' err.txt ||
 	fail "a missing part: $(cat err.txt)"
 grep -q '^mmsim: error: sweep spinlock --merge 3: the parts of shards 2 are missing or short (1 of 3), nothing written: rerun only those shards (Slurm: sbatch --array=2 DIR/array.sbatch)' err.txt ||
 	fail "a missing part: $(cat err.txt)"

@@ -1275,7 +1275,7 @@ static int sweep_merge_shards(struct cli *c, const struct sweep *sw,
 	struct sim_outfile out_f;
 	struct cli_shards sh;
 	struct sim_out all;
-	char base[512], path[600], point[256], shards[128], head[1024];
+	char base[512], path[600], point[256], shards[128], head[1024], range[48];
 	uint64_t i, miss[3], nr_missing, nr_bad = 0;
 	size_t hlen, ns = 0;
 	int ret = 0, k;
@@ -1306,15 +1306,17 @@ static int sweep_merge_shards(struct cli *c, const struct sweep *sw,
 		if (ns < sizeof(shards))
 			ns += (size_t)snprintf(shards + ns, sizeof(shards) - ns, "%s%" PRIu64,
 					       nr_bad > 1 ? "," : "", i);
+		if (nr_missing == 1 && !found)
+			snprintf(range, sizeof(range), "run %" PRIu64, first);
+		else
+			snprintf(range, sizeof(range), "runs %" PRIu64 "-%" PRIu64, first, last - 1);
 		if (found)
 			fprintf(c->err, "mmsim: shard %" PRIu64 "/%" PRIu64 " (%s): lacks %" PRIu64
-				" of its %" PRIu64 " runs (%" PRIu64 "-%" PRIu64 " of %" PRIu64 "):",
-				i, sh.n, path, nr_missing, last - first, first, last - 1,
-				sw->nr_runs);
+				" of its %" PRIu64 " runs (%s of %" PRIu64 "):",
+				i, sh.n, path, nr_missing, last - first, range, sw->nr_runs);
 		else
-			fprintf(c->err, "mmsim: shard %" PRIu64 "/%" PRIu64 " (%s): missing; its %"
-				PRIu64 " runs (%" PRIu64 "-%" PRIu64 " of %" PRIu64 "):",
-				i, sh.n, path, nr_missing, first, last - 1, sw->nr_runs);
+			fprintf(c->err, "mmsim: shard %" PRIu64 "/%" PRIu64 " (%s): missing: its %s of %"
+				PRIu64 ",", i, sh.n, path, range, sw->nr_runs);
 		for (k = 0; k < 3 && (uint64_t)k < nr_missing; k++) {
 			sweep_point_name(sw, miss[k], point, sizeof(point));
 			fprintf(c->err, "%s %s", k ? "," : "", point);
