@@ -87,6 +87,7 @@ MpiDefault=none
 ReturnToService=2
 MaxArraySize=1001
 MinJobAge=600
+MailProg=/bin/true
 SchedulerParameters=sched_interval=1,bf_interval=1
 $node NodeAddr=127.0.0.1 State=UNKNOWN
 PartitionName=mmsim Nodes=$host Default=YES MaxTime=INFINITE State=UP

@@ -196,6 +196,8 @@ static void fill_array(FILE *f, struct cli *c, const struct cli_shards *sh,
 		"# file, writing its part of the merged CSV.  Written by mmsim %s:\n#   ",
 		MMSIM_VERSION);
 	print_command(f, c, sh);
+	fputs(" --csv ", f);
+	print_shell_word(f, sh->base);
 	fprintf(f, " --emit-jobs %" PRIu64 " --slurm ", sh->n);
 	print_shell_word(f, dir);
 	fprintf(f, "\n# Rerun only shard I: sbatch --array=I %s/array.sbatch\n", dir);
