@@ -154,6 +154,10 @@ cmd_down() {
 	if [ -s "$DIR/slurmctld.pid" ] && [ -e "$CONF" ]; then
 		# Cancel what is left, so that no job outlives the cluster.
 		SLURM_CONF=$CONF scancel --quiet --partition=mmsim 2> /dev/null
+		for ((i = 0; i < 40; i++)); do
+			[ -z "$(SLURM_CONF=$CONF squeue -h 2> /dev/null)" ] && break
+			sleep 0.25
+		done
 	fi
 	for f in slurmd.pid slurmctld.pid munge/munged.pid; do
 		pid_alive "$DIR/$f" || continue

@@ -157,7 +157,7 @@ static bool sbatch_plain(const char *path)
 	return !strpbrk(path, " \t\n'\"\\$`%");
 }
 
-/* Write @text of file DIR/@name, mode @mode.  Returns 0, or 2 with c->msg set. */
+/* Write DIR/@name through @fill, then give it @mode.  Returns 0, or 2 with c->msg set. */
 static int write_file(struct cli *c, const char *dir, const char *name, mode_t mode,
 		      void (*fill)(FILE *f, struct cli *c, const struct cli_shards *sh,
 				   const char *dir, const char *cwd),
