@@ -6,7 +6,8 @@
  *   mmsim sweep SCENARIO --vary KEY=V1,V2,... [--vary ...] [--seeds N]
  *               [--jobs J] [--csv FILE] [--plot FILE] [--shard I/N]
  *               [--emit-jobs N] [--set ...] [--variant ...] [--profile ...]
- *               [--seed BASE] [--check]
+ *               [--seed BASE] [--check] [--emit-jobs N [--slurm DIR [--submit]]]
+ *               [--merge N]
  *   mmsim merge A.csv B.csv ... [--csv OUT]
  *
  * Models nothing of the kernel.  The order of everything is fixed before
@@ -34,7 +35,12 @@
  * P runs, a contiguous block, so the shards' CSVs given to `mmsim merge`
  * in the order 1..N are the unsharded CSV, byte for byte.  --emit-jobs N
  * prints the N shard commands, one per line, with zero-padded part names
- * so that a shell glob lists them in order.
+ * so that a shell glob lists them in order; with --slurm DIR it writes
+ * them as a Slurm job array (cluster.c).  --merge N joins the N parts,
+ * each checked row by row against its shard's runs, and names every
+ * shard whose part is missing or short, with its runs; nothing is
+ * written until all are whole.  `mmsim merge` over files named as parts
+ * checks that shards 1..N are all there.
  *
  * Limit: a sweep has at most SWEEP_MAX_RUNS runs (grid points x seeds).
  * The host clock is read only for the progress line (progress.c).
