@@ -1312,14 +1312,15 @@ static int sweep_merge_shards(struct cli *c, const struct sweep *sw,
 		if (ns < sizeof(shards))
 			ns += (size_t)snprintf(shards + ns, sizeof(shards) - ns, "%s%" PRIu64,
 					       nr_bad > 1 ? "," : "", i);
-		if (nr_missing == 1 && !found)
+		if (nr_missing == 1)
 			snprintf(range, sizeof(range), "run %" PRIu64, first);
 		else
 			snprintf(range, sizeof(range), "runs %" PRIu64 "-%" PRIu64, first, last - 1);
 		if (found)
 			fprintf(c->err, "mmsim: shard %" PRIu64 "/%" PRIu64 " (%s): lacks %" PRIu64
-				" of its %" PRIu64 " runs (%s of %" PRIu64 "):",
-				i, sh.n, path, nr_missing, last - first, range, sw->nr_runs);
+				" of its %" PRIu64 " runs (%" PRIu64 "-%" PRIu64 " of %" PRIu64 "):",
+				i, sh.n, path, nr_missing, last - first, first, last - 1,
+				sw->nr_runs);
 		else
 			fprintf(c->err, "mmsim: shard %" PRIu64 "/%" PRIu64 " (%s): missing: its %s of %"
 				PRIu64 ",", i, sh.n, path, range, sw->nr_runs);
