@@ -96,7 +96,7 @@ EOF
 
 start_munge() {
 	mkdir -p "$DIR/munge"
-	chmod 0700 "$DIR/munge"
+	chmod 0755 "$DIR/munge"	# the socket, for any user; the key itself is 0400
 	if command -v mungekey > /dev/null 2>&1 || [ -x /usr/sbin/mungekey ]; then
 		PATH=$PATH:/usr/sbin mungekey --create --keyfile="$DIR/munge/munge.key" ||
 			die "mungekey could not create a key"
