@@ -5,8 +5,11 @@
 #   make test   install what is missing, build with ASan and UBSan, run ctest
 .PHONY: run test deps build build-test bench clean
 
+# slurmctld, slurmd, slurm-client, munge and parallel: tests/cluster.sh runs a
+# sharded sweep on a local Slurm (scripts/slurm-local.sh) and GNU parallel.
 DEB_PACKAGES := cmake ninja-build gcc pkg-config libcmocka-dev libjansson-dev \
-	libinih-dev libxml2-utils gnuplot-nox
+	libinih-dev libxml2-utils gnuplot-nox \
+	slurmctld slurmd slurm-client munge parallel
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 # live mode (docs/live.md): stress-ng for reclaim-tlb, perf for lock waits
 DEB_PACKAGES += stress-ng linux-perf

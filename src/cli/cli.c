@@ -76,6 +76,15 @@
 	  "run only the I-th (1-based) of N equal parts of the points")       \
 	X(EMIT_JOBS, "--emit-jobs", "N", CLI_SWEEP,                             \
 	  "print the N commands of a sweep split into N shards; run nothing")  \
+	X(MERGE_N, "--merge", "N", CLI_SWEEP,                                   \
+	  "join the N parts --emit-jobs N named into --csv FILE; name any "   \
+	  "shard or run that is missing; run nothing")                        \
+	X(SLURM, "--slurm", "DIR", CLI_SWEEP,                                   \
+	  "with --emit-jobs N: write DIR/jobs.txt, a Slurm array of N tasks " \
+	  "(DIR/array.sbatch) and its merge (DIR/merge.sbatch)")              \
+	X(SUBMIT, "--submit", NULL, CLI_SWEEP,                                  \
+	  "with --slurm: sbatch the array, then the merge after it; print "   \
+	  "the job ids")                                                      \
 	X(TRACE, "--trace", "FILE", CLI_RUN,                                    \
 	  "a Chrome trace-event timeline (Perfetto); FILE.VARIANT.json per variant") \
 	X(TRACE_LIMIT, "--trace-limit", "N", CLI_RUN,                           \
@@ -289,12 +298,14 @@ int cli_parse_args(struct cli *c, int argc, char **argv, unsigned cmd,
 		case CLI_OPT_JSON:
 		case CLI_OPT_CSV:
 		case CLI_OPT_PLOT:
+		case CLI_OPT_SLURM:
 		case CLI_OPT_TRACE: {
 			const char **slot = id == CLI_OPT_BASELINE ? &a->baseline :
 					    id == CLI_OPT_PROFILE ? &a->profile :
 					    id == CLI_OPT_JSON ? &a->json :
 					    id == CLI_OPT_CSV ? &a->csv :
-					    id == CLI_OPT_PLOT ? &a->plot : &a->trace;
+					    id == CLI_OPT_PLOT ? &a->plot :
+					    id == CLI_OPT_SLURM ? &a->slurm : &a->trace;
 
 			if (*slot)
 				return cli_fail(c, "%s %s: given twice (first %s)",
@@ -322,6 +333,7 @@ int cli_parse_args(struct cli *c, int argc, char **argv, unsigned cmd,
 		case CLI_OPT_SEEDS:
 		case CLI_OPT_JOBS:
 		case CLI_OPT_EMIT_JOBS:
+		case CLI_OPT_MERGE_N:
 		case CLI_OPT_TRACE_LIMIT: {
 			struct sim_param np = {
 				.key = cli_opts[id].name, .type = SIM_PARAM_COUNT,
@@ -330,6 +342,7 @@ int cli_parse_args(struct cli *c, int argc, char **argv, unsigned cmd,
 			uint64_t *slot = id == CLI_OPT_SEEDS ? &a->seeds :
 					 id == CLI_OPT_JOBS ? &a->jobs :
 					 id == CLI_OPT_EMIT_JOBS ? &a->emit_jobs :
+					 id == CLI_OPT_MERGE_N ? &a->merge_n :
 					 &a->trace_limit;
 
 			if (sim_param_parse(&np, val, slot, c->msg, sizeof(c->msg)))
@@ -355,6 +368,9 @@ int cli_parse_args(struct cli *c, int argc, char **argv, unsigned cmd,
 		}
 		case CLI_OPT_CHECK:
 			a->check = true;
+			break;
+		case CLI_OPT_SUBMIT:
+			a->submit = true;
 			break;
 		case NR_CLI_OPTS:
 			break;

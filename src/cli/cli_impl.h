@@ -50,6 +50,9 @@ struct cli_args {
 	const char *plot;			/* sweep FILE, reproduce DIR */
 	uint64_t shard_i, shard_n;		/* 1-based; 0/0: no --shard */
 	uint64_t emit_jobs;			/* parts, 0: run */
+	uint64_t merge_n;			/* --merge N: join N parts, 0: run */
+	const char *slurm;			/* --slurm DIR, NULL: print the jobs */
+	bool submit;				/* --submit: sbatch the array and merge */
 	/* run */
 	const char *trace;			/* trace file, NULL: none */
 	uint64_t trace_limit;			/* events */
@@ -108,6 +111,23 @@ int cli_apply_costs(struct cli *c, const struct cli_args *a, struct sim_profile 
 void cli_path_insert(const char *path, const char *ins, char *buf, size_t len);
 int cmd_sweep(struct cli *c, int argc, char **argv);
 int cmd_merge(struct cli *c, int argc, char **argv);
+
+/* cluster.c: a command split into shards, run by GNU parallel or Slurm. */
+struct cli_shards {
+	const char *cmd;		/* the subcommand, "sweep" */
+	const char *name;		/* for job names: the scenario */
+	int argc;			/* the subcommand's arguments, as given */
+	char **argv;			/* argv[0] is cmd */
+	uint64_t n;			/* shards, >= 1 */
+	const char *base;		/* the merged CSV; parts are cli_shard_part() */
+	uint64_t cpus;			/* CPUs per shard (its --jobs) */
+};
+
+void cli_shard_part(const char *base, uint64_t i, uint64_t n, char *buf, size_t len);
+int cli_shards_emit(struct cli *c, FILE *f, const struct cli_shards *sh);
+int cli_shards_slurm(struct cli *c, const struct cli_shards *sh, const char *dir,
+		     bool submit);
+int cli_shards_check(struct cli *c, const struct cli_args *a);
 
 /* plot.c: one line of a sweep chart, as gnuplot draws it. */
 struct plot_series {

@@ -6,7 +6,8 @@
  *   mmsim sweep SCENARIO --vary KEY=V1,V2,... [--vary ...] [--seeds N]
  *               [--jobs J] [--csv FILE] [--plot FILE] [--shard I/N]
  *               [--emit-jobs N] [--set ...] [--variant ...] [--profile ...]
- *               [--seed BASE] [--check]
+ *               [--seed BASE] [--check] [--emit-jobs N [--slurm DIR [--submit]]]
+ *               [--merge N]
  *   mmsim merge A.csv B.csv ... [--csv OUT]
  *
  * Models nothing of the kernel.  The order of everything is fixed before
@@ -34,7 +35,12 @@
  * P runs, a contiguous block, so the shards' CSVs given to `mmsim merge`
  * in the order 1..N are the unsharded CSV, byte for byte.  --emit-jobs N
  * prints the N shard commands, one per line, with zero-padded part names
- * so that a shell glob lists them in order.
+ * so that a shell glob lists them in order; with --slurm DIR it writes
+ * them as a Slurm job array (cluster.c).  --merge N joins the N parts,
+ * each checked row by row against its shard's runs, and names every
+ * shard whose part is missing or short, with its runs; nothing is
+ * written until all are whole.  `mmsim merge` over files named as parts
+ * checks that shards 1..N are all there.
  *
  * Limit: a sweep has at most SWEEP_MAX_RUNS runs (grid points x seeds).
  * The host clock is read only for the progress line (progress.c).
@@ -786,80 +792,35 @@ out_free:
 
 /* ---- --emit-jobs ----------------------------------------------------------- */
 
-/* An argument as the shell reads it back. */
-static void print_shell_word(FILE *f, const char *w)
+/* The shards of this sweep, for cluster.c: --emit-jobs N, --slurm, --merge N. */
+static void sweep_shards(const struct sweep *sw, const struct cli_args *a, int argc,
+			 char **argv, uint64_t n, char *base, size_t len,
+			 struct cli_shards *sh)
 {
-	const char *p;
-	bool plain = *w != '\0';
-
-	for (p = w; *p; p++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-			    "0123456789_./=,:+@%-", *p))
-			plain = false;
-	if (plain) {
-		fputs(w, f);
-		return;
-	}
-	fputc('\'', f);
-	for (p = w; *p; p++)
-		if (*p == '\'')
-			fputs("'\\''", f);
-		else
-			fputc(*p, f);
-	fputc('\'', f);
-}
-
-/* Options left out of a shard's command (they are replaced or unwanted). */
-static bool emit_drops(const char *arg, bool *takes_value)
-{
-	static const char *const drop[] = { "--emit-jobs", "--csv", "--plot", "--shard", NULL };
-	int i;
-
-	for (i = 0; drop[i]; i++) {
-		size_t n = strlen(drop[i]);
-
-		if (!strncmp(arg, drop[i], n) && (!arg[n] || arg[n] == '=')) {
-			*takes_value = !arg[n];
-			return true;
-		}
-	}
-	return false;
+	if (a->csv)
+		snprintf(base, len, "%s", a->csv);
+	else
+		snprintf(base, len, "%s-sweep.csv", sw->s->name);
+	*sh = (struct cli_shards){
+		.cmd = "sweep", .name = sw->s->name, .argc = argc, .argv = argv,
+		.n = n, .base = base, .cpus = cli_default_jobs(a, true),
+	};
 }
 
 static int sweep_emit_jobs(struct cli *c, const struct sweep *sw,
 			   const struct cli_args *a, int argc, char **argv)
 {
-	char base[512], name[600], part[48];
-	uint64_t n = a->emit_jobs, i;
-	int width = snprintf(NULL, 0, "%" PRIu64, n), k;
+	struct cli_shards sh;
+	char base[512];
 
-	if (a->csv && !strcmp(a->csv, "-"))
-		return cli_fail(c, "--emit-jobs %" PRIu64 " with --csv -: expected --csv FILE, the name of the merged CSV",
-				n);
-	snprintf(base, sizeof(base), "%s", a->csv ? a->csv : "sweep.csv");
-	if (!a->csv)
-		snprintf(base, sizeof(base), "%s-sweep.csv", sw->s->name);
-	for (i = 1; i <= n; i++) {
-		snprintf(part, sizeof(part), "part-%0*" PRIu64 "-of-%" PRIu64, width, i, n);
-		cli_path_insert(base, part, name, sizeof(name));
-		print_shell_word(c->out, c->prog ? c->prog : "mmsim");
-		fputs(" sweep", c->out);
-		for (k = 1; k < argc; k++) {
-			bool takes;
-
-			if (emit_drops(argv[k], &takes)) {
-				k += takes;
-				continue;
-			}
-			fputc(' ', c->out);
-			print_shell_word(c->out, argv[k]);
-		}
-		fprintf(c->out, " --shard %" PRIu64 "/%" PRIu64 " --csv ", i, n);
-		print_shell_word(c->out, name);
-		fputc('\n', c->out);
-	}
-	return ferror(c->out) ? cli_fail(c, "writing to standard output failed") - 1 : 0;
+	sweep_shards(sw, a, argc, argv, a->emit_jobs, base, sizeof(base), &sh);
+	if (a->slurm)
+		return cli_shards_slurm(c, &sh, a->slurm, a->submit);
+	return cli_shards_emit(c, c->out, &sh);
 }
+
+static int sweep_merge_shards(struct cli *c, const struct sweep *sw,
+			      const struct cli_args *a, int argc, char **argv);
 
 /* ---- the subcommands -------------------------------------------------------- */
 
@@ -884,6 +845,8 @@ int cmd_sweep(struct cli *c, int argc, char **argv)
 	int ret;
 
 	ret = cli_parse_args(c, argc, argv, CLI_SWEEP, "sweep", &a);
+	if (!ret)
+		ret = cli_shards_check(c, &a);
 	if (ret)
 		return ret;
 	memset(&csv_f, 0, sizeof(csv_f));
@@ -898,6 +861,10 @@ int cmd_sweep(struct cli *c, int argc, char **argv)
 			goto out_free;
 		}
 		ret = sweep_emit_jobs(c, &sw, &a, argc, argv);
+		goto out_free;
+	}
+	if (a.merge_n) {
+		ret = sweep_merge_shards(c, &sw, &a, argc, argv);
 		goto out_free;
 	}
 	if (a.plot && (ret = cli_plot_check_path(c, a.plot)))
@@ -994,6 +961,86 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/*
+ * Shard @i of @n from a part's name, "DIR/x.part-03-of-12.csv" (what
+ * cli_shard_part() writes); @pre and @post the text around "part-I-of-N".
+ * Returns false for any other name.
+ */
+static bool merge_part_name(const char *path, uint64_t *i, uint64_t *n, size_t *pre,
+			    const char **post)
+{
+	const char *slash = strrchr(path, '/'), *p = NULL, *q;
+	char *end;
+
+	for (q = slash ? slash : path; (q = strstr(q, ".part-")); q++)
+		p = q;
+	if (!p || p[6] < '0' || p[6] > '9')
+		return false;
+	*i = strtoull(p + 6, &end, 10);
+	if (strncmp(end, "-of-", 4) || end[4] < '1' || end[4] > '9')
+		return false;
+	*n = strtoull(end + 4, &end, 10);
+	if ((*end && *end != '.') || !*i || *i > *n || *n > 10000)
+		return false;
+	*pre = (size_t)(p + 1 - path);
+	*post = end;
+	return true;
+}
+
+/*
+ * When every file is a part of the same N shards by its name, every shard
+ * 1..N must be there, in order: a glob over the parts silently leaves out
+ * the part of a shard that failed.  Names the missing shards on standard
+ * error.  Returns 0 (complete, or not named as parts), 1 with c->msg set
+ * (parts missing), or 2 (out of order).
+ */
+static int merge_check_parts(struct cli *c, const struct cli_args *a)
+{
+	uint64_t i, n = 0, ni, want, prev, nr_missing = 0;
+	const char *post = "";
+	char shards[128];
+	size_t pre = 0, ns = 0;
+	int k, width;
+
+	for (k = 0; k < a->nr_pos; k++) {
+		if (!merge_part_name(a->pos[k], &i, &ni, &pre, &post) || (k && ni != n))
+			return 0;
+		n = ni;
+	}
+	for (k = 0, prev = 0; k < a->nr_pos; k++) {
+		merge_part_name(a->pos[k], &i, &ni, &pre, &post);
+		if (i <= prev)
+			return cli_fail(c, "merge %s: shard %" PRIu64 " of %" PRIu64
+					" comes after shard %" PRIu64 ": expected each part once, in the order 1..%" PRIu64,
+					a->pos[k], i, n, prev, n);
+		prev = i;
+	}
+	/* The name of a missing part, from the first's: the same text around it. */
+	merge_part_name(a->pos[0], &i, &ni, &pre, &post);
+	width = snprintf(NULL, 0, "%" PRIu64, n);
+	shards[0] = '\0';
+	for (k = 0, want = 1; want <= n; want++) {
+		if (k < a->nr_pos && merge_part_name(a->pos[k], &i, &ni, &pre, &post) && i == want) {
+			k++;
+			continue;
+		}
+		merge_part_name(a->pos[0], &i, &ni, &pre, &post);
+		fprintf(c->err, "mmsim: shard %" PRIu64 "/%" PRIu64 ": %.*spart-%0*" PRIu64 "-of-%"
+			PRIu64 "%s is not among the files\n", want, n, (int)pre, a->pos[0], width,
+			want, n, post);
+		if (ns < sizeof(shards))
+			ns += (size_t)snprintf(shards + ns, sizeof(shards) - ns, "%s%" PRIu64,
+					       nr_missing ? "," : "", want);
+		nr_missing++;
+	}
+	if (!nr_missing)
+		return 0;
+	return cli_fail(c, "merge: the parts of shards %s%s are missing (%" PRIu64 " of %" PRIu64
+			"), nothing written: rerun only those shards, then merge again (`mmsim sweep ... --merge %"
+			PRIu64 "` also names their runs)", shards, ns >= sizeof(shards) ? "..." : "",
+			nr_missing, n, n) - 1;
+}
+
 /**
  * cmd_merge() - `mmsim merge`: join the CSVs of a sweep's shards
  * @c: the invocation
@@ -1022,6 +1069,9 @@ int cmd_merge(struct cli *c, int argc, char **argv)
 		return ret;
 	if (!a.nr_pos)
 		return cli_fail(c, "merge: expected the CSV files of a sweep's shards, got none");
+	ret = merge_check_parts(c, &a);
+	if (ret)
+		return ret;
 	f = calloc((size_t)a.nr_pos, sizeof(*f));
 	if (!f)
 		return cli_fail(c, "out of memory") - 1;
@@ -1117,5 +1167,189 @@ out_free:
 	for (k = 0; k < a.nr_pos; k++)
 		free(f[k].text);
 	free(f);
+	return ret;
+}
+
+/* ---- --merge N: the parts of this sweep's shards, checked run by run ------ */
+
+/* Every column of a row of run @r but the value: "spinlock,4,123,qspinlock,runtime_s," */
+static void sweep_row_key(const struct sweep *sw, uint64_t r, uint64_t seed, int v, int m,
+			  char *buf, size_t len)
+{
+	uint64_t g = r / sw->nr_seeds;
+	size_t n = (size_t)snprintf(buf, len, "%s", sw->s->name);
+	int k;
+
+	for (k = 0; k < sw->nr_axes && n < len; k++)
+		n += (size_t)snprintf(buf + n, len - n, ",%s",
+				      sw->axis[k].text[sweep_axis_index(sw, g, k)]);
+	if (n < len)
+		snprintf(buf + n, len - n, ",%" PRIu64 ",%s,%s,", seed,
+			 sw->s->variants[sw->vidx[v]], sw->s->metrics[m].key);
+}
+
+/*
+ * Run @r's rows at *@p: all of them, in order (*@p moves past them, true),
+ * or none (a run that failed or never ran: false).  Anything else, rows
+ * of another sweep or a part cut short, sets *@bad to the row that does
+ * not fit.
+ */
+static bool sweep_part_has_run(const struct sweep *sw, uint64_t r, const char **p,
+			       const char **bad)
+{
+	struct sim_run_config cfg;
+	char key[1024];
+	const char *q = *p;
+	int v, m;
+
+	sweep_config(sw, r, &cfg);
+	for (v = 0; v < sw->nr_var; v++)
+		for (m = 0; m < sw->nr_metrics; m++) {
+			size_t n;
+			const char *nl;
+
+			sweep_row_key(sw, r, cfg.seed, v, m, key, sizeof(key));
+			n = strlen(key);
+			nl = strchr(q, '\n');
+			if (strncmp(q, key, n) || !nl || memchr(q + n, ',', (size_t)(nl - q - n))) {
+				if (q != *p)
+					*bad = q;
+				return false;
+			}
+			q = nl + 1;
+		}
+	*p = q;
+	return true;
+}
+
+/*
+ * One shard's part: @nr_missing of its runs [@first, @last) are absent
+ * (all of them when the file is); at most @max of them in @miss.
+ * Returns 0, or 2 with c->msg set when the file is not this shard's.
+ */
+static int sweep_check_part(struct cli *c, const struct sweep *sw, const char *path,
+			    const char *header, uint64_t first, uint64_t last,
+			    struct merge_file *f, uint64_t *miss, int max,
+			    uint64_t *nr_missing)
+{
+	const char *p, *bad = NULL;
+	size_t hlen = strlen(header);
+	uint64_t r;
+
+	*nr_missing = 0;
+	f->path = path;
+	if (access(path, F_OK) && errno == ENOENT) {
+		for (r = first; r < last; r++)
+			if ((*nr_missing)++ < (uint64_t)max)
+				miss[*nr_missing - 1] = r;
+		return 0;
+	}
+	if (merge_read(c, f))
+		return 2;
+	if (f->len < hlen || memcmp(f->text, header, hlen))
+		return cli_fail(c, "merge %s: its header is not this sweep's: expected %.*s",
+				path, (int)hlen - 1, header);
+	if (f->len && f->text[f->len - 1] != '\n')
+		return cli_fail(c, "merge %s: the last line is incomplete: expected a whole CSV",
+				path);
+	f->rows = p = f->text + hlen;
+	for (r = first; r < last && !bad; r++)
+		if (!sweep_part_has_run(sw, r, &p, &bad) && !bad)
+			if ((*nr_missing)++ < (uint64_t)max)
+				miss[*nr_missing - 1] = r;
+	if (!bad && *p)
+		bad = p;
+	if (bad)
+		return cli_fail(c, "merge %s: the row %.*s is not one of this shard's runs: expected the part of this sweep's shard",
+				path, (int)(strchr(bad, '\n') ? strchr(bad, '\n') - bad : 60), bad);
+	return 0;
+}
+
+/*
+ * `mmsim sweep ... --merge N [--csv FILE]`: the N parts that `--emit-jobs
+ * N` named (FILE.part-I-of-N.csv), each checked against the runs of its
+ * shard, joined into FILE (standard output without --csv).  A part that
+ * is missing, or lacks runs (a run failed: the shard wrote the others and
+ * exited 1), is named on standard error with those runs, and nothing is
+ * written: rerunning only those shards, then merging again, gives the
+ * unsharded CSV byte for byte, as the parts are checked row by row
+ * against the sweep's own order.  Returns 0, 1 (shards missing) or 2.
+ */
+static int sweep_merge_shards(struct cli *c, const struct sweep *sw,
+			      const struct cli_args *a, int argc, char **argv)
+{
+	struct sim_outfile out_f;
+	struct cli_shards sh;
+	struct sim_out all;
+	char base[512], path[600], point[256], shards[128], head[1024], range[48];
+	uint64_t i, miss[3], nr_missing, nr_bad = 0;
+	size_t hlen, ns = 0;
+	int ret = 0, k;
+
+	sweep_shards(sw, a, argc, argv, a->merge_n, base, sizeof(base), &sh);
+	memset(&out_f, 0, sizeof(out_f));
+	sim_out_init_buffer(&all);
+	sweep_print_header(sw, &all);
+	hlen = all.len;
+	snprintf(head, sizeof(head), "%s", sim_out_text(&all));
+	shards[0] = '\0';
+	for (i = 1; i <= sh.n; i++) {
+		uint64_t first = (i - 1) * sw->nr_runs / sh.n, last = i * sw->nr_runs / sh.n;
+		struct merge_file f = { 0 };
+		bool found;
+
+		cli_shard_part(base, i, sh.n, path, sizeof(path));
+		ret = sweep_check_part(c, sw, path, head, first, last, &f, miss, 3, &nr_missing);
+		if (!ret && !nr_missing && f.text)
+			sim_out_write(&all, f.rows, f.len - hlen);
+		found = f.text != NULL;
+		free(f.text);
+		if (ret)
+			goto out;
+		if (!nr_missing)
+			continue;
+		nr_bad++;
+		if (ns < sizeof(shards))
+			ns += (size_t)snprintf(shards + ns, sizeof(shards) - ns, "%s%" PRIu64,
+					       nr_bad > 1 ? "," : "", i);
+		if (nr_missing == 1)
+			snprintf(range, sizeof(range), "run %" PRIu64, first);
+		else
+			snprintf(range, sizeof(range), "runs %" PRIu64 "-%" PRIu64, first, last - 1);
+		if (found)
+			fprintf(c->err, "mmsim: shard %" PRIu64 "/%" PRIu64 " (%s): lacks %" PRIu64
+				" of its %" PRIu64 " runs (%" PRIu64 "-%" PRIu64 " of %" PRIu64 "):",
+				i, sh.n, path, nr_missing, last - first, first, last - 1,
+				sw->nr_runs);
+		else
+			fprintf(c->err, "mmsim: shard %" PRIu64 "/%" PRIu64 " (%s): missing: its %s of %"
+				PRIu64 ",", i, sh.n, path, range, sw->nr_runs);
+		for (k = 0; k < 3 && (uint64_t)k < nr_missing; k++) {
+			sweep_point_name(sw, miss[k], point, sizeof(point));
+			fprintf(c->err, "%s %s", k ? "," : "", point);
+		}
+		fprintf(c->err, "%s\n", nr_missing > 3 ? ", ..." : "");
+	}
+	if (nr_bad) {
+		ret = cli_fail(c, "sweep %s --merge %" PRIu64 ": the parts of shards %s%s are missing or short (%"
+			       PRIu64 " of %" PRIu64 "), nothing written: rerun only those shards (Slurm: sbatch --array=%s%s DIR/array.sbatch), then merge again",
+			       sw->s->name, sh.n, shards, ns >= sizeof(shards) ? "..." : "",
+			       nr_bad, sh.n, shards, ns >= sizeof(shards) ? "..." : "") - 1;
+		goto out;
+	}
+	if (all.failed) {
+		ret = cli_fail(c, "out of memory") - 1;
+		goto out;
+	}
+	if (sim_outfile_open(&out_f, "--csv", a->csv ? a->csv : "-", c->out, c->msg,
+			     sizeof(c->msg))) {
+		ret = 2;
+		goto out;
+	}
+	if (sim_outfile_commit(&out_f, sim_out_text(&all), all.len, c->msg, sizeof(c->msg)))
+		ret = 1;
+out:
+	sim_out_release(&all);
+	sim_outfile_abort(&out_f);
 	return ret;
 }
