@@ -24,6 +24,7 @@
 
 #include "mm/list.h"
 #include "mmsim/hw.h"
+#include "mmsim/memsys.h"
 #include "mmsim/profile.h"
 #include "mmsim/sim.h"
 
@@ -242,7 +243,6 @@ struct zone {
 	struct per_cpu_pages *pcp;	/* [nr_cpus] */
 	int nid;
 	struct sim_line line;		/* zone counters */
-	sim_time_t bw_busy_until;	/* node memory-write bandwidth queue */
 };
 
 /* ---- mm, VMAs, page tables --------------------------------------------------- */
@@ -354,6 +354,7 @@ struct cpu_fbatches {
 
 struct mm_model {
 	const struct sim_profile *prof;
+	struct memsys *memsys;		/* the machine's memory system (src/hw/memsys.c) */
 	const struct mm_variant *variant;
 	int nr_cpus, nr_nodes;
 	struct zone zones[SIM_MAX_NODES];	/* one ZONE_NORMAL per node */
