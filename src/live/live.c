@@ -1011,6 +1011,14 @@ static int compare_simulate(const struct live_opts *o, const char *ini,
 		return 1;
 	}
 	sim_run_config_init(&cfg, s, &prof, 1);
+	/*
+	 * The live workloads run threads of one process: where the simulator
+	 * can run either (deferred-split's `workers`), simulate threads too.
+	 */
+	i = sim_scenario_param_index(s, "workers");
+	if (i >= 0 && s->params[i].type == SIM_PARAM_ENUM && s->params[i].choices &&
+	    !strcmp(s->params[i].choices[0], "threads"))
+		cfg.params[i] = 0;
 	/* The live run's parameters, where the simulator has the same key. */
 	for (i = 0; i < o->ops->nr_params; i++) {
 		int k = sim_scenario_param_index(s, o->ops->params[i].key);
