@@ -354,6 +354,7 @@ static void small_run(const char *variant, uint64_t *c, struct sim_variant_resul
 	cfg.params[sim_scenario_param_index(s, "threads")] = 2;
 	cfg.params[sim_scenario_param_index(s, "rounds")] = 1;
 	cfg.params[sim_scenario_param_index(s, "region")] = 64 << 10;
+	cfg.params[sim_scenario_param_index(s, "workers")] = 0;	/* threads */
 	memset(res, 0, sizeof(*res));
 	res->name = variant;
 	assert_int_equal(s->run(&cfg, sim_scenario_variant_index(s, variant), res, err,
@@ -394,7 +395,14 @@ static void test_small_run_counters(void **state)
 		assert_int_equal(c[SIM_NR_TLB_LOCAL_FLUSH_ONE], 32);
 		assert_int_equal(lock_acq(&res, "lru_lock"), 10);
 		assert_int_equal(lock_acq(&res, "deferred_split_lru"), queued ? 16 : 0);
-		assert_int_equal(lock_acq(&res, "mmap_lock"), 4);
+		/*
+		 * mmap_lock: 2 mmap() and 2 munmap() write it; each 64K mapping
+		 * is a fresh VMA (2 MiB-aligned, not adjacent: no merge), whose
+		 * first fault read-trylocks it for the anon_vma (2 more).
+		 * vma_lock: 8 faults read it, 2 munmap() write it.
+		 */
+		assert_int_equal(lock_acq(&res, "mmap_lock"), 6);
+		assert_int_equal(lock_acq(&res, "vma_lock"), 10);
 		assert_int_equal(lock_acq(&res, "zone->lock"), 2);
 	}
 }
@@ -480,8 +488,11 @@ static const struct sim_lock_result *lock_of(const struct sim_variant_result *re
 /*
  * workers=processes: the same munmap() rounds, each worker a process with
  * its own mmap_lock.  No mmap_lock convoy forms (no contention at all),
- * and P1 then more than halves the lruvec wait, as it does with
- * MADV_DONTNEED (80 workers, 3 rounds of 16M: 15.6 s -> 6.5 s).
+ * and P1 then cuts the lruvec wait, as it does with MADV_DONTNEED (80
+ * workers, 3 rounds of 16M: 8.99 s -> 5.19 s with the memory system of
+ * issue 14; 3 rounds are still in the start-up transient of
+ * docs/results.md, "Reduced scales", so the cut is checked as more than
+ * a quarter, not the published 92%).
  */
 static void test_munmap_processes(void **state)
 {
@@ -494,7 +505,7 @@ static void test_munmap_processes(void **state)
 	assert_non_null(lock_of(&before, "mmap_lock"));
 	assert_int_equal(lock_of(&before, "mmap_lock")->contentions, 0);
 	assert_int_equal(lock_of(&after, "mmap_lock")->contentions, 0);
-	assert_true(after.metrics[lru] * 2 < before.metrics[lru]);
+	assert_true(after.metrics[lru] * 4 < before.metrics[lru] * 3);
 	assert_int_equal(before.counters[SIM_PGFAULT], 80 * 3 * 1024);
 }
 

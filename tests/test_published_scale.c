@@ -13,14 +13,17 @@
  * and by less than in the flat model, because the tasks' random loads miss
  * the data caches with or without the collapse.
  *
- * deferred-split at 80 workers and 40 rounds (issue 3, about 10 s): past the
- * start-up transient of the first rounds (docs/results.md, "Reduced
- * scales"), the lruvec lock wait falls at least fivefold, the deferred split
- * lock carries more wait than the lruvec lock after the change, and queueing
- * costs at least 5% before and less after.  At 10 rounds the transient is
+ * deferred-split at 80 workers and 40 rounds (issue 3, about 10 s): the
+ * lruvec lock wait falls at least 2.5-fold (with the memory system and VMA
+ * paths of issue 14: 4.2x with workers=processes, 3.1x with threads and
+ * MADV_DONTNEED; 7.4x at the published 200 rounds, docs/results.md: the
+ * first rounds are a start-up transient), the deferred split lock carries
+ * more wait than the lruvec lock after the change, and queueing costs at
+ * least 5% before and less after.  At 10 rounds the transient is
  * the workers' common start: spreading their starts over about one round
- * (start_spread=50ms) makes the fall at least fivefold there too, and larger
- * than with a common start.
+ * (start_spread=50ms) makes the fall larger than with a common start (3.2x
+ * against 2.9x since issue 14; it was 7.6x against 3.0x before the memory
+ * system), and at least threefold.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -84,7 +87,7 @@ static void check_deferred_split_40_rounds(const char *bin, const char *args)
 		      metric(doc, "after", "deferred_split_lock_wait_s"),
 		      metric(doc, "before", "queueing_cost_pct"),
 		      metric(doc, "after", "queueing_cost_pct"));
-	assert_true(after * 5 <= before);
+	assert_true(after * 2.5 <= before);
 	assert_true(metric(doc, "after", "deferred_split_lock_wait_s") > after);
 	assert_true(metric(doc, "before", "queueing_cost_pct") >= 5);
 	assert_true(metric(doc, "after", "queueing_cost_pct") <
@@ -99,7 +102,8 @@ static void test_deferred_split_40_rounds(void **state)
 	if (!bin || !*bin)
 		skip();
 	check_deferred_split_40_rounds(bin, "run deferred-split --set rounds=40 --set workers=processes");
-	check_deferred_split_40_rounds(bin, "run deferred-split --set rounds=40 --set unmap=dontneed");
+	check_deferred_split_40_rounds(bin, "run deferred-split --set rounds=40 --set unmap=dontneed "
+				       "--set workers=threads");
 }
 
 static double lruvec_fall(json_t *doc)
@@ -119,7 +123,7 @@ static void test_deferred_split_start_spread(void **state)
 			       "--set start_spread=50ms");
 	print_message("10 rounds: lruvec wait falls x%.2f (common start), x%.2f (spread)\n",
 		      lruvec_fall(together), lruvec_fall(spread));
-	assert_true(lruvec_fall(spread) >= 5);
+	assert_true(lruvec_fall(spread) >= 3);
 	assert_true(lruvec_fall(spread) > lruvec_fall(together));
 	json_decref(together);
 	json_decref(spread);

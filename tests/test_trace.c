@@ -23,7 +23,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define SMALL "run deferred-split --set threads=8 --set rounds=2 --set region=1M --quiet"
+#define SMALL "run deferred-split --set threads=8 --set rounds=2 --set region=1M --set workers=threads --quiet"
 
 struct span {
 	int64_t start, end;		/* ps */

@@ -88,7 +88,9 @@
 	X(SIM_SWAPCACHE_HIT, "sim_swapcache_hit")                         \
 	X(SIM_MEMCG_RECLAIM, "sim_memcg_reclaim_calls")                   \
 	X(SIM_MEMCG_OOM, "sim_memcg_charge_fail")                         \
-	X(SIM_MUNMAP, "sim_munmap")
+	X(SIM_MUNMAP, "sim_munmap")                                       \
+	X(VMA_LOCK_ABORT, "vma_lock_abort")                               \
+	X(VMA_LOCK_RETRY, "vma_lock_retry")
 
 enum sim_counter {
 #define SIM_COUNTER_ENUM(id, name) SIM_##id,

@@ -876,6 +876,10 @@ static const struct {
 	{ "mem.node_write_gbps", "40", "default: assumed node write bandwidth" },
 	{ "mem.loads_per_cycle", "2", "default: two load ports (Skylake)" },
 	{ "mem.loads_in_flight", "0", "default: the flat access model" },
+	{ "mem.node_read_gbps", "40", "default: assumed as the node write bandwidth" },
+	{ "mem.upi_links", "0", "default: no inter-socket link limit" },
+	{ "mem.upi_mtps", "0", "default: no inter-socket link limit" },
+	{ "mem.line_fill_buffers", "0", "default: no per-core lines-in-flight limit" },
 	{ "mm.fault_entry_ns", "300", "default: assumed exception entry/exit and walk" },
 	{ "mm.syscall_ns", "100", "default: assumed syscall entry/exit" },
 	{ "mm.list_op_ns", "5", "default: assumed list op in cache" },
@@ -1141,6 +1145,14 @@ static int compare_simulate(const struct live_opts *o, const char *ini,
 		return 1;
 	}
 	sim_run_config_init(&cfg, s, &prof, 1);
+	/*
+	 * The live workloads run threads of one process: where the simulator
+	 * can run either (deferred-split's `workers`), simulate threads too.
+	 */
+	i = sim_scenario_param_index(s, "workers");
+	if (i >= 0 && s->params[i].type == SIM_PARAM_ENUM && s->params[i].choices &&
+	    !strcmp(s->params[i].choices[0], "threads"))
+		cfg.params[i] = 0;
 	/* The live run's parameters, where the simulator has the same key. */
 	for (i = 0; i < o->ops->nr_params; i++) {
 		int k = sim_scenario_param_index(s, o->ops->params[i].key);

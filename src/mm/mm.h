@@ -24,6 +24,7 @@
 
 #include "mm/list.h"
 #include "mmsim/hw.h"
+#include "mmsim/memsys.h"
 #include "mmsim/profile.h"
 #include "mmsim/sim.h"
 
@@ -244,7 +245,6 @@ struct zone {
 	struct per_cpu_pages *pcp;	/* [nr_cpus] */
 	int nid;
 	struct sim_line line;		/* zone counters */
-	sim_time_t bw_busy_until;	/* node memory-write bandwidth queue */
 };
 
 /* ---- mm, VMAs, page tables --------------------------------------------------- */
@@ -265,9 +265,29 @@ static inline bool pte_present(pte_t pte) { return pte & PTE_PRESENT; }
 static inline struct folio *pte_folio(pte_t pte) { return folio_by_id((uint32_t)(pte >> PTE_ID_SHIFT)); }
 static inline pte_t mk_pte(const struct folio *f, uint64_t flags) { return ((uint64_t)f->id << PTE_ID_SHIFT) | flags | PTE_PRESENT; }
 
+/*
+ * The kernel's VMA as the locks see it.  The model keeps one
+ * vm_area_struct per mmap() call, with its own page tables (below); when
+ * adjacent mappings merge into one kernel VMA (vma_merge_new_range()),
+ * they share one struct vma_merged: its range, its per-VMA lock and its
+ * anon_vma.  munmap() of one mapping splits it (__split_vma()).
+ *
+ * Invariants: vm_start <= every member's vm_start, vm_end >= every
+ * member's vm_end; nr_mappings == members on mm->vmas pointing here;
+ * write-locked iff vm_lock_seq == mm->mm_lock_seq.
+ */
+struct vma_merged {
+	uint64_t vm_start, vm_end;	/* the kernel VMA's range */
+	struct rw_semaphore vm_lock;	/* vma->vm_lock: readers are faults */
+	int64_t vm_lock_seq;		/* mm_lock_seq when write-locked, else older */
+	bool anon_vma;			/* anon_vma prepared (__anon_vma_prepare()) */
+	int nr_mappings;		/* mappings that share it */
+};
+
 struct vm_area_struct {
 	uint64_t vm_start, vm_end;	/* byte addresses */
 	struct mm_struct *vm_mm;
+	struct vma_merged *merged;	/* the kernel VMA this mapping is part of */
 	pte_t *ptes;			/* one per 4K page of the VMA */
 	struct folio **pmd_huge;	/* per 2M: a PMD-mapped folio, or NULL */
 	uint8_t *pmd_flags;		/* per 2M: PMD_* bits of that PMD entry */
@@ -303,7 +323,8 @@ struct mm_struct {
 	struct cpumask cpumask;		/* mm_cpumask(): CPUs that ran it */
 	uint16_t asid;			/* PCID tag for the TLB model */
 	uint64_t tlb_gen;		/* context.tlb_gen */
-	uint64_t next_addr;		/* bump allocator for mmap addresses */
+	uint64_t mmap_base;		/* top of the top-down mmap area */
+	int64_t mm_lock_seq;		/* ++ at mmap_write_unlock()/downgrade */
 	long rss_anon;			/* MM_ANONPAGES */
 	struct mem_cgroup *memcg;
 	int id;
@@ -364,6 +385,7 @@ struct cpu_fbatches {
 
 struct mm_model {
 	const struct sim_profile *prof;
+	struct memsys *memsys;		/* the machine's memory system (src/hw/memsys.c) */
 	const struct mm_variant *variant;
 	int nr_cpus, nr_nodes;
 	struct zone zones[SIM_MAX_NODES];	/* one ZONE_NORMAL per node */
@@ -378,6 +400,7 @@ struct mm_model {
 	int nr_mms;
 	bool split_underused_thp;		/* thp_underused queueing on */
 	int mthp_order;				/* the enabled anon mTHP order */
+	bool queue_after_ptl;			/* assumption: the mTHP series queues after the PTL */
 	int preferred_nid;			/* memory policy: bind to this node */
 	bool thp_pmd_enabled;			/* PMD THP on: hugepage_pmd_enabled() */
 	/* derived costs, ps */
@@ -456,6 +479,19 @@ void folio_remove_rmap_pmd(struct folio *folio, struct vm_area_struct *vma);
 
 /* memory.c */
 int handle_mm_fault(struct vm_area_struct *vma, uint64_t addr, bool write);
+int do_user_addr_fault(struct mm_struct *mm, uint64_t addr, bool write);
+#define VM_FAULT_RETRY		0x400	/* the fault must be retried under mmap_lock */
+#define FAULT_FLAG_VMA_LOCK	0x1	/* the fault holds the per-VMA lock only */
+struct vm_area_struct *lock_vma_under_rcu(struct mm_struct *mm, uint64_t addr);
+void vma_end_read(struct vm_area_struct *vma);
+void vma_start_write(struct vma_merged *vm, struct mm_struct *mm);
+static inline bool vma_is_write_locked(const struct vma_merged *vm, const struct mm_struct *mm)
+{
+	return vm->vm_lock_seq == mm->mm_lock_seq;
+}
+void mmap_write_lock(struct mm_struct *mm);
+void mmap_write_unlock(struct mm_struct *mm);
+void mmap_write_downgrade(struct mm_struct *mm);
 void unmap_vmas(struct mmu_gather *tlb, struct vm_area_struct *vma);
 struct vm_area_struct *find_vma(struct mm_struct *mm, uint64_t addr);
 void folio_zero_user(struct folio *folio);

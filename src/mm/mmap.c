@@ -1,17 +1,39 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Anonymous mmap and munmap (mm/mmap.c, mm/vma.c), reduced to private
- * anonymous mappings.  vm_munmap() follows do_vmi_align_munmap(): detach
- * the VMA under mmap_lock for writing, downgrade to reading, zap and flush
- * through an mmu_gather (vms_clear_ptes(), page tables freed), then free.
- * Costs: mm.syscall_ns per call; free_pgtables() one mm.list_op_ns per
- * page-table page.
- * Left out: VMA merging, the maple tree, per-VMA lock write sequences.
+ * anonymous mappings, read at v6.12-v6.14 (the per-VMA lock is an
+ * rw_semaphore, vma->vm_lock; later kernels use a refcount, vm_refcnt,
+ * on the same line: either way every fault writes it).
+ *
+ * vm_mmap_anon(): get_unmapped_area() top-down from mmap_base, aligned
+ * to 2 MiB (thp_get_unmapped_area()), so consecutive 16 MiB mappings lie
+ * side by side; vma_merge_new_range() merges the new mapping with the
+ * VMA that ends where it starts and the one that starts where it ends
+ * (same flags; anon_vma compatible: one per mm here, as
+ * find_mergeable_anon_vma() would reuse), write-locking each VMA it
+ * expands or removes (vma_start_write()).
+ * vm_munmap() follows do_vmi_align_munmap(): under mmap_lock for writing,
+ * write-lock the VMA, split it around the range (__split_vma(): the
+ * left part keeps the VMA, the right part gets a new one with the same
+ * anon_vma), detach, downgrade to reading (which ends every VMA write
+ * lock, vma_end_write_all()), zap and flush through an mmu_gather
+ * (vms_clear_ptes(), page tables freed), then free.
+ *
+ * The model keeps one vm_area_struct per mmap() call, with its page
+ * tables; the kernel VMA that merged mappings form is struct vma_merged
+ * (mm.h).  Costs: mm.syscall_ns per call; free_pgtables() one
+ * mm.list_op_ns per page-table page; a merge or split one list op per
+ * mapping moved.
+ * Left out: the maple tree (a list here), mremap/mprotect, guard gaps.
+ *
+ * Lock order: mmap_lock -> vma->vm_lock (written only under mmap_lock).
  */
 #include <string.h>
 
 #include "mm/mm.h"
 #include "mmsim/trace.h"
+
+#define MMAP_BASE	(1ULL << 46)	/* top-down mmap area below it (x86-64: below the stack) */
 
 struct mm_struct *mm_alloc(struct mem_cgroup *memcg)
 {
@@ -24,14 +46,36 @@ struct mm_struct *mm_alloc(struct mem_cgroup *memcg)
 	mm->memcg = memcg;
 	mm->id = ++sim_mm->nr_mms;
 	mm->asid = (uint16_t)mm->id;
-	mm->next_addr = 1ULL << 32;
+	mm->mmap_base = MMAP_BASE;
 	mm->line.last_writer = -1;
 	list_add_tail(&mm->mmlist, &sim_mm->mmlist);
 	return mm;
 }
 
+static struct vma_merged *vma_merged_new(void)
+{
+	struct vma_merged *vm = calloc(1, sizeof(*vm));
+
+	if (!vm)
+		abort();
+	init_rwsem_named(&vm->vm_lock, "vma_lock");
+	vm->vm_lock_seq = -1;
+	return vm;
+}
+
+/* Drop @vma's membership of its kernel VMA; free that when it was the last. */
+static void vma_unmerge(struct vm_area_struct *vma)
+{
+	struct vma_merged *vm = vma->merged;
+
+	vma->merged = NULL;
+	if (vm && --vm->nr_mappings == 0)
+		free(vm);
+}
+
 static void vma_free(struct vm_area_struct *vma)
 {
+	vma_unmerge(vma);
 	free(vma->ptes);
 	free(vma->pmd_huge);
 	free(vma->pmd_flags);
@@ -49,6 +93,187 @@ void mm_free(struct mm_struct *mm)
 		vma_free(vma);
 	}
 	free(mm);
+}
+
+/* ---- mmap_lock and the per-VMA lock ------------------------------------------------ */
+
+void mmap_write_lock(struct mm_struct *mm)
+{
+	down_write(&mm->mmap_lock);
+}
+
+/* mmap_write_unlock(): every VMA write-locked under it is unlocked too. */
+void mmap_write_unlock(struct mm_struct *mm)
+{
+	mm->mm_lock_seq++;		/* vma_end_write_all() */
+	up_write(&mm->mmap_lock);
+}
+
+void mmap_write_downgrade(struct mm_struct *mm)
+{
+	mm->mm_lock_seq++;		/* vma_end_write_all() */
+	downgrade_write(&mm->mmap_lock);
+}
+
+/**
+ * vma_start_write - write-lock a VMA until mmap_lock is released
+ * @vm: the kernel VMA
+ * @mm: its mm
+ *
+ * Waits for the faults that hold it for reading; later faults see it
+ * write-locked and retry under mmap_lock.
+ * Context: mmap_lock held for writing.
+ */
+void vma_start_write(struct vma_merged *vm, struct mm_struct *mm)
+{
+	if (vma_is_write_locked(vm, mm))
+		return;
+	down_write(&vm->vm_lock);
+	vm->vm_lock_seq = mm->mm_lock_seq;
+	up_write(&vm->vm_lock);
+}
+
+/**
+ * lock_vma_under_rcu - find the VMA at @addr and read-lock it alone
+ * @mm: the mm
+ * @addr: the faulting address
+ *
+ * vma_start_read() fails when the VMA is write-locked (an mmap, munmap
+ * or merge is changing it) or its lock is contended by a writer.
+ * Context: no mmap_lock.
+ * Return: the mapping, its VMA read-locked; NULL: fall back to mmap_lock.
+ */
+struct vm_area_struct *lock_vma_under_rcu(struct mm_struct *mm, uint64_t addr)
+{
+	struct vm_area_struct *vma;
+	struct vma_merged *vm;
+
+	sim_sync();		/* the lookup and the lock are one step */
+	vma = find_vma(mm, addr);
+	if (!vma || !vma->merged)
+		return NULL;
+	vm = vma->merged;
+	if (vma_is_write_locked(vm, mm) || !down_read_trylock(&vm->vm_lock))
+		return NULL;
+	if (vma_is_write_locked(vm, mm)) {
+		up_read(&vm->vm_lock);
+		return NULL;
+	}
+	return vma;
+}
+
+void vma_end_read(struct vm_area_struct *vma)
+{
+	up_read(&vma->merged->vm_lock);
+}
+
+/* ---- mmap ---------------------------------------------------------------------------- */
+
+static int vma_cmp_start(const void *a, const void *b)
+{
+	const struct vm_area_struct *x = *(struct vm_area_struct *const *)a;
+	const struct vm_area_struct *y = *(struct vm_area_struct *const *)b;
+
+	return x->vm_start < y->vm_start ? 1 : x->vm_start > y->vm_start ? -1 : 0;
+}
+
+/*
+ * get_unmapped_area() top-down (vm_unmapped_area() with
+ * VM_UNMAPPED_AREA_TOPDOWN): the highest gap below mmap_base that holds
+ * @len at a 2 MiB-aligned start.
+ */
+static uint64_t get_unmapped_area(struct mm_struct *mm, uint64_t len)
+{
+	struct vm_area_struct **v;
+	struct list_head *pos;
+	uint64_t top = mm->mmap_base, addr = 0;
+	size_t n = 0, i;
+
+	list_for_each(pos, &mm->vmas)
+		n++;
+	v = calloc(n ? n : 1, sizeof(*v));
+	if (!v)
+		abort();
+	n = 0;
+	list_for_each(pos, &mm->vmas)
+		v[n++] = list_entry(pos, struct vm_area_struct, node);
+	qsort(v, n, sizeof(*v), vma_cmp_start);	/* highest first */
+	for (i = 0; i <= n; i++) {
+		uint64_t floor = i < n ? v[i]->vm_end : 0;
+
+		if (top >= len && ((top - len) & ~(PMD_SIZE - 1)) >= floor) {
+			addr = (top - len) & ~(PMD_SIZE - 1);
+			break;
+		}
+		if (i < n)
+			top = v[i]->vm_start;
+	}
+	free(v);
+	sim_cost_cpu_ps(sim_mm->list_op_ps * (sim_time_t)(n + 1));
+	return addr;
+}
+
+/* Move every mapping of @from into @to (a merge), one list op each. */
+static void vma_merged_move(struct mm_struct *mm, struct vma_merged *from, struct vma_merged *to)
+{
+	struct list_head *pos;
+
+	list_for_each(pos, &mm->vmas) {
+		struct vm_area_struct *vma = list_entry(pos, struct vm_area_struct, node);
+
+		if (vma->merged == from) {
+			vma->merged = to;
+			from->nr_mappings--;
+			to->nr_mappings++;
+			sim_cost_cpu_ps(sim_mm->list_op_ps);
+		}
+	}
+}
+
+/*
+ * vma_merge_new_range(): merge the new mapping @vma with its neighbours,
+ * or give it a VMA of its own.  Mapping @vma is not on mm->vmas yet.
+ */
+static void vma_merge_new_range(struct mm_struct *mm, struct vm_area_struct *vma)
+{
+	struct vm_area_struct *prev = NULL, *next = NULL;
+	struct list_head *pos;
+
+	list_for_each(pos, &mm->vmas) {
+		struct vm_area_struct *v = list_entry(pos, struct vm_area_struct, node);
+
+		if (v->thp_eligible != vma->thp_eligible)
+			continue;		/* different vm_flags: no merge */
+		if (v->vm_end == vma->vm_start)
+			prev = v;
+		if (v->vm_start == vma->vm_end)
+			next = v;
+	}
+	if (prev && next && prev->merged != next->merged) {
+		struct vma_merged *vm = prev->merged, *gone = next->merged;
+
+		vma_start_write(vm, mm);	/* vma_expand() over the new range and next */
+		vma_start_write(gone, mm);	/* next is removed */
+		vm->vm_end = gone->vm_end;
+		vm->anon_vma |= gone->anon_vma;
+		vma_merged_move(mm, gone, vm);
+		free(gone);
+		vma->merged = vm;
+	} else if (prev) {
+		vma_start_write(prev->merged, mm);
+		prev->merged->vm_end = vma->vm_end;
+		vma->merged = prev->merged;
+	} else if (next) {
+		vma_start_write(next->merged, mm);
+		next->merged->vm_start = vma->vm_start;
+		vma->merged = next->merged;
+	} else {
+		vma->merged = vma_merged_new();
+		vma->merged->vm_start = vma->vm_start;
+		vma->merged->vm_end = vma->vm_end;
+	}
+	vma->merged->nr_mappings++;
+	sim_cost_cpu_ps(sim_mm->list_op_ps);
 }
 
 /**
@@ -82,24 +307,59 @@ uint64_t vm_mmap_anon(struct mm_struct *mm, uint64_t len, bool thp_eligible)
 	vma->vm_mm = mm;
 	vma->thp_eligible = thp_eligible;
 	INIT_LIST_HEAD(&vma->node);
-	down_write(&mm->mmap_lock);
-	vma->vm_start = mm->next_addr;
+	mmap_write_lock(mm);
+	vma->vm_start = get_unmapped_area(mm, len);
 	vma->vm_end = vma->vm_start + len;
-	mm->next_addr = (vma->vm_end + PMD_SIZE - 1 + PMD_SIZE) & ~(PMD_SIZE - 1);
+	vma_merge_new_range(mm, vma);
 	list_add_tail(&vma->node, &mm->vmas);
 	sim_cost_cpu_ps(sim_mm->list_op_ps);
-	up_write(&mm->mmap_lock);
+	mmap_write_unlock(mm);
 	return vma->vm_start;
 }
 
+/*
+ * __split_vma() twice, as do_vmi_align_munmap() needs: mapping @vma
+ * leaves its kernel VMA; the mappings below it keep the VMA, those above
+ * get a new one (or keep it, when nothing is below).
+ */
+static void vma_split_around(struct mm_struct *mm, struct vm_area_struct *vma)
+{
+	struct vma_merged *vm = vma->merged, *right = NULL;
+	bool below = vm->vm_start < vma->vm_start, above = vm->vm_end > vma->vm_end;
+	struct list_head *pos;
+
+	if (below && above) {
+		right = vma_merged_new();
+		right->vm_start = vma->vm_end;
+		right->vm_end = vm->vm_end;
+		right->anon_vma = vm->anon_vma;		/* anon_vma_clone() */
+		list_for_each(pos, &mm->vmas) {
+			struct vm_area_struct *v = list_entry(pos, struct vm_area_struct, node);
+
+			if (v->merged == vm && v->vm_start >= vma->vm_end) {
+				v->merged = right;
+				vm->nr_mappings--;
+				right->nr_mappings++;
+				sim_cost_cpu_ps(sim_mm->list_op_ps);
+			}
+		}
+		vm->vm_end = vma->vm_start;
+	} else if (below) {
+		vm->vm_end = vma->vm_start;
+	} else if (above) {
+		vm->vm_start = vma->vm_end;
+	}
+	vma_unmerge(vma);
+}
+
 /**
- * vm_munmap - unmap the VMA that starts at @addr
+ * vm_munmap - unmap the mapping that starts at @addr
  * @mm: the mm
- * @addr: the VMA's start (whole VMAs only)
+ * @addr: the mapping's start (whole mmap() calls only)
  * @len: its length
  *
  * Context: mmap_lock for writing, downgraded to reading for the zap.
- * Return: 0, or -EINVAL when no VMA starts at @addr with @len.
+ * Return: 0, or -EINVAL when no mapping starts at @addr with @len.
  */
 int vm_munmap(struct mm_struct *mm, uint64_t addr, uint64_t len)
 {
@@ -110,16 +370,19 @@ int vm_munmap(struct mm_struct *mm, uint64_t addr, uint64_t len)
 	sim_trace_begin("mm", "vm_munmap");
 	sim_cost_cpu_ps(sim_mm->syscall_ps);
 	count_event(SIM_SIM_MUNMAP);
-	down_write(&mm->mmap_lock);
+	mmap_write_lock(mm);
 	vma = find_vma(mm, addr);
 	if (!vma || vma->vm_start != addr || vma->vm_end != addr + len) {
-		up_write(&mm->mmap_lock);
+		mmap_write_unlock(mm);
 		sim_trace_end();
 		return -22;
 	}
-	list_del_init(&vma->node);	/* vms_gather_munmap_vmas(): detach */
+	/* vms_gather_munmap_vmas(): write-lock, split, detach */
+	vma_start_write(vma->merged, mm);
+	vma_split_around(mm, vma);
+	list_del_init(&vma->node);
 	sim_cost_cpu_ps(sim_mm->list_op_ps);
-	downgrade_write(&mm->mmap_lock);
+	mmap_write_downgrade(mm);
 	tlb_gather_mmu(&tlb, mm);
 	unmap_vmas(&tlb, vma);
 	/* free_pgtables(): one page-table page per 2 MiB */

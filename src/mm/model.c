@@ -69,6 +69,12 @@ struct mm_model *mm_model_create(struct sim_engine *e, const struct mm_variant *
 		mm_model_destroy(m);
 		return NULL;
 	}
+	m->memsys = memsys_create(p, (int)(p->topology_sockets * p->topology_cores_per_socket));
+	if (!m->memsys) {
+		snprintf(err, len, "cannot create the memory system of profile %s", p->machine_name);
+		mm_model_destroy(m);
+		return NULL;
+	}
 	m->split_underused_thp = v->queue_mthp_on_fault;
 	sim_engine_set_priv(e, m);
 	mm_switch_hook_install(true);
@@ -106,6 +112,7 @@ void mm_model_destroy(struct mm_model *m)
 	}
 	free(m->tlb_ubc);
 	free(m->root_memcg);
+	memsys_destroy(m->memsys);
 	free(m->fbatches);
 	free(m->stock);
 	if (sim_mm == m)

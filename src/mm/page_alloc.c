@@ -13,8 +13,8 @@
  * migratetypes, the pcp high auto-tuning.
  *
  * Memory bandwidth: zeroing and copying go through mem_write_bandwidth(),
- * which serves requests at the slower of the core's rate and the node's
- * write bandwidth shared by everyone (a FIFO fluid queue per node).
+ * which charges the memory system (src/hw/memsys.c): the core's lines in
+ * flight, the inter-socket link and the node's DRAM, as fluid queues.
  *
  * pcp->lock is only ever taken by its own CPU in these scenarios (no
  * drain_all_pages()), so it is modelled as its atomic on a local line, not
@@ -336,25 +336,15 @@ void free_frozen_folio(struct folio *folio)
 /**
  * mem_write_bandwidth - charge the time to write @bytes to node @nid's memory
  * @nid: the node
- * @bytes: bytes written
+ * @bytes: bytes written, whole lines
  * @core_gbps: the writing core's own rate (GB/s)
  *
- * The node serves writes in arrival order at its bandwidth; a writer takes
- * the longer of its own time and the time until the node has served it.
- * The core's own rate is shared with a busy SMT sibling (sim_cost_cpu_ps()).
+ * Through the memory system (src/hw/memsys.c): the core's lines in
+ * flight, the link to @nid's socket when it is remote, and @nid's DRAM,
+ * each shared fairly with the other CPUs' traffic.
+ * Context: a task; a sync point.
  */
 void mem_write_bandwidth(int nid, uint64_t bytes, uint64_t core_gbps)
 {
-	struct zone *zone = &sim_mm->zones[nid];
-	sim_time_t now = sim_now();
-	sim_time_t own = sim_smt_scaled_ps(bytes * 1000 / core_gbps);	/* ps */
-	sim_time_t node = bytes * 1000 / sim_mm->prof->mem_node_write_gbps;
-	sim_time_t start = zone->bw_busy_until > now ? zone->bw_busy_until : now;
-	sim_time_t done;
-
-	zone->bw_busy_until = start + node;
-	done = now + own;
-	if (zone->bw_busy_until > done)
-		done = zone->bw_busy_until;
-	sim_cost_ps(done - now);
+	memsys_write(sim_mm->memsys, nid, bytes, core_gbps);
 }

@@ -7,6 +7,10 @@
  * With `unmap=dontneed` a thread maps once and empties its region with
  * madvise(MADV_DONTNEED) each round instead (the seed does not say which
  * its benchmark used); the last round's region is unmapped at the end.
+ * Each write faults through do_user_addr_fault(): the per-VMA lock
+ * first, mmap_lock when the VMA is being changed.  Consecutive mappings
+ * merge into one VMA (mmap.c), so with threads a munmap() write-locks
+ * the VMA that the other threads are faulting in.
  * The user-space loop between faults costs one instruction's worth and is
  * charged nothing.
  */
@@ -18,26 +22,26 @@ void fault_unmap_thread(void *arg)
 	const struct fault_unmap_params *p = arg;
 	struct mm_struct *mm = p->mm;
 	uint64_t addr = 0, r, off;
-	struct vm_area_struct *vma = NULL;
+	bool mapped = false;
 
 	switch_mm_irqs_off(mm);
 	/* A start spread: the threads do not all begin at the same moment. */
 	if (p->start_spread_ps)
 		sim_sleep_ps(sim_rng_next(&sim_current()->rng) % p->start_spread_ps);
 	for (r = 0; r < p->rounds; r++) {
-		if (!vma) {
+		if (!mapped) {
 			addr = vm_mmap_anon(mm, p->region, true);
-			vma = find_vma(mm, addr);
+			mapped = true;
 		}
 		for (off = 0; off < p->region; off += p->step)
-			handle_mm_fault(vma, addr + off, true);
+			do_user_addr_fault(mm, addr + off, true);
 		if (p->dontneed) {
 			madvise_dontneed(mm, addr, p->region);
 		} else {
 			vm_munmap(mm, addr, p->region);
-			vma = NULL;
+			mapped = false;
 		}
 	}
-	if (vma)
+	if (mapped)
 		vm_munmap(mm, addr, p->region);
 }

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The memory system (include/mmsim/memsys.h): fluid FIFO queues for each
+ * core's lines in flight, each inter-socket link direction and each
+ * node's DRAM.  No kernel counterpart: this is the machine under
+ * clear_page_erms() and copy_page().
+ *
+ * A request from CPU c for node n, of B bytes, after a sync point at
+ * time t:
+ *
+ *   core[c]      B x latency(c, n) / (line_fill_buffers x 64)
+ *   link[s(c)][s(n)]   B / link bandwidth        (remote only)
+ *   node[n]      B / node bandwidth
+ *
+ * each reserved from max(t, busy_until) on; the request is done at the
+ * latest of those ends and of t + B / core_gbps (the core's own store
+ * rate, shared with a busy SMT sibling).  Because every request is made
+ * at a sync point, the queues see requests in virtual-time order, and
+ * each is work-conserving: a resource is never idle while a request waits
+ * for it.  A rate of 0 in the profile means "no limit".
+ *
+ * Two flows sharing a link, for example, alternate their requests and
+ * each gets half of it: the fair share of a fluid model, at the
+ * granularity of one request (a folio's clear).
+ */
+#include <stdlib.h>
+
+#include "mmsim/memsys.h"
+#include "mmsim/profile.h"
+
+struct memsys *memsys_create(const struct sim_profile *p, int nr_cores)
+{
+	struct memsys *ms;
+
+	if (p->topology_sockets > MEMSYS_MAX_SOCKETS || p->topology_nodes > MEMSYS_MAX_SOCKETS)
+		return NULL;
+	ms = calloc(1, sizeof(*ms));
+	if (!ms)
+		return NULL;
+	ms->nr_sockets = (int)p->topology_sockets;
+	ms->nr_nodes = (int)p->topology_nodes;
+	ms->nr_cores = nr_cores > 0 ? nr_cores : 1;
+	ms->cores_per_socket = p->topology_cores_per_socket ? (int)p->topology_cores_per_socket : 1;
+	ms->node_write_gbps = p->mem_node_write_gbps;
+	ms->node_read_gbps = p->mem_node_read_gbps;
+	ms->link_mbps = p->mem_upi_links * p->mem_upi_mtps * 2;	/* 2 bytes per transfer */
+	ms->lfb = p->mem_line_fill_buffers;
+	ms->local_ns = p->cache_dram_local_ns;
+	ms->remote_ns = p->cache_dram_remote_ns;
+	ms->core = calloc((size_t)(nr_cores > 0 ? nr_cores : 1), sizeof(*ms->core));
+	ms->node = calloc((size_t)(ms->nr_nodes > 0 ? ms->nr_nodes : 1), sizeof(*ms->node));
+	if (!ms->core || !ms->node) {
+		memsys_destroy(ms);
+		return NULL;
+	}
+	return ms;
+}
+
+void memsys_destroy(struct memsys *ms)
+{
+	if (!ms)
+		return;
+	free(ms->core);
+	free(ms->node);
+	free(ms);
+}
+
+static int node_socket(const struct memsys *ms, int nid)
+{
+	return ms->nr_nodes ? nid * ms->nr_sockets / ms->nr_nodes : 0;
+}
+
+/* Linux's numbering, as the engine's: one thread of every core, socket by socket, then the siblings. */
+static int cpu_socket(const struct memsys *ms, int cpu)
+{
+	return (cpu % ms->nr_cores) / ms->cores_per_socket;
+}
+
+/* Reserve @ps of service on @r for a request arriving at @now; its end. */
+static sim_time_t memsys_reserve(struct memsys_res *r, sim_time_t now, sim_time_t ps,
+				 uint64_t bytes)
+{
+	sim_time_t start = r->busy_until > now ? r->busy_until : now;
+
+	r->busy_until = start + ps;
+	r->busy_ps += ps;
+	r->bytes += bytes;
+	return r->busy_until;
+}
+
+/* Lines in flight: B x latency / (LFBs x 64 B), the latency in ps. */
+static sim_time_t core_ps(const struct memsys *ms, uint64_t bytes, bool remote)
+{
+	uint64_t lat_ps = (remote ? ms->remote_ns : ms->local_ns) * SIM_NS;
+
+	if (!ms->lfb)
+		return 0;
+	return (sim_time_t)(bytes * lat_ps / (ms->lfb * 64));
+}
+
+static sim_time_t link_ps(const struct memsys *ms, uint64_t bytes)
+{
+	return ms->link_mbps ? (sim_time_t)(bytes * 1000000 / ms->link_mbps) : 0;
+}
+
+static sim_time_t later(sim_time_t a, sim_time_t b)
+{
+	return a > b ? a : b;
+}
+
+void memsys_write(struct memsys *ms, int nid, uint64_t bytes, uint64_t core_gbps)
+{
+	struct sim_vcpu *v;
+	sim_time_t now, done;
+	int to;
+	bool remote;
+
+	sim_sync();
+	v = sim_this_vcpu();
+	now = v->now;
+	to = node_socket(ms, nid);
+	remote = to != v->socket;
+	done = now + sim_smt_scaled_ps(memsys_ps(bytes, core_gbps));
+	done = later(done, memsys_reserve(&ms->core[v->core], now, core_ps(ms, bytes, remote),
+					  bytes));
+	if (remote)
+		done = later(done, memsys_reserve(&ms->link[v->socket][to], now,
+						  link_ps(ms, bytes), bytes));
+	done = later(done, memsys_reserve(&ms->node[nid], now,
+					  memsys_ps(bytes, ms->node_write_gbps), bytes));
+	sim_cost_ps(done - now);
+}
+
+void memsys_copy(struct memsys *ms, int src, int dst, uint64_t bytes, uint64_t core_gbps)
+{
+	struct sim_vcpu *v;
+	sim_time_t now, done;
+	int from, to;
+	bool rremote, wremote;
+
+	sim_sync();
+	v = sim_this_vcpu();
+	now = v->now;
+	from = node_socket(ms, src);
+	to = node_socket(ms, dst);
+	rremote = from != v->socket;
+	wremote = to != v->socket;
+	done = now + sim_smt_scaled_ps(memsys_ps(bytes, core_gbps));
+	done = later(done, memsys_reserve(&ms->core[v->core], now,
+					  core_ps(ms, bytes, rremote) + core_ps(ms, bytes, wremote),
+					  2 * bytes));
+	if (rremote)
+		done = later(done, memsys_reserve(&ms->link[from][v->socket], now,
+						  link_ps(ms, bytes), bytes));
+	if (wremote)
+		done = later(done, memsys_reserve(&ms->link[v->socket][to], now,
+						  link_ps(ms, bytes), bytes));
+	if (src == dst) {
+		done = later(done, memsys_reserve(&ms->node[src], now,
+						  memsys_ps(bytes, ms->node_read_gbps) +
+						  memsys_ps(bytes, ms->node_write_gbps), 2 * bytes));
+	} else {
+		done = later(done, memsys_reserve(&ms->node[src], now,
+						  memsys_ps(bytes, ms->node_read_gbps), bytes));
+		done = later(done, memsys_reserve(&ms->node[dst], now,
+						  memsys_ps(bytes, ms->node_write_gbps), bytes));
+	}
+	sim_cost_ps(done - now);
+}
+
+sim_time_t memsys_loaded_latency_ps(const struct memsys *ms, int cpu, int nid, sim_time_t now)
+{
+	int from = node_socket(ms, nid);
+	int to = cpu_socket(ms, cpu);
+	sim_time_t lat = (from == to ? ms->local_ns : ms->remote_ns) * SIM_NS;
+	sim_time_t wait = 0;
+
+	if (ms->node[nid].busy_until > now)
+		wait = ms->node[nid].busy_until - now;
+	if (from != to && ms->link[from][to].busy_until > now + wait)
+		wait = ms->link[from][to].busy_until - now;
+	return lat + wait;
+}

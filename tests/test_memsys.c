@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The memory system (src/hw/memsys.c), with answers worked out by hand.
+ * The test machine (engine_util.h) gets: node DRAM 64 GB/s for writes,
+ * 10 line fill buffers per core, DRAM latency 80 ns local and 160 ns
+ * remote, so a core keeps 10 x 64 B in flight: 8 GB/s to its own node,
+ * 4 GB/s to the other; its own store rate (zero_gbps) is 16 GB/s.
+ * 1 GB/s is 1 byte per ns: 4 KiB at 64 GB/s takes 64 ns.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "engine_util.h"
+#include "mmsim/memsys.h"
+#include "mmsim/scenario.h"
+
+static struct sim_profile prof;
+static struct memsys *ms;
+static sim_time_t end_ps[16];
+static int nr_requests;
+static uint64_t request_bytes;
+
+static void memsys_profile(int sockets, int cores)
+{
+	test_profile(&prof, sockets, cores, 1);
+	prof.mem_node_write_gbps = 64;
+	prof.mem_node_read_gbps = 64;
+	prof.mem_line_fill_buffers = 10;
+	prof.cache_dram_local_ns = 80;
+	prof.cache_dram_remote_ns = 160;
+	prof.mem_upi_links = 1;
+	prof.mem_upi_mtps = 8000;		/* 16 GB/s each way */
+}
+
+static struct sim_engine *new_engine(int cpus)
+{
+	struct sim_engine_opts o = { .profile = &prof, .nr_cpus = cpus, .seed = 1 };
+	struct sim_engine *e = sim_engine_create(&o);
+
+	assert_non_null(e);
+	ms = memsys_create(&prof, (int)(prof.topology_sockets * prof.topology_cores_per_socket));
+	assert_non_null(ms);
+	memset(end_ps, 0, sizeof(end_ps));
+	return e;
+}
+
+/* Write nr_requests x request_bytes to node 0, one request after another. */
+static void writer(void *arg)
+{
+	int i;
+
+	(void)arg;
+	for (i = 0; i < nr_requests; i++)
+		memsys_write(ms, 0, request_bytes, prof.mem_zero_gbps);
+	end_ps[smp_processor_id()] = sim_now();
+}
+
+static void run_writers(struct sim_engine *e, const int *cpus, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		assert_non_null(sim_task_create(e, cpus[i], "writer", writer, NULL));
+	assert_int_equal(sim_engine_run(e, NULL, 0), 0);
+}
+
+/*
+ * One core zeroing 64 KiB alone.  Local: lines in flight bound it,
+ * 64 KiB x 80 ns / 640 B = 8192 ns (its store rate would take 4096 ns,
+ * the node 1024 ns).  Remote: 64 KiB x 160 ns / 640 B = 16384 ns; the
+ * link would take 4096 ns.
+ */
+static void test_one_core_alone(void **state)
+{
+	struct sim_engine *e;
+	int cpu;
+
+	(void)state;
+	memsys_profile(2, 2);
+	nr_requests = 1;
+	request_bytes = 65536;
+	e = new_engine(4);
+	cpu = 0;
+	run_writers(e, &cpu, 1);
+	assert_int_equal(end_ps[0], 8192 * SIM_NS);
+	assert_int_equal(ms->node[0].bytes, 65536);
+	assert_int_equal(ms->link[1][0].bytes, 0);
+	memsys_destroy(ms);
+	sim_engine_destroy(e);
+
+	e = new_engine(4);
+	cpu = 2;
+	run_writers(e, &cpu, 1);
+	assert_int_equal(end_ps[2], 16384 * SIM_NS);
+	assert_int_equal(ms->link[1][0].bytes, 65536);
+	assert_int_equal(ms->link[0][1].bytes, 0);
+	memsys_destroy(ms);
+	sim_engine_destroy(e);
+}
+
+/*
+ * Sixteen cores of one socket each zero 64 KiB in 4 KiB requests: they
+ * ask for 16 x 8 GB/s = 128 GB/s of a 64 GB/s node.  The node is never
+ * idle, so the last request ends at 1 MiB / 64 GB/s = 16384 ns; shared
+ * fairly, no core ends before the last round of requests,
+ * 16384 - 16 x 64 ns = 15360 ns.  (Alone, each would take 8192 ns.)
+ */
+static void test_socket_saturates_controller(void **state)
+{
+	int cpus[16], i;
+	struct sim_engine *e;
+	sim_time_t first = ~(sim_time_t)0, last = 0;
+
+	(void)state;
+	memsys_profile(1, 16);
+	nr_requests = 16;
+	request_bytes = 4096;
+	e = new_engine(16);
+	for (i = 0; i < 16; i++)
+		cpus[i] = i;
+	run_writers(e, cpus, 16);
+	for (i = 0; i < 16; i++) {
+		if (end_ps[i] < first)
+			first = end_ps[i];
+		if (end_ps[i] > last)
+			last = end_ps[i];
+	}
+	assert_int_equal(last, 16384 * SIM_NS);
+	assert_true(first >= 15360 * SIM_NS);
+	assert_int_equal(ms->node[0].busy_ps, 16384 * SIM_NS);
+	memsys_destroy(ms);
+	sim_engine_destroy(e);
+}
+
+/*
+ * Two cores of socket 1 each zero 64 KiB on node 0 through one 4 GB/s
+ * link (1 link x 2000 MT/s x 2 B), in 4 KiB requests.  Alone, a core is
+ * bound at 4 GB/s by both its lines in flight (160 ns remote) and the
+ * link: 16384 ns.  Together they share the link: 128 KiB / 4 GB/s =
+ * 32768 ns for the last, and neither ends before 32768 - 2 x 1024 ns.
+ * A load that crosses the same link meanwhile waits behind its backlog.
+ */
+static sim_time_t loaded_ps, probe_ps;
+
+static void probe(void *arg)
+{
+	(void)arg;
+	sim_sleep_ps(100 * SIM_NS);
+	sim_sync();	/* the writers have made their first requests */
+	loaded_ps = memsys_loaded_latency_ps(ms, smp_processor_id(), 1, sim_now());
+	probe_ps = sim_now();
+}
+
+static void test_two_flows_share_link(void **state)
+{
+	struct sim_engine *e;
+	int cpus[2] = { 2, 3 };
+
+	(void)state;
+	memsys_profile(2, 2);
+	prof.mem_upi_mtps = 2000;
+	nr_requests = 16;
+	request_bytes = 4096;
+	e = new_engine(4);
+	run_writers(e, cpus, 1);
+	assert_int_equal(end_ps[2], 16384 * SIM_NS);
+	memsys_destroy(ms);
+	sim_engine_destroy(e);
+
+	e = new_engine(4);
+	assert_non_null(sim_task_create(e, 0, "probe", probe, NULL));
+	run_writers(e, cpus, 2);
+	assert_int_equal(end_ps[2] > end_ps[3] ? end_ps[2] : end_ps[3], 32768 * SIM_NS);
+	assert_true(end_ps[2] >= 30720 * SIM_NS && end_ps[3] >= 30720 * SIM_NS);
+	assert_int_equal(ms->link[1][0].busy_ps, 32768 * SIM_NS);
+	/*
+	 * A load by cpu0 from node 1 brings its line over link 1 -> 0, the
+	 * writers' link.  The probe starts after a context switch (1000 ns)
+	 * and sleeps 100 ns: at 1100 ns the writers have reserved the link
+	 * for [0, 1024], [1024, 2048] and [2048, 3072] ns, so the load waits
+	 * 1972 ns behind them: 160 + 1972 = 2132 ns.
+	 */
+	assert_int_equal(probe_ps, 1100 * SIM_NS);
+	assert_int_equal(loaded_ps, 2132 * SIM_NS);
+	memsys_destroy(ms);
+	sim_engine_destroy(e);
+}
+
+static void test_loaded_latency_remote(void **state)
+{
+	struct sim_engine *e;
+
+	(void)state;
+	memsys_profile(2, 2);
+	e = new_engine(4);
+	/* Idle: the profile's latencies. */
+	assert_int_equal(memsys_loaded_latency_ps(ms, 0, 0, 0), 80 * SIM_NS);
+	/* A load from cpu2 (socket 1) to node 0 brings data from socket 0 to
+	 * socket 1: a backlog on link 1 -> 0 is not on its path, one on 0 -> 1 is. */
+	ms->link[1][0].busy_until = 1000 * SIM_NS;
+	assert_int_equal(memsys_loaded_latency_ps(ms, 2, 0, 0), 160 * SIM_NS);
+	ms->link[0][1].busy_until = 1000 * SIM_NS;
+	assert_int_equal(memsys_loaded_latency_ps(ms, 2, 0, 0), 1160 * SIM_NS);
+	memsys_destroy(ms);
+	sim_engine_destroy(e);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_one_core_alone),
+		cmocka_unit_test(test_socket_saturates_controller),
+		cmocka_unit_test(test_two_flows_share_link),
+		cmocka_unit_test(test_loaded_latency_remote),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
