@@ -125,6 +125,12 @@ static void test_deferred_split_start_spread(void **state)
 	json_decref(spread);
 }
 
+/*
+ * The overlap model (the default) against the flat one (a speed option):
+ * with the flat model time falls with the misses; with the overlap model
+ * the desktop's native walks hide behind the data's DRAM misses and time
+ * hardly changes (docs/results.md, "khugepaged-cold").
+ */
 static void test_khugepaged_overlap(void **state)
 {
 	const char *bin = getenv("MMSIM_RELEASE_BIN");
@@ -136,9 +142,9 @@ static void test_khugepaged_overlap(void **state)
 
 	if (!bin || !*bin)
 		skip();
-	flat = run_json(bin, scale);
-	snprintf(args, sizeof(args), "%s --cost mem.loads_in_flight=10", scale);
-	ovl = run_json(bin, args);
+	snprintf(args, sizeof(args), "%s --cost mem.loads_in_flight=0", scale);
+	flat = run_json(bin, args);
+	ovl = run_json(bin, scale);
 	gain_flat = 1 - metric(flat, "after", "total_access_time_s") /
 			metric(flat, "before", "total_access_time_s");
 	gain_ovl = 1 - metric(ovl, "after", "total_access_time_s") /
@@ -146,8 +152,8 @@ static void test_khugepaged_overlap(void **state)
 	print_message("time falls %.1f%% (flat), %.1f%% (overlap)\n", 100 * gain_flat, 100 * gain_ovl);
 	assert_true(metric(ovl, "after", "dtlb_load_misses") <=
 		    0.15 * metric(ovl, "before", "dtlb_load_misses"));
-	assert_true(gain_ovl > 0);
-	assert_true(gain_ovl < gain_flat / 2);
+	assert_true(gain_flat > 0.5);
+	assert_true(gain_ovl > -0.05 && gain_ovl < 0.05);
 	json_decref(flat);
 	json_decref(ovl);
 }

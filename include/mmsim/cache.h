@@ -116,6 +116,27 @@ static inline enum cache_level cache_load(struct cache_path *p, uint64_t line)
 	return l;
 }
 
+/* Fetch the host's lines that a lookup of @line in @c will read. */
+static inline void cache_array_prefetch(const struct cache_array *c, uint64_t line)
+{
+	uint64_t set = cache_set(c, line);
+
+	__builtin_prefetch(&c->a.sets[set]);
+	__builtin_prefetch(&c->a.keys[set * c->a.ways]);
+}
+
+/*
+ * Fetch what cache_load() of @line will read in all three levels, so that
+ * a loop can look a few loads ahead (the simulator's speed only: the
+ * model's caches do not change).
+ */
+static inline void cache_path_prefetch(const struct cache_path *p, uint64_t line)
+{
+	cache_array_prefetch(p->l1, line);
+	cache_array_prefetch(p->l2, line);
+	cache_array_prefetch(p->l3, line);
+}
+
 /* cache_load() that returns the load's latency in cycles. */
 static inline uint32_t cache_load_cycles(struct cache_path *p, uint64_t line)
 {
