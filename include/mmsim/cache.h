@@ -104,7 +104,8 @@ static inline enum cache_level cache_load(struct cache_path *p, uint64_t line)
 {
 	enum cache_level l;
 
-	if (cache_array_touch(p->l1, line))
+	/* The L1D is small: its MRU key is in the host's cache, so try it first. */
+	if (tlb_array_touch_mru(&p->l1->a, cache_key(line), cache_set(p->l1, line), true))
 		l = CACHE_L1;
 	else if (cache_array_touch(p->l2, line))
 		l = CACHE_L2;
