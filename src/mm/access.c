@@ -10,21 +10,22 @@
  *     store), as the hardware does; a walk that finds no mapping (PTE none,
  *     or a PMD that collapse has cleared) raises a fault, which runs
  *     handle_mm_fault() under mmap_lock and retries the access.
- *   - The cost of an access, flat model (mem.loads_in_flight = 0, every
- *     profile's default): 1/mem.loads_per_cycle (the core issues that many
- *     independent loads per cycle), plus tlb.stlb_hit_cycles for
- *     an L1 miss, plus the page walk divided by tlb.page_walkers for an
- *     STLB miss (independent random loads keep that many walks in flight;
- *     tlb_walk_stall_cycles()).
+ *   - The cost of an access, flat model (mem.loads_in_flight = 0, the
+ *     default of every profile but desktop and desktop-kvm; a speed option):
+ *     1/mem.loads_per_cycle (the core issues that many independent loads per
+ *     cycle), plus tlb.stlb_hit_cycles for an L1 miss, plus the page walk
+ *     divided by tlb.page_walkers for an STLB miss (independent random
+ *     loads keep that many walks in flight; tlb_walk_stall_cycles()).
  *   - Overlap model (mem.loads_in_flight > 0): the data load and every
  *     page-table reference of a walk go through the vCPU's data caches
  *     (include/mmsim/cache.h) and cost the latency of the level holding
- *     their line; a batch of independent accesses takes the largest of
- *     its issue time (1/loads_per_cycle per access), its L1D-miss
- *     latency over loads_in_flight, and its walk latency over
- *     page_walkers (struct user_access).  A nested walk
- *     reads its 24 (19 for a 2M guest page) entries through the same
- *     caches, with the host's EPT mapping the guest in 4K pages.
+ *     their line (DRAM: mm_memory_latency_cycles()); a batch of independent
+ *     accesses takes the largest of its issue time, its data's L1D-miss
+ *     latency over the fill buffers, its walk latency over the walkers and
+ *     its loads' whole latency over the load buffer (struct user_access).
+ *     A nested walk reads its entries through the same caches: 24 for a 4K
+ *     guest page with the host's EPT in 4K pages, 19 with it in 2M pages
+ *     (tlb.ept_page_kib).
  *   - Costs are summed per access and charged to virtual time in bulk
  *     (user_access_charge()).
  *   - dtlb_load_misses: one per completed walk (stats.walks of the TLB).
@@ -754,7 +755,7 @@ enum ua_sizes {
 	UA_HUGE,			/* every PMD huge: every page is 2M */
 };
 
-/* How far ahead the 4K loop fetches PTEs into the host's caches. */
+/* How far ahead the loop fetches PTEs (and the caches' sets) into the host's caches. */
 #define UA_PREFETCH	4
 
 /* Outcomes of a loop's accesses not yet added to the TLB's counters. */
