@@ -100,7 +100,8 @@ static inline bool cache_array_touch(struct cache_array *c, uint64_t line)
  * Context: any; the caches belong to the running vCPU's core and socket.
  * Return: the level that held the line (CACHE_DRAM if none did).
  */
-static inline enum cache_level cache_load(struct cache_path *p, uint64_t line)
+static inline __attribute__((always_inline))
+enum cache_level cache_load(struct cache_path *p, uint64_t line)
 {
 	enum cache_level l;
 
