@@ -190,5 +190,4 @@ void hot_cold_task(void *arg)
 		sim_sleep_ps(SIM_MS);
 	khugepaged_exit_raw(mm);
 	vm_munmap(mm, base, p->size);
-
 }
