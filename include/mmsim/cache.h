@@ -74,8 +74,13 @@ static inline uint64_t cache_key(uint64_t line)
  */
 static inline uint64_t cache_set(const struct cache_array *c, uint64_t line)
 {
-	uint64_t frame = (line >> 6) * 0x9e3779b97f4a7c15ULL;
-	uint64_t x = (line & 63) | (frame >> 24) << 6;
+	uint64_t frame, x;
+
+	/* 64 sets or fewer: the hash would be masked away (the L1D). */
+	if (c->mask && c->mask < 64)
+		return line & c->mask;
+	frame = (line >> 6) * 0x9e3779b97f4a7c15ULL;
+	x = (line & 63) | (frame >> 24) << 6;
 
 	return c->mask ? x & c->mask : x % c->a.nr_sets;
 }

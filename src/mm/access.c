@@ -563,8 +563,11 @@ static inline bool psc_touch(struct tlb_array *c, uint16_t asid, uint64_t x, int
  * cached there (SDM 3A 4.10.3.1), so a walk that ends at the PDE skips that
  * cache.  A miss fills the entry, as the walk that follows reads it.
  */
-static int psc_walk_start(struct tlb_array *lvl, uint16_t asid, uint64_t x, int last)
+static inline int psc_walk_start(struct tlb_array *lvl, uint16_t asid, uint64_t x, int last)
 {
+	/* No paging-structure cache in this dimension (every profile today). */
+	if (!lvl[PSC_PDE].nr_sets && !lvl[PSC_PDPTE].nr_sets && !lvl[PSC_PML4].nr_sets)
+		return TLB_WALK_LEVELS;
 	if (last == 1 && psc_touch(&lvl[PSC_PDE], asid, x, 21))
 		return 1;
 	if (psc_touch(&lvl[PSC_PDPTE], asid, x, 30))
@@ -579,15 +582,22 @@ static int psc_walk_start(struct tlb_array *lvl, uint16_t asid, uint64_t x, int 
  * down to the PDE when the host maps guest memory with 2M pages
  * (tlb.ept_page_kib; a 2M EPT PDE is not kept in the PDE cache).
  */
-static uint32_t ept_walk_cycles(struct user_access *ua, uint64_t gfn)
+static inline __attribute__((always_inline))
+uint32_t ept_walk_cycles(struct user_access *ua, uint64_t gfn)
 {
 	struct cache_path *cp = ua->cache;
 	int last = ua->ept_huge ? 2 : 1;
-	uint32_t c = 0;
+	uint32_t c;
 	int k;
 
 	k = psc_walk_start(ua->psc->lvl[1], 0, gfn << PAGE_SHIFT, last);
-	for (; k >= last; k--)
+	if (k == TLB_WALK_LEVELS && last == 2) {
+		/* The whole walk of a 2M EPT mapping, unrolled (the common case). */
+		c = cache_load_cycles(cp, ept_line(4, gfn));
+		c += cache_load_cycles(cp, ept_line(3, gfn));
+		return c + cache_load_cycles(cp, ept_line(2, gfn));
+	}
+	for (c = 0; k >= last; k--)
 		c += cache_load_cycles(cp, ept_line(k, gfn));
 	return c;
 }
