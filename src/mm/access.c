@@ -617,6 +617,15 @@ static uint32_t walk_latency(struct user_access *ua, uint64_t addr, bool huge)
 	uint32_t c = 0;
 
 	l = psc_walk_start(ua->psc->lvl[0], ua->asid, addr, last);
+	if (!nested && l == TLB_WALK_LEVELS) {
+		/* A whole native walk, unrolled (the common case). */
+		c = cache_load_cycles(cp, pt_line(ua->asid, 4, addr));
+		c += cache_load_cycles(cp, pt_line(ua->asid, 3, addr));
+		c += cache_load_cycles(cp, pt_line(ua->asid, 2, addr));
+		if (!huge)
+			c += cache_load_cycles(cp, pt_line(ua->asid, 1, addr));
+		return c;
+	}
 	for (; l >= last; l--) {
 		if (nested)
 			c += ept_walk_cycles(ua, table_gfn(ua->asid, l, addr));
