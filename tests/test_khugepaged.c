@@ -782,26 +782,36 @@ static void test_overlap_native_walk(void **state)
 
 	(void)state;
 	overlap_rig_init(&r, 1);
-	/* Cold caches: PML4E, PDPTE, PDE, PTE and the data, all from DRAM. */
+	/*
+	 * Cold caches: PML4E, PDPTE, PDE, PTE and the data, all from DRAM.  The
+	 * fill buffers see the data's memory latency only; the load buffer
+	 * sees the STLB lookup, the walk and the data.
+	 */
 	user_access_overlap(&r.ua, a, TLB_WALK, false);
 	assert_int_equal(nr_loads(&r.path), 5);
 	assert_int_equal(r.ua.walk_cycles, 4 * 224);
-	assert_int_equal(r.ua.miss_cycles, 12 + 4 * 224 + 224);
-	/* The same line again, TLB hit: an L1D hit, outside both sums. */
+	assert_int_equal(r.ua.miss_cycles, 224);
+	assert_int_equal(r.ua.window_cycles, 12 + 4 * 224 + 224);
+	/* The same line again, TLB hit: an L1D hit, 4 cycles in the window only. */
 	user_access_overlap(&r.ua, a + 8, TLB_L1_HIT, false);
 	assert_int_equal(r.path.loads[CACHE_L1], 1);
-	assert_int_equal(r.ua.miss_cycles, 12 + 5 * 224);
+	assert_int_equal(r.ua.miss_cycles, 224);
+	assert_int_equal(r.ua.window_cycles, 12 + 5 * 224 + 4);
 	/* The next page: the walk's four lines are in L1D (8 PTEs a line); new data. */
 	user_access_overlap(&r.ua, a + 4096, TLB_WALK, false);
 	assert_int_equal(r.ua.walk_cycles, 4 * 224 + 4 * 4);
-	assert_int_equal(r.ua.miss_cycles, 12 + 5 * 224 + 12 + 4 * 4 + 224);
+	assert_int_equal(r.ua.miss_cycles, 2 * 224);
+	assert_int_equal(r.ua.window_cycles, 12 + 5 * 224 + 4 + 12 + 4 * 4 + 224);
 	/* A 2M page in the next PMD: three levels, its PDE in the same line. */
 	user_access_overlap(&r.ua, a + (2ULL << 20), TLB_WALK, true);
 	assert_int_equal(nr_loads(&r.path), 5 + 1 + 5 + 4);
 	assert_int_equal(r.ua.walk_cycles, 4 * 224 + 4 * 4 + 3 * 4);
-	/* An STLB hit whose data is in L1D costs nothing here. */
+	assert_int_equal(r.ua.miss_cycles, 3 * 224);
+	/* An STLB hit whose data is in L1D: nothing for the fill buffers. */
 	user_access_overlap(&r.ua, a + (2ULL << 20) + 16, TLB_STLB_HIT, true);
-	assert_int_equal(r.ua.miss_cycles, 12 + 5 * 224 + 12 + 4 * 4 + 224 + 12 + 3 * 4 + 224);
+	assert_int_equal(r.ua.miss_cycles, 3 * 224);
+	assert_int_equal(r.ua.window_cycles,
+			 12 + 5 * 224 + 4 + 12 + 4 * 4 + 224 + 12 + 3 * 4 + 224 + 12 + 4);
 	overlap_rig_destroy(&r);
 }
 
@@ -867,26 +877,114 @@ static void test_overlap_psc(void **state)
 }
 
 /*
- * The batch time: the largest of issue (n / P), misses / L and walks / W,
- * in units of 1/(P x L x W) cycle; here P = 2, L = 10, W = 2: 40 per cycle.
+ * The batch time: the largest of issue (n / P), fill buffers (misses / L),
+ * walkers (walks / W) and window (whole latency / B), in units of
+ * 1/(P x L x W x B) cycle; here P = 2, L = 10, W = 2, B = 72: 2880 per cycle.
  */
 static void test_overlap_cycles(void **state)
 {
+	const struct overlap_limits lim = {
+		.loads_per_cycle = 2, .fill_buffers = 10, .page_walkers = 2, .load_buffer = 72,
+	};
+	struct overlap_batch b = { .n = 10, .miss_cycles = 1000, .walk_cycles = 300,
+				   .window_cycles = 7200 };
 	bool mem;
 
 	(void)state;
-	/* 10 accesses at 1/2 cycle = 5; misses 1000 / 10 = 100; walks 300 / 2 = 150. */
-	assert_int_equal(user_access_overlap_cycles(10, 2, 1000, 10, 300, 2, &mem), 150 * 40);
+	/* issue 5, fill buffers 100, walkers 150, window 100: the walkers. */
+	assert_int_equal(user_access_overlap_cycles(&b, &lim, &mem), 150 * 2880);
 	assert_true(mem);
-	/* Misses bound: 2000 / 10 = 200 > 150. */
-	assert_int_equal(user_access_overlap_cycles(10, 2, 2000, 10, 300, 2, &mem), 200 * 40);
+	/* Window: 14400 / 72 = 200 > 150. */
+	b.window_cycles = 14400;
+	assert_int_equal(user_access_overlap_cycles(&b, &lim, &mem), 200 * 2880);
 	assert_true(mem);
-	/* Issue bound: 5000 accesses at 1/2 cycle = 2500 > 200: not memory time. */
-	assert_int_equal(user_access_overlap_cycles(5000, 2, 2000, 10, 300, 2, &mem), 2500 * 40);
+	/* Fill buffers: 2500 / 10 = 250 > 200. */
+	b.miss_cycles = 2500;
+	assert_int_equal(user_access_overlap_cycles(&b, &lim, &mem), 250 * 2880);
+	/* Issue: 5000 accesses at 1/2 cycle = 2500 cycles: not memory time. */
+	b.n = 5000;
+	assert_int_equal(user_access_overlap_cycles(&b, &lim, &mem), 2500 * 2880);
 	assert_false(mem);
-	/* One load per cycle: 1000 accesses = 1000 cycles > 200 (units of 1/20). */
-	assert_int_equal(user_access_overlap_cycles(1000, 1, 2000, 10, 300, 2, &mem), 1000 * 20);
-	assert_false(mem);
+}
+
+/*
+ * The corrected bounds on the default pattern (one load per 4K page, in
+ * page order), worked by hand for one batch of 64 accesses on the
+ * desktop: every access walks (STLB hit test 12 cycles, walk 4 + 4 + 4 +
+ * 12 = 24 with the PTE in L2) and loads its data from DRAM (224 cycles).
+ *   fill buffers: 64 x 224 / 10 = 1433.6 cycles (data only)
+ *   walkers:      64 x 24 / 2 = 768
+ *   window:       64 x (12 + 24 + 224) / 72 = 231.1
+ *   issue:        64 / 2 = 32
+ * The fill buffers bound it, at 22.4 cycles an access; the walks hide
+ * behind the data misses.  Had translation counted in the fill-buffer
+ * bound (the model before this correction), 64 x 260 / 10 = 1664 cycles.
+ */
+static void test_overlap_bounds_pages(void **state)
+{
+	const struct overlap_limits lim = {
+		.loads_per_cycle = 2, .fill_buffers = 10, .page_walkers = 2, .load_buffer = 72,
+	};
+	const struct overlap_batch b = { .n = 64, .miss_cycles = 64 * 224,
+					 .walk_cycles = 64 * 24,
+					 .window_cycles = 64 * (12 + 24 + 224) };
+	bool mem;
+
+	(void)state;
+	assert_int_equal(user_access_overlap_cycles(&b, &lim, &mem), 14336ULL * 2 * 2 * 72);
+	assert_true(mem);
+	assert_true(user_access_overlap_cycles(&b, &lim, &mem) / 2880.0 < 1664);
+	/* A walk of 96 cycles: the walkers bind, 64 x 96 / 2 = 3072 cycles. */
+	{
+		const struct overlap_batch slow = { .n = 64, .miss_cycles = 64 * 224,
+						    .walk_cycles = 64 * 96,
+						    .window_cycles = 64 * (12 + 96 + 224) };
+
+		assert_int_equal(user_access_overlap_cycles(&slow, &lim, &mem),
+				 64ULL * 96 / 2 * 2880);
+	}
+}
+
+/*
+ * KVM with the host's EPT in 2M pages (QEMU's THP-backed guest memory):
+ * each EPT walk reads PML4E, PDPTE and PDE, so a nested walk of a 4K guest
+ * page reads (4 + 1)(3 + 1) - 1 = 19 entries instead of 24, and of a 2M
+ * guest page (3 + 1)(3 + 1) - 1 = 15.
+ */
+static void test_overlap_ept_2m(void **state)
+{
+	const uint64_t a = 0x7f3a5c9e12c0ULL;
+	struct overlap_rig r;
+	uint64_t before;
+
+	(void)state;
+	overlap_rig_init(&r, 2);
+	r.ua.ept_huge = true;
+	user_access_overlap(&r.ua, a, TLB_WALK, false);
+	assert_int_equal(nr_loads(&r.path), 19 + 1);
+	/* Again: all 19 entries in L1D, 4 cycles each. */
+	before = r.ua.walk_cycles;
+	user_access_overlap(&r.ua, a, TLB_WALK, false);
+	assert_int_equal(r.ua.walk_cycles - before, 19 * 4);
+	user_access_overlap(&r.ua, a + (2ULL << 20), TLB_WALK, true);
+	assert_int_equal(nr_loads(&r.path), 2 * 20 + 15 + 1);
+	overlap_rig_destroy(&r);
+
+	/*
+	 * With paging-structure caches, another page of the same 2M region:
+	 * the guest's PDE cache leaves its PTE; each of the two EPT walks (the
+	 * PTE table's frame, the data's frame) hits the EPT's PDPTE cache (a 2M
+	 * EPT PDE is never in the PDE cache) and reads only the EPT PDE:
+	 * 3 entries and the data.
+	 */
+	overlap_rig_init(&r, 2);
+	overlap_rig_psc(&r);
+	r.ua.ept_huge = true;
+	user_access_overlap(&r.ua, a, TLB_WALK, false);
+	before = nr_loads(&r.path);
+	user_access_overlap(&r.ua, a - 64 * 4096, TLB_WALK, false);
+	assert_int_equal(nr_loads(&r.path) - before, 3 + 1);
+	overlap_rig_destroy(&r);
 }
 
 /* ---- the scenario's relations, at CI scale ------------------------------------- */
@@ -929,31 +1027,39 @@ static void test_relations(void **state)
 {
 	const struct scenario_ops *d = &scenario_khugepaged_cold, *k = &scenario_khugepaged_cold_kvm;
 	struct sim_variant_result rd[2], rk[2];
-	double cpa_gain_d, cpa_gain_k;
+	double dt_d, dt_k;
 
 	(void)state;
 	run_scenario(d, "desktop", rd);
 	run_scenario(k, "desktop-kvm", rk);
 	/*
-	 * desktop: misses fall, cycles/access fall by 40% or more, throughput
-	 * up, time down.  At this scale the bounds of the full-scale run
-	 * (misses -95% or more, cycles -40..-75%) do not hold: the collapse
-	 * takes a larger share of a short run, and 8 huge pages fit in the
-	 * 32-entry L1 dTLB for 2M pages (64 at 128M do not), so cycles fall
-	 * by about 80% here.  docs/results.md has the full-scale numbers.
+	 * The overlap model and one load per page (the defaults).  desktop:
+	 * misses fall, but time hardly changes: every load misses to DRAM and
+	 * the fill buffers bound the loop (22.4 cycles an access), while the
+	 * native walks (about 24 cycles over two walkers) hide behind them.
+	 * At this scale time even rises by a few percent (the collapses fall
+	 * inside the short window); at full scale it falls by about 1%
+	 * (docs/results.md).
 	 */
 	assert_true(metric(d, &rd[1], "dtlb_load_misses") <=
 		    0.15 * metric(d, &rd[0], "dtlb_load_misses"));
-	cpa_gain_d = 1 - metric(d, &rd[1], "cycles_per_access") /
-			 metric(d, &rd[0], "cycles_per_access");
-	assert_true(cpa_gain_d >= 0.40);
-	assert_true(metric(d, &rd[1], "throughput_per_s") > metric(d, &rd[0], "throughput_per_s"));
-	assert_true(metric(d, &rd[1], "total_access_time_s") <
-		    metric(d, &rd[0], "total_access_time_s"));
-	/* KVM: a larger relative gain in cycles per access */
-	cpa_gain_k = 1 - metric(k, &rk[1], "cycles_per_access") /
-			 metric(k, &rk[0], "cycles_per_access");
-	assert_true(cpa_gain_k > cpa_gain_d);
+	dt_d = metric(d, &rd[1], "total_access_time_s") / metric(d, &rd[0], "total_access_time_s");
+	assert_true(dt_d > 0.95 && dt_d < 1.05);
+	assert_true(metric(d, &rd[0], "clock_cycles_per_access") > 20 &&
+		    metric(d, &rd[0], "clock_cycles_per_access") < 23);
+	/*
+	 * KVM: a nested walk (19 entries with the host's 2M EPT) over two
+	 * walkers takes longer than the data's DRAM miss over ten fill
+	 * buffers, so before is bound by the walkers and the collapse cuts
+	 * time by a third or more.
+	 */
+	assert_true(metric(k, &rk[1], "dtlb_load_misses") <=
+		    0.15 * metric(k, &rk[0], "dtlb_load_misses"));
+	dt_k = metric(k, &rk[1], "total_access_time_s") / metric(k, &rk[0], "total_access_time_s");
+	assert_true(dt_k < 0.80);
+	assert_true(metric(k, &rk[0], "total_access_time_s") >
+		    1.3 * metric(d, &rd[0], "total_access_time_s"));
+	assert_true(metric(k, &rk[1], "throughput_per_s") > metric(k, &rk[0], "throughput_per_s"));
 }
 
 /*
@@ -1058,14 +1164,19 @@ static void test_bad_geometry(void **state)
 	assert_int_equal(validate_with((const char *const[]){ NULL }, NULL), 0);
 	assert_int_equal(validate_with((const char *const[]){ "tlb.l1_4k_ways=3", NULL },
 				       "tlb.l1_4k_entries=64, tlb.l1_4k_ways=3: expected"), -1);
-	/* The data caches are checked only when the overlap model is on. */
-	assert_int_equal(validate_with((const char *const[]){ "cache.l1d_ways=17", NULL }, NULL), 0);
+	/* The data caches are checked only when the overlap model is on (desktop's default). */
 	assert_int_equal(validate_with((const char *const[]){ "cache.l1d_ways=17",
-							      "mem.loads_in_flight=10", NULL },
+							      "mem.loads_in_flight=0", NULL }, NULL), 0);
+	assert_int_equal(validate_with((const char *const[]){ "cache.l1d_ways=17", NULL },
 				       "cache.l1d_ways=17"), -1);
-	assert_int_equal(validate_with((const char *const[]){ "mem.loads_in_flight=10",
-							      "tlb.pde_cache_entries=18", NULL },
+	assert_int_equal(validate_with((const char *const[]){ "tlb.pde_cache_entries=18", NULL },
 				       "tlb.pde_cache_entries=18: expected"), -1);
+	assert_int_equal(validate_with((const char *const[]){ "tlb.ept_page_kib=8", NULL },
+				       "tlb.ept_page_kib=8: expected 4 or 2048"), -1);
+	assert_int_equal(validate_with((const char *const[]){ "mem.load_buffer_entries=0", NULL },
+				       "mem.load_buffer_entries=0: expected 1 to 1024"), -1);
+	assert_int_equal(validate_with((const char *const[]){ "mem.loads_in_flight=5000", NULL },
+				       "mem.loads_in_flight=5000: expected"), -1);
 }
 
 int main(void)
@@ -1086,6 +1197,8 @@ int main(void)
 		cmocka_unit_test(test_overlap_nested_walk),
 		cmocka_unit_test(test_overlap_psc),
 		cmocka_unit_test(test_overlap_cycles),
+		cmocka_unit_test(test_overlap_bounds_pages),
+		cmocka_unit_test(test_overlap_ept_2m),
 		cmocka_unit_test(test_bad_geometry),
 		cmocka_unit_test(test_madvise_under_check),
 		cmocka_unit_test(test_relations),

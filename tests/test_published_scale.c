@@ -53,7 +53,7 @@ static void test_khugepaged_cold_relations(void **state)
 {
 	const char *bin = getenv("MMSIM_RELEASE_BIN");
 	json_t *all, *desk, *kvm;
-	double miss, cyc, cyc_kvm;
+	double miss, miss_kvm, dt, dt_kvm;
 
 	if (!bin || !*bin)
 		skip();
@@ -63,16 +63,26 @@ static void test_khugepaged_cold_relations(void **state)
 	assert_string_equal(json_string_value(json_object_get(desk, "profile")), "desktop");
 	assert_string_equal(json_string_value(json_object_get(kvm, "profile")), "desktop-kvm");
 
+	/*
+	 * The overlap model and one load per page (docs/results.md,
+	 * "khugepaged-cold"): misses fall by 95% or more in both tables; on the
+	 * desktop the walks hide behind the data's DRAM misses, so time moves
+	 * by under 5%; in the guest the nested walks bind two walkers before the
+	 * collapse, so time falls by more than 20%.
+	 */
 	miss = metric(desk, "after", "dtlb_load_misses") / metric(desk, "before", "dtlb_load_misses");
-	cyc = metric(desk, "after", "cycles_per_access") / metric(desk, "before", "cycles_per_access");
-	cyc_kvm = metric(kvm, "after", "cycles_per_access") / metric(kvm, "before", "cycles_per_access");
-	print_message("misses x%.4f, cycles x%.3f, kvm cycles x%.3f\n", miss, cyc, cyc_kvm);
+	miss_kvm = metric(kvm, "after", "dtlb_load_misses") / metric(kvm, "before", "dtlb_load_misses");
+	dt = metric(desk, "after", "total_access_time_s") / metric(desk, "before", "total_access_time_s");
+	dt_kvm = metric(kvm, "after", "total_access_time_s") /
+		 metric(kvm, "before", "total_access_time_s");
+	print_message("misses x%.4f, x%.4f (kvm); time x%.3f, x%.3f (kvm)\n", miss, miss_kvm, dt,
+		      dt_kvm);
 	assert_true(miss <= 0.05);
-	assert_true(cyc >= 0.25 && cyc <= 0.60);
-	assert_true(metric(desk, "after", "throughput_per_s") > metric(desk, "before", "throughput_per_s"));
-	assert_true(metric(desk, "after", "total_access_time_s") <
+	assert_true(miss_kvm <= 0.05);
+	assert_true(dt > 0.95 && dt < 1.05);
+	assert_true(dt_kvm < 0.80);
+	assert_true(metric(kvm, "before", "total_access_time_s") >
 		    metric(desk, "before", "total_access_time_s"));
-	assert_true(cyc_kvm < cyc);	/* a larger relative gain */
 	json_decref(all);
 }
 
@@ -129,6 +139,12 @@ static void test_deferred_split_start_spread(void **state)
 	json_decref(spread);
 }
 
+/*
+ * The overlap model (the default) against the flat one (a speed option):
+ * with the flat model time falls with the misses; with the overlap model
+ * the desktop's native walks hide behind the data's DRAM misses and time
+ * hardly changes (docs/results.md, "khugepaged-cold").
+ */
 static void test_khugepaged_overlap(void **state)
 {
 	const char *bin = getenv("MMSIM_RELEASE_BIN");
@@ -141,9 +157,9 @@ static void test_khugepaged_overlap(void **state)
 
 	if (!bin || !*bin)
 		skip();
-	flat = run_json(bin, scale);
-	snprintf(args, sizeof(args), "%s --cost mem.loads_in_flight=10", scale);
-	ovl = run_json(bin, args);
+	snprintf(args, sizeof(args), "%s --cost mem.loads_in_flight=0", scale);
+	flat = run_json(bin, args);
+	ovl = run_json(bin, scale);
 	gain_flat = 1 - metric(flat, "after", "total_access_time_s") /
 			metric(flat, "before", "total_access_time_s");
 	gain_ovl = 1 - metric(ovl, "after", "total_access_time_s") /
@@ -151,8 +167,8 @@ static void test_khugepaged_overlap(void **state)
 	print_message("time falls %.1f%% (flat), %.1f%% (overlap)\n", 100 * gain_flat, 100 * gain_ovl);
 	assert_true(metric(ovl, "after", "dtlb_load_misses") <=
 		    0.15 * metric(ovl, "before", "dtlb_load_misses"));
-	assert_true(gain_ovl > 0);
-	assert_true(gain_ovl < gain_flat / 2);
+	assert_true(gain_flat > 0.5);
+	assert_true(gain_ovl > -0.05 && gain_ovl < 0.05);
 	json_decref(flat);
 	json_decref(ovl);
 }

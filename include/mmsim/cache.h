@@ -74,8 +74,13 @@ static inline uint64_t cache_key(uint64_t line)
  */
 static inline uint64_t cache_set(const struct cache_array *c, uint64_t line)
 {
-	uint64_t frame = (line >> 6) * 0x9e3779b97f4a7c15ULL;
-	uint64_t x = (line & 63) | (frame >> 24) << 6;
+	uint64_t frame, x;
+
+	/* 64 sets or fewer: the hash would be masked away (the L1D). */
+	if (c->mask && c->mask < 64)
+		return line & c->mask;
+	frame = (line >> 6) * 0x9e3779b97f4a7c15ULL;
+	x = (line & 63) | (frame >> 24) << 6;
 
 	return c->mask ? x & c->mask : x % c->a.nr_sets;
 }
@@ -100,11 +105,13 @@ static inline bool cache_array_touch(struct cache_array *c, uint64_t line)
  * Context: any; the caches belong to the running vCPU's core and socket.
  * Return: the level that held the line (CACHE_DRAM if none did).
  */
-static inline enum cache_level cache_load(struct cache_path *p, uint64_t line)
+static inline __attribute__((always_inline))
+enum cache_level cache_load(struct cache_path *p, uint64_t line)
 {
 	enum cache_level l;
 
-	if (cache_array_touch(p->l1, line))
+	/* The L1D is small: its MRU key is in the host's cache, so try it first. */
+	if (tlb_array_touch_mru(&p->l1->a, cache_key(line), cache_set(p->l1, line), true))
 		l = CACHE_L1;
 	else if (cache_array_touch(p->l2, line))
 		l = CACHE_L2;
@@ -114,6 +121,27 @@ static inline enum cache_level cache_load(struct cache_path *p, uint64_t line)
 		l = CACHE_DRAM;
 	p->loads[l]++;
 	return l;
+}
+
+/* Fetch the host's lines that a lookup of @line in @c will read. */
+static inline void cache_array_prefetch(const struct cache_array *c, uint64_t line)
+{
+	uint64_t set = cache_set(c, line);
+
+	__builtin_prefetch(&c->a.sets[set]);
+	__builtin_prefetch(&c->a.keys[set * c->a.ways]);
+}
+
+/*
+ * Fetch what cache_load() of @line will read in all three levels, so that
+ * a loop can look a few loads ahead (the simulator's speed only: the
+ * model's caches do not change).
+ */
+static inline void cache_path_prefetch(const struct cache_path *p, uint64_t line)
+{
+	cache_array_prefetch(p->l1, line);
+	cache_array_prefetch(p->l2, line);
+	cache_array_prefetch(p->l3, line);
 }
 
 /* cache_load() that returns the load's latency in cycles. */

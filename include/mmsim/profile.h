@@ -66,15 +66,17 @@
 	X(tlb, pml4_cache_entries, U64, "", "PML4 cache (overlap model); 0: none")   \
 	X(tlb, pdpte_cache_entries, U64, "", "PDPTE cache (overlap model); 0: none") \
 	X(tlb, pde_cache_entries, U64, "", "PDE cache (overlap model); 0: none")     \
+	X(tlb, ept_page_kib, U64, "KiB", "page size of the host's EPT mapping of guest memory (overlap model, nested walks)") \
 	X(mem, zero_gbps, U64, "GB/s", "page zeroing bandwidth per core")          \
 	X(mem, copy_gbps, U64, "GB/s", "page copy bandwidth per core")             \
 	X(mem, node_write_gbps, U64, "GB/s", "write bandwidth of one node")        \
 	X(mem, loads_per_cycle, U64, "", "loads a core issues per cycle; a TLB-hit access costs 1/loads_per_cycle cycles") \
-	X(mem, loads_in_flight, U64, "", "L1D misses a core overlaps; 0: the flat model (docs/tlb.md)") \
 	X(mem, node_read_gbps, U64, "GB/s", "read bandwidth of one node; 0: no limit") \
 	X(mem, upi_links, U64, "", "links between two sockets (each way); 0: no limit") \
 	X(mem, upi_mtps, U64, "MT/s", "transfer rate of one link, 2 bytes per transfer each way") \
 	X(mem, line_fill_buffers, U64, "", "a core's lines in flight to memory; 0: no limit") \
+	X(mem, loads_in_flight, U64, "", "L1D misses a core overlaps (line fill buffers); 0: the flat model, a speed option (docs/tlb.md)") \
+	X(mem, load_buffer_entries, U64, "", "load buffer entries: loads in flight from issue to completion (overlap model)") \
 	X(mm, fault_entry_ns, U64, "ns", "exception entry, exit and handle_mm_fault() walk") \
 	X(mm, syscall_ns, U64, "ns", "system call entry and exit")                 \
 	X(mm, list_op_ns, U64, "ns", "list_add or list_del on lines in cache")     \

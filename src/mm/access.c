@@ -10,21 +10,22 @@
  *     store), as the hardware does; a walk that finds no mapping (PTE none,
  *     or a PMD that collapse has cleared) raises a fault, which runs
  *     handle_mm_fault() under mmap_lock and retries the access.
- *   - The cost of an access, flat model (mem.loads_in_flight = 0, every
- *     profile's default): 1/mem.loads_per_cycle (the core issues that many
- *     independent loads per cycle), plus tlb.stlb_hit_cycles for
- *     an L1 miss, plus the page walk divided by tlb.page_walkers for an
- *     STLB miss (independent random loads keep that many walks in flight;
- *     tlb_walk_stall_cycles()).
+ *   - The cost of an access, flat model (mem.loads_in_flight = 0, the
+ *     default of every profile but desktop and desktop-kvm; a speed option):
+ *     1/mem.loads_per_cycle (the core issues that many independent loads per
+ *     cycle), plus tlb.stlb_hit_cycles for an L1 miss, plus the page walk
+ *     divided by tlb.page_walkers for an STLB miss (independent random
+ *     loads keep that many walks in flight; tlb_walk_stall_cycles()).
  *   - Overlap model (mem.loads_in_flight > 0): the data load and every
  *     page-table reference of a walk go through the vCPU's data caches
  *     (include/mmsim/cache.h) and cost the latency of the level holding
- *     their line; a batch of independent accesses takes the largest of
- *     its issue time (1/loads_per_cycle per access), its L1D-miss
- *     latency over loads_in_flight, and its walk latency over
- *     page_walkers (struct user_access).  A nested walk
- *     reads its 24 (19 for a 2M guest page) entries through the same
- *     caches, with the host's EPT mapping the guest in 4K pages.
+ *     their line (DRAM: mm_memory_latency_cycles()); a batch of independent
+ *     accesses takes the largest of its issue time, its data's L1D-miss
+ *     latency over the fill buffers, its walk latency over the walkers and
+ *     its loads' whole latency over the load buffer (struct user_access).
+ *     A nested walk reads its entries through the same caches: 24 for a 4K
+ *     guest page with the host's EPT in 4K pages, 19 with it in 2M pages
+ *     (tlb.ept_page_kib).
  *   - Costs are summed per access and charged to virtual time in bulk
  *     (user_access_charge()).
  *   - dtlb_load_misses: one per completed walk (stats.walks of the TLB).
@@ -129,6 +130,24 @@ static void mm_dcache_destroy(struct sim_engine *e)
 		sim_engine_vcpu(e, i)->dcache = NULL;
 }
 
+/**
+ * mm_memory_latency_cycles - load-to-use latency of a line from memory
+ * @p: the profile
+ * @nid: the node of the CPU that loads (its local memory)
+ *
+ * The one place the overlap model asks what a load from DRAM costs.  Today
+ * the idle latency of local memory, cache.dram_local_ns, rounded up to
+ * whole cycles; a model of the memory system (bandwidth, queueing) can
+ * answer here instead.
+ * Context: any.
+ * Return: cycles at clock.mhz.
+ */
+uint32_t mm_memory_latency_cycles(const struct sim_profile *p, int nid)
+{
+	(void)nid;
+	return (uint32_t)((p->cache_dram_local_ns * p->clock_mhz + 999) / 1000);
+}
+
 /* The caches of the overlap model, when the profile turns it on. */
 static int mm_dcache_init(struct sim_engine *e)
 {
@@ -173,7 +192,7 @@ static int mm_dcache_init(struct sim_engine *e)
 		cp->cycles[CACHE_L1] = (uint32_t)p->cache_l1d_cycles;
 		cp->cycles[CACHE_L2] = (uint32_t)p->cache_l2_cycles;
 		cp->cycles[CACHE_L3] = (uint32_t)p->cache_l3_cycles;
-		cp->cycles[CACHE_DRAM] = (uint32_t)((p->cache_dram_local_ns * p->clock_mhz + 999) / 1000);
+		cp->cycles[CACHE_DRAM] = mm_memory_latency_cycles(p, v->node);
 		v->dcache = cp;
 	}
 	return 0;
@@ -246,6 +265,13 @@ int mm_tlb_check_profile(const struct sim_profile *p, char *err, size_t len)
 		CACHE_ROW("l1d", p->cache_l1d_kib, p->cache_l1d_ways),
 		CACHE_ROW("l2", p->cache_l2_kib, p->cache_l2_ways),
 		CACHE_ROW("l3", p->cache_l3_kib, p->cache_l3_ways),
+		{ "mem.load_buffer_entries", NULL, p->mem_load_buffer_entries, 0,
+		  p->mem_load_buffer_entries >= 1 && p->mem_load_buffer_entries <= 1024, true,
+		  "1 to 1024" },
+		{ "mem.loads_in_flight", NULL, p->mem_loads_in_flight, 0,
+		  p->mem_loads_in_flight <= 1024, false, "0 (the flat model) to 1024" },
+		{ "tlb.ept_page_kib", NULL, p->tlb_ept_page_kib, 0,
+		  p->tlb_ept_page_kib == 4 || p->tlb_ept_page_kib == 2048, true, "4 or 2048" },
 		PSC_ROW("pml4", p->tlb_pml4_cache_entries),
 		PSC_ROW("pdpte", p->tlb_pdpte_cache_entries),
 		PSC_ROW("pde", p->tlb_pde_cache_entries),
@@ -370,8 +396,11 @@ void user_access_init(struct user_access *ua, struct vm_area_struct *vma)
 	ua->scale = (uint64_t)p * w;
 	ua->cache = sim_this_vcpu()->dcache;
 	ua->psc = mm_psc_of(smp_processor_id());
-	if (ua->cache)
-		ua->scale = (uint64_t)p * w * sim_mm->prof->mem_loads_in_flight;
+	if (ua->cache) {
+		ua->scale = (uint64_t)p * w * sim_mm->prof->mem_loads_in_flight *
+			    sim_mm->prof->mem_load_buffer_entries;
+		ua->ept_huge = sim_mm->prof->tlb_ept_page_kib == 2048;
+	}
 	ua->den = ua->scale * sim_mm->prof->clock_mhz;
 	ua->walks_seen = t->stats.walks;
 	ua->lookups_seen = tlb_nr_lookups(t);
@@ -395,13 +424,23 @@ void user_access_charge(struct user_access *ua)
 
 	if (ua->cache) {
 		const struct sim_profile *p = sim_mm->prof;
+		const struct overlap_limits lim = {
+			.loads_per_cycle = p->mem_loads_per_cycle,
+			.fill_buffers = p->mem_loads_in_flight,
+			.page_walkers = ua->tlb->geo.page_walkers,
+			.load_buffer = p->mem_load_buffer_entries,
+		};
+		const struct overlap_batch b = {
+			.n = lookups - ua->lookups_seen,
+			.miss_cycles = ua->miss_cycles,
+			.walk_cycles = ua->walk_cycles,
+			.window_cycles = ua->window_cycles,
+		};
 
-		units = user_access_overlap_cycles(lookups - ua->lookups_seen, p->mem_loads_per_cycle,
-						   ua->miss_cycles, p->mem_loads_in_flight,
-						   ua->walk_cycles, ua->tlb->geo.page_walkers,
-						   &memory_bound);
+		units = user_access_overlap_cycles(&b, &lim, &memory_bound);
 		ua->miss_cycles = 0;
 		ua->walk_cycles = 0;
+		ua->window_cycles = 0;
 	}
 	num = units * 1000000ULL + ua->rem;
 	ua->units_charged += units;
@@ -420,32 +459,33 @@ void user_access_charge(struct user_access *ua)
 
 /**
  * user_access_overlap_cycles - a batch's time in the overlap model
- * @n: accesses in the batch
- * @loads_per_cycle: accesses the core issues per cycle (mem.loads_per_cycle)
- * @miss_cycles: summed latency of the accesses whose data missed L1D
- * @loads_in_flight: L1D misses in flight at once (mem.loads_in_flight)
- * @walk_cycles: summed latency of the batch's page walks
- * @page_walkers: walks in flight at once (tlb.page_walkers)
- * @memory_bound: set to whether the misses or the walks are the bound
- *	(memory time, which an SMT sibling does not stretch), not issue
+ * @b: what the batch asked: its accesses and its summed latencies
+ * @lim: the core's limits
+ * @memory_bound: set to whether a memory bound (fill buffers, walkers or
+ *	the window), not issue, is the largest (memory time, which an SMT
+ *	sibling does not stretch)
  *
  * Little's law for each of the core's limits: the batch takes at least
- * its issue time, its misses' latency over the misses it overlaps, and
- * its walks' latency over the walkers; it takes the largest of the three.
+ * its issue time (n / P), its L1D misses' memory latency over the fill
+ * buffers (L), its walks' latency over the walkers (W), and its loads'
+ * whole latency (translation and memory) over the load buffer (B); it
+ * takes the largest of the four.
  *
  * Context: any.
- * Return: that time in cycles x loads_per_cycle x loads_in_flight x
- * page_walkers (exact).
+ * Return: that time in cycles x P x L x W x B (exact).
  */
-uint64_t user_access_overlap_cycles(uint64_t n, uint64_t loads_per_cycle, uint64_t miss_cycles,
-				    uint64_t loads_in_flight, uint64_t walk_cycles,
-				    uint64_t page_walkers, bool *memory_bound)
+uint64_t user_access_overlap_cycles(const struct overlap_batch *b, const struct overlap_limits *lim,
+				    bool *memory_bound)
 {
-	uint64_t issue = n * loads_in_flight * page_walkers;
-	uint64_t misses = miss_cycles * loads_per_cycle * page_walkers;
-	uint64_t walks = walk_cycles * loads_per_cycle * loads_in_flight;
-	uint64_t t = misses > walks ? misses : walks;
+	const uint64_t p = lim->loads_per_cycle, l = lim->fill_buffers;
+	const uint64_t w = lim->page_walkers, q = lim->load_buffer;
+	uint64_t issue = b->n * l * w * q;
+	uint64_t t = b->miss_cycles * p * w * q;
 
+	if (b->walk_cycles * p * l * q > t)
+		t = b->walk_cycles * p * l * q;
+	if (b->window_cycles * p * l * w > t)
+		t = b->window_cycles * p * l * w;
 	*memory_bound = t > issue;
 	return *memory_bound ? t : issue;
 }
@@ -523,8 +563,11 @@ static inline bool psc_touch(struct tlb_array *c, uint16_t asid, uint64_t x, int
  * cached there (SDM 3A 4.10.3.1), so a walk that ends at the PDE skips that
  * cache.  A miss fills the entry, as the walk that follows reads it.
  */
-static int psc_walk_start(struct tlb_array *lvl, uint16_t asid, uint64_t x, int last)
+static inline int psc_walk_start(struct tlb_array *lvl, uint16_t asid, uint64_t x, int last)
 {
+	/* No paging-structure cache in this dimension (every profile today). */
+	if (!lvl[PSC_PDE].nr_sets && !lvl[PSC_PDPTE].nr_sets && !lvl[PSC_PML4].nr_sets)
+		return TLB_WALK_LEVELS;
 	if (last == 1 && psc_touch(&lvl[PSC_PDE], asid, x, 21))
 		return 1;
 	if (psc_touch(&lvl[PSC_PDPTE], asid, x, 30))
@@ -534,15 +577,27 @@ static int psc_walk_start(struct tlb_array *lvl, uint16_t asid, uint64_t x, int 
 	return TLB_WALK_LEVELS;
 }
 
-/* The host's walk of a guest frame: EPT levels, 4K host pages. */
-static uint32_t ept_walk_cycles(struct user_access *ua, uint64_t gfn)
+/*
+ * The host's walk of a guest frame: the EPT's levels down to the PTE, or
+ * down to the PDE when the host maps guest memory with 2M pages
+ * (tlb.ept_page_kib; a 2M EPT PDE is not kept in the PDE cache).
+ */
+static inline __attribute__((always_inline))
+uint32_t ept_walk_cycles(struct user_access *ua, uint64_t gfn)
 {
 	struct cache_path *cp = ua->cache;
-	uint32_t c = 0;
+	int last = ua->ept_huge ? 2 : 1;
+	uint32_t c;
 	int k;
 
-	k = psc_walk_start(ua->psc->lvl[1], 0, gfn << PAGE_SHIFT, 1);
-	for (; k >= 1; k--)
+	k = psc_walk_start(ua->psc->lvl[1], 0, gfn << PAGE_SHIFT, last);
+	if (k == TLB_WALK_LEVELS && last == 2) {
+		/* The whole walk of a 2M EPT mapping, unrolled (the common case). */
+		c = cache_load_cycles(cp, ept_line(4, gfn));
+		c += cache_load_cycles(cp, ept_line(3, gfn));
+		return c + cache_load_cycles(cp, ept_line(2, gfn));
+	}
+	for (c = 0; k >= last; k--)
 		c += cache_load_cycles(cp, ept_line(k, gfn));
 	return c;
 }
@@ -562,6 +617,15 @@ static uint32_t walk_latency(struct user_access *ua, uint64_t addr, bool huge)
 	uint32_t c = 0;
 
 	l = psc_walk_start(ua->psc->lvl[0], ua->asid, addr, last);
+	if (!nested && l == TLB_WALK_LEVELS) {
+		/* A whole native walk, unrolled (the common case). */
+		c = cache_load_cycles(cp, pt_line(ua->asid, 4, addr));
+		c += cache_load_cycles(cp, pt_line(ua->asid, 3, addr));
+		c += cache_load_cycles(cp, pt_line(ua->asid, 2, addr));
+		if (!huge)
+			c += cache_load_cycles(cp, pt_line(ua->asid, 1, addr));
+		return c;
+	}
 	for (; l >= last; l--) {
 		if (nested)
 			c += ept_walk_cycles(ua, table_gfn(ua->asid, l, addr));
@@ -572,6 +636,35 @@ static uint32_t walk_latency(struct user_access *ua, uint64_t addr, bool huge)
 	return c;
 }
 
+/* The overlap model's sums of the accesses not yet charged (struct user_access). */
+struct ua_sums {
+	uint64_t miss, walk, window;
+};
+
+/*
+ * One access in the overlap model: the walk's entries (for an STLB miss)
+ * and the data line through the caches, their latencies added to @s.
+ */
+static inline __attribute__((always_inline))
+void ua_overlap_one(struct user_access *ua, struct cache_path *cp, uint64_t addr,
+		    enum tlb_result r, bool huge, struct ua_sums *s)
+{
+	uint32_t t = r == TLB_L1_HIT ? 0 : ua->tlb->geo.stlb_hit_cycles, lat;
+	enum cache_level l;
+
+	if (r == TLB_WALK) {
+		uint32_t w = walk_latency(ua, addr, huge);
+
+		t += w;
+		s->walk += w;
+	}
+	l = cache_load(cp, data_line(ua->asid, addr));
+	lat = cp->cycles[l];
+	s->window += t + lat;
+	if (l != CACHE_L1)
+		s->miss += lat;
+}
+
 /**
  * user_access_overlap - the overlap model's account of one access
  * @ua: the access state (ua->cache set)
@@ -580,25 +673,20 @@ static uint32_t walk_latency(struct user_access *ua, uint64_t addr, bool huge)
  * @huge: the page is 2M
  *
  * Loads the walk's entries (for an STLB miss) and the data line through
- * the caches and adds the latencies to the batch's sums; a load that
- * faults is counted as if it had completed (first touches only).
+ * the caches and adds the latencies to the batch's sums: the data's
+ * memory latency to miss_cycles when it missed L1D, the walk's to
+ * walk_cycles, and translation + memory latency to window_cycles.  A load
+ * that faults is counted as if it had completed (first touches only).
  * Context: the accessing task.
  */
 void user_access_overlap(struct user_access *ua, uint64_t addr, enum tlb_result r, bool huge)
 {
-	struct cache_path *cp = ua->cache;
-	uint32_t t = r == TLB_L1_HIT ? 0 : ua->tlb->geo.stlb_hit_cycles;
-	enum cache_level l;
+	struct ua_sums s = { 0 };
 
-	if (r == TLB_WALK) {
-		uint32_t w = walk_latency(ua, addr, huge);
-
-		t += w;
-		ua->walk_cycles += w;
-	}
-	l = cache_load(cp, data_line(ua->asid, addr));
-	if (l != CACHE_L1)
-		ua->miss_cycles += t + cp->cycles[l];
+	ua_overlap_one(ua, ua->cache, addr, r, huge, &s);
+	ua->miss_cycles += s.miss;
+	ua->walk_cycles += s.walk;
+	ua->window_cycles += s.window;
 }
 
 /*
@@ -686,7 +774,7 @@ enum ua_sizes {
 	UA_HUGE,			/* every PMD huge: every page is 2M */
 };
 
-/* How far ahead the 4K loop fetches PTEs into the host's caches. */
+/* How far ahead the loop fetches PTEs (and the caches' sets) into the host's caches. */
 #define UA_PREFETCH	4
 
 /* Outcomes of a loop's accesses not yet added to the TLB's counters. */
@@ -704,19 +792,20 @@ static void ua_counts_add(struct tlb *t, const struct ua_counts *c, unsigned int
 }
 
 /*
- * The flat model's loop over @n addresses whose page sizes @sizes
- * describes (a constant after inlining, so each kind gets its own loop).
- * It counts the outcomes in registers and adds them to the TLB's counters
- * at the end.  It stops after an access that faulted, since the fault may
- * have slept and changed the page tables.  Returns the number of accesses
- * made.
+ * The loop over @n addresses whose page sizes @sizes describes, in the
+ * flat model or (@overlap) the overlap model; both are constants after
+ * inlining, so each kind gets its own loop.  It counts the TLB's outcomes
+ * (and the overlap model's sums) in registers and adds them at the end.
+ * It stops after an access that faulted, since the fault may have slept
+ * and changed the page tables.  Returns the number of accesses made.
  */
 static inline __attribute__((always_inline))
 unsigned int user_access_run(struct user_access *ua, const uint64_t *addrs, unsigned int n,
-			     bool write, enum ua_sizes sizes)
+			     bool write, enum ua_sizes sizes, bool overlap)
 {
 	struct vm_area_struct *vma = ua->vma;
 	struct tlb *t = ua->tlb;
+	struct cache_path *cp = ua->cache;
 	struct folio *const *pmd_huge = ua->pmd_huge;
 	uint8_t *pmd_flags = vma->pmd_flags;
 	pte_t *ptes = vma->ptes;
@@ -725,6 +814,7 @@ unsigned int user_access_run(struct user_access *ua, const uint64_t *addrs, unsi
 	const uint8_t pmd_bits = WALK_PMD_BITS(write);
 	const pte_t pte_bits = WALK_PTE_BITS(write);
 	struct ua_counts c = { 0 };
+	struct ua_sums sums = { 0 };
 	uint64_t units = 0;
 	unsigned int i;
 
@@ -734,6 +824,8 @@ unsigned int user_access_run(struct user_access *ua, const uint64_t *addrs, unsi
 		bool huge = sizes == UA_HUGE || (sizes == UA_MIXED && pmd_huge[idx]);
 		enum tlb_result r;
 
+		if (overlap && i + UA_PREFETCH < n)
+			cache_path_prefetch(cp, data_line(asid, addrs[i + UA_PREFETCH]));
 		if (sizes != UA_HUGE && i + UA_PREFETCH < n) {
 			uint64_t ahead = addrs[i + UA_PREFETCH];
 
@@ -741,7 +833,10 @@ unsigned int user_access_run(struct user_access *ua, const uint64_t *addrs, unsi
 				__builtin_prefetch(&ptes[(ahead - start) >> PAGE_SHIFT]);
 		}
 		r = tlb_lookup(t, asid, addr, huge);
-		units += ua->unit[r][huge];
+		if (overlap)
+			ua_overlap_one(ua, cp, addr, r, huge, &sums);
+		else
+			units += ua->unit[r][huge];
 		if (r != TLB_WALK) {
 			c.stlb_hits += r == TLB_STLB_HIT;
 			continue;
@@ -751,11 +846,17 @@ unsigned int user_access_run(struct user_access *ua, const uint64_t *addrs, unsi
 				  pmd_bits, pte_bits))
 			continue;
 		ua->units += units;
+		ua->miss_cycles += sums.miss;
+		ua->walk_cycles += sums.walk;
+		ua->window_cycles += sums.window;
 		ua_counts_add(t, &c, i + 1);
 		user_access_fault(ua, addr, write);
 		return i + 1;
 	}
 	ua->units += units;
+	ua->miss_cycles += sums.miss;
+	ua->walk_cycles += sums.walk;
+	ua->window_cycles += sums.window;
 	ua_counts_add(t, &c, n);
 	return n;
 }
@@ -780,18 +881,18 @@ void user_access_batch(struct user_access *ua, const uint64_t *addrs, unsigned i
 	const struct vm_area_struct *vma = ua->vma;
 	unsigned int done;
 
-	if (ua->cache) {
-		for (done = 0; done < n; done++)
-			user_access(ua, addrs[done], write);
-		return;
-	}
 	while (n) {
-		if (vma->nr_pmd_huge == 0)
-			done = user_access_run(ua, addrs, n, write, UA_SMALL);
-		else if (vma->nr_pmd_huge == vma_nr_pmds(vma))
-			done = user_access_run(ua, addrs, n, write, UA_HUGE);
+		bool all_small = vma->nr_pmd_huge == 0;
+		bool all_huge = vma->nr_pmd_huge == vma_nr_pmds(vma);
+
+		if (ua->cache)
+			done = all_small ? user_access_run(ua, addrs, n, write, UA_SMALL, true) :
+			       all_huge ? user_access_run(ua, addrs, n, write, UA_HUGE, true) :
+			       user_access_run(ua, addrs, n, write, UA_MIXED, true);
 		else
-			done = user_access_run(ua, addrs, n, write, UA_MIXED);
+			done = all_small ? user_access_run(ua, addrs, n, write, UA_SMALL, false) :
+			       all_huge ? user_access_run(ua, addrs, n, write, UA_HUGE, false) :
+			       user_access_run(ua, addrs, n, write, UA_MIXED, false);
 		addrs += done;
 		n -= done;
 	}

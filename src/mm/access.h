@@ -47,16 +47,21 @@ struct mmu_caches {
  *   units == sum of unit[][] over the accesses not yet charged
  *   scale == P * W
  *
- * Overlap (loads_in_flight == L > 0, cache != NULL): the data load and
- * each reference of a walk cost the latency of the cache level that holds
- * their line (include/mmsim/cache.h), and independent accesses overlap.
- * A batch of n accesses takes the largest of three bounds:
+ * Overlap (loads_in_flight == L > 0, cache != NULL; docs/tlb.md, "The
+ * overlap model"): the data load and each reference of a walk cost the
+ * latency of the cache level that holds their line (include/mmsim/cache.h),
+ * and independent accesses overlap.  A batch of n accesses takes the
+ * largest of four bounds, each Little's law for one of the core's limits:
  *   issue: n / P
- *   misses: miss_cycles / L, miss_cycles == sum over the accesses whose
- *           data missed L1D of (translation latency + data latency)
- *   walkers: walk_cycles / page_walkers, walk_cycles == sum of the walks'
- *           latencies
- *   units == that maximum * scale, scale == P * L * page_walkers
+ *   fill buffers: miss_cycles / L, miss_cycles == the summed memory
+ *           latency of the data loads that missed L1D (a load takes a
+ *           line fill buffer only once translated, and only on a miss)
+ *   walkers: walk_cycles / W, walk_cycles == the summed walk latencies,
+ *           W == page_walkers
+ *   window: window_cycles / B, window_cycles == the summed translation +
+ *           memory latency of every load, B == mem.load_buffer_entries
+ *           (a load holds its load-buffer entry from issue to completion)
+ *   units == that maximum * scale, scale == P * L * W * B
  *
  *   charged time == floor(all units * 10^6 / (scale * mhz)) ps
  */
@@ -79,6 +84,24 @@ struct user_access {
 	struct mmu_caches *psc;		/* overlap: its paging-structure caches */
 	uint64_t miss_cycles;		/* overlap: not yet charged, see above */
 	uint64_t walk_cycles;		/* overlap: not yet charged, see above */
+	uint64_t window_cycles;		/* overlap: not yet charged, see above */
+	bool ept_huge;			/* overlap: the host's EPT maps 2M pages */
+};
+
+/* The core's limits in the overlap model (struct user_access). */
+struct overlap_limits {
+	uint64_t loads_per_cycle;	/* P: mem.loads_per_cycle */
+	uint64_t fill_buffers;		/* L: mem.loads_in_flight */
+	uint64_t page_walkers;		/* W: tlb.page_walkers */
+	uint64_t load_buffer;		/* B: mem.load_buffer_entries */
+};
+
+/* What a batch of accesses asked of them. */
+struct overlap_batch {
+	uint64_t n;			/* accesses */
+	uint64_t miss_cycles;		/* memory latency of the data's L1D misses */
+	uint64_t walk_cycles;		/* latency of the walks */
+	uint64_t window_cycles;		/* translation + memory latency of every load */
 };
 
 void user_access_init(struct user_access *ua, struct vm_area_struct *vma);
@@ -86,9 +109,9 @@ void user_access_charge(struct user_access *ua);
 void user_access_walk(struct user_access *ua, uint64_t addr, bool huge, bool write);
 void user_access_batch(struct user_access *ua, const uint64_t *addrs, unsigned int n, bool write);
 void user_access_overlap(struct user_access *ua, uint64_t addr, enum tlb_result r, bool huge);
-uint64_t user_access_overlap_cycles(uint64_t n, uint64_t loads_per_cycle, uint64_t miss_cycles,
-				    uint64_t loads_in_flight, uint64_t walk_cycles,
-				    uint64_t page_walkers, bool *memory_bound);
+uint64_t user_access_overlap_cycles(const struct overlap_batch *b, const struct overlap_limits *lim,
+				    bool *memory_bound);
+uint32_t mm_memory_latency_cycles(const struct sim_profile *p, int nid);
 
 /**
  * user_access - one load (or store) of user memory at @addr

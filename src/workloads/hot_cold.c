@@ -38,28 +38,61 @@ static inline uint64_t hot_cold_offset(const struct hot_cold_task *p, uint64_t *
 	return (uint64_t)(((__uint128_t)r * p->size) >> 64) & ~7ULL;
 }
 
+/* A new random order of the region's pages (Fisher-Yates), for the next pass. */
+static void hot_cold_shuffle(struct hot_cold_task *p, uint64_t *rng)
+{
+	uint32_t nr = (uint32_t)(p->size >> PAGE_SHIFT), i;
+
+	for (i = 0; i < nr; i++)
+		p->order[i] = i;
+	for (i = nr - 1; i > 0; i--) {
+		uint32_t j = (uint32_t)(((__uint128_t)hot_cold_rand(rng) * (i + 1)) >> 64);
+		uint32_t t = p->order[i];
+
+		p->order[i] = p->order[j];
+		p->order[j] = t;
+	}
+}
+
 /*
- * @n accesses of the pattern, from the generator @rng (random) or the
- * cursor @seq (sequential); returns the cursor.  The addresses are drawn
- * first and then accessed in one user_access_batch(): the same accesses,
- * in the same order, as drawing each one when it is used.
+ * @n accesses of the pattern, from the generator @rng (random, and the
+ * order of each pass of pages-shuffled) or the cursor @seq (the offset of
+ * the next access; for pages-shuffled, the place in the pass); returns the
+ * cursor.  The addresses are drawn first and then accessed in one
+ * user_access_batch(): the same accesses, in the same order, as drawing
+ * each one when it is used.
  */
 static uint64_t hot_cold_run(struct hot_cold_task *p, struct user_access *ua, uint64_t base,
 			     unsigned int n, uint64_t *rng, uint64_t seq)
 {
-	uint64_t addrs[ACCESS_BATCH];
+	uint64_t addrs[ACCESS_BATCH], step = PAGE_SIZE;
 	unsigned int i;
 
-	if (p->pattern == HOT_COLD_RANDOM) {
+	switch (p->pattern) {
+	case HOT_COLD_RANDOM:
 		for (i = 0; i < n; i++)
 			addrs[i] = base + hot_cold_offset(p, rng);
-	} else {
+		break;
+	case HOT_COLD_PAGES_SHUFFLED:
+		for (i = 0; i < n; i++) {
+			if (!seq)
+				hot_cold_shuffle(p, rng);
+			addrs[i] = base + ((uint64_t)p->order[seq] << PAGE_SHIFT);
+			if (++seq == p->size >> PAGE_SHIFT)
+				seq = 0;
+		}
+		break;
+	case HOT_COLD_SEQUENTIAL:
+		step = 64;
+		/* fall through */
+	case HOT_COLD_PAGES:
 		for (i = 0; i < n; i++) {
 			addrs[i] = base + seq;
-			seq += 64;
+			seq += step;
 			if (seq >= p->size)
 				seq = 0;
 		}
+		break;
 	}
 	user_access_batch(ua, addrs, n, false);
 	user_access_charge(ua);

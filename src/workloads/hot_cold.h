@@ -10,7 +10,18 @@ struct mm_struct;
 
 enum hot_cold_role { HOT_COLD_HOT1, HOT_COLD_COLD, HOT_COLD_HOT2 };
 #define HOT_COLD_NR_ROLES	3
-enum hot_cold_pattern { HOT_COLD_RANDOM, HOT_COLD_SEQUENTIAL };
+/*
+ * How hot1 and hot2 access their regions (docs/results.md, "The access
+ * pattern"): uniformly random 8-byte loads; one load per cache line in
+ * order; one load per 4K page per pass, at the page's first byte, in page
+ * order (pages) or in a new random order each pass (pages-shuffled).
+ */
+enum hot_cold_pattern {
+	HOT_COLD_RANDOM,
+	HOT_COLD_SEQUENTIAL,
+	HOT_COLD_PAGES,
+	HOT_COLD_PAGES_SHUFFLED,
+};
 enum hot_cold_advice { HOT_COLD_MADV_COLD, HOT_COLD_MADV_FREE };
 
 /* What the three tasks share. */
@@ -38,6 +49,8 @@ struct hot_cold_task {
 	double cycles;			/* hot2: cycles of the access path in it */
 	uint64_t walks;			/* hot2: dtlb_load_misses in it */
 	uint64_t done;			/* accesses made after the touch */
+	uint32_t *order;		/* pages-shuffled: this pass's page order
+					   (size >> PAGE_SHIFT entries, the caller's) */
 };
 
 void hot_cold_task(void *arg);
