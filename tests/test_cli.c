@@ -411,17 +411,17 @@ static void test_bad_inputs(void **state)
 		   "nodot=1", NULL);
 	expect_bad("cache.remote_transfer_ns = x: expected a non-negative integer", "run", "tiny",
 		   "--cost", "cache.remote_transfer_ns=x", NULL);
-	expect_bad("topology.sockets = 0: expected a nonzero integer", "run", "tiny", "--cost",
+	expect_bad("topology.sockets = 0: expected 1 to 64", "run", "tiny", "--cost",
 		   "topology.sockets=0", NULL);
 	/* Divisors of the model: each of these used to kill the run (SIGFPE). */
-	expect_bad("clock.mhz = 0: expected a nonzero integer", "run", "tiny", "--cost",
+	expect_bad("clock.mhz = 0: expected 100 to 10000", "run", "tiny", "--cost",
 		   "clock.mhz=0", NULL);
-	expect_bad("mem.zero_gbps = 0: expected a nonzero integer", "run", "tiny", "--cost",
+	expect_bad("mem.zero_gbps = 0: expected 1 to 10000", "run", "tiny", "--cost",
 		   "mem.zero_gbps=0", NULL);
 	expect_bad("machine.name is a name, not a number", "run", "tiny", "--cost",
 		   "machine.name=x y", NULL);
-	expect_bad("--cost topology.sockets=100: 1600 CPUs in the topology", "run", "tiny",
-		   "--cost", "topology.sockets=100", NULL);
+	expect_bad("--cost topology.cores_per_socket=1000: 2000 CPUs in the topology", "run", "tiny",
+		   "--cost", "topology.cores_per_socket=1000", NULL);
 }
 
 /*
@@ -627,7 +627,7 @@ static void test_profile_errors(void **state)
 
 	text = edited_profile("sockets = 1\n", "sockets = 0\n");
 	assert_int_equal(sim_profile_parse(text, "x.ini", p, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "topology.sockets = 0: expected a nonzero integer"));
+	assert_non_null(strstr(err, "topology.sockets = 0: expected 1 to 64"));
 	free(text);
 
 	text = edited_profile("mhz = 3200\n", "mhz 3200\n");

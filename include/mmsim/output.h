@@ -75,6 +75,7 @@ struct sim_outfile {
 	char *path;			/* as the user gave it */
 	char *tmp;			/* PATH.tmp.PID, NULL for "-" */
 	FILE *fp;			/* tmp file or the stdout stream */
+	bool anonymous;			/* O_TMPFILE: tmp is its name only from commit */
 };
 
 int sim_outfile_open(struct sim_outfile *f, const char *opt, const char *path,

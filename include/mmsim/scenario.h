@@ -93,6 +93,12 @@ struct scenario_ops {
 	const char *published_source;		/* where the numbers come from */
 	/* Further checks across parameters and the profile; 0 or -1 with err. */
 	int (*validate)(const struct sim_run_config *cfg, char *err, size_t len);
+	/*
+	 * Optional: the most virtual memory one run maps at once (bytes), from
+	 * which `mmsim` estimates the host memory the run needs and refuses a
+	 * run that cannot fit (cli_check_host_memory()).  NULL: negligible.
+	 */
+	uint64_t (*mapped_bytes)(const struct sim_run_config *cfg);
 	/* Run one variant; 0, or -1 with err for an internal failure. */
 	int (*run)(const struct sim_run_config *cfg, int variant,
 		   struct sim_variant_result *res, char *err, size_t len);

@@ -25,6 +25,7 @@
 #include <string.h>
 #include <signal.h>
 #include <poll.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -33,6 +34,8 @@
 #include "cli/cli.h"
 #include "cli/cli_impl.h"
 #include "live/live.h"
+#include "mm/access.h"
+#include "mm/mm.h"
 #include "mmsim/output.h"
 #include "mmsim/profile.h"
 #include "mmsim/trace.h"
@@ -379,6 +382,80 @@ double cli_host_seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/*
+ * Host bytes of model state per page mapped at once: its PTE and, at worst
+ * (order-0 folios), a struct folio of its own; per 512 pages (a PMD) a
+ * page-table lock, a huge-folio pointer and a flag byte (vma_alloc()).
+ */
+#define CLI_HOST_BYTES_PER_PAGE	(sizeof(pte_t) + sizeof(struct folio))
+#define CLI_HOST_BYTES_PER_PMD	(sizeof(struct spinlock) + sizeof(struct folio *) + 1)
+/* What a run needs whatever it maps: engine, stacks, TLBs, tables. */
+#define CLI_HOST_BYTES_BASE	((uint64_t)64 << 20)
+
+/**
+ * cli_host_bytes_estimate() - host memory one run of @cfg needs, roughly
+ * @cfg: the run's configuration
+ *
+ * The model's state grows with the memory the run maps at once (the
+ * scenario's mapped_bytes()), and with the data caches of the overlap model
+ * (one 8-byte tag per 64-byte line of every L1D, L2 and L3).
+ * Return: bytes.
+ */
+uint64_t cli_host_bytes_estimate(const struct sim_run_config *cfg)
+{
+	const struct scenario_ops *s = cfg->scenario;
+	const struct sim_profile *p = cfg->profile;
+	uint64_t pages = s->mapped_bytes ? s->mapped_bytes(cfg) >> PAGE_SHIFT : 0;
+	uint64_t bytes = CLI_HOST_BYTES_BASE + pages * CLI_HOST_BYTES_PER_PAGE +
+			 (pages >> HPAGE_PMD_ORDER) * CLI_HOST_BYTES_PER_PMD;
+
+	if (p && p->mem_loads_in_flight) {
+		uint64_t cores = p->topology_sockets * p->topology_cores_per_socket;
+		uint64_t kib = cores * (p->cache_l1d_kib + p->cache_l2_kib) +
+			       p->topology_sockets * p->cache_l3_kib;
+
+		bytes += kib * 1024 / 64 * sizeof(uint64_t);
+	}
+	return bytes;
+}
+
+/* Physical memory of this host, bytes; UINT64_MAX when unknown. */
+static uint64_t cli_host_memory(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
+
+	if (pages <= 0 || size <= 0)
+		return UINT64_MAX;
+	return (uint64_t)pages * (uint64_t)size;
+}
+
+/**
+ * cli_validate() - the scenario's checks of @cfg, then whether it fits
+ * @c: the invocation (c->msg gets the error)
+ * @cfg: a run's configuration
+ *
+ * A run whose model state cannot fit in this host's memory would grow until
+ * an allocation fails; it is refused before it starts, with the estimate.
+ * Return: 0, or 2 with c->msg set.
+ */
+int cli_validate(struct cli *c, const struct sim_run_config *cfg)
+{
+	const struct scenario_ops *s = cfg->scenario;
+	uint64_t need, have;
+
+	if (s->validate && s->validate(cfg, c->msg, sizeof(c->msg)))
+		return 2;
+	need = cli_host_bytes_estimate(cfg);
+	have = cli_host_memory();
+	if (need > have)
+		return cli_fail(c, "the run needs about %.1f GiB of host memory for the model's state (%" PRIu64
+				" MiB mapped at once, %zu bytes per page): this host has %.1f GiB: expected a smaller run",
+				(double)need / (double)(1ULL << 30),
+				(s->mapped_bytes ? s->mapped_bytes(cfg) : 0) >> 20,
+				CLI_HOST_BYTES_PER_PAGE, (double)have / (double)(1ULL << 30));
+	return 0;
+}
+
 /**
  * cli_configure() - the configuration of a run: defaults, --set, checks
  * @c: the invocation
@@ -404,9 +481,7 @@ int cli_configure(struct cli *c, const struct scenario_ops *s,
 			return cli_fail(c, "--set %s: %s given twice", a->sets[k], s->params[i].key);
 		given[i] = true;
 	}
-	if (s->validate && s->validate(cfg, c->msg, sizeof(c->msg)))
-		return 2;
-	return 0;
+	return cli_validate(c, cfg);
 }
 
 /**
@@ -537,6 +612,20 @@ static void cli_job_child(struct cli_job *j, int wfd)
 	_exit(write(wfd, &msg, sizeof(msg)) == (ssize_t)sizeof(msg) ? 0 : 1);
 }
 
+/**
+ * cli_child_dies_with() - end this forked child when its parent ends
+ * @parent: the parent's pid, taken before fork()
+ *
+ * A pool child left running after mmsim is killed would run on alone; the
+ * kernel sends it SIGKILL when the parent dies (PR_SET_PDEATHSIG), and if
+ * the parent died before that was set, it ends now.
+ */
+void cli_child_dies_with(pid_t parent)
+{
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+		_exit(1);
+}
+
 /* Collect job @j, whose result is ready (or whose process died). */
 static int cli_job_reap(struct cli *c, struct cli_job *j)
 {
@@ -582,6 +671,7 @@ static int cli_run_pool(struct cli *c, struct cli_prep *prep, int nr_prep,
 	struct pollfd *pfd;
 	int nr = 0, next = 0, done = 0, running = 0, ret = 0, i, v;
 	int first_fail = INT_MAX;	/* seq of the earliest failed variant */
+	pid_t parent;
 
 	for (i = 0; i < nr_prep; i++)
 		nr += prep[i].nr;
@@ -614,6 +704,7 @@ static int cli_run_pool(struct cli *c, struct cli_prep *prep, int nr_prep,
 	}
 	cli_progress_begin(c, what, nr);
 	fflush(NULL);
+	parent = getpid();
 	for (;;) {
 		int n = 0;
 
@@ -641,6 +732,7 @@ static int cli_run_pool(struct cli *c, struct cli_prep *prep, int nr_prep,
 			}
 			if (job[next].pid == 0) {
 				close(p[0]);
+				cli_child_dies_with(parent);
 				cli_job_child(&job[next], p[1]);
 			}
 			close(p[1]);
@@ -735,6 +827,11 @@ static int cli_write_trace(struct cli *c, const struct scenario_ops *s,
  * @a: the options
  * @p: the profile
  *
+ * Then checks what no single value's range can: that the model can build
+ * the profile's TLBs and caches.  Every check is here, in the parent,
+ * before any process is forked: a bad value is bad input (exit 2), not a
+ * failed run.
+ *
  * Return: 0, or 2 with c->msg set.
  */
 int cli_apply_costs(struct cli *c, const struct cli_args *a, struct sim_profile *p)
@@ -745,6 +842,9 @@ int cli_apply_costs(struct cli *c, const struct cli_args *a, struct sim_profile 
 	for (k = 0; k < a->nr_costs; k++)
 		if (sim_profile_set(p, a->costs[k], why, sizeof(why)))
 			return cli_fail(c, "--cost %s", why);
+	if (sim_profile_check(p, c->msg, sizeof(c->msg)) ||
+	    mm_tlb_check_profile(p, c->msg, sizeof(c->msg)))
+		return 2;
 	return 0;
 }
 
@@ -916,6 +1016,84 @@ out_free:
 	return ret;
 }
 
+/* Path @path resolved, as far as it exists: the directory by realpath(). */
+static void cli_resolve_path(const char *path, char *buf, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[PATH_MAX], *real;
+
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	real = realpath(dir, NULL);
+	snprintf(buf, len, "%s/%s", real ? real : dir, slash ? slash + 1 : path);
+	free(real);
+}
+
+/**
+ * cli_outputs_distinct() - refuse two output files that are one file
+ * @c: the invocation (c->msg gets the error)
+ * @opt: the options, "--json" ..., @nr of them
+ * @path: their paths ("-" and NULL are skipped)
+ * @nr: how many
+ *
+ * Two outputs at one path would overwrite each other.  Paths are compared
+ * resolved (the directory through realpath(), so "x", "./x" and "d/../x"
+ * are one), and an existing file also by device and inode (hard links).
+ * Return: 0, or 2 with c->msg set.
+ */
+int cli_outputs_distinct(struct cli *c, const char *const *opt, const char *const *path, int nr)
+{
+	char ri[PATH_MAX + 256], rj[PATH_MAX + 256];
+	struct stat si, sj;
+	int i, j;
+
+	for (i = 0; i < nr; i++) {
+		if (!path[i] || !strcmp(path[i], "-"))
+			continue;
+		cli_resolve_path(path[i], ri, sizeof(ri));
+		for (j = i + 1; j < nr; j++) {
+			if (!path[j] || !strcmp(path[j], "-"))
+				continue;
+			cli_resolve_path(path[j], rj, sizeof(rj));
+			if (!strcmp(ri, rj) ||
+			    (!stat(path[i], &si) && !stat(path[j], &sj) &&
+			     si.st_dev == sj.st_dev && si.st_ino == sj.st_ino))
+				return cli_fail(c, "%s %s and %s %s are one file: expected a file of its own for each output",
+						opt[i], path[i], opt[j], path[j]);
+		}
+	}
+	return 0;
+}
+
+/* --json, --csv and every --trace file (one per variant run) of @prep. */
+static int cli_check_outputs(struct cli *c, const struct cli_args *a, struct cli_prep *prep,
+			     int nr_prep)
+{
+	enum { MAX = 2 + 16 * SIM_MAX_VARIANTS };
+	static char traces[MAX][4096];
+	const char *opt[MAX], *path[MAX];
+	int nr = 0, i, v;
+
+	opt[nr] = "--json";
+	path[nr++] = a->json;
+	opt[nr] = "--csv";
+	path[nr++] = a->csv;
+	for (i = 0; a->trace && i < nr_prep; i++)
+		for (v = 0; v < prep[i].nr && nr < MAX; v++) {
+			if (prep[i].nr == 1)
+				snprintf(traces[nr], sizeof(traces[nr]), "%s", a->trace);
+			else
+				cli_path_insert(a->trace, prep[i].s->variants[prep[i].idx[v]],
+						traces[nr], sizeof(traces[nr]));
+			opt[nr] = "--trace";
+			path[nr] = traces[nr];
+			nr++;
+		}
+	return cli_outputs_distinct(c, opt, path, nr);
+}
+
 /*
  * Run @scn (nr_scn scenarios) with @a and write the results: the text to
  * c->out, --json and --csv each whole or not at all.
@@ -969,6 +1147,8 @@ static int cli_run_all(struct cli *c, const struct scenario_ops **scn,
 		ret = cli_prepare(c, scn[i], a, &prep[i]);
 		nr_runs += prep[i].nr;
 	}
+	if (!ret)
+		ret = cli_check_outputs(c, a, prep, nr_scn);
 	jobs = cli_default_jobs(a, false);
 	if (!ret && jobs > 1 && nr_runs > 1 && !a->trace)
 		ret = cli_run_pool(c, prep, nr_scn, jobs, reproduce ? "reproduce" : "run");

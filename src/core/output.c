@@ -14,7 +14,8 @@
  *   JSON, CSV the machine-readable forms (DESIGN.md section 5)
  * Numbers use fixed printf formats; mmsim never calls setlocale(), so the
  * C locale's '.' is the decimal point.  Result files are written whole or
- * not at all (struct sim_outfile: a temporary file, then rename()).
+ * not at all (struct sim_outfile: an unnamed temporary file, linked and
+ * renamed into place at the end).
  *
  * No locks; nothing here runs inside the engine.
  */
@@ -28,6 +29,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/types.h>
 
 #include "mmsim/output.h"
 #include "mmsim/profile.h"
@@ -683,16 +686,105 @@ int sim_print_json(struct sim_out *o, struct json_t *json)
 
 /* ---- result files ------------------------------------------------------- */
 
+/*
+ * Temporary names that exist right now (a named temporary file, or the
+ * moment between linkat() and rename()), removed if SIGINT, SIGTERM or
+ * SIGHUP ends the process.  Only the process that made them removes them
+ * (a forked child inherits the table, not the files).
+ */
+#define OUTFILE_MAX_TMPS	64
+static char *outfile_tmps[OUTFILE_MAX_TMPS];
+static pid_t outfile_owner;
+static struct sigaction outfile_old[3];
+static const int outfile_signals[3] = { SIGINT, SIGTERM, SIGHUP };
+
+static void outfile_on_signal(int sig)
+{
+	int i;
+
+	if (getpid() == outfile_owner)
+		for (i = 0; i < OUTFILE_MAX_TMPS; i++)
+			if (outfile_tmps[i])
+				unlink(outfile_tmps[i]);	/* async-signal-safe */
+	for (i = 0; i < 3; i++)
+		if (outfile_signals[i] == sig)
+			sigaction(sig, &outfile_old[i], NULL);
+	raise(sig);
+}
+
+/* Remember @tmp until outfile_forget(); 0, or -1 when the table is full. */
+static int outfile_remember(char *tmp)
+{
+	sigset_t all, old;
+	int i, ret = -1;
+
+	if (!outfile_owner) {
+		struct sigaction sa;
+
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = outfile_on_signal;
+		sigfillset(&sa.sa_mask);
+		for (i = 0; i < 3; i++)
+			sigaction(outfile_signals[i], &sa, &outfile_old[i]);
+	}
+	outfile_owner = getpid();
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	for (i = 0; i < OUTFILE_MAX_TMPS; i++)
+		if (!outfile_tmps[i]) {
+			outfile_tmps[i] = tmp;
+			ret = 0;
+			break;
+		}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return ret;
+}
+
+static void outfile_forget(const char *tmp)
+{
+	sigset_t all, old;
+	int i;
+
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	for (i = 0; i < OUTFILE_MAX_TMPS; i++)
+		if (outfile_tmps[i] == tmp)
+			outfile_tmps[i] = NULL;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+/* An unnamed file in @path's directory (O_TMPFILE), or -1 with errno set. */
+static int outfile_open_anonymous(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir;
+	int fd;
+
+	if (!slash)
+		return open(".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+	dir = strndup(path, slash == path ? 1 : (size_t)(slash - path));
+	if (!dir) {
+		errno = ENOMEM;
+		return -1;
+	}
+	fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+	free(dir);
+	return fd;
+}
+
 /**
  * sim_outfile_open() - start a result file
- * @f: the file
- * @opt: the option that named it ("--json"), for errors
+ * @f: the file to set up
+ * @opt: the option that names it, for errors ("--json")
  * @path: the path, or "-" for @stdout_fp
- * @stdout_fp: the standard output stream
- * @err: one line naming the option, the path and what was expected
+ * @stdout_fp: standard output
+ * @err: one line naming the path and what was expected
  * @len: size of @err
  *
- * Creates PATH.tmp.PID now, so that a bad path fails before the run.
+ * Creates the file now, so that a bad path fails before the run, but
+ * without a name: an O_TMPFILE file in the path's directory, which nothing
+ * can leave behind, not even SIGKILL.  Where the file system cannot do
+ * that, a named PATH.tmp.PID, removed on SIGINT, SIGTERM and SIGHUP.
  *
  * Return: 0, or -1 with @err filled.
  */
@@ -721,7 +813,19 @@ int sim_outfile_open(struct sim_outfile *f, const char *opt, const char *path,
 		goto out_free;
 	}
 	snprintf(f->tmp, n, "%s.tmp.%ld", path, (long)getpid());
-	fd = open(f->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	fd = outfile_open_anonymous(path);
+	if (fd >= 0) {
+		f->anonymous = true;
+	} else if (errno == EISDIR || errno == EOPNOTSUPP || errno == EINVAL) {
+		/* no O_TMPFILE here: a named file, removed on signals */
+		if (outfile_remember(f->tmp)) {
+			snprintf(err, len, "%s %s: too many output files", opt, path);
+			goto out_free;
+		}
+		fd = open(f->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+		if (fd < 0)
+			outfile_forget(f->tmp);
+	}
 	if (fd < 0) {
 		snprintf(err, len,
 			 "%s %s: cannot create it (%s): expected a path in a writable directory",
@@ -732,7 +836,10 @@ int sim_outfile_open(struct sim_outfile *f, const char *opt, const char *path,
 	if (!f->fp) {
 		snprintf(err, len, "%s %s: %s", opt, path, strerror(errno));
 		close(fd);
-		unlink(f->tmp);
+		if (!f->anonymous) {
+			unlink(f->tmp);
+			outfile_forget(f->tmp);
+		}
 		goto out_free;
 	}
 	return 0;
@@ -740,6 +847,26 @@ out_free:
 	free(f->path);
 	free(f->tmp);
 	memset(f, 0, sizeof(*f));
+	return -1;
+}
+
+/* Give the anonymous file of @f the name f->tmp; 0 or -1 with errno set. */
+static int outfile_link(struct sim_outfile *f)
+{
+	char proc[64];
+
+	if (outfile_remember(f->tmp)) {
+		errno = EMFILE;
+		return -1;
+	}
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fileno(f->fp));
+	if (!linkat(AT_FDCWD, proc, AT_FDCWD, f->tmp, AT_SYMLINK_FOLLOW))
+		return 0;
+	unlink(f->tmp);		/* a stale one of an earlier process of this pid */
+	if (!linkat(AT_FDCWD, proc, AT_FDCWD, f->tmp, AT_SYMLINK_FOLLOW) ||
+	    !linkat(fileno(f->fp), "", AT_FDCWD, f->tmp, AT_EMPTY_PATH))
+		return 0;
+	outfile_forget(f->tmp);
 	return -1;
 }
 
@@ -770,6 +897,8 @@ int sim_outfile_commit(struct sim_outfile *f, const char *text, size_t n,
 	}
 	if (fwrite(text, 1, n, f->fp) != n || fflush(f->fp) || fsync(fileno(f->fp)))
 		ret = -1;
+	if (!ret && f->anonymous && outfile_link(f))
+		ret = -1;
 	if (fclose(f->fp))
 		ret = -1;
 	f->fp = NULL;
@@ -780,6 +909,7 @@ int sim_outfile_commit(struct sim_outfile *f, const char *text, size_t n,
 			 strerror(errno));
 		unlink(f->tmp);
 	}
+	outfile_forget(f->tmp);
 	free(f->path);
 	free(f->tmp);
 	f->path = f->tmp = NULL;
@@ -794,7 +924,9 @@ void sim_outfile_abort(struct sim_outfile *f)
 {
 	if (f->tmp && f->fp) {
 		fclose(f->fp);
-		unlink(f->tmp);
+		if (!f->anonymous)
+			unlink(f->tmp);
+		outfile_forget(f->tmp);
 	}
 	free(f->path);
 	free(f->tmp);

@@ -7,8 +7,9 @@
  * purpose, so that a profile cannot silently leave a cost at zero:
  *   - every PROFILE_FIELDS key must be present, exactly once;
  *   - an unknown section or key is an error that names file:line;
- *   - U64 values are plain decimal integers; topology values and the
- *     divisors of profile_field_nonzero() are nonzero;
+ *   - U64 values are plain decimal integers within their PROFILE_LIMITS
+ *     range (include/mmsim/profile.h), so that nothing later can truncate,
+ *     overflow or divide by zero;
  *   - a [sources] section holds "section.key = source" lines, kept in
  *     p->sources for `mmsim profiles NAME`; each must name a known field.
  * Builtin profiles are the files in profiles/, embedded at build time by
@@ -18,6 +19,7 @@
  * No locks; nothing here runs inside the engine.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <ini.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -174,27 +176,51 @@ static int profile_add_source(struct profile_parse *pp, const char *name,
 	return 0;
 }
 
-/*
- * Must the field be nonzero?  The topology's counts, and the values the
- * model divides by or steps with: 0 would divide by zero or stop the
- * engine's clock.
- */
-static bool profile_field_nonzero(const struct profile_field *f)
+/* One row of PROFILE_LIMITS. */
+struct profile_limit {
+	const char *section;
+	const char *key;
+	uint64_t min, max;
+	const char *why;
+};
+
+static const struct profile_limit profile_limits[] = {
+#define PROFILE_LIMIT_ROW(sec, k, lo, hi, why) { #sec, #k, lo, hi, why },
+	PROFILE_LIMITS(PROFILE_LIMIT_ROW)
+#undef PROFILE_LIMIT_ROW
+};
+
+#define NR_PROFILE_LIMITS (sizeof(profile_limits) / sizeof(profile_limits[0]))
+
+static const struct profile_limit *profile_limit_find(const char *section, const char *key)
 {
-	static const char *const keys[] = {
-		"clock.mhz", "sched.quantum_ns", "mem.zero_gbps", "mem.copy_gbps",
-		"mem.node_write_gbps", "mem.loads_per_cycle", "swap.bandwidth_mbps",
-	};
-	char name[96];
 	size_t i;
 
-	if (!strcmp(f->section, "topology"))
-		return true;
-	snprintf(name, sizeof(name), "%s.%s", f->section, f->key);
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (!strcmp(name, keys[i]))
-			return true;
-	return false;
+	for (i = 0; i < NR_PROFILE_LIMITS; i++)
+		if (!strcmp(profile_limits[i].section, section) &&
+		    !strcmp(profile_limits[i].key, key))
+			return &profile_limits[i];
+	return NULL;
+}
+
+/**
+ * sim_profile_limit() - the valid range of one U64 field
+ * @section: its INI section
+ * @key: its key
+ * @min: where its minimum goes
+ * @max: where its maximum goes
+ *
+ * Return: 0, or -1 when PROFILE_LIMITS has no row for it.
+ */
+int sim_profile_limit(const char *section, const char *key, uint64_t *min, uint64_t *max)
+{
+	const struct profile_limit *l = profile_limit_find(section, key);
+
+	if (!l)
+		return -1;
+	*min = l->min;
+	*max = l->max;
+	return 0;
 }
 
 /* Set field @i of @p from its text @value; 0, or -1 with @err set. */
@@ -202,6 +228,7 @@ static int profile_field_assign(struct sim_profile *p, int i, const char *value,
 				char *err, size_t errlen)
 {
 	const struct profile_field *f = &profile_fields[i];
+	const struct profile_limit *l;
 	uint64_t v;
 
 	if (f->type == PROFILE_TYPE_STR) {
@@ -218,9 +245,15 @@ static int profile_field_assign(struct sim_profile *p, int i, const char *value,
 			 f->section, f->key, value);
 		return -1;
 	}
-	if (!v && profile_field_nonzero(f)) {
-		snprintf(err, errlen, "%s.%s = %s: expected a nonzero integer",
-			 f->section, f->key, value);
+	l = profile_limit_find(f->section, f->key);
+	if (!l) {
+		snprintf(err, errlen, "%s.%s: no valid range in PROFILE_LIMITS (a bug)",
+			 f->section, f->key);
+		return -1;
+	}
+	if (v < l->min || v > l->max) {
+		snprintf(err, errlen, "%s.%s = %s: expected %" PRIu64 " to %" PRIu64 " (%s)",
+			 f->section, f->key, value, l->min, l->max, l->why);
 		return -1;
 	}
 	memcpy((char *)p + f->offset, &v, sizeof(v));
@@ -267,6 +300,52 @@ static int profile_handler(void *user, const char *section, const char *name,
 }
 
 /**
+ * sim_profile_check() - the checks across fields of a loaded profile
+ * @p: the profile, every field within its PROFILE_LIMITS range
+ * @err: one line naming the fields and what was expected
+ * @errlen: size of @err
+ *
+ * The engine lets a vCPU run ahead of the others by one quantum; a single
+ * charge at a sync point (a line transfer and a locked RMW, as a spinlock's
+ * fast path pays) longer than that lets another vCPU into the step, and two
+ * then own one lock.  So the quantum must cover the largest such charge.
+ * Also: at most 1024 CPUs (the engine's bound).
+ *
+ * Return: 0, or -1 with @err filled.
+ */
+int sim_profile_check(const struct sim_profile *p, char *err, size_t errlen)
+{
+	const struct { const char *key; uint64_t ns; } lines[] = {
+		{ "cache.l1_hit_ns", p->cache_l1_hit_ns },
+		{ "cache.smt_transfer_ns", p->cache_smt_transfer_ns },
+		{ "cache.socket_transfer_ns", p->cache_socket_transfer_ns },
+		{ "cache.remote_transfer_ns", p->cache_remote_transfer_ns },
+	};
+	/* lock.atomic_cycles in ns, rounded up */
+	uint64_t atomic_ns = (p->lock_atomic_cycles * 1000 + p->clock_mhz - 1) / p->clock_mhz;
+	size_t i, worst = 0;
+
+	if (sim_profile_nr_cpus(p) > 1024) {
+		snprintf(err, errlen, "profile %s: %d CPUs in the topology: expected at most 1024",
+			 p->origin, sim_profile_nr_cpus(p));
+		return -1;
+	}
+	for (i = 1; i < sizeof(lines) / sizeof(lines[0]); i++)
+		if (lines[i].ns > lines[worst].ns)
+			worst = i;
+	if (p->sched_quantum_ns < lines[worst].ns + atomic_ns) {
+		snprintf(err, errlen,
+			 "profile %s: sched.quantum_ns = %" PRIu64 ": expected at least %" PRIu64
+			 " ns, %s (%" PRIu64 ") plus lock.atomic_cycles (%" PRIu64
+			 " ns): one step at a sync point must fit in the engine's run-ahead",
+			 p->origin, p->sched_quantum_ns, lines[worst].ns + atomic_ns,
+			 lines[worst].key, lines[worst].ns, atomic_ns);
+		return -1;
+	}
+	return 0;
+}
+
+/**
  * sim_profile_parse() - read a profile from INI text
  * @text: the INI text
  * @origin: its name or file path, for errors ("skylake-sp-2s", "my.ini")
@@ -310,12 +389,8 @@ int sim_profile_parse(const char *text, const char *origin,
 			goto out_free;
 		}
 	}
-	if (sim_profile_nr_cpus(p) > 1024) {
-		snprintf(err, errlen,
-			 "%s: %d CPUs in the topology: expected at most 1024",
-			 origin, sim_profile_nr_cpus(p));
+	if (sim_profile_check(p, err, errlen))
 		goto out_free;
-	}
 	ret = 0;
 out_free:
 	free(pp);
@@ -429,6 +504,9 @@ static bool names_a_file(const char *s)
 	return strchr(s, '/') || (n >= 4 && !strcmp(s + n - 4, ".ini"));
 }
 
+/* A profile is a few KiB; more is not a profile (and /dev/zero never ends). */
+#define PROFILE_MAX_BYTES	(1024 * 1024)
+
 static char *read_whole_file(const char *path, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "r");
@@ -455,16 +533,21 @@ static char *read_whole_file(const char *path, char *err, size_t errlen)
 			buf = nb;
 		}
 		n = fread(buf + len, 1, cap - len - 1, f);
+		if (memchr(buf + len, '\0', n)) {
+			snprintf(err, errlen, "profile %s: a NUL byte: expected a text file", path);
+			goto out_free;
+		}
 		len += n;
+		if (len > PROFILE_MAX_BYTES) {
+			snprintf(err, errlen, "profile %s: longer than %d bytes: expected an INI file",
+				 path, PROFILE_MAX_BYTES);
+			goto out_free;
+		}
 		if (n == 0)
 			break;
 	}
 	if (ferror(f)) {
 		snprintf(err, errlen, "profile %s: read error", path);
-		goto out_free;
-	}
-	if (memchr(buf, '\0', len)) {
-		snprintf(err, errlen, "profile %s: expected a text file", path);
 		goto out_free;
 	}
 	buf[len] = '\0';

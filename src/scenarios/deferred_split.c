@@ -67,6 +67,12 @@ static int deferred_split_validate(const struct sim_run_config *cfg, char *err, 
 	return 0;
 }
 
+/* Every thread maps its region at once. */
+static uint64_t deferred_split_mapped_bytes(const struct sim_run_config *cfg)
+{
+	return sim_param(cfg, "threads") * sim_param(cfg, "region");
+}
+
 static int deferred_split_run(const struct sim_run_config *cfg, int variant,
 			      struct sim_variant_result *res, char *err, size_t len)
 {
@@ -220,6 +226,7 @@ const struct scenario_ops scenario_deferred_split = {
 	.published_source = "seed 000: Joanne Koong, [PATCH v3] mm: unqueue deferred split "
 			    "folios outside the lruvec lock (Oct 2026); after: \"noise\"",
 	.validate = deferred_split_validate,
+	.mapped_bytes = deferred_split_mapped_bytes,
 	.run = deferred_split_run,
 	.finish = deferred_split_finish,
 };

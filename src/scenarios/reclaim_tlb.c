@@ -50,6 +50,12 @@ static int reclaim_tlb_validate(const struct sim_run_config *cfg, char *err, siz
 	return 0;
 }
 
+/* The workers map vm_bytes between them. */
+static uint64_t reclaim_tlb_mapped_bytes(const struct sim_run_config *cfg)
+{
+	return sim_param(cfg, "vm_bytes");
+}
+
 static int reclaim_tlb_run(const struct sim_run_config *cfg, int variant,
 			   struct sim_variant_result *res, char *err, size_t len)
 {
@@ -183,5 +189,6 @@ const struct scenario_ops scenario_reclaim_tlb = {
 	.published_source = "seed 003: Zhang Peng, [PATCH v4 0/5] mm: batch TLB flushing for "
 			    "dirty folios in vmscan (May 2026), quoted by Andrew Morton",
 	.validate = reclaim_tlb_validate,
+	.mapped_bytes = reclaim_tlb_mapped_bytes,
 	.run = reclaim_tlb_run,
 };
