@@ -46,4 +46,27 @@ for path in sorted(glob.glob(os.path.join(root, "profiles/*.ini"))):
         out.append("| %s.%s | %s | %s | %s | %s |" % (sec, key, val, unit, meaning,
                                                      src.replace("|", "\\|")))
     out.append("")
+# The valid range of every value (PROFILE_LIMITS), checked before a run.
+consts = {k: v for k, v in re.findall(r'#define (PROFILE_\w+_MAX)\s+(\d+)ULL', hdr)}
+
+
+def limit_value(expr):
+    for k, v in consts.items():
+        expr = expr.replace(k, v)
+    return str(eval(expr.replace("ULL", ""), {"__builtins__": {}}))
+
+
+limits = re.findall(r'X\((\w+), (\w+), ([^,]+), ([^,]+), "([^"]*)"\)',
+                    hdr[hdr.index("#define PROFILE_LIMITS(X)"):])
+out += ["## Valid ranges", "",
+        "Every value above must lie in its range (PROFILE_LIMITS in include/mmsim/profile.h),",
+        "in a profile file and in a `--cost`; a value outside it is bad input (exit 2) before",
+        "the run starts. The ranges come from physics (about ten times the largest shipping",
+        "part) and from the engine's arithmetic (uint64_t picoseconds; values cast to int or",
+        "uint32_t). Across fields, sched.quantum_ns must also cover the largest line transfer",
+        "plus a locked RMW (sim_profile_check()).", "",
+        "| key | min | max | why |", "|---|---|---|---|"]
+for sec, key, lo, hi, why in limits:
+    out.append("| %s.%s | %s | %s | %s |" % (sec, key, limit_value(lo), limit_value(hi), why))
+out.append("")
 open(os.path.join(root, "docs/costs.md"), "w").write("\n".join(out))

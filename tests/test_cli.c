@@ -86,6 +86,19 @@ static int tiny_run(const struct sim_run_config *cfg, int variant,
 	res->locks[0].wait_total_s = 0.5;
 	res->locks[0].wait_avg_ns = 1234.5;
 	res->locks[0].hold_avg_ns = 50;
+	res->locks[0].side[0] = (struct sim_lock_side){
+		.acquisitions = 10, .contentions = 3, .wait_total = 500000000000ULL,
+		.wait_min = 2000, .wait_max = 4000000, .hold_total = 500000, .hold_max = 70000,
+	};
+	/* and a rw_semaphore: 4 ms of read waits, a write side never contended */
+	res->nr_locks = 2;
+	snprintf(res->locks[1].name, sizeof(res->locks[1].name), "mmap_lock");
+	res->locks[1].rwsem = true;
+	res->locks[1].side[0] = (struct sim_lock_side){ .acquisitions = 5, .hold_total = 5000000 };
+	res->locks[1].side[1] = (struct sim_lock_side){
+		.acquisitions = 7, .contentions = 2, .wait_total = 4000000000ULL,
+		.wait_min = 1000000000ULL, .wait_max = 3000000000ULL,
+	};
 	res->events = 1000;
 	return 0;
 }
@@ -219,12 +232,46 @@ static void test_full_output_sections(void **state)
 	assert_non_null(strstr(c.out, "scenario tiny, profile desktop, seed 1\n"));
 	assert_non_null(strstr(c.out, "  size = 8K "));
 	assert_non_null(strstr(c.out, "repeat: mmsim run tiny --profile desktop --seed 1 --set cpus=2 --set size=8K --set hold=10us --set fast=no --set mode=fifo\n"));
-	assert_non_null(strstr(c.out, "locks: before  acquisitions  contentions  wait total s  wait avg ns  hold avg ns\n"));
-	assert_non_null(strstr(c.out, "lru_lock                 10            3      0.500000       1234.5         50.0\n"));
+	/* perf lock contention's layout, by total wait, kernel names, units that show the values */
+	assert_non_null(strstr(c.out,
+		"locks: before (perf lock contention)\n"
+		" contended   total wait     max wait     avg wait         type   lock\n\n"
+		"         3    500.00 ms      4.00 us    166.67 ms     spinlock   &lruvec->lru_lock\n"
+		"         2      4.00 ms      3.00 ms      2.00 ms      rwsem:R   &mm->mmap_lock\n"));
+	/* the write side was never contended: left out */
+	assert_null(strstr(c.out, "rwsem:W"));
 	assert_non_null(strstr(c.out, "counter           before  after\n"));
 	assert_non_null(strstr(c.out, "dtlb_load_misses       0      7\n"));
 	assert_null(strstr(c.out, "pgmajfault"));
 	assert_non_null(strstr(c.out, "host time: "));
+	captured_free(&c);
+}
+
+/* --locks-format lock_stat: /proc/lock_stat's rows, -W and -R for a rw_semaphore */
+static void test_lock_stat_format(void **state)
+{
+	struct captured c = run_cli("run", "tiny", "--variant", "before", "--locks-format",
+				    "lock_stat", NULL);
+
+	assert_int_equal(c.rc, 0);
+	assert_non_null(strstr(c.out, "lock_stat version 0.4\n"));
+	assert_non_null(strstr(c.out,
+		"                              class name    con-bounces    contentions   waittime-min"));
+	/* 2 contentions of 1 and 3 ms: min 1000.00 us, max 3000.00, total 4000.00, avg 2000.00 */
+	assert_non_null(strstr(c.out,
+		"                        &mm->mmap_lock-R:             0              2        1000.00"
+		"        3000.00        4000.00        2000.00              0              7"));
+	assert_non_null(strstr(c.out, "                        &mm->mmap_lock-W:             0              0"));
+	/* the spinlock, by contentions first: 3 waits, 10 acquisitions, hold 0.50 us total */
+	assert_true(strstr(c.out, "&lruvec->lru_lock:") < strstr(c.out, "&mm->mmap_lock-W:"));
+	assert_non_null(strstr(c.out, "               &lruvec->lru_lock:             0              3"
+				      "           0.00           4.00      500000.00      166666.67"
+				      "              0             10           0.00           0.07"
+				      "           0.50           0.05\n"));
+	captured_free(&c);
+	c = run_cli("run", "tiny", "--locks-format", "lockstat", NULL);
+	assert_int_equal(c.rc, 2);
+	assert_non_null(strstr(c.err, "--locks-format lockstat: expected perf or lock_stat"));
 	captured_free(&c);
 }
 
@@ -757,6 +804,7 @@ int main(void)
 		cmocka_unit_test(test_profile_file),
 		cmocka_unit_test(test_builtin_profiles),
 		cmocka_unit_test(test_costs_doc),
+		cmocka_unit_test(test_lock_stat_format),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -36,6 +36,13 @@ struct sim_report {
 	bool reproduce;				/* add the published numbers */
 	double host_seconds;			/* JSON "host" only */
 	uint64_t host_events;
+	int locks_format;			/* enum sim_locks_format */
+};
+
+/* The lock table's layout (--locks-format). */
+enum sim_locks_format {
+	SIM_LOCKS_PERF,		/* perf lock contention's */
+	SIM_LOCKS_LOCK_STAT,	/* /proc/lock_stat's */
 };
 
 void sim_out_init_file(struct sim_out *o, FILE *fp);
@@ -53,6 +60,9 @@ void sim_print_header(struct sim_out *o, const struct sim_report *r);
 void sim_print_table(struct sim_out *o, const struct sim_report *r);
 /* lock_stat-style table of each variant. */
 void sim_print_locks(struct sim_out *o, const struct sim_report *r);
+void sim_print_lock_stat(struct sim_out *o, const struct sim_report *r);
+/* The lockdep class name of the model's lock class @name. */
+const char *sim_lock_kernel_name(const char *name);
 /* Counters that are non-zero in some variant, in enum order. */
 void sim_print_counters(struct sim_out *o, const struct sim_report *r);
 /* "scenario,variant,metric,value" rows, optionally after a header row. */

@@ -51,12 +51,21 @@ struct sim_published {
 	double value;
 };
 
+/* One read/write state of a lock class (lock_stat's rows); times in ps. */
+struct sim_lock_side {
+	uint64_t acquisitions, contentions;
+	uint64_t wait_total, wait_min, wait_max;	/* min: shortest nonzero */
+	uint64_t hold_total, hold_min, hold_max;
+};
+
 /* One lock class's statistics, as printed in the lock table. */
 struct sim_lock_result {
 	char name[48];
-	uint64_t acquisitions, contentions;
+	uint64_t acquisitions, contentions;	/* both sides */
 	double wait_total_s, wait_max_us, wait_avg_ns;
 	double hold_total_s, hold_avg_ns;
+	bool rwsem;
+	struct sim_lock_side side[2];		/* [0] spinlock or rwsem:W, [1] rwsem:R */
 };
 
 struct sim_variant_result {

@@ -111,6 +111,7 @@ struct sim_task {
 	struct sim_wait_info wait;	/* what it blocks on */
 	unsigned int wait_flags;	/* the lock's: e.g. waits as a writer */
 	sim_time_t wait_start;		/* when the current wait began */
+	sim_time_t read_since;		/* when it took the rw_semaphore it holds for read */
 	void *mm;			/* the model's struct mm_struct */
 	void *priv;			/* for the workload */
 	struct sim_rng rng;		/* the task's own random stream */

@@ -77,7 +77,10 @@
 	X(TRACE, "--trace", "FILE", CLI_RUN,                                    \
 	  "a Chrome trace-event timeline (Perfetto); FILE.VARIANT.json per variant") \
 	X(TRACE_LIMIT, "--trace-limit", "N", CLI_RUN,                           \
-	  "stop recording the trace after N events; default 1000000")
+	  "stop recording the trace after N events; default 1000000")         \
+	X(LOCKS_FORMAT, "--locks-format", "perf|lock_stat", CLI_RUN | CLI_REPRO, \
+	  "the lock table as perf lock contention prints it (default: "       \
+	  "contended locks by total wait) or as /proc/lock_stat (every lock taken)")
 
 enum cli_opt_id {
 #define CLI_OPT_ENUM(id, name, arg, cmds, help) CLI_OPT_##id,
@@ -310,6 +313,14 @@ int cli_parse_args(struct cli *c, int argc, char **argv, unsigned cmd,
 			break;
 		case CLI_OPT_QUIET:
 			a->quiet = true;
+			break;
+		case CLI_OPT_LOCKS_FORMAT:
+			if (!strcmp(val, "perf"))
+				a->locks_format = SIM_LOCKS_PERF;
+			else if (!strcmp(val, "lock_stat"))
+				a->locks_format = SIM_LOCKS_LOCK_STAT;
+			else
+				return cli_fail(c, "--locks-format %s: expected perf or lock_stat", val);
 			break;
 		case CLI_OPT_VARY:
 			if (cli_push(c, a->vary, &a->nr_vary, SIM_MAX_PARAMS, "--vary", val))
@@ -937,6 +948,7 @@ static int cli_run_scenario(struct cli *c, struct cli_prep *p,
 	rep.res = res;
 	rep.nr_res = nr;
 	rep.reproduce = reproduce;
+	rep.locks_format = a->locks_format;
 	i = p->ran ? nr : 0;	/* the pool ran them: nothing left to do here */
 	for (; i < nr; i++) {
 		char err[CLI_ERR] = "";

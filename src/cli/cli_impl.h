@@ -51,6 +51,7 @@ struct cli_args {
 	/* run */
 	const char *trace;			/* trace file, NULL: none */
 	uint64_t trace_limit;			/* events */
+	int locks_format;			/* enum sim_locks_format */
 };
 
 /* The invocation: the registry and the streams. */

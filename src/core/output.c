@@ -361,49 +361,252 @@ void sim_print_table(struct sim_out *o, const struct sim_report *r)
 	free(t);
 }
 
+/*
+ * The kernel's name of each lock class the model keeps: lockdep names a
+ * class by the expression that initialised it (spin_lock_init(&zone->lock)
+ * gives "&zone->lock"), or by its key's expression when one is set
+ * (init_one_lru()'s lockdep_set_class(&l->lock, lru->key) gives "lru->key",
+ * the deferred-split list_lru's key since the 2026 list_lru series).  The
+ * model's own names stay in JSON and CSV and in the scenarios' metrics.
+ */
+static const char *const lock_kernel_names[][2] = {
+	{ "lru_lock", "&lruvec->lru_lock" },		/* lruvec_init() */
+	{ "mmap_lock", "&mm->mmap_lock" },		/* mmap_init_lock() */
+	{ "zone->lock", "&zone->lock" },		/* zone_init_internals() */
+	{ "deferred_split_lru", "lru->key" },		/* init_one_lru(), keyed */
+	{ "ptlock", "ptlock_ptr(ptdesc)" },		/* ptlock_init() */
+	{ "swap_info->lock", "&p->lock" },		/* alloc_swap_info() */
+	{ "swap_cluster->lock", "&cluster_info[i].lock" },	/* setup_clusters() */
+	{ "khugepaged_mm_lock", "khugepaged_mm_lock" },	/* DEFINE_SPINLOCK() */
+};
+
 /**
- * sim_print_locks() - the lock_stat-style table of each variant
+ * sim_lock_kernel_name() - the name the kernel's lockdep gives a lock class
+ * @name: the model's name ("lru_lock")
+ *
+ * Return: the kernel's ("&lruvec->lru_lock"), or @name when the model's
+ * lock has no kernel counterpart (the spinlock scenario's "spinlock").
+ */
+const char *sim_lock_kernel_name(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(lock_kernel_names) / sizeof(lock_kernel_names[0]); i++)
+		if (!strcmp(lock_kernel_names[i][0], name))
+			return lock_kernel_names[i][1];
+	return name;
+}
+
+/* One row of a lock table: a lock class's one read/write state. */
+struct lock_row {
+	const struct sim_lock_result *l;
+	const struct sim_lock_side *side;
+	const char *type;		/* "spinlock", "rwsem:W", "rwsem:R" */
+};
+
+/* The rows of @res with at least one acquisition (and contention, if @contended). */
+static int lock_rows(const struct sim_variant_result *res, struct lock_row *rows, bool contended)
+{
+	int i, k, n = 0;
+
+	for (i = 0; i < res->nr_locks && i < SIM_MAX_LOCKS; i++) {
+		const struct sim_lock_result *l = &res->locks[i];
+
+		for (k = 0; k < (l->rwsem ? 2 : 1); k++) {
+			const struct sim_lock_side *sd = &l->side[k];
+
+			if (!sd->acquisitions || (contended && !sd->contentions))
+				continue;
+			rows[n].l = l;
+			rows[n].side = sd;
+			rows[n].type = !l->rwsem ? "spinlock" : k ? "rwsem:R" : "rwsem:W";
+			n++;
+		}
+	}
+	return n;
+}
+
+static int lock_row_cmp_wait(const void *a, const void *b)
+{
+	const struct lock_row *x = a, *y = b;
+
+	if (x->side->wait_total != y->side->wait_total)
+		return x->side->wait_total > y->side->wait_total ? -1 : 1;
+	return strcmp(x->l->name, y->l->name) ? strcmp(x->l->name, y->l->name)
+					      : strcmp(x->type, y->type);
+}
+
+/*
+ * A time as perf lock contention prints one in a column @len wide: the
+ * largest unit it reaches (h, m, s, ms, us) with two decimals, else whole ns.
+ */
+static void lock_print_time(struct sim_out *o, uint64_t ps, int len)
+{
+	static const struct { double base; const char *unit; } units[] = {
+		{ 3600e9, "h " }, { 60e9, "m " }, { 1e9, "s " }, { 1e6, "ms" }, { 1e3, "us" },
+	};
+	uint64_t ns = ps / SIM_NS;
+	size_t i;
+
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if ((double)ns < units[i].base)
+			continue;
+		sim_out_printf(o, "%*.2f %s", len - 3, (double)ns / units[i].base, units[i].unit);
+		return;
+	}
+	sim_out_printf(o, "%*" PRIu64 " ns", len - 3, ns);
+}
+
+/**
+ * sim_print_locks() - the lock table of each variant, as perf prints it
  * @o: the sink
  * @r: the results
  *
- * One table per variant that has lock classes, headed "locks: VARIANT",
- * with columns name, acquisitions, contentions, wait total s (6 decimals),
- * wait avg ns and hold avg ns (1 decimal).
+ * The layout of `perf lock contention` (tools/perf/builtin-lock.c): per
+ * variant, the contended lock classes sorted by total wait, with columns
+ * contended, total wait, max wait, avg wait, type (spinlock, rwsem:R,
+ * rwsem:W) and the lock's lockdep name where perf prints the caller (the
+ * model keeps no call stacks).  Locks never contended are left out, as
+ * perf, which sees only contention, leaves them out.  --locks-format
+ * lock_stat prints every lock taken (sim_print_lock_stat()).
  */
 void sim_print_locks(struct sim_out *o, const struct sim_report *r)
 {
-	struct out_table *t;
-	int v, i;
+	struct lock_row rows[2 * SIM_MAX_LOCKS];
+	int v, i, n;
+
+	if (r->locks_format == SIM_LOCKS_LOCK_STAT) {
+		sim_print_lock_stat(o, r);
+		return;
+	}
+	for (v = 0; v < r->nr_res; v++) {
+		n = lock_rows(&r->res[v], rows, true);
+		if (!n)
+			continue;
+		qsort(rows, (size_t)n, sizeof(rows[0]), lock_row_cmp_wait);
+		sim_out_printf(o, "\nlocks: %s (perf lock contention)\n", r->res[v].name);
+		sim_out_printf(o, "%*s %*s %*s %*s   %10s   %s\n\n", 10, "contended", 12, "total wait",
+			       12, "max wait", 12, "avg wait", "type", "lock");
+		for (i = 0; i < n; i++) {
+			const struct sim_lock_side *sd = rows[i].side;
+
+			sim_out_printf(o, "%*" PRIu64 " ", 10, sd->contentions);
+			lock_print_time(o, sd->wait_total, 12);
+			sim_out_printf(o, " ");
+			lock_print_time(o, sd->wait_max, 12);
+			sim_out_printf(o, " ");
+			lock_print_time(o, sd->wait_total / sd->contentions, 12);
+			sim_out_printf(o, "   %10s   %s\n", rows[i].type,
+				       sim_lock_kernel_name(rows[i].l->name));
+		}
+	}
+}
+
+/* lock_stat's time: microseconds with two decimals, rounded (snprint_time()). */
+static void lock_stat_time_col(struct sim_out *o, uint64_t ps)
+{
+	uint64_t ns = ps / SIM_NS + 5;
+	char num[32];
+
+	snprintf(num, sizeof(num), "%" PRIu64 ".%02u", ns / 1000, (unsigned)(ns % 1000) / 10);
+	sim_out_printf(o, " %14s", num);
+}
+
+/* One lock_stat row: count, min, max, total, average. */
+static void lock_stat_lt(struct sim_out *o, uint64_t nr, uint64_t min, uint64_t max,
+			 uint64_t total)
+{
+	sim_out_printf(o, "%14" PRIu64, nr);
+	lock_stat_time_col(o, min);
+	lock_stat_time_col(o, max);
+	lock_stat_time_col(o, total);
+	lock_stat_time_col(o, nr ? total / nr : 0);
+}
+
+static int lock_result_cmp_contentions(const void *a, const void *b)
+{
+	const struct sim_lock_result *x = *(const struct sim_lock_result *const *)a;
+	const struct sim_lock_result *y = *(const struct sim_lock_result *const *)b;
+
+	uint64_t cx = x->side[0].contentions + x->side[1].contentions;
+	uint64_t cy = y->side[0].contentions + y->side[1].contentions;
+
+	if (cx != cy)
+		return cx > cy ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+#define LOCK_STAT_WIDTH	(40 + 1 + 12 * (14 + 1))
+
+static void lock_stat_line(struct sim_out *o, char c)
+{
+	char line[LOCK_STAT_WIDTH + 2];
+
+	memset(line, c, LOCK_STAT_WIDTH);
+	line[LOCK_STAT_WIDTH] = '\n';
+	sim_out_write(o, line, LOCK_STAT_WIDTH + 1);
+}
+
+/**
+ * sim_print_lock_stat() - the lock classes of each variant as /proc/lock_stat
+ * @o: the sink
+ * @r: the results
+ *
+ * The layout of lock_stat version 0.4 (kernel/locking/lockdep_proc.c): a
+ * row per class and read/write state (NAME-W: and NAME-R: for a
+ * rw_semaphore taken both ways), classes by contentions, times in us with
+ * two decimals.  The model does not count cache-line bounces (con-bounces
+ * and acq-bounces print 0) nor keep contention points (call sites).
+ * Classes never taken are left out.
+ */
+void sim_print_lock_stat(struct sim_out *o, const struct sim_report *r)
+{
+	const struct sim_lock_result *sorted[SIM_MAX_LOCKS];
+	int v, i, n, k;
 
 	for (v = 0; v < r->nr_res; v++) {
 		const struct sim_variant_result *res = &r->res[v];
 
-		if (!res->nr_locks)
+		for (i = 0, n = 0; i < res->nr_locks && i < SIM_MAX_LOCKS; i++)
+			if (res->locks[i].side[0].acquisitions || res->locks[i].side[1].acquisitions)
+				sorted[n++] = &res->locks[i];
+		if (!n)
 			continue;
-		t = calloc(1, sizeof(*t));
-		if (!t) {
-			o->failed = true;
-			return;
-		}
-		table_set(t, 0, 0, "locks: %s", res->name);
-		table_set(t, 0, 1, "acquisitions");
-		table_set(t, 0, 2, "contentions");
-		table_set(t, 0, 3, "wait total s");
-		table_set(t, 0, 4, "wait avg ns");
-		table_set(t, 0, 5, "hold avg ns");
-		for (i = 0; i < res->nr_locks && i < SIM_MAX_LOCKS; i++) {
-			const struct sim_lock_result *l = &res->locks[i];
+		qsort(sorted, (size_t)n, sizeof(sorted[0]), lock_result_cmp_contentions);
+		sim_out_printf(o, "\nlocks: %s\nlock_stat version 0.4\n", res->name);
+		lock_stat_line(o, '-');
+		sim_out_printf(o, "%40s %14s %14s %14s %14s %14s %14s %14s %14s %14s %14s %14s %14s\n",
+			       "class name", "con-bounces", "contentions", "waittime-min",
+			       "waittime-max", "waittime-total", "waittime-avg", "acq-bounces",
+			       "acquisitions", "holdtime-min", "holdtime-max", "holdtime-total",
+			       "holdtime-avg");
+		lock_stat_line(o, '-');
+		sim_out_printf(o, "\n");
+		for (i = 0; i < n; i++) {
+			const struct sim_lock_result *l = sorted[i];
+			const char *name = sim_lock_kernel_name(l->name);
+			bool both = l->rwsem && l->side[0].acquisitions && l->side[1].acquisitions;
 
-			table_set(t, 1 + i, 0, "%s", l->name);
-			table_set(t, 1 + i, 1, "%" PRIu64, l->acquisitions);
-			table_set(t, 1 + i, 2, "%" PRIu64, l->contentions);
-			table_set(t, 1 + i, 3, "%.6f", l->wait_total_s);
-			table_set(t, 1 + i, 4, "%.1f", l->wait_avg_ns);
-			table_set(t, 1 + i, 5, "%.1f", l->hold_avg_ns);
+			for (k = 0; k < (l->rwsem ? 2 : 1); k++) {
+				const struct sim_lock_side *sd = &l->side[k];
+
+				if (!sd->acquisitions)
+					continue;
+				if (!l->rwsem || (k == 0 && !both))
+					sim_out_printf(o, "%40s:", name);
+				else
+					sim_out_printf(o, "%38s-%c:", name, k ? 'R' : 'W');
+				sim_out_printf(o, "%14u ", 0u);
+				lock_stat_lt(o, sd->contentions, sd->wait_min, sd->wait_max,
+					     sd->wait_total);
+				sim_out_printf(o, " %14u ", 0u);
+				lock_stat_lt(o, sd->acquisitions, sd->hold_min, sd->hold_max,
+					     sd->hold_total);
+				sim_out_printf(o, "\n");
+			}
+			lock_stat_line(o, '.');
+			sim_out_printf(o, "\n");
 		}
-		sim_out_write(o, "\n", 1);
-		table_print(t, o);
-		free(t);
 	}
 }
 
