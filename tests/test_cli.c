@@ -647,7 +647,7 @@ static void test_profile_errors(void **state)
 
 	text = edited_profile("mhz = 3200\n", "");
 	assert_int_equal(sim_profile_parse(text, "x.ini", p, err, sizeof(err)), -1);
-	assert_string_equal(err, "x.ini: missing key clock.mhz");
+	assert_string_equal(err, "x.ini: 1 missing key: clock.mhz");
 	free(text);
 
 	text = edited_profile("mhz = 3200\n", "mhz = 3200\nturbo = 1\n");
@@ -702,6 +702,89 @@ static void test_profile_file(void **state)
 	unlink(path);
 	assert_int_equal(sim_profile_load(path, p, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, path));
+	free(p);
+}
+
+/* Write @text to @dir/@name. */
+static void write_file(const char *dir, const char *name, const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fputs(text, f) >= 0, 1);
+	fclose(f);
+}
+
+/* include = NAME: a builtin or a file (relative to the including one), then overrides */
+static void test_profile_include(void **state)
+{
+	struct sim_profile *p = calloc(1, sizeof(*p)), *base = calloc(1, sizeof(*base));
+	char dir[] = "/tmp/mmsim-include-XXXXXX", path[256], err[512];
+	int i, n;
+
+	assert_non_null(mkdtemp(dir));
+	write_file(dir, "four.ini", "include = skylake-sp-2s\n[machine]\nname = four\n"
+		   "description = four sockets\n[topology]\nsockets = 4\nnodes = 4\n"
+		   "[sources]\ntopology.sockets = a test\n");
+	write_file(dir, "slow.ini", "include = four.ini\n[clock]\nmhz = 2000\n");
+	write_file(dir, "loop.ini", "include = loop.ini\n");
+	write_file(dir, "late.ini", "; a comment\ninclude = desktop\n[clock]\nmhz = 2000\n"
+		   "[sched]\nquantum_ns = 1000\n");
+	write_file(dir, "bad.ini", "[sched]\nquantum_ns = 1000\n");
+	write_file(dir, "order.ini", "[clock]\nmhz = 2000\ninclude = desktop\n");
+
+	assert_int_equal(sim_profile_load("skylake-sp-2s", base, err, sizeof(err)), 0);
+	snprintf(path, sizeof(path), "%s/four.ini", dir);
+	if (sim_profile_load(path, p, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(sim_profile_nr_cpus(p), 160);
+	assert_string_equal(p->machine_name, "four");
+	assert_int_equal(p->tlb_stlb_entries, base->tlb_stlb_entries);	/* inherited */
+	assert_int_equal(p->nr_sources, base->nr_sources);		/* one replaced */
+	for (i = 0, n = 0; i < p->nr_sources; i++)
+		n += !strncmp(p->sources[i], "topology.sockets = ", 19);
+	assert_int_equal(n, 1);
+	for (i = 0; i < p->nr_sources; i++)
+		if (!strncmp(p->sources[i], "topology.sockets = ", 19))
+			assert_string_equal(p->sources[i], "topology.sockets = a test");
+
+	snprintf(path, sizeof(path), "%s/slow.ini", dir);	/* includes four.ini by its name */
+	if (sim_profile_load(path, p, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(p->clock_mhz, 2000);
+	assert_int_equal(sim_profile_nr_cpus(p), 160);
+
+	snprintf(path, sizeof(path), "%s/loop.ini", dir);
+	assert_int_equal(sim_profile_load(path, p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "more than 8 includes deep: expected no include cycle"));
+
+	snprintf(path, sizeof(path), "%s/late.ini", dir);	/* after a comment: fine */
+	assert_int_equal(sim_profile_load(path, p, err, sizeof(err)), 0);
+
+	snprintf(path, sizeof(path), "%s/order.ini", dir);
+	assert_int_equal(sim_profile_load(path, p, err, sizeof(err)), -1);
+
+	/* no include: every missing key is named, as many as fit, then how many more */
+	snprintf(path, sizeof(path), "%s/bad.ini", dir);
+	assert_int_equal(sim_profile_load(path, p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, ": 62 missing keys: machine.name, machine.description, "
+				    "topology.sockets,"));
+	assert_null(strstr(err, "sched.quantum_ns"));
+	assert_non_null(strstr(err, " more"));
+	assert_null(strchr(err, '\n'));
+
+	for (i = 0; i < 6; i++) {
+		static const char *const names[] = { "four.ini", "slow.ini", "loop.ini",
+						     "late.ini", "bad.ini", "order.ini" };
+
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		unlink(path);
+	}
+	rmdir(dir);
+	free(base);
 	free(p);
 }
 
@@ -805,6 +888,7 @@ int main(void)
 		cmocka_unit_test(test_builtin_profiles),
 		cmocka_unit_test(test_costs_doc),
 		cmocka_unit_test(test_lock_stat_format),
+		cmocka_unit_test(test_profile_include),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -56,7 +56,13 @@ static const struct profile_field profile_fields[] = {
 /* State of one parse; the handler stops at the first error. */
 struct profile_parse {
 	struct sim_profile *p;
-	bool seen[NR_PROFILE_FIELDS];	/* each field given once */
+	bool *seen;			/* [NR_PROFILE_FIELDS]: given here or by an include */
+	bool own[NR_PROFILE_FIELDS];	/* given in this file: each once */
+	const char *origin;		/* this file's path or builtin name */
+	int depth;			/* includes above this file */
+	int nr_inherited_sources;	/* p->sources[0..n): from includes, may be replaced */
+	bool any_key;			/* a key was read: include must come first */
+	bool err_whole;			/* err already names file:line (an include's) */
 	const char *next;		/* reader: the rest of the text */
 	int line;			/* reader: lines handed to inih */
 	int err_line;			/* line of the handler's first error */
@@ -155,6 +161,13 @@ static int profile_add_source(struct profile_parse *pp, const char *name,
 		n = strlen(name);
 		if (!strncmp(p->sources[i], name, n) &&
 		    !strncmp(p->sources[i] + n, " = ", 3)) {
+			if (i < pp->nr_inherited_sources) {	/* the including file's own */
+				memmove(p->sources[i], p->sources[i + 1],
+					(size_t)(p->nr_sources - i - 1) * sizeof(p->sources[0]));
+				p->nr_sources--;
+				pp->nr_inherited_sources--;
+				break;
+			}
 			snprintf(pp->err, sizeof(pp->err),
 				 "source for %s given twice", name);
 			return -1;
@@ -260,6 +273,8 @@ static int profile_field_assign(struct sim_profile *p, int i, const char *value,
 	return 0;
 }
 
+static int profile_include(struct profile_parse *pp, const char *name);
+
 /* inih handler: 1 to go on, 0 to stop with pp->err set. */
 static int profile_handler(void *user, const char *section, const char *name,
 			   const char *value)
@@ -270,6 +285,19 @@ static int profile_handler(void *user, const char *section, const char *name,
 	if (pp->err_line)	/* keep the first error */
 		return 0;
 	pp->err_line = pp->line;
+	if (!*section && !strcmp(name, "include")) {
+		if (pp->any_key) {
+			snprintf(pp->err, sizeof(pp->err),
+				 "include %s: expected it before every section and key", value);
+			return 0;
+		}
+		if (profile_include(pp, value))
+			return 0;
+		pp->any_key = true;
+		pp->err_line = 0;
+		return 1;
+	}
+	pp->any_key = true;
 	if (!profile_section_known(section)) {
 		snprintf(pp->err, sizeof(pp->err), "unknown section [%s]",
 			 section);
@@ -287,13 +315,14 @@ static int profile_handler(void *user, const char *section, const char *name,
 			 section, name);
 		return 0;
 	}
-	if (pp->seen[i]) {
+	if (pp->own[i]) {
 		snprintf(pp->err, sizeof(pp->err), "%s.%s given twice",
 			 section, name);
 		return 0;
 	}
 	if (profile_field_assign(pp->p, i, value, pp->err, sizeof(pp->err)))
 		return 0;
+	pp->own[i] = true;
 	pp->seen[i] = true;
 	pp->err_line = 0;
 	return 1;
@@ -345,21 +374,20 @@ int sim_profile_check(const struct sim_profile *p, char *err, size_t errlen)
 	return 0;
 }
 
-/**
- * sim_profile_parse() - read a profile from INI text
- * @text: the INI text
- * @origin: its name or file path, for errors ("skylake-sp-2s", "my.ini")
- * @p: the profile to fill
- * @err: one line naming @origin:line or the missing key
- * @errlen: size of @err
- *
- * Return: 0, or -1 with @err filled.
+/* Includes nest at most this deep (a cycle ends here). */
+#define PROFILE_MAX_INCLUDE_DEPTH	8
+
+static bool names_a_file(const char *s);
+static char *read_whole_file(const char *path, char *err, size_t errlen);
+
+/*
+ * Parse @text (from @origin) into @p on top of what is there: the fields
+ * it gives are set and marked in @seen.  0, or -1 with @err filled.
  */
-int sim_profile_parse(const char *text, const char *origin,
-		      struct sim_profile *p, char *err, size_t errlen)
+static int profile_parse_text(const char *text, const char *origin, struct sim_profile *p,
+			      bool *seen, int depth, char *err, size_t errlen)
 {
 	struct profile_parse *pp;
-	size_t i;
 	int line, ret = -1;
 
 	pp = calloc(1, sizeof(*pp));
@@ -367,13 +395,16 @@ int sim_profile_parse(const char *text, const char *origin,
 		snprintf(err, errlen, "%s: out of memory", origin);
 		return -1;
 	}
-	memset(p, 0, sizeof(*p));
-	snprintf(p->origin, sizeof(p->origin), "%s", origin);
 	pp->p = p;
+	pp->seen = seen;
+	pp->origin = origin;
+	pp->depth = depth;
 	pp->next = text;
 	line = ini_parse_stream(profile_reader, pp, profile_handler, pp);
 	if (line != 0) {
-		if (line == pp->err_line)
+		if (line == pp->err_line && pp->err_whole)
+			snprintf(err, errlen, "%s", pp->err);
+		else if (line == pp->err_line)
 			snprintf(err, errlen, "%s:%d: %s", origin, line, pp->err);
 		else
 			snprintf(err, errlen,
@@ -381,20 +412,107 @@ int sim_profile_parse(const char *text, const char *origin,
 				 origin, line);
 		goto out_free;
 	}
-	for (i = 0; i < NR_PROFILE_FIELDS; i++) {
-		if (!pp->seen[i]) {
-			snprintf(err, errlen, "%s: missing key %s.%s", origin,
-				 profile_fields[i].section,
-				 profile_fields[i].key);
-			goto out_free;
-		}
-	}
-	if (sim_profile_check(p, err, errlen))
-		goto out_free;
 	ret = 0;
 out_free:
 	free(pp);
 	return ret;
+}
+
+/*
+ * `include = NAME` (before every section): read the builtin profile NAME,
+ * or the file NAME (relative to the including file's directory), first;
+ * the including file's keys and sources then override its values.
+ */
+static int profile_include(struct profile_parse *pp, const char *name)
+{
+	char path[512], err[sizeof(pp->err)];
+	const char *slash = strrchr(pp->origin, '/'), *text = NULL;
+	char *buf = NULL;
+	int ret;
+
+	if (pp->depth >= PROFILE_MAX_INCLUDE_DEPTH) {
+		snprintf(pp->err, sizeof(pp->err),
+			 "include %s: more than %d includes deep: expected no include cycle",
+			 name, PROFILE_MAX_INCLUDE_DEPTH);
+		return -1;
+	}
+	if (names_a_file(name)) {
+		if (name[0] != '/' && slash)
+			snprintf(path, sizeof(path), "%.*s/%s", (int)(slash - pp->origin),
+				 pp->origin, name);
+		else
+			snprintf(path, sizeof(path), "%s", name);
+		buf = read_whole_file(path, err, sizeof(err));
+		if (!buf) {
+			snprintf(pp->err, sizeof(pp->err), "include: %.200s", err);
+			return -1;
+		}
+		text = buf;
+	} else {
+		snprintf(path, sizeof(path), "%s", name);
+		text = sim_profile_builtin_text(name);
+		if (!text) {
+			snprintf(pp->err, sizeof(pp->err),
+				 "include %s: expected a builtin profile name or a file path (with / or .ini)",
+				 name);
+			return -1;
+		}
+	}
+	ret = profile_parse_text(text, path, pp->p, pp->seen, pp->depth + 1, err, sizeof(err));
+	if (ret) {		/* the innermost file:line names the error */
+		snprintf(pp->err, sizeof(pp->err), "%s", err);
+		pp->err_whole = true;
+	}
+	pp->nr_inherited_sources = pp->p->nr_sources;
+	free(buf);
+	return ret;
+}
+
+/**
+ * sim_profile_parse() - read a profile from INI text
+ * @text: the INI text
+ * @origin: its name or file path, for errors ("skylake-sp-2s", "my.ini")
+ * @p: the profile to fill
+ * @err: one line naming @origin:line, or every missing key
+ * @errlen: size of @err
+ *
+ * The text may start with `include = NAME` (a builtin profile or a file)
+ * and then give only the keys it changes.
+ *
+ * Return: 0, or -1 with @err filled.
+ */
+int sim_profile_parse(const char *text, const char *origin,
+		      struct sim_profile *p, char *err, size_t errlen)
+{
+	bool seen[NR_PROFILE_FIELDS] = { false };
+	size_t i, n, missing = 0, listed = 0;
+
+	memset(p, 0, sizeof(*p));
+	if (profile_parse_text(text, origin, p, seen, 0, err, errlen))
+		return -1;
+	snprintf(p->origin, sizeof(p->origin), "%s", origin);
+	for (i = 0; i < NR_PROFILE_FIELDS; i++)
+		missing += !seen[i];
+	if (missing) {
+		/* every missing key, as many as fit, then how many more */
+		n = (size_t)snprintf(err, errlen, "%s: %zu missing key%s:", origin, missing,
+				     missing > 1 ? "s" : "");
+		for (i = 0; i < NR_PROFILE_FIELDS && n < errlen; i++) {
+			size_t need;
+
+			if (seen[i])
+				continue;
+			need = strlen(profile_fields[i].section) + strlen(profile_fields[i].key) + 3;
+			if (n + need + 24 >= errlen) {
+				snprintf(err + n, errlen - n, " and %zu more", missing - listed);
+				break;
+			}
+			n += (size_t)snprintf(err + n, errlen - n, "%s %s.%s", listed++ ? "," : "",
+					      profile_fields[i].section, profile_fields[i].key);
+		}
+		return -1;
+	}
+	return sim_profile_check(p, err, errlen);
 }
 
 /**
