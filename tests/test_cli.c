@@ -275,6 +275,51 @@ static void test_lock_stat_format(void **state)
 	captured_free(&c);
 }
 
+/* --version, help COMMAND, COMMAND --help, -j */
+static void test_version_help_jobs(void **state)
+{
+	struct captured c = run_cli("--version", NULL);
+
+	assert_int_equal(c.rc, 0);
+	assert_string_equal(c.out, "mmsim " MMSIM_VERSION "\n");
+	captured_free(&c);
+
+	c = run_cli("help", "run", NULL);
+	assert_int_equal(c.rc, 0);
+	assert_ptr_equal(strstr(c.out, "usage: mmsim run SCENARIO [options]\n"), c.out);
+	assert_non_null(strstr(c.out, "  --locks-format perf|lock_stat"));
+	assert_non_null(strstr(c.out, "-j N is --jobs N."));
+	assert_null(strstr(c.out, "--vary"));		/* sweep's, not run's */
+	captured_free(&c);
+
+	c = run_cli("sweep", "tiny", "--help", NULL);
+	assert_int_equal(c.rc, 0);
+	assert_non_null(strstr(c.out, "usage: mmsim sweep "));
+	assert_non_null(strstr(c.out, "  --vary "));
+	captured_free(&c);
+
+	c = run_cli("help", "merge", NULL);
+	assert_int_equal(c.rc, 0);
+	assert_null(strstr(c.out, "--jobs"));
+	captured_free(&c);
+
+	c = run_cli("help", "nope", NULL);
+	assert_int_equal(c.rc, 2);
+	assert_non_null(strstr(c.err, "mmsim: error: help nope: no such command: expected one of list,"));
+	captured_free(&c);
+
+	c = run_cli("run", "tiny", "--quiet", "-j1", NULL);
+	assert_int_equal(c.rc, 0);
+	captured_free(&c);
+	c = run_cli("run", "tiny", "--quiet", "-j", "1", NULL);
+	assert_int_equal(c.rc, 0);
+	captured_free(&c);
+	c = run_cli("run", "tiny", "-j0", NULL);
+	assert_int_equal(c.rc, 2);
+	assert_non_null(strstr(c.err, "--jobs=0: expected an integer (K, M, G, T: x1000 each) from 1"));
+	captured_free(&c);
+}
+
 static void test_deterministic(void **state)
 {
 	struct captured a = run_cli("run", "tiny", "--quiet", "--csv", "-", NULL);
@@ -433,8 +478,8 @@ static void test_bad_inputs(void **state)
 	expect_bad("--variant after: given twice", "run", "tiny", "--variant=after", "--variant", "after");
 	expect_bad("unknown parameter threads", "run", "tiny", "--set", "threads=4", NULL);
 	expect_bad("--set cpus: expected KEY=VALUE", "run", "tiny", "--set", "cpus", NULL);
-	expect_bad("cpus=abc: expected an integer from 1 to 1024", "run", "tiny", "--set", "cpus=abc", NULL);
-	expect_bad("cpus=0: expected an integer from 1 to 1024", "run", "tiny", "--set", "cpus=0", NULL);
+	expect_bad("cpus=abc: expected an integer (K, M, G, T: x1000 each) from 1 to 1024", "run", "tiny", "--set", "cpus=abc", NULL);
+	expect_bad("cpus=0: expected an integer (K, M, G, T: x1000 each) from 1 to 1024", "run", "tiny", "--set", "cpus=0", NULL);
 	expect_bad("size=1Z", "run", "tiny", "--set", "size=1Z", NULL);
 	expect_bad("hold=5 parsecs", "run", "tiny", "--set", "hold=5 parsecs", NULL);
 	expect_bad("fast=maybe: expected yes, no, on, off, 1 or 0", "run", "tiny", "--set", "fast=maybe", NULL);
@@ -574,11 +619,18 @@ static void test_param_parse(void **state)
 	assert_int_equal(parse_ok(&tiny_params[3], "on"), 1);
 	assert_int_equal(parse_ok(&tiny_params[3], "no"), 0);
 	assert_int_equal(parse_ok(&tiny_params[4], "lifo"), 1);
+	/* counts take decimal suffixes: 1K cpus = 1000 */
+	assert_int_equal(parse_ok(cpus, "1K"), 1000);
+	assert_int_equal(sim_param_parse(cpus, "2K", &v, err, sizeof(err)), -1);	/* > 1024 */
+	assert_int_equal(sim_param_parse(cpus, "1k", &v, err, sizeof(err)), -1);	/* K only */
+	assert_int_equal(sim_param_parse(cpus, "1KK", &v, err, sizeof(err)), -1);
+	assert_int_equal(sim_param_parse(cpus, "K", &v, err, sizeof(err)), -1);
+	assert_int_equal(sim_param_parse(cpus, "99999999999999999999T", &v, err, sizeof(err)), -1);
 
 	assert_int_equal(sim_param_parse(cpus, "0", &v, err, sizeof(err)), -1);
-	assert_string_equal(err, "cpus=0: expected an integer from 1 to 1024");
+	assert_string_equal(err, "cpus=0: expected an integer (K, M, G, T: x1000 each) from 1 to 1024");
 	assert_int_equal(sim_param_parse(cpus, "abc", &v, err, sizeof(err)), -1);
-	assert_string_equal(err, "cpus=abc: expected an integer from 1 to 1024");
+	assert_string_equal(err, "cpus=abc: expected an integer (K, M, G, T: x1000 each) from 1 to 1024");
 	assert_int_equal(sim_param_parse(cpus, "-1", &v, err, sizeof(err)), -1);
 	assert_int_equal(sim_param_parse(cpus, "", &v, err, sizeof(err)), -1);
 	assert_int_equal(sim_param_parse(size, "1Z", &v, err, sizeof(err)), -1);
@@ -889,6 +941,7 @@ int main(void)
 		cmocka_unit_test(test_costs_doc),
 		cmocka_unit_test(test_lock_stat_format),
 		cmocka_unit_test(test_profile_include),
+		cmocka_unit_test(test_version_help_jobs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -225,7 +225,13 @@ int cli_parse_args(struct cli *c, int argc, char **argv, unsigned cmd,
 	a->trace_limit = 1000000;
 	for (i = 1; i < argc; i++) {
 		const char *arg = argv[i], *val = NULL, *eq;
+		char jobs[64];
 		size_t n;
+
+		if (!strncmp(arg, "-j", 2)) {	/* -j N and -jN, as make's */
+			snprintf(jobs, sizeof(jobs), "--jobs%s%.40s", arg[2] ? "=" : "", arg + 2);
+			arg = jobs;
+		}
 
 		if (arg[0] != '-' || !strcmp(arg, "-")) {
 			if (a->nr_pos >= CLI_MAX_POS)
@@ -1450,11 +1456,77 @@ static int cmd_compare(struct cli *c, int argc, char **argv)
 	return compare_cmd_main(argc, argv, c->out, c->err);
 }
 
+/* The options of one command, as the help text lists them. */
+static void cli_print_options(struct cli *c, unsigned cmd_mask)
+{
+	static const char *const cmd_names[] = { "run", "reproduce", "sweep", "merge" };
+	int i, b;
+
+	for (i = 0; i < NR_CLI_OPTS; i++) {
+		char head[64], cmds[48] = "";
+		size_t n = 0;
+
+		if (!(cli_opts[i].cmds & cmd_mask))
+			continue;
+		snprintf(head, sizeof(head), "%s%s%s", cli_opts[i].name, cli_opts[i].arg ? " " : "",
+			 cli_opts[i].arg ? cli_opts[i].arg : "");
+		for (b = 0; b < 4; b++)
+			if (cli_opts[i].cmds & (1u << b))
+				n += (size_t)snprintf(cmds + n, sizeof(cmds) - n, "%s%s", n ? "," : "",
+						      cmd_names[b]);
+		fprintf(c->out, "  %-24s %-26s %s\n", head, cmds, cli_opts[i].help);
+	}
+}
+
+/* `mmsim help COMMAND`: its usage, what it does and its options. */
+static int cmd_help_one(struct cli *c, const char *name)
+{
+	static const struct { const char *name; unsigned mask; } masks[] = {
+		{ "run", CLI_RUN }, { "reproduce", CLI_REPRO }, { "sweep", CLI_SWEEP },
+		{ "merge", CLI_MERGE },
+	};
+	unsigned mask = 0;
+	size_t k;
+	int i;
+
+	for (i = 0; cli_cmds[i].name; i++)
+		if (!strcmp(cli_cmds[i].name, name))
+			break;
+	if (!cli_cmds[i].name) {
+		size_t n = (size_t)snprintf(c->msg, sizeof(c->msg),
+					    "help %s: no such command: expected one of", name);
+
+		for (i = 0; cli_cmds[i].name && n < sizeof(c->msg); i++)
+			n += (size_t)snprintf(c->msg + n, sizeof(c->msg) - n, "%s %s",
+					      i ? "," : "", cli_cmds[i].name);
+		return 2;
+	}
+	fprintf(c->out, "usage: mmsim %s%s%s\n\n%s\n", cli_cmds[i].name,
+		cli_cmds[i].usage[0] ? " " : "", cli_cmds[i].usage, cli_cmds[i].help);
+	for (k = 0; k < sizeof(masks) / sizeof(masks[0]); k++)
+		if (!strcmp(masks[k].name, name))
+			mask = masks[k].mask;
+	if (mask) {
+		fprintf(c->out, "\noptions:\n");
+		cli_print_options(c, mask);
+		if (cli_opts[CLI_OPT_JOBS].cmds & mask)
+			fprintf(c->out, "\n-j N is --jobs N.\n");
+	} else if (cli_cmds[i].fn == cmd_live || cli_cmds[i].fn == cmd_compare) {
+		fprintf(c->out, "\nits options: mmsim %s --help\n", name);
+	}
+	return 0;
+}
+
 static int cmd_help(struct cli *c, int argc, char **argv)
 {
 	const char *const *names = sim_profile_builtin_names();
 	size_t w = 0;
 	int i;
+
+	if (argc > 2)
+		return cli_fail(c, "help %s %s: expected at most one COMMAND", argv[1], argv[2]);
+	if (argc == 2)
+		return cmd_help_one(c, argv[1]);
 
 	fprintf(c->out,
 		"mmsim: a deterministic simulator of Linux memory-management hot paths\n\n"
@@ -1466,26 +1538,8 @@ static int cmd_help(struct cli *c, int argc, char **argv)
 			 cli_cmds[i].usage[0] ? " " : "", cli_cmds[i].usage);
 		fprintf(c->out, "  %-44s %s\n", head, cli_cmds[i].help);
 	}
-	fprintf(c->out, "\noptions:\n");
-	for (i = 0; i < NR_CLI_OPTS; i++) {
-		char head[64];
-
-		snprintf(head, sizeof(head), "%s%s%s", cli_opts[i].name,
-			 cli_opts[i].arg ? " " : "",
-			 cli_opts[i].arg ? cli_opts[i].arg : "");
-		{
-			static const char *const cmd_names[] = { "run", "reproduce", "sweep", "merge" };
-			char cmds[48] = "";
-			size_t n = 0;
-			int b;
-
-			for (b = 0; b < 4; b++)
-				if (cli_opts[i].cmds & (1u << b))
-					n += (size_t)snprintf(cmds + n, sizeof(cmds) - n, "%s%s",
-							      n ? "," : "", cmd_names[b]);
-			fprintf(c->out, "  %-24s %-26s %s\n", head, cmds, cli_opts[i].help);
-		}
-	}
+	fprintf(c->out, "\noptions (-j N is --jobs N):\n");
+	cli_print_options(c, CLI_RUN | CLI_REPRO | CLI_SWEEP | CLI_MERGE);
 	fprintf(c->out, "\nscenarios:\n");
 	for (i = 0; c->registry[i]; i++)
 		if (strlen(c->registry[i]->name) > w)
@@ -1506,6 +1560,14 @@ static int cmd_help(struct cli *c, int argc, char **argv)
 	return 0;
 }
 
+static int cmd_version(struct cli *c, int argc, char **argv)
+{
+	if (argc > 1)
+		return cli_fail(c, "version %s: takes no operand", argv[1]);
+	fprintf(c->out, "mmsim %s\n", MMSIM_VERSION);
+	return 0;
+}
+
 static const struct cli_cmd cli_cmds[] = {
 	{ "list", "", "scenarios, one line each", cmd_list },
 	{ "show", "SCENARIO", "its variants, parameters, metrics and profile", cmd_show },
@@ -1520,7 +1582,8 @@ static const struct cli_cmd cli_cmds[] = {
 	  cmd_profiles },
 	{ "live", "...", "run a workload on this machine's kernel", cmd_live },
 	{ "compare", "...", "compare live and simulated results", cmd_compare },
-	{ "help", "", "this text (also --help)", cmd_help },
+	{ "help", "[COMMAND]", "this text (also --help), or one command's", cmd_help },
+	{ "version", "", "the version (also --version)", cmd_version },
 	{ NULL, NULL, NULL, NULL },
 };
 
@@ -1559,6 +1622,8 @@ int mmsim_main(int argc, char **argv,
 	cmd = argv[1];
 	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h"))
 		cmd = "help";
+	if (!strcmp(cmd, "--version"))
+		cmd = "version";
 	for (i = 0; cli_cmds[i].name; i++)
 		if (!strcmp(cli_cmds[i].name, cmd))
 			break;
@@ -1574,7 +1639,8 @@ int mmsim_main(int argc, char **argv,
 	for (int k = 2; k < argc && cli_cmds[i].fn != cmd_live &&
 	     cli_cmds[i].fn != cmd_compare; k++)
 		if (!strcmp(argv[k], "--help") || !strcmp(argv[k], "-h")) {
-			ret = cmd_help(c, 1, argv);
+			ret = cli_cmds[i].fn == cmd_help ? cmd_help(c, 1, argv)
+							 : cmd_help_one(c, cli_cmds[i].name);
 			goto out_report;
 		}
 	ret = cli_cmds[i].fn(c, argc - 1, argv + 1);

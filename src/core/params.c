@@ -187,7 +187,7 @@ static void expected(const struct sim_param *p, char *buf, size_t len)
 	sim_param_format(p, p->max, hi, sizeof(hi));
 	switch (p->type) {
 	case SIM_PARAM_COUNT:
-		snprintf(buf, len, "an integer from %s to %s", lo, hi);
+		snprintf(buf, len, "an integer (K, M, G, T: x1000 each) from %s to %s", lo, hi);
 		break;
 	case SIM_PARAM_SIZE:
 		snprintf(buf, len,
@@ -231,11 +231,22 @@ int sim_param_parse(const struct sim_param *p, const char *text, uint64_t *out,
 
 	switch (p->type) {
 	case SIM_PARAM_COUNT: {
-		const char *end;
+		/* decimal suffixes, as counts are said: 20M accesses = 20 000 000 */
+		static const char suffixes[] = "KMGT";
+		const char *end, *sfx;
+		uint64_t mult = 1;
 
 		ret = parse_digits(text, &v, &end);
-		if (!ret && *end)
-			ret = -1;
+		if (!ret && *end) {
+			sfx = end[1] ? NULL : strchr(suffixes, *end);
+			if (!sfx || !*end)
+				ret = -1;
+			for (int k = 0; !ret && k <= sfx - suffixes; k++)
+				mult *= 1000;
+			if (!ret && v > UINT64_MAX / mult)
+				ret = -1;
+			v *= mult;
+		}
 		break;
 	}
 	case SIM_PARAM_SIZE:
