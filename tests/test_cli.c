@@ -99,6 +99,8 @@ static int tiny_run(const struct sim_run_config *cfg, int variant,
 		.acquisitions = 7, .contentions = 2, .wait_total = 4000000000ULL,
 		.wait_min = 1000000000ULL, .wait_max = 3000000000ULL,
 	};
+	res->nr_cpus = 2;
+	res->irq_tlb[1] = variant ? 5 : 0;	/* "after" had shootdowns, on CPU1 */
 	res->events = 1000;
 	return 0;
 }
@@ -317,6 +319,26 @@ static void test_version_help_jobs(void **state)
 	c = run_cli("run", "tiny", "-j0", NULL);
 	assert_int_equal(c.rc, 2);
 	assert_non_null(strstr(c.err, "--jobs=0: expected an integer (K, M, G, T: x1000 each) from 1"));
+	captured_free(&c);
+}
+
+/* /proc/interrupts' TLB row per CPU; --vmstat's name value lines */
+static void test_interrupts_vmstat(void **state)
+{
+	struct captured c = run_cli("run", "tiny", "--vmstat", NULL);
+
+	assert_int_equal(c.rc, 0);
+	assert_null(strstr(c.out, "interrupts: before"));	/* none: left out */
+	assert_non_null(strstr(c.out,
+		"interrupts: after (/proc/interrupts)\n"
+		"           CPU0       CPU1       \n"
+		"TLB:          0          5   TLB shootdowns\n"));
+	assert_non_null(strstr(c.out, "\n# vmstat: before\npgfault 100\npgmajfault 0\n"));
+	assert_non_null(strstr(c.out, "\n# vmstat: after\npgfault 101\n"));
+	assert_null(strstr(c.out, "dtlb_load_misses 7"));	/* not a vmstat counter */
+	captured_free(&c);
+	c = run_cli("run", "tiny", NULL);
+	assert_null(strstr(c.out, "# vmstat"));
 	captured_free(&c);
 }
 
@@ -942,6 +964,7 @@ int main(void)
 		cmocka_unit_test(test_lock_stat_format),
 		cmocka_unit_test(test_profile_include),
 		cmocka_unit_test(test_version_help_jobs),
+		cmocka_unit_test(test_interrupts_vmstat),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -61,6 +61,8 @@ void sim_print_table(struct sim_out *o, const struct sim_report *r);
 /* lock_stat-style table of each variant. */
 void sim_print_locks(struct sim_out *o, const struct sim_report *r);
 void sim_print_lock_stat(struct sim_out *o, const struct sim_report *r);
+void sim_print_interrupts(struct sim_out *o, const struct sim_report *r);
+void sim_print_vmstat(struct sim_out *o, const struct sim_report *r);
 /* The lockdep class name of the model's lock class @name. */
 const char *sim_lock_kernel_name(const char *name);
 /* Counters that are non-zero in some variant, in enum order. */

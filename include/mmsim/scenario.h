@@ -77,6 +77,8 @@ struct sim_variant_result {
 	int nr_locks;
 	uint64_t events;			/* engine events (host work) */
 	double runtime_s;			/* virtual makespan */
+	int nr_cpus;				/* vCPUs of the run */
+	uint32_t irq_tlb[SIM_MAX_CPUS];		/* TLB shootdowns per CPU (/proc/interrupts) */
 };
 
 /* The effective configuration of one run. */

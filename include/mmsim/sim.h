@@ -135,6 +135,7 @@ struct sim_vcpu {
 	int irq_disabled;		/* local_irq_disable() depth */
 	int in_irq;			/* running an interrupt handler */
 	int nr_spinlocks_held;		/* spinlocks held by the running task */
+	uint64_t irq_tlb_count;		/* TLB shootdowns it handled (/proc/interrupts TLB) */
 	struct sim_task *curr;		/* the task on the CPU, NULL if idle */
 	struct sim_task *rq_head, *rq_tail; /* other runnable tasks */
 	struct sim_task *sleepers;	/* timer-sleeping tasks, by wake_at */

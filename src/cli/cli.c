@@ -78,6 +78,8 @@
 	  "a Chrome trace-event timeline (Perfetto); FILE.VARIANT.json per variant") \
 	X(TRACE_LIMIT, "--trace-limit", "N", CLI_RUN,                           \
 	  "stop recording the trace after N events; default 1000000")         \
+	X(VMSTAT, "--vmstat", NULL, CLI_RUN | CLI_REPRO,                         \
+	  "also print each variant's vmstat counters as /proc/vmstat does")    \
 	X(LOCKS_FORMAT, "--locks-format", "perf|lock_stat", CLI_RUN | CLI_REPRO, \
 	  "the lock table as perf lock contention prints it (default: "       \
 	  "contended locks by total wait) or as /proc/lock_stat (every lock taken)")
@@ -319,6 +321,9 @@ int cli_parse_args(struct cli *c, int argc, char **argv, unsigned cmd,
 			break;
 		case CLI_OPT_QUIET:
 			a->quiet = true;
+			break;
+		case CLI_OPT_VMSTAT:
+			a->vmstat = true;
 			break;
 		case CLI_OPT_LOCKS_FORMAT:
 			if (!strcmp(val, "perf"))
@@ -991,6 +996,9 @@ static int cli_run_scenario(struct cli *c, struct cli_prep *p,
 		if (!a->quiet) {
 			sim_print_locks(&k->text, &rep);
 			sim_print_counters(&k->text, &rep);
+			sim_print_interrupts(&k->text, &rep);
+			if (a->vmstat)
+				sim_print_vmstat(&k->text, &rep);
 			sim_out_printf(&k->text, "\nhost time: %.3f s, %" PRIu64 " events\n",
 				       rep.host_seconds, rep.host_events);
 		}

@@ -52,6 +52,7 @@ struct cli_args {
 	const char *trace;			/* trace file, NULL: none */
 	uint64_t trace_limit;			/* events */
 	int locks_format;			/* enum sim_locks_format */
+	bool vmstat;				/* --vmstat */
 };
 
 /* The invocation: the registry and the streams. */

@@ -611,6 +611,60 @@ void sim_print_lock_stat(struct sim_out *o, const struct sim_report *r)
 }
 
 /**
+ * sim_print_interrupts() - the per-CPU TLB row of /proc/interrupts
+ * @o: the sink
+ * @r: the results
+ *
+ * The kernel counts TLB shootdowns per CPU (irq_stat.irq_tlb_count) and
+ * /proc/interrupts prints them so: a CPUn header, then "TLB:" and one
+ * column per CPU (show_interrupts(), arch_show_interrupts()).  One block per
+ * variant that had any.  The CAL row (function-call interrupts per CPU) is
+ * not printed: the model counts those only in total (the counters table).
+ */
+void sim_print_interrupts(struct sim_out *o, const struct sim_report *r)
+{
+	int v, cpu;
+
+	for (v = 0; v < r->nr_res; v++) {
+		const struct sim_variant_result *res = &r->res[v];
+		uint64_t any = 0;
+
+		for (cpu = 0; cpu < res->nr_cpus && cpu < SIM_MAX_CPUS; cpu++)
+			any += res->irq_tlb[cpu];
+		if (!any)
+			continue;
+		sim_out_printf(o, "\ninterrupts: %s (/proc/interrupts)\n%*s", res->name, 3 + 8, "");
+		for (cpu = 0; cpu < res->nr_cpus && cpu < SIM_MAX_CPUS; cpu++)
+			sim_out_printf(o, "CPU%-8d", cpu);
+		sim_out_printf(o, "\n%*s: ", 3, "TLB");
+		for (cpu = 0; cpu < res->nr_cpus && cpu < SIM_MAX_CPUS; cpu++)
+			sim_out_printf(o, "%10u ", res->irq_tlb[cpu]);
+		sim_out_printf(o, "  TLB shootdowns\n");
+	}
+}
+
+/**
+ * sim_print_vmstat() - the vmstat counters of each variant as /proc/vmstat
+ * @o: the sink
+ * @r: the results
+ *
+ * "name value" lines, zeros included, for the counters the kernel keeps in
+ * /proc/vmstat (SIM_PGFAULT to SIM_THP_SCAN_EXCEED_SHARE_PTE in
+ * SIM_COUNTERS), in that order, after a "# VARIANT" line.
+ */
+void sim_print_vmstat(struct sim_out *o, const struct sim_report *r)
+{
+	int v, c;
+
+	for (v = 0; v < r->nr_res; v++) {
+		sim_out_printf(o, "\n# vmstat: %s\n", r->res[v].name);
+		for (c = SIM_PGFAULT; c <= SIM_THP_SCAN_EXCEED_SHARE_PTE; c++)
+			sim_out_printf(o, "%s %" PRIu64 "\n", sim_counter_names[c],
+				       r->res[v].counters[c]);
+	}
+}
+
+/**
  * sim_print_counters() - the counters of the run
  * @o: the sink
  * @r: the results

@@ -44,6 +44,10 @@ void sim_result_collect(struct sim_engine *e, struct sim_variant_result *res)
 			r->hold_total, r->hold_min, r->hold_max,
 		};
 	}
+	res->nr_cpus = e->nr_cpus;
+	for (int cpu = 0; cpu < e->nr_cpus && cpu < SIM_MAX_CPUS; cpu++)
+		res->irq_tlb[cpu] = e->vcpus[cpu].irq_tlb_count > UINT32_MAX ?
+				    UINT32_MAX : (uint32_t)e->vcpus[cpu].irq_tlb_count;
 	res->events = e->events;
 	res->runtime_s = (double)sim_engine_end_time(e) / (double)SIM_SEC;
 }
