@@ -300,6 +300,10 @@ static void test_version_help_jobs(void **state)
 	assert_non_null(strstr(c.out, "  --vary "));
 	captured_free(&c);
 
+	c = run_cli("reproduce", "tiny", "--profile", "server-16", "--quiet", NULL);
+	assert_int_equal(c.rc, 0);		/* reproduce --profile: another machine */
+	captured_free(&c);
+
 	c = run_cli("help", "merge", NULL);
 	assert_int_equal(c.rc, 0);
 	assert_null(strstr(c.out, "--jobs"));

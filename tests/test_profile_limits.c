@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "mmsim/profile.h"
+#include "mmsim/scenario.h"
 
 /* A U64 key added to PROFILE_FIELDS without a row in PROFILE_LIMITS fails here. */
 static void test_every_u64_field_has_a_limit(void **state)
@@ -134,6 +135,30 @@ static void test_quantum_covers_a_step(void **state)
 	free(p);
 }
 
+/* A one-per-CPU parameter follows the machine unless set. */
+static void test_threads_follow_the_machine(void **state)
+{
+	const struct scenario_ops *s = sim_scenario_find("deferred-split");
+	struct sim_profile *p = calloc(1, sizeof(*p));
+	struct sim_run_config cfg;
+	char err[512];
+	int i;
+
+	(void)state;
+	assert_non_null(s);
+	i = sim_scenario_param_index(s, "threads");
+	assert_true(i >= 0);
+	assert_int_equal(sim_profile_load("desktop", p, err, sizeof(err)), 0);
+	sim_run_config_init(&cfg, s, p, 1);
+	assert_int_equal(cfg.params[i], 16);
+	assert_int_equal(sim_run_config_set(&cfg, "threads=4", err, sizeof(err)), i);
+	assert_int_equal(cfg.params[i], 4);		/* --set wins */
+	assert_int_equal(sim_profile_load("skylake-sp-2s", p, err, sizeof(err)), 0);
+	sim_run_config_init(&cfg, s, p, 1);
+	assert_int_equal(cfg.params[i], 80);		/* the published default */
+	free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -142,6 +167,7 @@ int main(void)
 		cmocka_unit_test(test_builtin_profiles_within_limits),
 		cmocka_unit_test(test_out_of_range_refused),
 		cmocka_unit_test(test_quantum_covers_a_step),
+		cmocka_unit_test(test_threads_follow_the_machine),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -36,6 +36,7 @@ struct sim_param {
 	uint64_t min, max;		/* accepted range (inclusive) */
 	const char *help;
 	const char *const *choices;	/* SIM_PARAM_ENUM: NULL-terminated */
+	bool cpus_default;		/* unless set: the profile's CPUs (capped to max) */
 };
 
 struct sim_metric {

@@ -46,7 +46,7 @@
 	  "a parameter; repeatable; values with units (16M, 2G, 10ms)")       \
 	X(VARIANT, "--variant", "NAME", CLI_RUN | CLI_SWEEP,                    \
 	  "run only this variant; repeatable; default: all variants")         \
-	X(PROFILE, "--profile", "NAME|FILE", CLI_RUN | CLI_SWEEP,               \
+	X(PROFILE, "--profile", "NAME|FILE", CLI_RUN | CLI_SWEEP | CLI_REPRO,   \
 	  "another machine: a builtin profile or an INI file")                \
 	X(COST, "--cost", "SECTION.KEY=VALUE", CLI_RUN | CLI_SWEEP | CLI_REPRO, \
 	  "override one value of the profile (e.g. "                          \
@@ -1302,7 +1302,8 @@ static int cmd_show(struct cli *c, int argc, char **argv)
 			sim_param_format(q, q->max, hi, sizeof(hi));
 			fprintf(c->out, "[%s..%s]", lo, hi);
 		}
-		fprintf(c->out, "  %s\n", q->help ? q->help : "");
+		fprintf(c->out, "  %s%s\n", q->help ? q->help : "",
+			q->cpus_default ? "; default: the profile's CPUs" : "");
 	}
 	fprintf(c->out, "\nmetrics:\n");
 	w = 0;

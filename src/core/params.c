@@ -27,6 +27,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "mmsim/profile.h"
 #include "mmsim/scenario.h"
 
 const char *const sim_counter_names[NR_SIM_COUNTERS] = {
@@ -352,8 +353,17 @@ void sim_run_config_init(struct sim_run_config *cfg, const struct scenario_ops *
 	cfg->scenario = s;
 	cfg->profile = profile;
 	cfg->seed = seed;
-	for (i = 0; s->params && s->params[i].key && i < SIM_MAX_PARAMS; i++)
-		cfg->params[i] = s->params[i].def;
+	for (i = 0; s->params && s->params[i].key && i < SIM_MAX_PARAMS; i++) {
+		const struct sim_param *p = &s->params[i];
+
+		cfg->params[i] = p->def;
+		/* one thread per CPU follows the machine: --profile desktop runs 16 */
+		if (p->cpus_default && profile) {
+			uint64_t cpus = (uint64_t)sim_profile_nr_cpus(profile);
+
+			cfg->params[i] = cpus < p->min ? p->min : cpus > p->max ? p->max : cpus;
+		}
+	}
 }
 
 /**

@@ -173,7 +173,7 @@ static const char *const deferred_split_workers_choices[] = { "threads", "proces
 
 static const struct sim_param deferred_split_params[] = {
 	{ .key = "threads", .type = SIM_PARAM_COUNT, .def = 80, .min = 1, .max = SIM_MAX_CPUS,
-	  .help = "threads of the process, one per CPU" },
+	  .help = "threads of the process, one per CPU", .cpus_default = true },
 	{ .key = "rounds", .type = SIM_PARAM_COUNT, .def = 200, .min = 1, .max = 1000000,
 	  .help = "map/fault/unmap rounds per thread" },
 	{ .key = "region", .type = SIM_PARAM_SIZE, .def = 16ULL << 20, .min = 4096,

@@ -132,7 +132,7 @@ static const char *const reclaim_tlb_swap_devices[] = { "ssd", "zram", NULL };
 
 static const struct sim_param reclaim_tlb_params[] = {
 	{ .key = "workers", .type = SIM_PARAM_COUNT, .def = 16, .min = 1, .max = SIM_MAX_CPUS,
-	  .help = "stress-ng --vm N: worker processes, one per CPU" },
+	  .help = "stress-ng --vm N: worker processes, one per CPU", .cpus_default = true },
 	{ .key = "vm_bytes", .type = SIM_PARAM_SIZE, .def = 2ULL << 30, .min = 4096,
 	  .max = 1ULL << 40, .help = "--vm-bytes, divided among the workers" },
 	{ .key = "memcg_limit", .type = SIM_PARAM_SIZE, .def = 512ULL << 20, .min = 1ULL << 20,
