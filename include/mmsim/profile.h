@@ -125,13 +125,13 @@
 	X(cache, dram_local_ns, 0, PROFILE_NS_MAX, "time cost")                    \
 	X(cache, dram_remote_ns, 0, PROFILE_NS_MAX, "time cost")                   \
 	X(cache, l1d_kib, 1, 4096, "physics: 192 KiB is the largest L1D shipped; 4 MiB of 64-byte lines") \
-	X(cache, l1d_ways, 1, 16, "engine: TLB_MAX_WAYS (4-bit way numbers)")     \
+	X(cache, l1d_ways, 1, 64, "physics: 20-way caches ship; the overlap model takes 16 at most (mm_tlb_check_profile())")     \
 	X(cache, l1d_cycles, 1, PROFILE_CYC_MAX, "cycle cost")                     \
 	X(cache, l2_kib, 1, 65536, "physics: 4 MiB L2s ship; 64 MiB of model state per core at most") \
-	X(cache, l2_ways, 1, 16, "engine: TLB_MAX_WAYS")                           \
+	X(cache, l2_ways, 1, 64, "physics: 20-way caches ship; the overlap model takes 16 at most (mm_tlb_check_profile())")                           \
 	X(cache, l2_cycles, 1, PROFILE_CYC_MAX, "cycle cost")                      \
 	X(cache, l3_kib, 1, 2097152, "physics: about 1.1 GiB of L3 per socket ships (stacked cache); 2 GiB") \
-	X(cache, l3_ways, 1, 16, "engine: TLB_MAX_WAYS")                           \
+	X(cache, l3_ways, 1, 64, "physics: 20-way caches ship; the overlap model takes 16 at most (mm_tlb_check_profile())")                           \
 	X(cache, l3_cycles, 1, PROFILE_CYC_MAX, "cycle cost")                      \
 	X(lock, atomic_cycles, 0, PROFILE_CYC_MAX, "cycle cost")                   \
 	X(lock, pause_cycles, 0, PROFILE_CYC_MAX, "cycle cost")                    \

@@ -9,6 +9,7 @@
  * the wake-up that grants the lock.  Hold: from the acquisition to the
  * release (a reader's start is kept in its task, sim_task->read_since: a
  * task holds at most one rw_semaphore for read at a time here).
+ * downgrade_write() ends the write hold and starts a read hold.
  * Left out: optimistic spinning, writer lock stealing, handoff bits.
  */
 #include "core/engine.h"
@@ -186,7 +187,7 @@ void downgrade_write(struct rw_semaphore *sem)
 	sim_line_rmw(&sem->line);
 	sem->writer = NULL;
 	sem->readers = 1;
-	sem->stat->read.acquisitions++;	/* the writer now holds it for read */
+	/* Held for read from here: a read hold, as lockdep starts one, not an acquisition. */
 	sim_current()->read_since = sim_now();
 	rwsem_wake_readers(sem, w, at);
 }
