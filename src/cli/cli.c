@@ -112,6 +112,8 @@ struct cli_cmd {
 };
 
 static const struct cli_cmd cli_cmds[];
+static int cmd_live(struct cli *c, int argc, char **argv);
+static int cmd_compare(struct cli *c, int argc, char **argv);
 
 /**
  * cli_fail() - remember a user's mistake
@@ -1569,6 +1571,141 @@ static int cmd_help(struct cli *c, int argc, char **argv)
 	return 0;
 }
 
+/* @s for roff: '-' as "\-", a backslash doubled, a leading '.' or '\'' guarded. */
+static void man_text(FILE *f, const char *s)
+{
+	if (*s == '.' || *s == '\'')
+		fputs("\\&", f);
+	for (; *s; s++) {
+		if (*s == '-')
+			fputs("\\-", f);
+		else if (*s == '\\')
+			fputs("\\e", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+/*
+ * `mmsim man`: the manual page, in roff, from the same tables as the help:
+ * commands (cli_cmds), options (CLI_OPTIONS), scenarios and profiles.
+ */
+static int cmd_man(struct cli *c, int argc, char **argv)
+{
+	static const char *const cmd_names[] = { "run", "reproduce", "sweep", "merge" };
+	const char *const *names = sim_profile_builtin_names();
+	FILE *f = c->out;
+	int i, b;
+
+	if (argc > 1)
+		return cli_fail(c, "man %s: takes no operand", argv[1]);
+	fprintf(f, ".TH MMSIM 1 \"\" \"mmsim %s\" \"User Commands\"\n.SH NAME\n", MMSIM_VERSION);
+	fprintf(f, "mmsim \\- a deterministic simulator of Linux memory\\-management hot paths\n");
+	fprintf(f, ".SH SYNOPSIS\n.B mmsim\n.I COMMAND\n[\\fIoptions\\fR]\n.SH COMMANDS\n");
+	for (i = 0; cli_cmds[i].name; i++) {
+		fprintf(f, ".TP\n.B ");
+		man_text(f, cli_cmds[i].name);
+		if (cli_cmds[i].usage[0]) {
+			fputs(" ", f);
+			man_text(f, cli_cmds[i].usage);
+		}
+		fputs("\n", f);
+		man_text(f, cli_cmds[i].help);
+		fputs("\n", f);
+	}
+	fprintf(f, ".SH OPTIONS\n\\-j N is \\-\\-jobs N.\n");
+	for (i = 0; i < NR_CLI_OPTS; i++) {
+		fprintf(f, ".TP\n.B ");
+		man_text(f, cli_opts[i].name);
+		if (cli_opts[i].arg) {
+			fputs(" \\fI", f);
+			man_text(f, cli_opts[i].arg);
+			fputs("\\fR", f);
+		}
+		fputs("\n(", f);
+		for (b = 0; b < 4; b++)
+			if (cli_opts[i].cmds & (1u << b))
+				fprintf(f, "%s%s", (cli_opts[i].cmds & ((1u << b) - 1)) ? ", " : "",
+					cmd_names[b]);
+		fputs(") ", f);
+		man_text(f, cli_opts[i].help);
+		fputs("\n", f);
+	}
+	fprintf(f, ".SH SCENARIOS\n");
+	for (i = 0; c->registry[i]; i++) {
+		fprintf(f, ".TP\n.B ");
+		man_text(f, c->registry[i]->name);
+		fputs("\n", f);
+		man_text(f, c->registry[i]->summary ? c->registry[i]->summary : "");
+		fputs("\n", f);
+	}
+	fprintf(f, ".SH PROFILES\n");
+	for (i = 0; names[i]; i++) {
+		fputs(i ? ", " : "", f);
+		man_text(f, names[i]);
+	}
+	fprintf(f, "; or an INI file (\\fBmmsim profiles\\fR \\fINAME\\fR prints one).\n");
+	fprintf(f, ".SH EXIT STATUS\n0 success, 1 internal failure, 2 bad input "
+		"(one line on standard error, before any work).\n");
+	fprintf(f, ".SH SEE ALSO\nREADME.md and docs/ in the source tree.\n");
+	return 0;
+}
+
+/*
+ * `mmsim completion bash`: a bash completion script, from the same tables:
+ * commands, each command's options, scenario and profile names.
+ */
+static int cmd_completion(struct cli *c, int argc, char **argv)
+{
+	static const struct { const char *name; unsigned mask; } masks[] = {
+		{ "run", CLI_RUN }, { "reproduce", CLI_REPRO }, { "sweep", CLI_SWEEP },
+		{ "merge", CLI_MERGE },
+	};
+	const char *const *names = sim_profile_builtin_names();
+	FILE *f = c->out;
+	size_t k;
+	int i;
+
+	if (argc != 2 || strcmp(argv[1], "bash"))
+		return cli_fail(c, "completion%s%s: expected the shell: bash", argc > 1 ? " " : "",
+				argc > 1 ? argv[1] : "");
+	fprintf(f, "# bash completion for mmsim %s, written by `mmsim completion bash`\n",
+		MMSIM_VERSION);
+	fprintf(f, "_mmsim()\n{\n\tlocal cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}"
+		   " opts=\n\tlocal cmds=\"");
+	for (i = 0; cli_cmds[i].name; i++)
+		fprintf(f, "%s%s", i ? " " : "", cli_cmds[i].name);
+	fprintf(f, "\"\n\tlocal scenarios=\"");
+	for (i = 0; c->registry[i]; i++)
+		fprintf(f, "%s%s", i ? " " : "", c->registry[i]->name);
+	fprintf(f, "\"\n\tlocal profiles=\"");
+	for (i = 0; names[i]; i++)
+		fprintf(f, "%s%s", i ? " " : "", names[i]);
+	fprintf(f, "\"\n\n\tif [ \"$COMP_CWORD\" -eq 1 ]; then\n"
+		   "\t\tCOMPREPLY=($(compgen -W \"$cmds --help --version\" -- \"$cur\"))\n"
+		   "\t\treturn\n\tfi\n\tcase $prev in\n"
+		   "\t--profile) COMPREPLY=($(compgen -W \"$profiles\" -- \"$cur\") $(compgen -f -- \"$cur\")); return ;;\n"
+		   "\t--locks-format) COMPREPLY=($(compgen -W \"perf lock_stat\" -- \"$cur\")); return ;;\n"
+		   "\t--json|--csv|--trace|--plot) COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n"
+		   "\tesac\n\tcase ${COMP_WORDS[1]} in\n");
+	for (k = 0; k < sizeof(masks) / sizeof(masks[0]); k++) {
+		fprintf(f, "\t%s) opts=\"", masks[k].name);
+		for (i = 0; i < NR_CLI_OPTS; i++)
+			if (cli_opts[i].cmds & masks[k].mask)
+				fprintf(f, "%s ", cli_opts[i].name);
+		fprintf(f, "--help\" ;;\n");
+	}
+	fprintf(f, "\tesac\n\tif [[ $cur == -* ]]; then\n"
+		   "\t\tCOMPREPLY=($(compgen -W \"$opts\" -- \"$cur\"))\n"
+		   "\t\treturn\n\tfi\n\tcase ${COMP_WORDS[1]} in\n"
+		   "\trun|show|sweep|reproduce|live|compare) COMPREPLY=($(compgen -W \"$scenarios\" -- \"$cur\")) ;;\n"
+		   "\tprofiles) COMPREPLY=($(compgen -W \"$profiles\" -- \"$cur\") $(compgen -f -- \"$cur\")) ;;\n"
+		   "\thelp) COMPREPLY=($(compgen -W \"$cmds\" -- \"$cur\")) ;;\n"
+		   "\tmerge) COMPREPLY=($(compgen -f -- \"$cur\")) ;;\n"
+		   "\tesac\n}\ncomplete -F _mmsim mmsim\n");
+	return 0;
+}
+
 static int cmd_version(struct cli *c, int argc, char **argv)
 {
 	if (argc > 1)
@@ -1593,6 +1730,8 @@ static const struct cli_cmd cli_cmds[] = {
 	{ "compare", "...", "compare live and simulated results", cmd_compare },
 	{ "help", "[COMMAND]", "this text (also --help), or one command's", cmd_help },
 	{ "version", "", "the version (also --version)", cmd_version },
+	{ "man", "", "the manual page, in roff (man -l <(mmsim man))", cmd_man },
+	{ "completion", "bash", "a bash completion script", cmd_completion },
 	{ NULL, NULL, NULL, NULL },
 };
 
