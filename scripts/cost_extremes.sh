@@ -27,7 +27,7 @@ for sec, key, lo, hi in re.findall(r'X\((\w+), (\w+), ([^,]+), ([^,]+),', s):
     ev = lambda x: str(eval(re.sub(r'PROFILE_\w+_MAX', lambda m: consts[m.group(0)], x).replace("ULL", "")))
     print("%s.%s %s %s" % (sec, key, ev(lo), ev(hi)))
 PY
-bad=0 n=0
+bad=0 n=0 refused=0
 while read -r key lo hi; do
 	for v in $lo $hi; do
 		for s in spinlock deferred-split reclaim-tlb khugepaged-cold; do
@@ -36,6 +36,7 @@ while read -r key lo hi; do
 			out=$(timeout 60 "$bin" run $s $(small $s) --jobs 1 --quiet $q --cost "$key=$v" 2>&1 >/dev/null)
 			rc=$?
 			n=$((n + 1))
+			[ $rc -eq 2 ] && refused=$((refused + 1))
 			if [ $rc -ne 0 ] && [ $rc -ne 2 ]; then
 				echo "FAIL: $s --cost $key=$v: exit $rc: $out"
 				bad=$((bad + 1))
@@ -44,5 +45,5 @@ while read -r key lo hi; do
 	done
 done < /tmp/cost_extremes.$$
 rm -f /tmp/cost_extremes.$$
-echo "cost_extremes: $n runs, $bad failed"
+echo "cost_extremes: $n runs: $((n - refused - bad)) ran, $refused refused as bad input, $bad failed"
 [ $bad -eq 0 ]
