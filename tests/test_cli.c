@@ -346,6 +346,27 @@ static void test_interrupts_vmstat(void **state)
 	captured_free(&c);
 }
 
+/* mmsim profiles --from-host: this machine's profile, a valid one */
+static void test_profiles_from_host(void **state)
+{
+	struct captured c = run_cli("profiles", "--from-host", NULL);
+	struct sim_profile *p = calloc(1, sizeof(*p));
+	char err[512];
+
+	assert_int_equal(c.rc, 0);
+	assert_non_null(strstr(c.out, "written by `mmsim profiles --from-host`"));
+	if (sim_profile_parse(c.out, "host", p, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_true(sim_profile_nr_cpus(p) >= 1);
+	assert_string_equal(p->machine_name, "host");
+	captured_free(&c);
+	c = run_cli("profiles", "--from-host", "a.ini", "b.ini", NULL);
+	assert_int_equal(c.rc, 2);
+	assert_non_null(strstr(c.err, "expected at most one FILE"));
+	captured_free(&c);
+	free(p);
+}
+
 static void test_deterministic(void **state)
 {
 	struct captured a = run_cli("run", "tiny", "--quiet", "--csv", "-", NULL);
@@ -969,6 +990,7 @@ int main(void)
 		cmocka_unit_test(test_profile_include),
 		cmocka_unit_test(test_version_help_jobs),
 		cmocka_unit_test(test_interrupts_vmstat),
+		cmocka_unit_test(test_profiles_from_host),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -34,6 +34,7 @@
 #include "cli/cli.h"
 #include "cli/cli_impl.h"
 #include "live/live.h"
+#include "live/live_internal.h"	/* live_host_profile() */
 #include "mm/access.h"
 #include "mm/mm.h"
 #include "mmsim/output.h"
@@ -1423,12 +1424,57 @@ static void print_profile(struct cli *c, const struct sim_profile *p)
 #undef PROFILE_PRINT_U64
 }
 
+/*
+ * `mmsim profiles --from-host [FILE]`: the profile of this machine, as
+ * `mmsim compare` builds it (live_host_profile(): topology and clock
+ * measured, every other value a default with its source), checked as any
+ * profile is, to FILE (whole or not at all) or standard output.
+ */
+static int cmd_profiles_from_host(struct cli *c, int argc, char **argv)
+{
+	static const char head[] = "; profile \"host\": written by `mmsim profiles --from-host` "
+				   "(as `mmsim compare` builds it) from this machine's /sys and /proc\n";
+	static char ini[65536], out[65536 + sizeof(head)];
+	const char *body;
+	struct sim_profile *p;
+	struct sim_outfile f;
+	int n, ret = 0;
+
+	if (argc > 3)
+		return cli_fail(c, "profiles --from-host: expected at most one FILE, got %d",
+				argc - 2);
+	n = live_host_profile(ini, sizeof(ini));
+	if (n < 0)
+		return cli_fail(c, "profiles --from-host: cannot describe this machine (%s)",
+				strerror(-n)) - 1;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return cli_fail(c, "out of memory") - 1;
+	if (sim_profile_parse(ini, "host", p, c->msg, sizeof(c->msg)))
+		ret = 1;	/* what live_host_profile() wrote does not parse: our bug */
+	free(p);
+	if (ret)
+		return ret;
+	/* its first line, a comment, names the command that wrote it */
+	body = ini[0] == ';' && strchr(ini, '\n') ? strchr(ini, '\n') + 1 : ini;
+	n = snprintf(out, sizeof(out), "%s%s", head, body);
+	if (sim_outfile_open(&f, "profiles --from-host", argc == 3 ? argv[2] : "-", c->out,
+			     c->msg, sizeof(c->msg)))
+		return 2;
+	if (sim_outfile_commit(&f, out, (size_t)n, c->msg, sizeof(c->msg)))
+		ret = 1;
+	sim_outfile_abort(&f);
+	return ret;
+}
+
 static int cmd_profiles(struct cli *c, int argc, char **argv)
 {
 	const char *const *names = sim_profile_builtin_names();
 	struct sim_profile *p;
 	int i, ret = 0;
 
+	if (argc >= 2 && !strcmp(argv[1], "--from-host"))
+		return cmd_profiles_from_host(c, argc, argv);
 	if (argc > 2)
 		return cli_fail(c, "profiles: expected at most one profile, got %d operands",
 				argc - 1);
@@ -1724,7 +1770,8 @@ static const struct cli_cmd cli_cmds[] = {
 	  "a grid of runs, one process each, as one CSV", cmd_sweep },
 	{ "merge", "A.csv B.csv ... [--csv OUT]",
 	  "join the CSVs of a sweep's shards, in order", cmd_merge },
-	{ "profiles", "[NAME|FILE]", "list profiles, or print one with sources",
+	{ "profiles", "[NAME|FILE | --from-host [FILE]]",
+	  "list profiles, print one with sources, or write this machine's",
 	  cmd_profiles },
 	{ "live", "...", "run a workload on this machine's kernel", cmd_live },
 	{ "compare", "...", "compare live and simulated results", cmd_compare },
