@@ -83,7 +83,7 @@ expect_bad "GiB of host memory" sweep deferred-split --vary region=1M,64G --set 
 
 # two outputs that are one file
 expect_bad "--json x.json and --trace x.json are one file" run spinlock --json x.json --trace x.json
-expect_bad "are one file" run deferred-split "${SMALL[@]}" --json t.before.json --trace t.json
+expect_bad "are one file" run deferred-split "${SMALL[@]}" --json t.json --trace "$T/t.json"
 expect_bad "are one file" run spinlock --json ./d.json --csv "$T/d.json"
 expect_bad "--csv s.svg and --plot s.svg are one file" sweep spinlock --vary cpus=2,4 \
 	--set iterations=5 --csv s.svg --plot s.svg

@@ -76,7 +76,7 @@
 	X(EMIT_JOBS, "--emit-jobs", "N", CLI_SWEEP,                             \
 	  "print the N commands of a sweep split into N shards; run nothing")  \
 	X(TRACE, "--trace", "FILE", CLI_RUN,                                    \
-	  "a Chrome trace-event timeline (Perfetto); FILE.VARIANT.json per variant") \
+	  "a Chrome trace-event timeline (Perfetto); one file, a process per variant") \
 	X(TRACE_LIMIT, "--trace-limit", "N", CLI_RUN,                           \
 	  "stop recording the trace after N events; default 1000000")         \
 	X(VMSTAT, "--vmstat", NULL, CLI_RUN | CLI_REPRO,                         \
@@ -553,7 +553,10 @@ struct cli_sinks {
 	json_t *json;			/* run: the document; reproduce: an array */
 	struct sim_out csv;		/* in memory until the end */
 	bool csv_header_done;
-	struct sim_outfile *trace;	/* --trace: one file per variant run */
+	struct sim_outfile trace_f;	/* --trace: one file, a process per variant run */
+	struct sim_out trace;		/* its text until the end */
+	uint64_t trace_events, trace_dropped;
+	bool trace_truncated;
 	int plot_ret;			/* reproduce --plot failed: its code */
 	char plot_msg[CLI_ERR];
 };
@@ -818,32 +821,27 @@ out_reap:
 	return ret;
 }
 
-/* Write the trace of one variant run to @f and forget it. */
-static int cli_write_trace(struct cli *c, const struct scenario_ops *s,
-			   const struct sim_run_config *cfg, const char *variant,
-			   struct sim_outfile *f)
+/* Add the trace of variant run @nth (1-based: its pid) to k->trace and forget it. */
+static int cli_add_trace(struct cli *c, const struct scenario_ops *s,
+			 const struct sim_run_config *cfg, const char *variant, int nth,
+			 const char *path, struct cli_sinks *k)
 {
 	char pname[160];
-	struct sim_out o;
-	int ret = 0;
 
 	sim_trace_stop();
 	snprintf(pname, sizeof(pname), "mmsim %s %s (seed %" PRIu64 ")", s->name,
 		 variant, cfg->seed);
-	sim_out_init_buffer(&o);
-	sim_trace_write(&o, pname);
+	sim_trace_write_process(&k->trace, nth, pname, nth == 1);
 	if (sim_trace_truncated())
-		fprintf(c->err, "mmsim: note: --trace %s: stopped recording after %" PRIu64
-			" events (--trace-limit) at %.6f ms of virtual time\n",
-			f->path ? f->path : "-", sim_trace_nr_events(),
+		fprintf(c->err, "mmsim: note: --trace %s: variant %s: stopped recording after %"
+			PRIu64 " events (--trace-limit) at %.6f ms of virtual time\n",
+			path, variant, sim_trace_nr_events(),
 			(double)sim_trace_stopped_at() / (double)SIM_MS);
-	if (o.failed)
-		ret = cli_fail(c, "out of memory") - 1;
-	else if (sim_outfile_commit(f, sim_out_text(&o), o.len, c->msg, sizeof(c->msg)))
-		ret = 1;
-	sim_out_release(&o);
+	k->trace_events += sim_trace_nr_events();
+	k->trace_dropped += sim_trace_dropped();
+	k->trace_truncated |= sim_trace_truncated();
 	sim_trace_release();
-	return ret;
+	return k->trace.failed ? cli_fail(c, "out of memory") - 1 : 0;
 }
 
 /**
@@ -933,22 +931,13 @@ static int cli_run_scenario(struct cli *c, struct cli_prep *p,
 	double t0;
 
 	if (a->trace) {
-		k->trace = calloc((size_t)nr, sizeof(*k->trace));
-		if (!k->trace) {
-			ret = cli_fail(c, "out of memory") - 1;
+		sim_out_init_buffer(&k->trace);
+		k->trace_events = k->trace_dropped = 0;
+		k->trace_truncated = false;
+		if (sim_outfile_open(&k->trace_f, "--trace", a->trace, c->out, c->msg,
+				     sizeof(c->msg)))
 			goto out_free;
-		}
-		for (i = 0; i < nr; i++) {
-			char path[4096];
-
-			if (nr == 1)
-				snprintf(path, sizeof(path), "%s", a->trace);
-			else
-				cli_path_insert(a->trace, s->variants[idx[i]], path, sizeof(path));
-			if (sim_outfile_open(&k->trace[i], "--trace", path, c->out, c->msg,
-					     sizeof(c->msg)))
-				goto out_free;
-		}
+		sim_trace_write_begin(&k->trace);
 	}
 	if (!p->ran) {
 		char what[96];
@@ -980,8 +969,21 @@ static int cli_run_scenario(struct cli *c, struct cli_prep *p,
 		}
 		rep.host_events += res[i].events;
 		cli_progress_step(i + 1);
-		if (a->trace && (ret = cli_write_trace(c, s, &cfg, res[i].name, &k->trace[i])))
+		if (a->trace && (ret = cli_add_trace(c, s, &cfg, res[i].name, i + 1, a->trace, k)))
 			goto out_free;
+	}
+	if (a->trace) {
+		sim_trace_write_end(&k->trace, k->trace_events, a->trace_limit, k->trace_truncated,
+				    k->trace_dropped);
+		if (k->trace.failed) {
+			ret = cli_fail(c, "out of memory") - 1;
+			goto out_free;
+		}
+		if (sim_outfile_commit(&k->trace_f, sim_out_text(&k->trace), k->trace.len, c->msg,
+				       sizeof(c->msg))) {
+			ret = 1;
+			goto out_free;
+		}
 	}
 	if (!p->ran)
 		cli_progress_end();
@@ -1036,11 +1038,9 @@ static int cli_run_scenario(struct cli *c, struct cli_prep *p,
 	}
 	ret = 0;
 out_free:
-	if (k->trace) {
-		for (i = 0; i < nr; i++)
-			sim_outfile_abort(&k->trace[i]);
-		free(k->trace);
-		k->trace = NULL;
+	if (a->trace) {
+		sim_outfile_abort(&k->trace_f);
+		sim_out_release(&k->trace);
 	}
 	return ret;
 }
@@ -1096,31 +1096,13 @@ int cli_outputs_distinct(struct cli *c, const char *const *opt, const char *cons
 	return 0;
 }
 
-/* --json, --csv and every --trace file (one per variant run) of @prep. */
-static int cli_check_outputs(struct cli *c, const struct cli_args *a, struct cli_prep *prep,
-			     int nr_prep)
+/* --json, --csv and --trace. */
+static int cli_check_outputs(struct cli *c, const struct cli_args *a)
 {
-	enum { MAX = 2 + 16 * SIM_MAX_VARIANTS };
-	static char traces[MAX][4096];
-	const char *opt[MAX], *path[MAX];
-	int nr = 0, i, v;
+	const char *opt[] = { "--json", "--csv", "--trace" };
+	const char *path[] = { a->json, a->csv, a->trace };
 
-	opt[nr] = "--json";
-	path[nr++] = a->json;
-	opt[nr] = "--csv";
-	path[nr++] = a->csv;
-	for (i = 0; a->trace && i < nr_prep; i++)
-		for (v = 0; v < prep[i].nr && nr < MAX; v++) {
-			if (prep[i].nr == 1)
-				snprintf(traces[nr], sizeof(traces[nr]), "%s", a->trace);
-			else
-				cli_path_insert(a->trace, prep[i].s->variants[prep[i].idx[v]],
-						traces[nr], sizeof(traces[nr]));
-			opt[nr] = "--trace";
-			path[nr] = traces[nr];
-			nr++;
-		}
-	return cli_outputs_distinct(c, opt, path, nr);
+	return cli_outputs_distinct(c, opt, path, 3);
 }
 
 /*
@@ -1177,7 +1159,7 @@ static int cli_run_all(struct cli *c, const struct scenario_ops **scn,
 		nr_runs += prep[i].nr;
 	}
 	if (!ret)
-		ret = cli_check_outputs(c, a, prep, nr_scn);
+		ret = cli_check_outputs(c, a);
 	jobs = cli_default_jobs(a, false);
 	if (!ret && jobs > 1 && nr_runs > 1 && !a->trace)
 		ret = cli_run_pool(c, prep, nr_scn, jobs, reproduce ? "reproduce" : "run");
