@@ -47,3 +47,13 @@ bench: build
 
 clean:
 	rm -rf build build-test
+
+# make install [PREFIX=/usr/local] [DESTDIR=...]: the binary, its manual page and
+# its bash completion, the last two written by the binary from its own tables.
+PREFIX ?= /usr/local
+.PHONY: install
+install: build
+	install -D -m 755 build/mmsim $(DESTDIR)$(PREFIX)/bin/mmsim
+	mkdir -p $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+	./build/mmsim man > $(DESTDIR)$(PREFIX)/share/man/man1/mmsim.1
+	./build/mmsim completion bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/mmsim

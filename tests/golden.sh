@@ -11,6 +11,8 @@ while read -r name args; do
 	if ! diff -u "$src/tests/golden/$name.txt" /tmp/golden.$$.out > /tmp/golden.$$.diff; then
 		echo "golden $name: output differs:"
 		head -40 /tmp/golden.$$.diff
+		echo "golden $name: if the change is deliberate, rewrite the transcripts with"
+		echo "  scripts/update_golden.sh BUILD/mmsim   (then review git diff tests/golden)"
 		fail=$((fail + 1))
 	fi
 done < "$src/tests/golden/cases.txt"

@@ -86,6 +86,21 @@ static int tiny_run(const struct sim_run_config *cfg, int variant,
 	res->locks[0].wait_total_s = 0.5;
 	res->locks[0].wait_avg_ns = 1234.5;
 	res->locks[0].hold_avg_ns = 50;
+	res->locks[0].side[0] = (struct sim_lock_side){
+		.acquisitions = 10, .contentions = 3, .wait_total = 500000000000ULL,
+		.wait_min = 2000, .wait_max = 4000000, .hold_total = 500000, .hold_max = 70000,
+	};
+	/* and a rw_semaphore: 4 ms of read waits, a write side never contended */
+	res->nr_locks = 2;
+	snprintf(res->locks[1].name, sizeof(res->locks[1].name), "mmap_lock");
+	res->locks[1].rwsem = true;
+	res->locks[1].side[0] = (struct sim_lock_side){ .acquisitions = 5, .hold_total = 5000000 };
+	res->locks[1].side[1] = (struct sim_lock_side){
+		.acquisitions = 7, .contentions = 2, .wait_total = 4000000000ULL,
+		.wait_min = 1000000000ULL, .wait_max = 3000000000ULL,
+	};
+	res->nr_cpus = 2;
+	res->irq_tlb[1] = variant ? 5 : 0;	/* "after" had shootdowns, on CPU1 */
 	res->events = 1000;
 	return 0;
 }
@@ -224,13 +239,137 @@ static void test_full_output_sections(void **state)
 	assert_non_null(strstr(c.out, "scenario tiny, profile desktop, seed 1\n"));
 	assert_non_null(strstr(c.out, "  size = 8K "));
 	assert_non_null(strstr(c.out, "repeat: mmsim run tiny --profile desktop --seed 1 --set cpus=2 --set size=8K --set hold=10us --set fast=no --set mode=fifo\n"));
-	assert_non_null(strstr(c.out, "locks: before  acquisitions  contentions  wait total s  wait avg ns  hold avg ns\n"));
-	assert_non_null(strstr(c.out, "lru_lock                 10            3      0.500000       1234.5         50.0\n"));
+	/* perf lock contention's layout, by total wait, kernel names, units that show the values */
+	assert_non_null(strstr(c.out,
+		"locks: before (perf lock contention)\n"
+		" contended   total wait     max wait     avg wait         type   lock\n\n"
+		"         3    500.00 ms      4.00 us    166.67 ms     spinlock   &lruvec->lru_lock\n"
+		"         2      4.00 ms      3.00 ms      2.00 ms      rwsem:R   &mm->mmap_lock\n"));
+	/* the write side was never contended: left out */
+	assert_null(strstr(c.out, "rwsem:W"));
 	assert_non_null(strstr(c.out, "counter           before  after\n"));
 	assert_non_null(strstr(c.out, "dtlb_load_misses       0      7\n"));
 	assert_null(strstr(c.out, "pgmajfault"));
 	assert_non_null(strstr(c.out, "host time: "));
 	captured_free(&c);
+}
+
+/* --locks-format lock_stat: /proc/lock_stat's rows, -W and -R for a rw_semaphore */
+static void test_lock_stat_format(void **state)
+{
+	struct captured c = run_cli("run", "tiny", "--variant", "before", "--locks-format",
+				    "lock_stat", NULL);
+
+	assert_int_equal(c.rc, 0);
+	assert_non_null(strstr(c.out, "lock_stat version 0.4\n"));
+	assert_non_null(strstr(c.out,
+		"                              class name    con-bounces    contentions   waittime-min"));
+	/* 2 contentions of 1 and 3 ms: min 1000.00 us, max 3000.00, total 4000.00, avg 2000.00 */
+	assert_non_null(strstr(c.out,
+		"                        &mm->mmap_lock-R:             0              2        1000.00"
+		"        3000.00        4000.00        2000.00              0              7"));
+	assert_non_null(strstr(c.out, "                        &mm->mmap_lock-W:             0              0"));
+	/* the spinlock, by contentions first: 3 waits, 10 acquisitions, hold 0.50 us total */
+	assert_true(strstr(c.out, "&lruvec->lru_lock:") < strstr(c.out, "&mm->mmap_lock-W:"));
+	assert_non_null(strstr(c.out, "               &lruvec->lru_lock:             0              3"
+				      "           0.00           4.00      500000.00      166666.67"
+				      "              0             10           0.00           0.07"
+				      "           0.50           0.05\n"));
+	captured_free(&c);
+	c = run_cli("run", "tiny", "--locks-format", "lockstat", NULL);
+	assert_int_equal(c.rc, 2);
+	assert_non_null(strstr(c.err, "--locks-format lockstat: expected perf or lock_stat"));
+	captured_free(&c);
+}
+
+/* --version, help COMMAND, COMMAND --help, -j */
+static void test_version_help_jobs(void **state)
+{
+	struct captured c = run_cli("--version", NULL);
+
+	assert_int_equal(c.rc, 0);
+	assert_string_equal(c.out, "mmsim " MMSIM_VERSION "\n");
+	captured_free(&c);
+
+	c = run_cli("help", "run", NULL);
+	assert_int_equal(c.rc, 0);
+	assert_ptr_equal(strstr(c.out, "usage: mmsim run SCENARIO [options]\n"), c.out);
+	assert_non_null(strstr(c.out, "  --locks-format perf|lock_stat"));
+	assert_non_null(strstr(c.out, "-j N is --jobs N."));
+	assert_null(strstr(c.out, "--vary"));		/* sweep's, not run's */
+	captured_free(&c);
+
+	c = run_cli("sweep", "tiny", "--help", NULL);
+	assert_int_equal(c.rc, 0);
+	assert_non_null(strstr(c.out, "usage: mmsim sweep "));
+	assert_non_null(strstr(c.out, "  --vary "));
+	captured_free(&c);
+
+	c = run_cli("reproduce", "tiny", "--profile", "server-16", "--quiet", NULL);
+	assert_int_equal(c.rc, 0);		/* reproduce --profile: another machine */
+	captured_free(&c);
+
+	c = run_cli("help", "merge", NULL);
+	assert_int_equal(c.rc, 0);
+	assert_null(strstr(c.out, "--jobs"));
+	captured_free(&c);
+
+	c = run_cli("help", "nope", NULL);
+	assert_int_equal(c.rc, 2);
+	assert_non_null(strstr(c.err, "mmsim: error: help nope: no such command: expected one of list,"));
+	captured_free(&c);
+
+	c = run_cli("run", "tiny", "--quiet", "-j1", NULL);
+	assert_int_equal(c.rc, 0);
+	captured_free(&c);
+	c = run_cli("run", "tiny", "--quiet", "-j", "1", NULL);
+	assert_int_equal(c.rc, 0);
+	captured_free(&c);
+	c = run_cli("run", "tiny", "-j0", NULL);
+	assert_int_equal(c.rc, 2);
+	assert_non_null(strstr(c.err, "--jobs=0: expected an integer (K, M, G, T: x1000 each) from 1"));
+	captured_free(&c);
+}
+
+/* /proc/interrupts' TLB row per CPU; --vmstat's name value lines */
+static void test_interrupts_vmstat(void **state)
+{
+	struct captured c = run_cli("run", "tiny", "--vmstat", NULL);
+
+	assert_int_equal(c.rc, 0);
+	assert_null(strstr(c.out, "interrupts: before"));	/* none: left out */
+	assert_non_null(strstr(c.out,
+		"interrupts: after (/proc/interrupts)\n"
+		"           CPU0       CPU1       \n"
+		"TLB:          0          5   TLB shootdowns\n"));
+	assert_non_null(strstr(c.out, "\n# vmstat: before\npgfault 100\npgmajfault 0\n"));
+	assert_non_null(strstr(c.out, "\n# vmstat: after\npgfault 101\n"));
+	assert_null(strstr(c.out, "dtlb_load_misses 7"));	/* not a vmstat counter */
+	captured_free(&c);
+	c = run_cli("run", "tiny", NULL);
+	assert_null(strstr(c.out, "# vmstat"));
+	captured_free(&c);
+}
+
+/* mmsim profiles --from-host: this machine's profile, a valid one */
+static void test_profiles_from_host(void **state)
+{
+	struct captured c = run_cli("profiles", "--from-host", NULL);
+	struct sim_profile *p = calloc(1, sizeof(*p));
+	char err[512];
+
+	assert_int_equal(c.rc, 0);
+	assert_non_null(strstr(c.out, "written by `mmsim profiles --from-host`"));
+	if (sim_profile_parse(c.out, "host", p, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_true(sim_profile_nr_cpus(p) >= 1);
+	assert_string_equal(p->machine_name, "host");
+	captured_free(&c);
+	c = run_cli("profiles", "--from-host", "a.ini", "b.ini", NULL);
+	assert_int_equal(c.rc, 2);
+	assert_non_null(strstr(c.err, "expected at most one FILE"));
+	captured_free(&c);
+	free(p);
 }
 
 static void test_deterministic(void **state)
@@ -391,8 +530,8 @@ static void test_bad_inputs(void **state)
 	expect_bad("--variant after: given twice", "run", "tiny", "--variant=after", "--variant", "after");
 	expect_bad("unknown parameter threads", "run", "tiny", "--set", "threads=4", NULL);
 	expect_bad("--set cpus: expected KEY=VALUE", "run", "tiny", "--set", "cpus", NULL);
-	expect_bad("cpus=abc: expected an integer from 1 to 1024", "run", "tiny", "--set", "cpus=abc", NULL);
-	expect_bad("cpus=0: expected an integer from 1 to 1024", "run", "tiny", "--set", "cpus=0", NULL);
+	expect_bad("cpus=abc: expected an integer (K, M, G, T: x1000 each) from 1 to 1024", "run", "tiny", "--set", "cpus=abc", NULL);
+	expect_bad("cpus=0: expected an integer (K, M, G, T: x1000 each) from 1 to 1024", "run", "tiny", "--set", "cpus=0", NULL);
 	expect_bad("size=1Z", "run", "tiny", "--set", "size=1Z", NULL);
 	expect_bad("hold=5 parsecs", "run", "tiny", "--set", "hold=5 parsecs", NULL);
 	expect_bad("fast=maybe: expected yes, no, on, off, 1 or 0", "run", "tiny", "--set", "fast=maybe", NULL);
@@ -416,17 +555,17 @@ static void test_bad_inputs(void **state)
 		   "nodot=1", NULL);
 	expect_bad("cache.remote_transfer_ns = x: expected a non-negative integer", "run", "tiny",
 		   "--cost", "cache.remote_transfer_ns=x", NULL);
-	expect_bad("topology.sockets = 0: expected a nonzero integer", "run", "tiny", "--cost",
+	expect_bad("topology.sockets = 0: expected 1 to 64", "run", "tiny", "--cost",
 		   "topology.sockets=0", NULL);
 	/* Divisors of the model: each of these used to kill the run (SIGFPE). */
-	expect_bad("clock.mhz = 0: expected a nonzero integer", "run", "tiny", "--cost",
+	expect_bad("clock.mhz = 0: expected 100 to 10000", "run", "tiny", "--cost",
 		   "clock.mhz=0", NULL);
-	expect_bad("mem.zero_gbps = 0: expected a nonzero integer", "run", "tiny", "--cost",
+	expect_bad("mem.zero_gbps = 0: expected 1 to 10000", "run", "tiny", "--cost",
 		   "mem.zero_gbps=0", NULL);
 	expect_bad("machine.name is a name, not a number", "run", "tiny", "--cost",
 		   "machine.name=x y", NULL);
-	expect_bad("--cost topology.sockets=100: 1600 CPUs in the topology", "run", "tiny",
-		   "--cost", "topology.sockets=100", NULL);
+	expect_bad("--cost topology.cores_per_socket=1000: 2000 CPUs in the topology", "run", "tiny",
+		   "--cost", "topology.cores_per_socket=1000", NULL);
 }
 
 /*
@@ -532,11 +671,18 @@ static void test_param_parse(void **state)
 	assert_int_equal(parse_ok(&tiny_params[3], "on"), 1);
 	assert_int_equal(parse_ok(&tiny_params[3], "no"), 0);
 	assert_int_equal(parse_ok(&tiny_params[4], "lifo"), 1);
+	/* counts take decimal suffixes: 1K cpus = 1000 */
+	assert_int_equal(parse_ok(cpus, "1K"), 1000);
+	assert_int_equal(sim_param_parse(cpus, "2K", &v, err, sizeof(err)), -1);	/* > 1024 */
+	assert_int_equal(sim_param_parse(cpus, "1k", &v, err, sizeof(err)), -1);	/* K only */
+	assert_int_equal(sim_param_parse(cpus, "1KK", &v, err, sizeof(err)), -1);
+	assert_int_equal(sim_param_parse(cpus, "K", &v, err, sizeof(err)), -1);
+	assert_int_equal(sim_param_parse(cpus, "99999999999999999999T", &v, err, sizeof(err)), -1);
 
 	assert_int_equal(sim_param_parse(cpus, "0", &v, err, sizeof(err)), -1);
-	assert_string_equal(err, "cpus=0: expected an integer from 1 to 1024");
+	assert_string_equal(err, "cpus=0: expected an integer (K, M, G, T: x1000 each) from 1 to 1024");
 	assert_int_equal(sim_param_parse(cpus, "abc", &v, err, sizeof(err)), -1);
-	assert_string_equal(err, "cpus=abc: expected an integer from 1 to 1024");
+	assert_string_equal(err, "cpus=abc: expected an integer (K, M, G, T: x1000 each) from 1 to 1024");
 	assert_int_equal(sim_param_parse(cpus, "-1", &v, err, sizeof(err)), -1);
 	assert_int_equal(sim_param_parse(cpus, "", &v, err, sizeof(err)), -1);
 	assert_int_equal(sim_param_parse(size, "1Z", &v, err, sizeof(err)), -1);
@@ -605,7 +751,7 @@ static void test_profile_errors(void **state)
 
 	text = edited_profile("mhz = 3200\n", "");
 	assert_int_equal(sim_profile_parse(text, "x.ini", p, err, sizeof(err)), -1);
-	assert_string_equal(err, "x.ini: missing key clock.mhz");
+	assert_string_equal(err, "x.ini: 1 missing key: clock.mhz");
 	free(text);
 
 	text = edited_profile("mhz = 3200\n", "mhz = 3200\nturbo = 1\n");
@@ -632,7 +778,7 @@ static void test_profile_errors(void **state)
 
 	text = edited_profile("sockets = 1\n", "sockets = 0\n");
 	assert_int_equal(sim_profile_parse(text, "x.ini", p, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "topology.sockets = 0: expected a nonzero integer"));
+	assert_non_null(strstr(err, "topology.sockets = 0: expected 1 to 64"));
 	free(text);
 
 	text = edited_profile("mhz = 3200\n", "mhz 3200\n");
@@ -663,6 +809,89 @@ static void test_profile_file(void **state)
 	free(p);
 }
 
+/* Write @text to @dir/@name. */
+static void write_file(const char *dir, const char *name, const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fputs(text, f) >= 0, 1);
+	fclose(f);
+}
+
+/* include = NAME: a builtin or a file (relative to the including one), then overrides */
+static void test_profile_include(void **state)
+{
+	struct sim_profile *p = calloc(1, sizeof(*p)), *base = calloc(1, sizeof(*base));
+	char dir[] = "/tmp/mmsim-include-XXXXXX", path[256], err[512];
+	int i, n;
+
+	assert_non_null(mkdtemp(dir));
+	write_file(dir, "four.ini", "include = skylake-sp-2s\n[machine]\nname = four\n"
+		   "description = four sockets\n[topology]\nsockets = 4\nnodes = 4\n"
+		   "[sources]\ntopology.sockets = a test\n");
+	write_file(dir, "slow.ini", "include = four.ini\n[clock]\nmhz = 2000\n");
+	write_file(dir, "loop.ini", "include = loop.ini\n");
+	write_file(dir, "late.ini", "; a comment\ninclude = desktop\n[clock]\nmhz = 2000\n"
+		   "[sched]\nquantum_ns = 1000\n");
+	write_file(dir, "bad.ini", "[sched]\nquantum_ns = 1000\n");
+	write_file(dir, "order.ini", "[clock]\nmhz = 2000\ninclude = desktop\n");
+
+	assert_int_equal(sim_profile_load("skylake-sp-2s", base, err, sizeof(err)), 0);
+	snprintf(path, sizeof(path), "%s/four.ini", dir);
+	if (sim_profile_load(path, p, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(sim_profile_nr_cpus(p), 160);
+	assert_string_equal(p->machine_name, "four");
+	assert_int_equal(p->tlb_stlb_entries, base->tlb_stlb_entries);	/* inherited */
+	assert_int_equal(p->nr_sources, base->nr_sources);		/* one replaced */
+	for (i = 0, n = 0; i < p->nr_sources; i++)
+		n += !strncmp(p->sources[i], "topology.sockets = ", 19);
+	assert_int_equal(n, 1);
+	for (i = 0; i < p->nr_sources; i++)
+		if (!strncmp(p->sources[i], "topology.sockets = ", 19))
+			assert_string_equal(p->sources[i], "topology.sockets = a test");
+
+	snprintf(path, sizeof(path), "%s/slow.ini", dir);	/* includes four.ini by its name */
+	if (sim_profile_load(path, p, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(p->clock_mhz, 2000);
+	assert_int_equal(sim_profile_nr_cpus(p), 160);
+
+	snprintf(path, sizeof(path), "%s/loop.ini", dir);
+	assert_int_equal(sim_profile_load(path, p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "more than 8 includes deep: expected no include cycle"));
+
+	snprintf(path, sizeof(path), "%s/late.ini", dir);	/* after a comment: fine */
+	assert_int_equal(sim_profile_load(path, p, err, sizeof(err)), 0);
+
+	snprintf(path, sizeof(path), "%s/order.ini", dir);
+	assert_int_equal(sim_profile_load(path, p, err, sizeof(err)), -1);
+
+	/* no include: every missing key is named, as many as fit, then how many more */
+	snprintf(path, sizeof(path), "%s/bad.ini", dir);
+	assert_int_equal(sim_profile_load(path, p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, ": 62 missing keys: machine.name, machine.description, "
+				    "topology.sockets,"));
+	assert_null(strstr(err, "sched.quantum_ns"));
+	assert_non_null(strstr(err, " more"));
+	assert_null(strchr(err, '\n'));
+
+	for (i = 0; i < 6; i++) {
+		static const char *const names[] = { "four.ini", "slow.ini", "loop.ini",
+						     "late.ini", "bad.ini", "order.ini" };
+
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		unlink(path);
+	}
+	rmdir(dir);
+	free(base);
+	free(p);
+}
+
 static void test_builtin_profiles(void **state)
 {
 	const char *const *names = sim_profile_builtin_names();
@@ -679,7 +908,12 @@ static void test_builtin_profiles(void **state)
 		assert_int_equal(p->nr_sources, 0 PROFILE_FIELDS(COUNT_FIELD));
 #undef COUNT_FIELD
 	}
-	assert_int_equal(nr, 4);
+	assert_int_equal(nr, 6);
+	assert_int_equal(sim_profile_load("skylake-sp-8s", p, err, sizeof(err)), 0);
+	assert_int_equal(sim_profile_nr_cpus(p), 256);
+	assert_int_equal(sim_profile_load("scale-1024", p, err, sizeof(err)), 0);
+	assert_int_equal(sim_profile_nr_cpus(p), 1024);
+	assert_int_equal(p->tlb_stlb_entries, 1536);	/* inherited from skylake-sp-2s */
 	assert_int_equal(sim_profile_load("skylake-sp-2s", p, err, sizeof(err)), 0);
 	assert_int_equal(sim_profile_nr_cpus(p), 80);
 	assert_int_equal(p->tlb_stlb_entries, 1536);
@@ -727,9 +961,9 @@ static void test_costs_doc(void **state)
 				sscanf(line, "[%31[^]]]", section);
 				continue;
 			}
-			if (!strcmp(section, "sources") || !strcmp(section, "machine") ||
+			if (!section[0] || !strcmp(section, "sources") || !strcmp(section, "machine") ||
 			    sscanf(line, "%63s = %127[^\n]", key, val) != 2)
-				continue;
+				continue;	/* (before any section: include = NAME) */
 			if (!strcmp(section, "ranges"))	/* the ranges' own table */
 				snprintf(row, sizeof(row), "| %s | %s |", key, val);
 			else
@@ -765,6 +999,11 @@ int main(void)
 		cmocka_unit_test(test_profile_file),
 		cmocka_unit_test(test_builtin_profiles),
 		cmocka_unit_test(test_costs_doc),
+		cmocka_unit_test(test_lock_stat_format),
+		cmocka_unit_test(test_profile_include),
+		cmocka_unit_test(test_version_help_jobs),
+		cmocka_unit_test(test_interrupts_vmstat),
+		cmocka_unit_test(test_profiles_from_host),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

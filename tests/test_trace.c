@@ -23,6 +23,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "mmsim/scenario.h"	/* SIM_MAX_VARIANTS */
+
 #define SMALL "run deferred-split --set threads=8 --set rounds=2 --set region=1M --set workers=threads --quiet"
 
 struct span {
@@ -84,7 +86,7 @@ static size_t check_trace(const char *path, bool *stopped, bool *has_lock,
 	json_error_t jerr;
 	json_t *doc = json_load_file(path, 0, &jerr), *evs, *ev;
 	struct span *sp, *stack[256];
-	bool named[1024] = { false };
+	static bool named[SIM_MAX_VARIANTS + 1][1024];
 	size_t i, n = 0, depth = 0;
 
 	if (!doc)
@@ -93,26 +95,29 @@ static size_t check_trace(const char *path, bool *stopped, bool *has_lock,
 	assert_true(json_is_array(evs));
 	sp = calloc(json_array_size(evs) + 1, sizeof(*sp));
 	assert_non_null(sp);
+	memset(named, 0, sizeof(named));
 	*stopped = *has_lock = *has_ipi = *has_mm = false;
 	json_array_foreach(evs, i, ev) {
 		const char *ph = json_string_value(json_object_get(ev, "ph"));
 		const char *name = json_string_value(json_object_get(ev, "name"));
 		json_int_t tid = json_integer_value(json_object_get(ev, "tid"));
+		json_int_t pid = json_integer_value(json_object_get(ev, "pid"));
 
 		assert_non_null(ph);
 		assert_non_null(name);
-		assert_int_equal(json_integer_value(json_object_get(ev, "pid")), 1);
+		/* one process per variant run, pid 1, 2, ... in the run's order */
+		assert_true(pid >= 1 && pid <= SIM_MAX_VARIANTS);
 		assert_true(tid >= 0 && tid < 1024);
 		if (!strcmp(ph, "M")) {
 			if (!strcmp(name, "thread_name"))
-				named[tid] = true;
+				named[pid][tid] = true;
 			if (!strcmp(name, "mmsim_trace_stopped"))
 				*stopped = true;
 			continue;
 		}
 		assert_string_equal(ph, "X");
 		assert_non_null(json_string_value(json_object_get(ev, "cat")));
-		sp[n].tid = (int)tid;
+		sp[n].tid = (int)(pid * 1024 + tid);	/* a track: one vCPU of one process */
 		sp[n].start = us_to_ps(json_object_get(ev, "ts"));
 		sp[n].end = sp[n].start + us_to_ps(json_object_get(ev, "dur"));
 		assert_true(sp[n].end >= sp[n].start);
@@ -124,7 +129,7 @@ static size_t check_trace(const char *path, bool *stopped, bool *has_lock,
 	/* Well nested: on each track, a span starting inside another ends inside it. */
 	qsort(sp, n, sizeof(*sp), cmp_span);
 	for (i = 0; i < n; i++) {
-		assert_true(named[sp[i].tid]);
+		assert_true(named[sp[i].tid / 1024][sp[i].tid % 1024]);
 		if (i && sp[i].tid != sp[i - 1].tid)
 			depth = 0;
 		while (depth && stack[depth - 1]->end <= sp[i].start &&
@@ -164,7 +169,7 @@ static char *slurp(const char *path)
 
 static void test_trace_valid_nested(void **state)
 {
-	char args[1024], path[512], err[512];
+	char args[1024], path[512], err[512], *text, *p1, *p2, *p3;
 	bool stopped, lock, ipi, mm;
 	size_t n;
 
@@ -172,18 +177,24 @@ static void test_trace_valid_nested(void **state)
 	snprintf(err, sizeof(err), "%s/err.txt", tmpdir);
 	snprintf(args, sizeof(args), SMALL " --trace %s", path);
 	assert_int_equal(run(args, err), 0);
-	/* three variants: one file each, the variant before the extension */
-	snprintf(path, sizeof(path), "%s/t.before.json", tmpdir);
+	/* three variants: one file, a process each, named after its variant, in order */
 	n = check_trace(path, &stopped, &lock, &ipi, &mm);
-	assert_true(n > 1000);
+	assert_true(n > 3000);
 	assert_false(stopped);
 	assert_true(lock);
 	assert_true(ipi);
 	assert_true(mm);
-	snprintf(path, sizeof(path), "%s/t.after.json", tmpdir);
-	check_trace(path, &stopped, &lock, &ipi, &mm);
-	snprintf(path, sizeof(path), "%s/t.unqueued.json", tmpdir);
-	check_trace(path, &stopped, &lock, &ipi, &mm);
+	text = slurp(path);
+	p1 = strstr(text, "\"pid\":1,\"tid\":0,\"name\":\"process_name\",\"args\":{\"name\":"
+			  "\"mmsim deferred-split unqueued");
+	p2 = strstr(text, "\"pid\":2,\"tid\":0,\"name\":\"process_name\",\"args\":{\"name\":"
+			  "\"mmsim deferred-split before");
+	p3 = strstr(text, "\"pid\":3,\"tid\":0,\"name\":\"process_name\",\"args\":{\"name\":"
+			  "\"mmsim deferred-split after");
+	assert_true(p1 && p2 && p3 && p1 < p2 && p2 < p3);
+	free(text);
+	snprintf(path, sizeof(path), "%s/t.before.json", tmpdir);	/* no file per variant */
+	assert_int_equal(access(path, F_OK), -1);
 }
 
 static void test_trace_limit(void **state)
@@ -227,7 +238,7 @@ static void test_trace_bad_input(void **state)
 	snprintf(err, sizeof(err), "%s/err.txt", tmpdir);
 	assert_int_equal(WEXITSTATUS(run(SMALL " --trace /nonexistent-dir/t.json", err)), 2);
 	text = slurp(err);
-	assert_non_null(strstr(text, "mmsim: error: --trace /nonexistent-dir/t.unqueued.json"));
+	assert_non_null(strstr(text, "mmsim: error: --trace /nonexistent-dir/t.json"));
 	free(text);
 	assert_int_equal(WEXITSTATUS(run(SMALL " --trace t.json --trace-limit 0", err)), 2);
 	text = slurp(err);

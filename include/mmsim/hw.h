@@ -57,7 +57,11 @@ int sim_cpu_distance(int a, int b);
 
 /* ---- spinlocks -------------------------------------------------------- */
 
-/* /proc/lock_stat-style statistics, one per lock class (name). */
+/*
+ * /proc/lock_stat-style statistics, one per lock class (name).  A spinlock
+ * uses the top fields; a rw_semaphore counts its write side there and its
+ * read side in @read, as lock_stat keeps them per read/write state.
+ */
 struct lock_class_stat {
 	char name[48];
 	uint64_t acquisitions;		/* all acquisitions */
@@ -67,8 +71,26 @@ struct lock_class_stat {
 	sim_time_t wait_max;
 	sim_time_t hold_total;		/* summed hold time */
 	sim_time_t hold_max;
+	sim_time_t wait_min, hold_min;	/* shortest nonzero, 0: none yet */
+	bool rwsem;			/* a rw_semaphore: the fields above are its W side */
+	struct lock_read_stat {
+		uint64_t acquisitions, contentions;
+		sim_time_t wait_total, wait_min, wait_max;
+		sim_time_t hold_total, hold_min, hold_max;
+	} read;				/* rw_semaphore: its R side */
 	struct lock_class_stat *next;
 };
+
+/* Add one wait or hold time @t to its total, minimum (nonzero) and maximum. */
+static inline void lock_stat_time(sim_time_t t, sim_time_t *total, sim_time_t *min,
+				  sim_time_t *max)
+{
+	*total += t;
+	if (t && (!*min || t < *min))
+		*min = t;
+	if (t > *max)
+		*max = t;
+}
 
 /**
  * struct spinlock - a queued spinlock (qspinlock) in virtual time
@@ -127,6 +149,7 @@ struct rw_semaphore {
 	struct sim_task *waiters_head;	/* FIFO of sleeping tasks */
 	struct sim_task *waiters_tail;
 	struct sim_line line;		/* the count word */
+	sim_time_t write_since;		/* when the writer took it */
 	struct lock_class_stat *stat;
 };
 

@@ -37,6 +37,13 @@ struct sim_report {
 	const char *baseline;			/* --baseline: deltas from it, NULL: the scenario's */
 	double host_seconds;			/* JSON "host" only */
 	uint64_t host_events;
+	int locks_format;			/* enum sim_locks_format */
+};
+
+/* The lock table's layout (--locks-format). */
+enum sim_locks_format {
+	SIM_LOCKS_PERF,		/* perf lock contention's */
+	SIM_LOCKS_LOCK_STAT,	/* /proc/lock_stat's */
 };
 
 void sim_out_init_file(struct sim_out *o, FILE *fp);
@@ -54,6 +61,11 @@ void sim_print_header(struct sim_out *o, const struct sim_report *r);
 void sim_print_table(struct sim_out *o, const struct sim_report *r);
 /* lock_stat-style table of each variant. */
 void sim_print_locks(struct sim_out *o, const struct sim_report *r);
+void sim_print_lock_stat(struct sim_out *o, const struct sim_report *r);
+void sim_print_interrupts(struct sim_out *o, const struct sim_report *r);
+void sim_print_vmstat(struct sim_out *o, const struct sim_report *r);
+/* The lockdep class name of the model's lock class @name. */
+const char *sim_lock_kernel_name(const char *name);
 /* Counters that are non-zero in some variant, in enum order. */
 void sim_print_counters(struct sim_out *o, const struct sim_report *r);
 /* "scenario,variant,metric,value" rows, optionally after a header row. */
@@ -105,6 +117,7 @@ struct sim_outfile {
 	char *path;			/* as the user gave it */
 	char *tmp;			/* PATH.tmp.PID, NULL for "-" */
 	FILE *fp;			/* tmp file or the stdout stream */
+	bool anonymous;			/* O_TMPFILE: tmp is its name only from commit */
 };
 
 int sim_outfile_open(struct sim_outfile *f, const char *opt, const char *path,

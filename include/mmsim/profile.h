@@ -88,6 +88,102 @@
 	X(swap, zram_compress_mbps, U64, "MB/s", "zram: compression per core")      \
 	X(swap, zram_decompress_mbps, U64, "MB/s", "zram: decompression per core")
 
+/*
+ * PROFILE_LIMITS(X): X(section, key, min, max, why) - the valid range of
+ * every U64 field, checked when a profile is read and on every --cost,
+ * before a run starts.  A table of its own (not columns of PROFILE_FIELDS)
+ * so that adding a key and giving its range stay separate, small edits;
+ * tests/test_profile_limits.c fails when a U64 field has no row here.
+ *
+ * The ranges come from two things, and each row says which bounds it:
+ *   - physics: what a real machine can have, with headroom of about ten
+ *     times the largest shipping part, so that a --cost sweep can go past
+ *     today's hardware;
+ *   - the engine's arithmetic: virtual time is uint64_t picoseconds
+ *     (2^64 ps = 213 days).  A time cost of at most 1 ms (10^9 ps) charged
+ *     10^9 times stays below 10^18 ps; a cycle cost of at most 10^5 cycles
+ *     at the slowest clock (100 MHz, 10^4 ps per cycle, 2^20 fixed point:
+ *     about 2^33.3) multiplies to below 2^50.  Values the model casts to
+ *     int or uint32_t stay far below 2^31.  Costs that large also keep a
+ *     run's virtual time, and so its host time, bounded: the twelve costs
+ *     that hung or broke a run at 2^32 and 2^64-1 (issue 18) are all
+ *     below these maxima by a factor of at least 4000.
+ */
+#define PROFILE_NS_MAX	1000000ULL	/* 1 ms: no one step of these paths is longer */
+#define PROFILE_US_MAX	100000ULL	/* 100 ms: above a disk seek or a long slice */
+#define PROFILE_LINE_MAX	100000ULL	/* 100 us: 100 x any cross-socket line transfer */
+#define PROFILE_CYC_MAX	100000ULL	/* 10^5 cycles: PAUSE (140) and walks are far below */
+
+#define PROFILE_LIMITS(X)                                                         \
+	X(topology, sockets, 1, 64, "physics: 32-socket systems exist; the product of the topology is checked against 1024 CPUs") \
+	X(topology, cores_per_socket, 1, 1024, "the engine's 1024 CPUs at most")   \
+	X(topology, threads_per_core, 1, 8, "physics: SMT8 (POWER) is the widest shipped") \
+	X(topology, nodes, 1, 8, "engine: SIM_MAX_NODES, the size of the per-node arrays of src/mm/mm.h") \
+	X(clock, mhz, 100, 10000, "physics: 0.1 to 10 GHz; ps per cycle must stay above 100") \
+	X(sched, quantum_ns, 1, 10 * PROFILE_NS_MAX, "engine: run-ahead bound; must cover a line transfer plus a locked RMW at their maxima (sim_profile_check())") \
+	X(sched, context_switch_ns, 0, PROFILE_NS_MAX, "time cost")               \
+	X(sched, wakeup_ns, 0, PROFILE_NS_MAX, "time cost")                        \
+	X(sched, slice_us, 1, PROFILE_US_MAX, "time cost; 0 would switch forever") \
+	X(sched, start_jitter_us, 0, PROFILE_US_MAX, "time cost; 0: every task starts at once") \
+	X(sched, smt_throughput_pct, 0, 100, "a share of the core; 0: no SMT slowdown") \
+	X(cache, l1_hit_ns, 0, PROFILE_LINE_MAX, "time cost")                        \
+	X(cache, smt_transfer_ns, 0, PROFILE_LINE_MAX, "time cost")                  \
+	X(cache, socket_transfer_ns, 0, PROFILE_LINE_MAX, "time cost")               \
+	X(cache, remote_transfer_ns, 0, PROFILE_LINE_MAX, "time cost")               \
+	X(cache, dram_local_ns, 0, PROFILE_NS_MAX, "time cost")                    \
+	X(cache, dram_remote_ns, 0, PROFILE_NS_MAX, "time cost")                   \
+	X(cache, l1d_kib, 1, 4096, "physics: 192 KiB is the largest L1D shipped; 4 MiB of 64-byte lines") \
+	X(cache, l1d_ways, 1, 64, "physics: 20-way caches ship; the overlap model takes 16 at most (mm_tlb_check_profile())")     \
+	X(cache, l1d_cycles, 1, PROFILE_CYC_MAX, "cycle cost")                     \
+	X(cache, l2_kib, 1, 65536, "physics: 4 MiB L2s ship; 64 MiB of model state per core at most") \
+	X(cache, l2_ways, 1, 64, "physics: 20-way caches ship; the overlap model takes 16 at most (mm_tlb_check_profile())")                           \
+	X(cache, l2_cycles, 1, PROFILE_CYC_MAX, "cycle cost")                      \
+	X(cache, l3_kib, 1, 2097152, "physics: about 1.1 GiB of L3 per socket ships (stacked cache); 2 GiB") \
+	X(cache, l3_ways, 1, 64, "physics: 20-way caches ship; the overlap model takes 16 at most (mm_tlb_check_profile())")                           \
+	X(cache, l3_cycles, 1, PROFILE_CYC_MAX, "cycle cost")                      \
+	X(lock, atomic_cycles, 0, PROFILE_CYC_MAX, "cycle cost")                   \
+	X(lock, pause_cycles, 0, PROFILE_CYC_MAX, "cycle cost")                    \
+	X(ipi, send_ns, 0, PROFILE_NS_MAX, "time cost")                            \
+	X(ipi, latency_ns, 0, PROFILE_NS_MAX, "time cost")                         \
+	X(ipi, entry_exit_ns, 0, PROFILE_NS_MAX, "time cost")                      \
+	X(tlb, invlpg_ns, 0, PROFILE_NS_MAX, "time cost")                          \
+	X(tlb, flush_all_ns, 0, PROFILE_NS_MAX, "time cost")                       \
+	X(tlb, single_page_flush_ceiling, 0, 1ULL << 36, "pages: 2^36 pages (256 TiB) covers any range a run maps") \
+	X(tlb, l1_4k_entries, 1, 65536, "physics: 96 entries ship; kept below 2^31 for the uint32_t geometry") \
+	X(tlb, l1_4k_ways, 1, 16, "engine: TLB_MAX_WAYS")                          \
+	X(tlb, l1_2m_entries, 1, 65536, "as l1_4k_entries")                        \
+	X(tlb, l1_2m_ways, 1, 16, "engine: TLB_MAX_WAYS")                          \
+	X(tlb, stlb_entries, 1, 65536, "physics: 3072 entries ship")               \
+	X(tlb, stlb_ways, 1, 16, "engine: TLB_MAX_WAYS")                           \
+	X(tlb, stlb_hit_cycles, 0, PROFILE_CYC_MAX, "cycle cost")                  \
+	X(tlb, walk_cycles, 0, PROFILE_CYC_MAX, "cycle cost")                      \
+	X(tlb, walk_dims, 1, 2, "1 native, 2 nested")                              \
+	X(tlb, page_walkers, 1, 64, "physics: 2 to 4 walkers ship")                \
+	X(tlb, pml4_cache_entries, 0, 4096, "physics: tens of entries; 0: none")   \
+	X(tlb, pdpte_cache_entries, 0, 4096, "physics: tens of entries; 0: none")  \
+	X(tlb, pde_cache_entries, 0, 4096, "physics: tens of entries; 0: none")    \
+	X(tlb, ept_page_kib, 4, 2048, "4 or 2048 (checked by mm_tlb_check_profile()): the host's EPT page size") \
+	X(mem, zero_gbps, 1, 10000, "a divisor; 10 TB/s is above any memory system") \
+	X(mem, copy_gbps, 1, 10000, "a divisor")                                  \
+	X(mem, node_write_gbps, 1, 10000, "a divisor")                            \
+	X(mem, loads_per_cycle, 1, 16, "a divisor, cast to uint32_t; cores issue 2 to 4") \
+	X(mem, loads_in_flight, 0, 1024, "physics: 10 to a few hundred misses in flight; 0: the flat model") \
+	X(mem, load_buffer_entries, 1, 1024, "physics: 72 (Skylake) to a few hundred; the overlap model divides by it") \
+	X(mem, node_read_gbps, 0, 10000, "0: no limit; else a divisor, 10 TB/s above any memory system") \
+	X(mem, upi_links, 0, 16, "physics: 2 to 4 links per socket ship; 0: no link limit") \
+	X(mem, upi_mtps, 0, 100000, "physics: UPI runs 9.6 to 24 GT/s; 0: no link limit") \
+	X(mem, line_fill_buffers, 0, 1024, "physics: 10 to a few dozen per core; 0: no per-core limit") \
+	X(mm, fault_entry_ns, 0, PROFILE_NS_MAX, "time cost")                      \
+	X(mm, syscall_ns, 0, PROFILE_NS_MAX, "time cost")                          \
+	X(mm, list_op_ns, 0, PROFILE_NS_MAX, "time cost")                          \
+	X(mm, folio_op_ns, 0, PROFILE_NS_MAX, "time cost")                         \
+	X(mm, pte_op_ns, 0, PROFILE_NS_MAX, "time cost")                           \
+	X(swap, write_us, 0, PROFILE_US_MAX, "time cost")                          \
+	X(swap, read_us, 0, PROFILE_US_MAX, "time cost")                           \
+	X(swap, bandwidth_mbps, 1, 10000000, "a divisor; 10 TB/s")                \
+	X(swap, zram_compress_mbps, 1, 10000000, "a divisor when the run uses zram")                     \
+	X(swap, zram_decompress_mbps, 1, 10000000, "a divisor when the run uses zram")
+
 #define PROFILE_FIELD_U64(sec, key) uint64_t sec##_##key;
 #define PROFILE_FIELD_STR(sec, key) char sec##_##key[96];
 
@@ -124,6 +220,17 @@ int sim_profile_parse(const char *text, const char *origin,
 int sim_profile_set(struct sim_profile *p, const char *assign, char *err, size_t errlen);
 /* The value of U64 field "section.key" of @p: 0, or -1 if there is none. */
 int sim_profile_get(const struct sim_profile *p, const char *key, uint64_t *value);
+/*
+ * The valid range of U64 field @section.@key (PROFILE_LIMITS).  Returns 0,
+ * or -1 when the key has no limit (a key added without one).
+ */
+int sim_profile_limit(const char *section, const char *key, uint64_t *min, uint64_t *max);
+/*
+ * The checks across fields (e.g. the quantum covers one line transfer and
+ * a locked RMW); sim_profile_parse() runs them, and so must whoever sets
+ * values with sim_profile_set().  Returns 0, or -1 with one line in @err.
+ */
+int sim_profile_check(const struct sim_profile *p, char *err, size_t errlen);
 /* Names of the builtin profiles, NULL-terminated. */
 const char *const *sim_profile_builtin_names(void);
 /* The builtin profile's INI text, or NULL. */

@@ -36,6 +36,7 @@ struct sim_param {
 	uint64_t min, max;		/* accepted range (inclusive) */
 	const char *help;
 	const char *const *choices;	/* SIM_PARAM_ENUM: NULL-terminated */
+	bool cpus_default;		/* unless set: the profile's CPUs (capped to max) */
 };
 
 struct sim_metric {
@@ -65,12 +66,21 @@ struct sim_published {
 	struct sim_band change_pct;
 };
 
+/* One read/write state of a lock class (lock_stat's rows); times in ps. */
+struct sim_lock_side {
+	uint64_t acquisitions, contentions;
+	uint64_t wait_total, wait_min, wait_max;	/* min: shortest nonzero */
+	uint64_t hold_total, hold_min, hold_max;
+};
+
 /* One lock class's statistics, as printed in the lock table. */
 struct sim_lock_result {
 	char name[48];
-	uint64_t acquisitions, contentions;
+	uint64_t acquisitions, contentions;	/* both sides */
 	double wait_total_s, wait_max_us, wait_avg_ns;
 	double hold_total_s, hold_avg_ns;
+	bool rwsem;
+	struct sim_lock_side side[2];		/* [0] spinlock or rwsem:W, [1] rwsem:R */
 };
 
 struct sim_variant_result {
@@ -82,6 +92,8 @@ struct sim_variant_result {
 	int nr_locks;
 	uint64_t events;			/* engine events (host work) */
 	double runtime_s;			/* virtual makespan */
+	int nr_cpus;				/* vCPUs of the run */
+	uint32_t irq_tlb[SIM_MAX_CPUS];		/* TLB shootdowns per CPU (/proc/interrupts) */
 };
 
 /* The effective configuration of one run. */
@@ -113,6 +125,12 @@ struct scenario_ops {
 	const char *const *unpublished;
 	/* Further checks across parameters and the profile; 0 or -1 with err. */
 	int (*validate)(const struct sim_run_config *cfg, char *err, size_t len);
+	/*
+	 * Optional: the most virtual memory one run maps at once (bytes), from
+	 * which `mmsim` estimates the host memory the run needs and refuses a
+	 * run that cannot fit (cli_check_host_memory()).  NULL: negligible.
+	 */
+	uint64_t (*mapped_bytes)(const struct sim_run_config *cfg);
 	/* Run one variant; 0, or -1 with err for an internal failure. */
 	int (*run)(const struct sim_run_config *cfg, int variant,
 		   struct sim_variant_result *res, char *err, size_t len);

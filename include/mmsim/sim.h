@@ -114,6 +114,7 @@ struct sim_task {
 	struct sim_wait_info wait;	/* what it blocks on */
 	unsigned int wait_flags;	/* the lock's: e.g. waits as a writer */
 	sim_time_t wait_start;		/* when the current wait began */
+	sim_time_t read_since;		/* when it took the rw_semaphore it holds for read */
 	void *mm;			/* the model's struct mm_struct */
 	void *priv;			/* for the workload */
 	struct sim_rng rng;		/* the task's own random stream */
@@ -143,6 +144,7 @@ struct sim_vcpu {
 	int irq_disabled;		/* local_irq_disable() depth */
 	int in_irq;			/* running an interrupt handler */
 	int nr_spinlocks_held;		/* spinlocks held by the running task */
+	uint64_t irq_tlb_count;		/* TLB shootdowns it handled (/proc/interrupts TLB) */
 	struct sim_task *curr;		/* the task on the CPU, NULL if idle */
 	struct sim_task *rq_head, *rq_tail; /* other runnable tasks */
 	struct sim_task *sleepers;	/* timer-sleeping tasks, by wake_at */

@@ -75,6 +75,12 @@ bool sim_trace_truncated(void);
 uint64_t sim_trace_nr_events(void);
 sim_time_t sim_trace_stopped_at(void);
 int sim_trace_write(struct sim_out *o, const char *process_name);
+/* One document of several processes (one per variant run): begin, a process each, end. */
+void sim_trace_write_begin(struct sim_out *o);
+int sim_trace_write_process(struct sim_out *o, int pid, const char *process_name, bool first);
+int sim_trace_write_end(struct sim_out *o, uint64_t events, uint64_t limit, bool truncated,
+			uint64_t dropped);
+uint64_t sim_trace_dropped(void);
 void sim_trace_release(void);
 
 #endif /* MMSIM_TRACE_H */

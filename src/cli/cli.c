@@ -25,6 +25,7 @@
 #include <string.h>
 #include <signal.h>
 #include <poll.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -33,6 +34,9 @@
 #include "cli/cli.h"
 #include "cli/cli_impl.h"
 #include "live/live.h"
+#include "live/live_internal.h"	/* live_host_profile() */
+#include "mm/access.h"
+#include "mm/mm.h"
 #include "mmsim/output.h"
 #include "mmsim/profile.h"
 #include "mmsim/trace.h"
@@ -43,7 +47,7 @@
 	  "a parameter; repeatable; values with units (16M, 2G, 10ms)")       \
 	X(VARIANT, "--variant", "NAME", CLI_RUN | CLI_SWEEP,                    \
 	  "run only this variant; repeatable; default: all variants")         \
-	X(PROFILE, "--profile", "NAME|FILE", CLI_RUN | CLI_SWEEP,               \
+	X(PROFILE, "--profile", "NAME|FILE", CLI_RUN | CLI_SWEEP | CLI_REPRO,   \
 	  "another machine: a builtin profile or an INI file")                \
 	X(COST, "--cost", "SECTION.KEY=VALUE", CLI_RUN | CLI_SWEEP | CLI_REPRO, \
 	  "override one value of the profile (e.g. "                          \
@@ -86,9 +90,14 @@
 	  "with --slurm: sbatch the array, then the merge after it; print "   \
 	  "the job ids")                                                      \
 	X(TRACE, "--trace", "FILE", CLI_RUN,                                    \
-	  "a Chrome trace-event timeline (Perfetto); FILE.VARIANT.json per variant") \
+	  "a Chrome trace-event timeline (Perfetto); one file, a process per variant") \
 	X(TRACE_LIMIT, "--trace-limit", "N", CLI_RUN,                           \
-	  "stop recording the trace after N events; default 1000000")
+	  "stop recording the trace after N events; default 1000000")         \
+	X(VMSTAT, "--vmstat", NULL, CLI_RUN | CLI_REPRO,                         \
+	  "also print each variant's vmstat counters as /proc/vmstat does")    \
+	X(LOCKS_FORMAT, "--locks-format", "perf|lock_stat", CLI_RUN | CLI_REPRO, \
+	  "the lock table as perf lock contention prints it (default: "       \
+	  "contended locks by total wait) or as /proc/lock_stat (every lock taken)")
 
 enum cli_opt_id {
 #define CLI_OPT_ENUM(id, name, arg, cmds, help) CLI_OPT_##id,
@@ -118,6 +127,8 @@ struct cli_cmd {
 };
 
 static const struct cli_cmd cli_cmds[];
+static int cmd_live(struct cli *c, int argc, char **argv);
+static int cmd_compare(struct cli *c, int argc, char **argv);
 
 /**
  * cli_fail() - remember a user's mistake
@@ -233,7 +244,13 @@ int cli_parse_args(struct cli *c, int argc, char **argv, unsigned cmd,
 	a->trace_limit = 1000000;
 	for (i = 1; i < argc; i++) {
 		const char *arg = argv[i], *val = NULL, *eq;
+		char jobs[64];
 		size_t n;
+
+		if (!strncmp(arg, "-j", 2)) {	/* -j N and -jN, as make's */
+			snprintf(jobs, sizeof(jobs), "--jobs%s%.40s", arg[2] ? "=" : "", arg + 2);
+			arg = jobs;
+		}
 
 		if (arg[0] != '-' || !strcmp(arg, "-")) {
 			if (a->nr_pos >= CLI_MAX_POS)
@@ -326,6 +343,17 @@ int cli_parse_args(struct cli *c, int argc, char **argv, unsigned cmd,
 		case CLI_OPT_QUIET:
 			a->quiet = true;
 			break;
+		case CLI_OPT_VMSTAT:
+			a->vmstat = true;
+			break;
+		case CLI_OPT_LOCKS_FORMAT:
+			if (!strcmp(val, "perf"))
+				a->locks_format = SIM_LOCKS_PERF;
+			else if (!strcmp(val, "lock_stat"))
+				a->locks_format = SIM_LOCKS_LOCK_STAT;
+			else
+				return cli_fail(c, "--locks-format %s: expected perf or lock_stat", val);
+			break;
 		case CLI_OPT_VARY:
 			if (cli_push(c, a->vary, &a->nr_vary, SIM_MAX_PARAMS, "--vary", val))
 				return 2;
@@ -402,6 +430,80 @@ double cli_host_seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/*
+ * Host bytes of model state per page mapped at once: its PTE and, at worst
+ * (order-0 folios), a struct folio of its own; per 512 pages (a PMD) a
+ * page-table lock, a huge-folio pointer and a flag byte (vma_alloc()).
+ */
+#define CLI_HOST_BYTES_PER_PAGE	(sizeof(pte_t) + sizeof(struct folio))
+#define CLI_HOST_BYTES_PER_PMD	(sizeof(struct spinlock) + sizeof(struct folio *) + 1)
+/* What a run needs whatever it maps: engine, stacks, TLBs, tables. */
+#define CLI_HOST_BYTES_BASE	((uint64_t)64 << 20)
+
+/**
+ * cli_host_bytes_estimate() - host memory one run of @cfg needs, roughly
+ * @cfg: the run's configuration
+ *
+ * The model's state grows with the memory the run maps at once (the
+ * scenario's mapped_bytes()), and with the data caches of the overlap model
+ * (one 8-byte tag per 64-byte line of every L1D, L2 and L3).
+ * Return: bytes.
+ */
+uint64_t cli_host_bytes_estimate(const struct sim_run_config *cfg)
+{
+	const struct scenario_ops *s = cfg->scenario;
+	const struct sim_profile *p = cfg->profile;
+	uint64_t pages = s->mapped_bytes ? s->mapped_bytes(cfg) >> PAGE_SHIFT : 0;
+	uint64_t bytes = CLI_HOST_BYTES_BASE + pages * CLI_HOST_BYTES_PER_PAGE +
+			 (pages >> HPAGE_PMD_ORDER) * CLI_HOST_BYTES_PER_PMD;
+
+	if (p && p->mem_loads_in_flight) {
+		uint64_t cores = p->topology_sockets * p->topology_cores_per_socket;
+		uint64_t kib = cores * (p->cache_l1d_kib + p->cache_l2_kib) +
+			       p->topology_sockets * p->cache_l3_kib;
+
+		bytes += kib * 1024 / 64 * sizeof(uint64_t);
+	}
+	return bytes;
+}
+
+/* Physical memory of this host, bytes; UINT64_MAX when unknown. */
+static uint64_t cli_host_memory(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
+
+	if (pages <= 0 || size <= 0)
+		return UINT64_MAX;
+	return (uint64_t)pages * (uint64_t)size;
+}
+
+/**
+ * cli_validate() - the scenario's checks of @cfg, then whether it fits
+ * @c: the invocation (c->msg gets the error)
+ * @cfg: a run's configuration
+ *
+ * A run whose model state cannot fit in this host's memory would grow until
+ * an allocation fails; it is refused before it starts, with the estimate.
+ * Return: 0, or 2 with c->msg set.
+ */
+int cli_validate(struct cli *c, const struct sim_run_config *cfg)
+{
+	const struct scenario_ops *s = cfg->scenario;
+	uint64_t need, have;
+
+	if (s->validate && s->validate(cfg, c->msg, sizeof(c->msg)))
+		return 2;
+	need = cli_host_bytes_estimate(cfg);
+	have = cli_host_memory();
+	if (need > have)
+		return cli_fail(c, "the run needs about %.1f GiB of host memory for the model's state (%" PRIu64
+				" MiB mapped at once, %zu bytes per page): this host has %.1f GiB: expected a smaller run",
+				(double)need / (double)(1ULL << 30),
+				(s->mapped_bytes ? s->mapped_bytes(cfg) : 0) >> 20,
+				CLI_HOST_BYTES_PER_PAGE, (double)have / (double)(1ULL << 30));
+	return 0;
+}
+
 /**
  * cli_configure() - the configuration of a run: defaults, --set, checks
  * @c: the invocation
@@ -427,9 +529,7 @@ int cli_configure(struct cli *c, const struct scenario_ops *s,
 			return cli_fail(c, "--set %s: %s given twice", a->sets[k], s->params[i].key);
 		given[i] = true;
 	}
-	if (s->validate && s->validate(cfg, c->msg, sizeof(c->msg)))
-		return 2;
-	return 0;
+	return cli_validate(c, cfg);
 }
 
 /**
@@ -534,6 +634,20 @@ static void cli_job_child(struct cli_job *j, int wfd)
 	_exit(write(wfd, &msg, sizeof(msg)) == (ssize_t)sizeof(msg) ? 0 : 1);
 }
 
+/**
+ * cli_child_dies_with() - end this forked child when its parent ends
+ * @parent: the parent's pid, taken before fork()
+ *
+ * A pool child left running after mmsim is killed would run on alone; the
+ * kernel sends it SIGKILL when the parent dies (PR_SET_PDEATHSIG), and if
+ * the parent died before that was set, it ends now.
+ */
+void cli_child_dies_with(pid_t parent)
+{
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+		_exit(1);
+}
+
 /* Collect job @j, whose result is ready (or whose process died). */
 static int cli_job_reap(struct cli *c, struct cli_job *j)
 {
@@ -579,6 +693,7 @@ int cli_run_pool(struct cli *c, struct cli_prep *prep, int nr_prep,
 	struct pollfd *pfd;
 	int nr = 0, next = 0, done = 0, running = 0, ret = 0, i, v;
 	int first_fail = INT_MAX;	/* seq of the earliest failed variant */
+	pid_t parent;
 
 	for (i = 0; i < nr_prep; i++)
 		nr += prep[i].nr;
@@ -611,6 +726,7 @@ int cli_run_pool(struct cli *c, struct cli_prep *prep, int nr_prep,
 	}
 	cli_progress_begin(c, what, nr);
 	fflush(NULL);
+	parent = getpid();
 	for (;;) {
 		int n = 0;
 
@@ -638,6 +754,7 @@ int cli_run_pool(struct cli *c, struct cli_prep *prep, int nr_prep,
 			}
 			if (job[next].pid == 0) {
 				close(p[0]);
+				cli_child_dies_with(parent);
 				cli_job_child(&job[next], p[1]);
 			}
 			close(p[1]);
@@ -698,32 +815,27 @@ out_reap:
 	return ret;
 }
 
-/* Write the trace of one variant run to @f and forget it. */
-static int cli_write_trace(struct cli *c, const struct scenario_ops *s,
-			   const struct sim_run_config *cfg, const char *variant,
-			   struct sim_outfile *f)
+/* Add the trace of variant run @nth (1-based: its pid) to k->trace and forget it. */
+static int cli_add_trace(struct cli *c, const struct scenario_ops *s,
+			 const struct sim_run_config *cfg, const char *variant, int nth,
+			 const char *path, struct cli_sinks *k)
 {
 	char pname[160];
-	struct sim_out o;
-	int ret = 0;
 
 	sim_trace_stop();
 	snprintf(pname, sizeof(pname), "mmsim %s %s (seed %" PRIu64 ")", s->name,
 		 variant, cfg->seed);
-	sim_out_init_buffer(&o);
-	sim_trace_write(&o, pname);
+	sim_trace_write_process(&k->trace, nth, pname, nth == 1);
 	if (sim_trace_truncated())
-		fprintf(c->err, "mmsim: note: --trace %s: stopped recording after %" PRIu64
-			" events (--trace-limit) at %.6f ms of virtual time\n",
-			f->path ? f->path : "-", sim_trace_nr_events(),
+		fprintf(c->err, "mmsim: note: --trace %s: variant %s: stopped recording after %"
+			PRIu64 " events (--trace-limit) at %.6f ms of virtual time\n",
+			path, variant, sim_trace_nr_events(),
 			(double)sim_trace_stopped_at() / (double)SIM_MS);
-	if (o.failed)
-		ret = cli_fail(c, "out of memory") - 1;
-	else if (sim_outfile_commit(f, sim_out_text(&o), o.len, c->msg, sizeof(c->msg)))
-		ret = 1;
-	sim_out_release(&o);
+	k->trace_events += sim_trace_nr_events();
+	k->trace_dropped += sim_trace_dropped();
+	k->trace_truncated |= sim_trace_truncated();
 	sim_trace_release();
-	return ret;
+	return k->trace.failed ? cli_fail(c, "out of memory") - 1 : 0;
 }
 
 /**
@@ -731,6 +843,11 @@ static int cli_write_trace(struct cli *c, const struct scenario_ops *s,
  * @c: the invocation (c->msg gets the error)
  * @a: the options
  * @p: the profile
+ *
+ * Then checks what no single value's range can: that the model can build
+ * the profile's TLBs and caches.  Every check is here, in the parent,
+ * before any process is forked: a bad value is bad input (exit 2), not a
+ * failed run.
  *
  * Return: 0, or 2 with c->msg set.
  */
@@ -742,6 +859,9 @@ int cli_apply_costs(struct cli *c, const struct cli_args *a, struct sim_profile 
 	for (k = 0; k < a->nr_costs; k++)
 		if (sim_profile_set(p, a->costs[k], why, sizeof(why)))
 			return cli_fail(c, "--cost %s", why);
+	if (sim_profile_check(p, c->msg, sizeof(c->msg)) ||
+	    mm_tlb_check_profile(p, c->msg, sizeof(c->msg)))
+		return 2;
 	return 0;
 }
 
@@ -821,22 +941,13 @@ static int cli_run_scenario(struct cli *c, struct cli_prep *p,
 	double t0;
 
 	if (a->trace) {
-		k->trace = calloc((size_t)nr, sizeof(*k->trace));
-		if (!k->trace) {
-			ret = cli_fail(c, "out of memory") - 1;
+		sim_out_init_buffer(&k->trace);
+		k->trace_events = k->trace_dropped = 0;
+		k->trace_truncated = false;
+		if (sim_outfile_open(&k->trace_f, "--trace", a->trace, c->out, c->msg,
+				     sizeof(c->msg)))
 			goto out_free;
-		}
-		for (i = 0; i < nr; i++) {
-			char path[4096];
-
-			if (nr == 1)
-				snprintf(path, sizeof(path), "%s", a->trace);
-			else
-				cli_path_insert(a->trace, s->variants[idx[i]], path, sizeof(path));
-			if (sim_outfile_open(&k->trace[i], "--trace", path, c->out, c->msg,
-					     sizeof(c->msg)))
-				goto out_free;
-		}
+		sim_trace_write_begin(&k->trace);
 	}
 	if (!p->ran) {
 		char what[96];
@@ -851,6 +962,7 @@ static int cli_run_scenario(struct cli *c, struct cli_prep *p,
 	rep.nr_res = nr;
 	rep.reproduce = reproduce;
 	rep.baseline = a->baseline;
+	rep.locks_format = a->locks_format;
 	i = p->ran ? nr : 0;	/* the pool ran them: nothing left to do here */
 	for (; i < nr; i++) {
 		char err[CLI_ERR] = "";
@@ -868,8 +980,21 @@ static int cli_run_scenario(struct cli *c, struct cli_prep *p,
 		}
 		rep.host_events += res[i].events;
 		cli_progress_step(i + 1);
-		if (a->trace && (ret = cli_write_trace(c, s, &cfg, res[i].name, &k->trace[i])))
+		if (a->trace && (ret = cli_add_trace(c, s, &cfg, res[i].name, i + 1, a->trace, k)))
 			goto out_free;
+	}
+	if (a->trace) {
+		sim_trace_write_end(&k->trace, k->trace_events, a->trace_limit, k->trace_truncated,
+				    k->trace_dropped);
+		if (k->trace.failed) {
+			ret = cli_fail(c, "out of memory") - 1;
+			goto out_free;
+		}
+		if (sim_outfile_commit(&k->trace_f, sim_out_text(&k->trace), k->trace.len, c->msg,
+				       sizeof(c->msg))) {
+			ret = 1;
+			goto out_free;
+		}
 	}
 	if (!p->ran)
 		cli_progress_end();
@@ -891,6 +1016,9 @@ static int cli_run_scenario(struct cli *c, struct cli_prep *p,
 		if (!a->quiet) {
 			sim_print_locks(&k->text, &rep);
 			sim_print_counters(&k->text, &rep);
+			sim_print_interrupts(&k->text, &rep);
+			if (a->vmstat)
+				sim_print_vmstat(&k->text, &rep);
 			sim_out_printf(&k->text, "\nhost time: %.3f s, %" PRIu64 " events\n",
 				       rep.host_seconds, rep.host_events);
 		}
@@ -925,13 +1053,71 @@ static int cli_run_scenario(struct cli *c, struct cli_prep *p,
 	}
 	ret = 0;
 out_free:
-	if (k->trace) {
-		for (i = 0; i < nr; i++)
-			sim_outfile_abort(&k->trace[i]);
-		free(k->trace);
-		k->trace = NULL;
+	if (a->trace) {
+		sim_outfile_abort(&k->trace_f);
+		sim_out_release(&k->trace);
 	}
 	return ret;
+}
+
+/* Path @path resolved, as far as it exists: the directory by realpath(). */
+static void cli_resolve_path(const char *path, char *buf, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[PATH_MAX], *real;
+
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	real = realpath(dir, NULL);
+	snprintf(buf, len, "%s/%s", real ? real : dir, slash ? slash + 1 : path);
+	free(real);
+}
+
+/**
+ * cli_outputs_distinct() - refuse two output files that are one file
+ * @c: the invocation (c->msg gets the error)
+ * @opt: the options, "--json" ..., @nr of them
+ * @path: their paths ("-" and NULL are skipped)
+ * @nr: how many
+ *
+ * Two outputs at one path would overwrite each other.  Paths are compared
+ * resolved (the directory through realpath(), so "x", "./x" and "d/../x"
+ * are one), and an existing file also by device and inode (hard links).
+ * Return: 0, or 2 with c->msg set.
+ */
+int cli_outputs_distinct(struct cli *c, const char *const *opt, const char *const *path, int nr)
+{
+	char ri[PATH_MAX + 256], rj[PATH_MAX + 256];
+	struct stat si, sj;
+	int i, j;
+
+	for (i = 0; i < nr; i++) {
+		if (!path[i] || !strcmp(path[i], "-"))
+			continue;
+		cli_resolve_path(path[i], ri, sizeof(ri));
+		for (j = i + 1; j < nr; j++) {
+			if (!path[j] || !strcmp(path[j], "-"))
+				continue;
+			cli_resolve_path(path[j], rj, sizeof(rj));
+			if (!strcmp(ri, rj) ||
+			    (!stat(path[i], &si) && !stat(path[j], &sj) &&
+			     si.st_dev == sj.st_dev && si.st_ino == sj.st_ino))
+				return cli_fail(c, "%s %s and %s %s are one file: expected a file of its own for each output",
+						opt[i], path[i], opt[j], path[j]);
+		}
+	}
+	return 0;
+}
+
+/* --json, --csv and --trace. */
+static int cli_check_outputs(struct cli *c, const struct cli_args *a)
+{
+	const char *opt[] = { "--json", "--csv", "--trace" };
+	const char *path[] = { a->json, a->csv, a->trace };
+
+	return cli_outputs_distinct(c, opt, path, 3);
 }
 
 /*
@@ -996,6 +1182,8 @@ static int cli_run_all(struct cli *c, const struct scenario_ops **scn,
 		prep[i].cfg.seed = a->seed + (uint64_t)(i % nr_seeds);
 		nr_runs += prep[i].nr;
 	}
+	if (!ret)
+		ret = cli_check_outputs(c, a);
 	jobs = cli_default_jobs(a, false);
 	if (!ret && ((jobs > 1 && nr_runs > 1 && !a->trace) || nr_seeds > 1))
 		ret = cli_run_pool(c, prep, nr_scn * nr_seeds, jobs,
@@ -1126,7 +1314,8 @@ static int cmd_show(struct cli *c, int argc, char **argv)
 			sim_param_format(q, q->max, hi, sizeof(hi));
 			fprintf(c->out, "[%s..%s]", lo, hi);
 		}
-		fprintf(c->out, "  %s\n", q->help ? q->help : "");
+		fprintf(c->out, "  %s%s\n", q->help ? q->help : "",
+			q->cpus_default ? "; default: the profile's CPUs" : "");
 	}
 	fprintf(c->out, "\nmetrics:\n");
 	w = 0;
@@ -1249,12 +1438,57 @@ static void print_profile(struct cli *c, const struct sim_profile *p)
 			p->ranges[i].lo, p->ranges[i].hi, p->ranges[i].reason);
 }
 
+/*
+ * `mmsim profiles --from-host [FILE]`: the profile of this machine, as
+ * `mmsim compare` builds it (live_host_profile(): topology and clock
+ * measured, every other value a default with its source), checked as any
+ * profile is, to FILE (whole or not at all) or standard output.
+ */
+static int cmd_profiles_from_host(struct cli *c, int argc, char **argv)
+{
+	static const char head[] = "; profile \"host\": written by `mmsim profiles --from-host` "
+				   "(as `mmsim compare` builds it) from this machine's /sys and /proc\n";
+	static char ini[65536], out[65536 + sizeof(head)];
+	const char *body;
+	struct sim_profile *p;
+	struct sim_outfile f;
+	int n, ret = 0;
+
+	if (argc > 3)
+		return cli_fail(c, "profiles --from-host: expected at most one FILE, got %d",
+				argc - 2);
+	n = live_host_profile(ini, sizeof(ini));
+	if (n < 0)
+		return cli_fail(c, "profiles --from-host: cannot describe this machine (%s)",
+				strerror(-n)) - 1;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return cli_fail(c, "out of memory") - 1;
+	if (sim_profile_parse(ini, "host", p, c->msg, sizeof(c->msg)))
+		ret = 1;	/* what live_host_profile() wrote does not parse: our bug */
+	free(p);
+	if (ret)
+		return ret;
+	/* its first line, a comment, names the command that wrote it */
+	body = ini[0] == ';' && strchr(ini, '\n') ? strchr(ini, '\n') + 1 : ini;
+	n = snprintf(out, sizeof(out), "%s%s", head, body);
+	if (sim_outfile_open(&f, "profiles --from-host", argc == 3 ? argv[2] : "-", c->out,
+			     c->msg, sizeof(c->msg)))
+		return 2;
+	if (sim_outfile_commit(&f, out, (size_t)n, c->msg, sizeof(c->msg)))
+		ret = 1;
+	sim_outfile_abort(&f);
+	return ret;
+}
+
 static int cmd_profiles(struct cli *c, int argc, char **argv)
 {
 	const char *const *names = sim_profile_builtin_names();
 	struct sim_profile *p;
 	int i, ret = 0;
 
+	if (argc >= 2 && !strcmp(argv[1], "--from-host"))
+		return cmd_profiles_from_host(c, argc, argv);
 	if (argc > 2)
 		return cli_fail(c, "profiles: expected at most one profile, got %d operands",
 				argc - 1);
@@ -1293,11 +1527,77 @@ static int cmd_compare(struct cli *c, int argc, char **argv)
 	return compare_cmd_main(argc, argv, c->out, c->err);
 }
 
+/* The options of one command, as the help text lists them. */
+static void cli_print_options(struct cli *c, unsigned cmd_mask)
+{
+	static const char *const cmd_names[] = { "run", "reproduce", "sweep", "merge" };
+	int i, b;
+
+	for (i = 0; i < NR_CLI_OPTS; i++) {
+		char head[64], cmds[48] = "";
+		size_t n = 0;
+
+		if (!(cli_opts[i].cmds & cmd_mask))
+			continue;
+		snprintf(head, sizeof(head), "%s%s%s", cli_opts[i].name, cli_opts[i].arg ? " " : "",
+			 cli_opts[i].arg ? cli_opts[i].arg : "");
+		for (b = 0; b < 4; b++)
+			if (cli_opts[i].cmds & (1u << b))
+				n += (size_t)snprintf(cmds + n, sizeof(cmds) - n, "%s%s", n ? "," : "",
+						      cmd_names[b]);
+		fprintf(c->out, "  %-24s %-26s %s\n", head, cmds, cli_opts[i].help);
+	}
+}
+
+/* `mmsim help COMMAND`: its usage, what it does and its options. */
+static int cmd_help_one(struct cli *c, const char *name)
+{
+	static const struct { const char *name; unsigned mask; } masks[] = {
+		{ "run", CLI_RUN }, { "reproduce", CLI_REPRO }, { "sweep", CLI_SWEEP },
+		{ "merge", CLI_MERGE },
+	};
+	unsigned mask = 0;
+	size_t k;
+	int i;
+
+	for (i = 0; cli_cmds[i].name; i++)
+		if (!strcmp(cli_cmds[i].name, name))
+			break;
+	if (!cli_cmds[i].name) {
+		size_t n = (size_t)snprintf(c->msg, sizeof(c->msg),
+					    "help %s: no such command: expected one of", name);
+
+		for (i = 0; cli_cmds[i].name && n < sizeof(c->msg); i++)
+			n += (size_t)snprintf(c->msg + n, sizeof(c->msg) - n, "%s %s",
+					      i ? "," : "", cli_cmds[i].name);
+		return 2;
+	}
+	fprintf(c->out, "usage: mmsim %s%s%s\n\n%s\n", cli_cmds[i].name,
+		cli_cmds[i].usage[0] ? " " : "", cli_cmds[i].usage, cli_cmds[i].help);
+	for (k = 0; k < sizeof(masks) / sizeof(masks[0]); k++)
+		if (!strcmp(masks[k].name, name))
+			mask = masks[k].mask;
+	if (mask) {
+		fprintf(c->out, "\noptions:\n");
+		cli_print_options(c, mask);
+		if (cli_opts[CLI_OPT_JOBS].cmds & mask)
+			fprintf(c->out, "\n-j N is --jobs N.\n");
+	} else if (cli_cmds[i].fn == cmd_live || cli_cmds[i].fn == cmd_compare) {
+		fprintf(c->out, "\nits options: mmsim %s --help\n", name);
+	}
+	return 0;
+}
+
 static int cmd_help(struct cli *c, int argc, char **argv)
 {
 	const char *const *names = sim_profile_builtin_names();
 	size_t w = 0;
 	int i;
+
+	if (argc > 2)
+		return cli_fail(c, "help %s %s: expected at most one COMMAND", argv[1], argv[2]);
+	if (argc == 2)
+		return cmd_help_one(c, argv[1]);
 
 	fprintf(c->out,
 		"mmsim: a deterministic simulator of Linux memory-management hot paths\n\n"
@@ -1309,26 +1609,8 @@ static int cmd_help(struct cli *c, int argc, char **argv)
 			 cli_cmds[i].usage[0] ? " " : "", cli_cmds[i].usage);
 		fprintf(c->out, "  %-44s %s\n", head, cli_cmds[i].help);
 	}
-	fprintf(c->out, "\noptions:\n");
-	for (i = 0; i < NR_CLI_OPTS; i++) {
-		char head[64];
-
-		snprintf(head, sizeof(head), "%s%s%s", cli_opts[i].name,
-			 cli_opts[i].arg ? " " : "",
-			 cli_opts[i].arg ? cli_opts[i].arg : "");
-		{
-			static const char *const cmd_names[] = { "run", "reproduce", "sweep", "merge" };
-			char cmds[48] = "";
-			size_t n = 0;
-			int b;
-
-			for (b = 0; b < 4; b++)
-				if (cli_opts[i].cmds & (1u << b))
-					n += (size_t)snprintf(cmds + n, sizeof(cmds) - n, "%s%s",
-							      n ? "," : "", cmd_names[b]);
-			fprintf(c->out, "  %-24s %-26s %s\n", head, cmds, cli_opts[i].help);
-		}
-	}
+	fprintf(c->out, "\noptions (-j N is --jobs N):\n");
+	cli_print_options(c, CLI_RUN | CLI_REPRO | CLI_SWEEP | CLI_MERGE);
 	fprintf(c->out, "\nscenarios:\n");
 	for (i = 0; c->registry[i]; i++)
 		if (strlen(c->registry[i]->name) > w)
@@ -1349,6 +1631,149 @@ static int cmd_help(struct cli *c, int argc, char **argv)
 	return 0;
 }
 
+/* @s for roff: '-' as "\-", a backslash doubled, a leading '.' or '\'' guarded. */
+static void man_text(FILE *f, const char *s)
+{
+	if (*s == '.' || *s == '\'')
+		fputs("\\&", f);
+	for (; *s; s++) {
+		if (*s == '-')
+			fputs("\\-", f);
+		else if (*s == '\\')
+			fputs("\\e", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+/*
+ * `mmsim man`: the manual page, in roff, from the same tables as the help:
+ * commands (cli_cmds), options (CLI_OPTIONS), scenarios and profiles.
+ */
+static int cmd_man(struct cli *c, int argc, char **argv)
+{
+	static const char *const cmd_names[] = { "run", "reproduce", "sweep", "merge" };
+	const char *const *names = sim_profile_builtin_names();
+	FILE *f = c->out;
+	int i, b;
+
+	if (argc > 1)
+		return cli_fail(c, "man %s: takes no operand", argv[1]);
+	fprintf(f, ".TH MMSIM 1 \"\" \"mmsim %s\" \"User Commands\"\n.SH NAME\n", MMSIM_VERSION);
+	fprintf(f, "mmsim \\- a deterministic simulator of Linux memory\\-management hot paths\n");
+	fprintf(f, ".SH SYNOPSIS\n.B mmsim\n.I COMMAND\n[\\fIoptions\\fR]\n.SH COMMANDS\n");
+	for (i = 0; cli_cmds[i].name; i++) {
+		fprintf(f, ".TP\n.B ");
+		man_text(f, cli_cmds[i].name);
+		if (cli_cmds[i].usage[0]) {
+			fputs(" ", f);
+			man_text(f, cli_cmds[i].usage);
+		}
+		fputs("\n", f);
+		man_text(f, cli_cmds[i].help);
+		fputs("\n", f);
+	}
+	fprintf(f, ".SH OPTIONS\n\\-j N is \\-\\-jobs N.\n");
+	for (i = 0; i < NR_CLI_OPTS; i++) {
+		fprintf(f, ".TP\n.B ");
+		man_text(f, cli_opts[i].name);
+		if (cli_opts[i].arg) {
+			fputs(" \\fI", f);
+			man_text(f, cli_opts[i].arg);
+			fputs("\\fR", f);
+		}
+		fputs("\n(", f);
+		for (b = 0; b < 4; b++)
+			if (cli_opts[i].cmds & (1u << b))
+				fprintf(f, "%s%s", (cli_opts[i].cmds & ((1u << b) - 1)) ? ", " : "",
+					cmd_names[b]);
+		fputs(") ", f);
+		man_text(f, cli_opts[i].help);
+		fputs("\n", f);
+	}
+	fprintf(f, ".SH SCENARIOS\n");
+	for (i = 0; c->registry[i]; i++) {
+		fprintf(f, ".TP\n.B ");
+		man_text(f, c->registry[i]->name);
+		fputs("\n", f);
+		man_text(f, c->registry[i]->summary ? c->registry[i]->summary : "");
+		fputs("\n", f);
+	}
+	fprintf(f, ".SH PROFILES\n");
+	for (i = 0; names[i]; i++) {
+		fputs(i ? ", " : "", f);
+		man_text(f, names[i]);
+	}
+	fprintf(f, "; or an INI file (\\fBmmsim profiles\\fR \\fINAME\\fR prints one).\n");
+	fprintf(f, ".SH EXIT STATUS\n0 success, 1 internal failure, 2 bad input "
+		"(one line on standard error, before any work).\n");
+	fprintf(f, ".SH SEE ALSO\nREADME.md and docs/ in the source tree.\n");
+	return 0;
+}
+
+/*
+ * `mmsim completion bash`: a bash completion script, from the same tables:
+ * commands, each command's options, scenario and profile names.
+ */
+static int cmd_completion(struct cli *c, int argc, char **argv)
+{
+	static const struct { const char *name; unsigned mask; } masks[] = {
+		{ "run", CLI_RUN }, { "reproduce", CLI_REPRO }, { "sweep", CLI_SWEEP },
+		{ "merge", CLI_MERGE },
+	};
+	const char *const *names = sim_profile_builtin_names();
+	FILE *f = c->out;
+	size_t k;
+	int i;
+
+	if (argc != 2 || strcmp(argv[1], "bash"))
+		return cli_fail(c, "completion%s%s: expected the shell: bash", argc > 1 ? " " : "",
+				argc > 1 ? argv[1] : "");
+	fprintf(f, "# bash completion for mmsim %s, written by `mmsim completion bash`\n",
+		MMSIM_VERSION);
+	fprintf(f, "_mmsim()\n{\n\tlocal cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}"
+		   " opts=\n\tlocal cmds=\"");
+	for (i = 0; cli_cmds[i].name; i++)
+		fprintf(f, "%s%s", i ? " " : "", cli_cmds[i].name);
+	fprintf(f, "\"\n\tlocal scenarios=\"");
+	for (i = 0; c->registry[i]; i++)
+		fprintf(f, "%s%s", i ? " " : "", c->registry[i]->name);
+	fprintf(f, "\"\n\tlocal profiles=\"");
+	for (i = 0; names[i]; i++)
+		fprintf(f, "%s%s", i ? " " : "", names[i]);
+	fprintf(f, "\"\n\n\tif [ \"$COMP_CWORD\" -eq 1 ]; then\n"
+		   "\t\tCOMPREPLY=($(compgen -W \"$cmds --help --version\" -- \"$cur\"))\n"
+		   "\t\treturn\n\tfi\n\tcase $prev in\n"
+		   "\t--profile) COMPREPLY=($(compgen -W \"$profiles\" -- \"$cur\") $(compgen -f -- \"$cur\")); return ;;\n"
+		   "\t--locks-format) COMPREPLY=($(compgen -W \"perf lock_stat\" -- \"$cur\")); return ;;\n"
+		   "\t--json|--csv|--trace|--plot) COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n"
+		   "\tesac\n\tcase ${COMP_WORDS[1]} in\n");
+	for (k = 0; k < sizeof(masks) / sizeof(masks[0]); k++) {
+		fprintf(f, "\t%s) opts=\"", masks[k].name);
+		for (i = 0; i < NR_CLI_OPTS; i++)
+			if (cli_opts[i].cmds & masks[k].mask)
+				fprintf(f, "%s ", cli_opts[i].name);
+		fprintf(f, "--help\" ;;\n");
+	}
+	fprintf(f, "\tesac\n\tif [[ $cur == -* ]]; then\n"
+		   "\t\tCOMPREPLY=($(compgen -W \"$opts\" -- \"$cur\"))\n"
+		   "\t\treturn\n\tfi\n\tcase ${COMP_WORDS[1]} in\n"
+		   "\trun|show|sweep|reproduce|live|compare) COMPREPLY=($(compgen -W \"$scenarios\" -- \"$cur\")) ;;\n"
+		   "\tprofiles) COMPREPLY=($(compgen -W \"$profiles\" -- \"$cur\") $(compgen -f -- \"$cur\")) ;;\n"
+		   "\thelp) COMPREPLY=($(compgen -W \"$cmds\" -- \"$cur\")) ;;\n"
+		   "\tmerge) COMPREPLY=($(compgen -f -- \"$cur\")) ;;\n"
+		   "\tesac\n}\ncomplete -F _mmsim mmsim\n");
+	return 0;
+}
+
+static int cmd_version(struct cli *c, int argc, char **argv)
+{
+	if (argc > 1)
+		return cli_fail(c, "version %s: takes no operand", argv[1]);
+	fprintf(c->out, "mmsim %s\n", MMSIM_VERSION);
+	return 0;
+}
+
 static const struct cli_cmd cli_cmds[] = {
 	{ "list", "", "scenarios, one line each", cmd_list },
 	{ "show", "SCENARIO", "its variants, parameters, metrics and profile", cmd_show },
@@ -1364,11 +1789,15 @@ static const struct cli_cmd cli_cmds[] = {
 	{ "sensitivity", "SCENARIO [options]",
 	  "every assumption at both ends of its range: which conclusions hold",
 	  cmd_sensitivity },
-	{ "profiles", "[NAME|FILE]", "list profiles, or print one with sources",
+	{ "profiles", "[NAME|FILE | --from-host [FILE]]",
+	  "list profiles, print one with sources, or write this machine's",
 	  cmd_profiles },
 	{ "live", "...", "run a workload on this machine's kernel", cmd_live },
 	{ "compare", "...", "compare live and simulated results", cmd_compare },
-	{ "help", "", "this text (also --help)", cmd_help },
+	{ "help", "[COMMAND]", "this text (also --help), or one command's", cmd_help },
+	{ "version", "", "the version (also --version)", cmd_version },
+	{ "man", "", "the manual page, in roff (man -l <(mmsim man))", cmd_man },
+	{ "completion", "bash", "a bash completion script", cmd_completion },
 	{ NULL, NULL, NULL, NULL },
 };
 
@@ -1407,6 +1836,8 @@ int mmsim_main(int argc, char **argv,
 	cmd = argv[1];
 	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h"))
 		cmd = "help";
+	if (!strcmp(cmd, "--version"))
+		cmd = "version";
 	for (i = 0; cli_cmds[i].name; i++)
 		if (!strcmp(cli_cmds[i].name, cmd))
 			break;
@@ -1422,7 +1853,8 @@ int mmsim_main(int argc, char **argv,
 	for (int k = 2; k < argc && cli_cmds[i].fn != cmd_live &&
 	     cli_cmds[i].fn != cmd_compare; k++)
 		if (!strcmp(argv[k], "--help") || !strcmp(argv[k], "-h")) {
-			ret = cmd_help(c, 1, argv);
+			ret = cli_cmds[i].fn == cmd_help ? cmd_help(c, 1, argv)
+							 : cmd_help_one(c, cli_cmds[i].name);
 			goto out_report;
 		}
 	ret = cli_cmds[i].fn(c, argc - 1, argv + 1);

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include <jansson.h>
 
@@ -56,6 +57,8 @@ struct cli_args {
 	/* run */
 	const char *trace;			/* trace file, NULL: none */
 	uint64_t trace_limit;			/* events */
+	int locks_format;			/* enum sim_locks_format */
+	bool vmstat;				/* --vmstat */
 };
 
 /* The invocation: the registry and the streams. */
@@ -89,7 +92,10 @@ struct cli_sinks {
 	json_t *json;			/* run: the document; reproduce: an array */
 	struct sim_out csv;		/* in memory until the end */
 	bool csv_header_done;
-	struct sim_outfile *trace;	/* --trace: one file per variant run */
+	struct sim_outfile trace_f;	/* --trace: one file, a process per variant run */
+	struct sim_out trace;		/* its text until the end */
+	uint64_t trace_events, trace_dropped;
+	bool trace_truncated;
 	int plot_ret;			/* reproduce --plot failed: its code */
 	char plot_msg[CLI_ERR];
 };
@@ -100,6 +106,14 @@ int cli_fail(struct cli *c, const char *fmt, ...)
 const struct scenario_ops *cli_find_scenario(struct cli *c, const char *name);
 int cli_parse_args(struct cli *c, int argc, char **argv, unsigned cmd,
 		   const char *cmd_name, struct cli_args *a);
+/* Refuse two of the @nr output files @path (given by options @opt) that are one file; 0 or 2. */
+int cli_outputs_distinct(struct cli *c, const char *const *opt, const char *const *path, int nr);
+/* In a forked child: SIGKILL when the parent dies (PR_SET_PDEATHSIG). */
+void cli_child_dies_with(pid_t parent);
+/* The scenario's checks of @cfg, then whether the run fits in host memory; 0 or 2. */
+int cli_validate(struct cli *c, const struct sim_run_config *cfg);
+/* Host bytes one run of @cfg needs, roughly (model state). */
+uint64_t cli_host_bytes_estimate(const struct sim_run_config *cfg);
 int cli_configure(struct cli *c, const struct scenario_ops *s,
 		  const struct cli_args *a, struct sim_run_config *cfg);
 int cli_select_variants(struct cli *c, const struct scenario_ops *s,

@@ -87,7 +87,8 @@ static int sens_prepare(struct cli *c, const struct scenario_ops *s,
 	if (ret || !strcmp(pt->kind, "default"))
 		return ret;
 	if (!strcmp(pt->kind, "range")) {
-		if (sim_profile_set(pt->prep.prof, pt->name, why, sizeof(why)))
+		if (sim_profile_set(pt->prep.prof, pt->name, why, sizeof(why)) ||
+		    sim_profile_check(pt->prep.prof, why, sizeof(why)))
 			return cli_fail(c, "sensitivity: point %s: %s", pt->name, why);
 	} else {
 		int i = sim_scenario_param_index(s, pt->key);

@@ -431,7 +431,7 @@ static int sweep_setup(struct cli *c, const struct cli_args *a, struct sweep *sw
 		char point[256];
 
 		sweep_config(sw, r, &cfg);
-		if (sw->s->validate && sw->s->validate(&cfg, c->msg, sizeof(c->msg))) {
+		if (cli_validate(c, &cfg)) {
 			char why[CLI_ERR];
 
 			snprintf(why, sizeof(why), "%s", c->msg);
@@ -515,7 +515,7 @@ static int write_all(int fd, const char *p, size_t n)
 static int sweep_spawn(struct sweep *sw, uint64_t r, struct sweep_run *run)
 {
 	int p[2];
-	pid_t pid;
+	pid_t pid, parent = getpid();
 
 	if (pipe(p))
 		return -1;
@@ -531,6 +531,7 @@ static int sweep_spawn(struct sweep *sw, uint64_t r, struct sweep_run *run)
 		int code;
 
 		close(p[0]);
+		cli_child_dies_with(parent);
 		sim_set_progress_hook(NULL, NULL);	/* the parent shows progress */
 		sim_out_init_buffer(&o);
 		code = sweep_child_run(sw, r, &o);
@@ -867,6 +868,12 @@ int cmd_sweep(struct cli *c, int argc, char **argv)
 		ret = sweep_merge_shards(c, &sw, &a, argc, argv);
 		goto out_free;
 	}
+	if (a.plot && a.csv) {
+		const char *opt[] = { "--csv", "--plot" }, *path[] = { a.csv, a.plot };
+
+		if ((ret = cli_outputs_distinct(c, opt, path, 2)))
+			goto out_free;
+	}
 	if (a.plot && (ret = cli_plot_check_path(c, a.plot)))
 		goto out_free;
 	if (sim_outfile_open(&csv_f, "--csv", a.csv ? a.csv : "-", c->out, c->msg,
@@ -932,6 +939,13 @@ struct merge_file {
 	const char *rows;		/* after the header */
 };
 
+/*
+ * The largest input merge reads: a sweep has at most 10000 runs of at most
+ * SIM_MAX_VARIANTS x SIM_MAX_METRICS rows of a few hundred bytes (about
+ * 220 MB); more is not a shard (and /dev/zero never ends).
+ */
+#define MERGE_MAX_BYTES		((size_t)256 << 20)
+
 static int merge_read(struct cli *c, struct merge_file *f)
 {
 	FILE *fp = fopen(f->path, "r");
@@ -943,8 +957,20 @@ static int merge_read(struct cli *c, struct merge_file *f)
 		return cli_fail(c, "merge %s: cannot read it (%s): expected a CSV written by mmsim sweep",
 				f->path, strerror(errno));
 	sim_out_init_buffer(&o);
-	while ((n = fread(buf, 1, sizeof(buf), fp)) > 0)
+	while ((n = fread(buf, 1, sizeof(buf), fp)) > 0) {
+		const char *why = NULL;
+
+		if (memchr(buf, '\0', n))
+			why = "a NUL byte: expected a CSV text file";
+		else if (o.len + n > MERGE_MAX_BYTES)
+			why = "longer than 256 MiB: expected the CSV of a sweep's shard";
+		if (why) {
+			fclose(fp);
+			sim_out_release(&o);
+			return cli_fail(c, "merge %s: %s", f->path, why);
+		}
 		sim_out_write(&o, buf, n);
+	}
 	if (ferror(fp) || o.failed) {
 		fclose(fp);
 		sim_out_release(&o);
@@ -1133,7 +1159,8 @@ int cmd_merge(struct cli *c, int argc, char **argv)
 			nl = end + 1;
 		}
 	}
-	qsort(keys, nr_keys, sizeof(*keys), cmp_str);
+	if (nr_keys > 1)	/* header-only shards have no rows (and keys is NULL) */
+		qsort(keys, nr_keys, sizeof(*keys), cmp_str);
 	for (i = 1; i < nr_keys; i++)
 		if (!strcmp(keys[i - 1], keys[i])) {
 			ret = cli_fail(c, "merge: the row %s... appears twice: expected each shard once",

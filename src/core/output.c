@@ -14,7 +14,8 @@
  *   JSON, CSV the machine-readable forms (DESIGN.md section 5)
  * Numbers use fixed printf formats; mmsim never calls setlocale(), so the
  * C locale's '.' is the decimal point.  Result files are written whole or
- * not at all (struct sim_outfile: a temporary file, then rename()).
+ * not at all (struct sim_outfile: an unnamed temporary file, linked and
+ * renamed into place at the end).
  *
  * No locks; nothing here runs inside the engine.
  */
@@ -28,6 +29,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/types.h>
 
 #include "mmsim/output.h"
 #include "mmsim/profile.h"
@@ -373,49 +376,306 @@ void sim_print_table(struct sim_out *o, const struct sim_report *r)
 	free(t);
 }
 
+/*
+ * The kernel's name of each lock class the model keeps: lockdep names a
+ * class by the expression that initialised it (spin_lock_init(&zone->lock)
+ * gives "&zone->lock"), or by its key's expression when one is set
+ * (init_one_lru()'s lockdep_set_class(&l->lock, lru->key) gives "lru->key",
+ * the deferred-split list_lru's key since the 2026 list_lru series).  The
+ * model's own names stay in JSON and CSV and in the scenarios' metrics.
+ */
+static const char *const lock_kernel_names[][2] = {
+	{ "lru_lock", "&lruvec->lru_lock" },		/* lruvec_init() */
+	{ "mmap_lock", "&mm->mmap_lock" },		/* mmap_init_lock() */
+	{ "zone->lock", "&zone->lock" },		/* zone_init_internals() */
+	{ "deferred_split_lru", "lru->key" },		/* init_one_lru(), keyed */
+	{ "ptlock", "ptlock_ptr(ptdesc)" },		/* ptlock_init() */
+	{ "swap_info->lock", "&p->lock" },		/* alloc_swap_info() */
+	{ "swap_cluster->lock", "&cluster_info[i].lock" },	/* setup_clusters() */
+	{ "khugepaged_mm_lock", "khugepaged_mm_lock" },	/* DEFINE_SPINLOCK() */
+};
+
 /**
- * sim_print_locks() - the lock_stat-style table of each variant
+ * sim_lock_kernel_name() - the name the kernel's lockdep gives a lock class
+ * @name: the model's name ("lru_lock")
+ *
+ * Return: the kernel's ("&lruvec->lru_lock"), or @name when the model's
+ * lock has no kernel counterpart (the spinlock scenario's "spinlock").
+ */
+const char *sim_lock_kernel_name(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(lock_kernel_names) / sizeof(lock_kernel_names[0]); i++)
+		if (!strcmp(lock_kernel_names[i][0], name))
+			return lock_kernel_names[i][1];
+	return name;
+}
+
+/* One row of a lock table: a lock class's one read/write state. */
+struct lock_row {
+	const struct sim_lock_result *l;
+	const struct sim_lock_side *side;
+	const char *type;		/* "spinlock", "rwsem:W", "rwsem:R" */
+};
+
+/* The rows of @res with at least one acquisition (and contention, if @contended). */
+static int lock_rows(const struct sim_variant_result *res, struct lock_row *rows, bool contended)
+{
+	int i, k, n = 0;
+
+	for (i = 0; i < res->nr_locks && i < SIM_MAX_LOCKS; i++) {
+		const struct sim_lock_result *l = &res->locks[i];
+
+		for (k = 0; k < (l->rwsem ? 2 : 1); k++) {
+			const struct sim_lock_side *sd = &l->side[k];
+
+			if (!sd->acquisitions || (contended && !sd->contentions))
+				continue;
+			rows[n].l = l;
+			rows[n].side = sd;
+			rows[n].type = !l->rwsem ? "spinlock" : k ? "rwsem:R" : "rwsem:W";
+			n++;
+		}
+	}
+	return n;
+}
+
+static int lock_row_cmp_wait(const void *a, const void *b)
+{
+	const struct lock_row *x = a, *y = b;
+
+	if (x->side->wait_total != y->side->wait_total)
+		return x->side->wait_total > y->side->wait_total ? -1 : 1;
+	return strcmp(x->l->name, y->l->name) ? strcmp(x->l->name, y->l->name)
+					      : strcmp(x->type, y->type);
+}
+
+/*
+ * A time as perf lock contention prints one in a column @len wide: the
+ * largest unit it reaches (h, m, s, ms, us) with two decimals, else whole ns.
+ */
+static void lock_print_time(struct sim_out *o, uint64_t ps, int len)
+{
+	static const struct { double base; const char *unit; } units[] = {
+		{ 3600e9, "h " }, { 60e9, "m " }, { 1e9, "s " }, { 1e6, "ms" }, { 1e3, "us" },
+	};
+	uint64_t ns = ps / SIM_NS;
+	size_t i;
+
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if ((double)ns < units[i].base)
+			continue;
+		sim_out_printf(o, "%*.2f %s", len - 3, (double)ns / units[i].base, units[i].unit);
+		return;
+	}
+	sim_out_printf(o, "%*" PRIu64 " ns", len - 3, ns);
+}
+
+/**
+ * sim_print_locks() - the lock table of each variant, as perf prints it
  * @o: the sink
  * @r: the results
  *
- * One table per variant that has lock classes, headed "locks: VARIANT",
- * with columns name, acquisitions, contentions, wait total s (6 decimals),
- * wait avg ns and hold avg ns (1 decimal).
+ * The layout of `perf lock contention` (tools/perf/builtin-lock.c): per
+ * variant, the contended lock classes sorted by total wait, with columns
+ * contended, total wait, max wait, avg wait, type (spinlock, rwsem:R,
+ * rwsem:W) and the lock's lockdep name where perf prints the caller (the
+ * model keeps no call stacks).  Locks never contended are left out, as
+ * perf, which sees only contention, leaves them out.  --locks-format
+ * lock_stat prints every lock taken (sim_print_lock_stat()).
  */
 void sim_print_locks(struct sim_out *o, const struct sim_report *r)
 {
-	struct out_table *t;
-	int v, i;
+	struct lock_row rows[2 * SIM_MAX_LOCKS];
+	int v, i, n;
+
+	if (r->locks_format == SIM_LOCKS_LOCK_STAT) {
+		sim_print_lock_stat(o, r);
+		return;
+	}
+	for (v = 0; v < r->nr_res; v++) {
+		n = lock_rows(&r->res[v], rows, true);
+		if (!n)
+			continue;
+		qsort(rows, (size_t)n, sizeof(rows[0]), lock_row_cmp_wait);
+		sim_out_printf(o, "\nlocks: %s (perf lock contention)\n", r->res[v].name);
+		sim_out_printf(o, "%*s %*s %*s %*s   %10s   %s\n\n", 10, "contended", 12, "total wait",
+			       12, "max wait", 12, "avg wait", "type", "lock");
+		for (i = 0; i < n; i++) {
+			const struct sim_lock_side *sd = rows[i].side;
+
+			sim_out_printf(o, "%*" PRIu64 " ", 10, sd->contentions);
+			lock_print_time(o, sd->wait_total, 12);
+			sim_out_printf(o, " ");
+			lock_print_time(o, sd->wait_max, 12);
+			sim_out_printf(o, " ");
+			lock_print_time(o, sd->wait_total / sd->contentions, 12);
+			sim_out_printf(o, "   %10s   %s\n", rows[i].type,
+				       sim_lock_kernel_name(rows[i].l->name));
+		}
+	}
+}
+
+/* lock_stat's time: microseconds with two decimals, rounded (snprint_time()). */
+static void lock_stat_time_col(struct sim_out *o, uint64_t ps)
+{
+	uint64_t ns = ps / SIM_NS + 5;
+	char num[32];
+
+	snprintf(num, sizeof(num), "%" PRIu64 ".%02u", ns / 1000, (unsigned)(ns % 1000) / 10);
+	sim_out_printf(o, " %14s", num);
+}
+
+/* One lock_stat row: count, min, max, total, average. */
+static void lock_stat_lt(struct sim_out *o, uint64_t nr, uint64_t min, uint64_t max,
+			 uint64_t total)
+{
+	sim_out_printf(o, "%14" PRIu64, nr);
+	lock_stat_time_col(o, min);
+	lock_stat_time_col(o, max);
+	lock_stat_time_col(o, total);
+	lock_stat_time_col(o, nr ? total / nr : 0);
+}
+
+static int lock_result_cmp_contentions(const void *a, const void *b)
+{
+	const struct sim_lock_result *x = *(const struct sim_lock_result *const *)a;
+	const struct sim_lock_result *y = *(const struct sim_lock_result *const *)b;
+
+	uint64_t cx = x->side[0].contentions + x->side[1].contentions;
+	uint64_t cy = y->side[0].contentions + y->side[1].contentions;
+
+	if (cx != cy)
+		return cx > cy ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+#define LOCK_STAT_WIDTH	(40 + 1 + 12 * (14 + 1))
+
+static void lock_stat_line(struct sim_out *o, char c)
+{
+	char line[LOCK_STAT_WIDTH + 2];
+
+	memset(line, c, LOCK_STAT_WIDTH);
+	line[LOCK_STAT_WIDTH] = '\n';
+	sim_out_write(o, line, LOCK_STAT_WIDTH + 1);
+}
+
+/**
+ * sim_print_lock_stat() - the lock classes of each variant as /proc/lock_stat
+ * @o: the sink
+ * @r: the results
+ *
+ * The layout of lock_stat version 0.4 (kernel/locking/lockdep_proc.c): a
+ * row per class and read/write state (NAME-W: and NAME-R: for a
+ * rw_semaphore taken both ways), classes by contentions, times in us with
+ * two decimals.  The model does not count cache-line bounces (con-bounces
+ * and acq-bounces print 0) nor keep contention points (call sites).
+ * Classes never taken are left out.
+ */
+void sim_print_lock_stat(struct sim_out *o, const struct sim_report *r)
+{
+	const struct sim_lock_result *sorted[SIM_MAX_LOCKS];
+	int v, i, n, k;
 
 	for (v = 0; v < r->nr_res; v++) {
 		const struct sim_variant_result *res = &r->res[v];
 
-		if (!res->nr_locks)
+		for (i = 0, n = 0; i < res->nr_locks && i < SIM_MAX_LOCKS; i++)
+			if (res->locks[i].side[0].acquisitions || res->locks[i].side[1].acquisitions)
+				sorted[n++] = &res->locks[i];
+		if (!n)
 			continue;
-		t = calloc(1, sizeof(*t));
-		if (!t) {
-			o->failed = true;
-			return;
-		}
-		table_set(t, 0, 0, "locks: %s", res->name);
-		table_set(t, 0, 1, "acquisitions");
-		table_set(t, 0, 2, "contentions");
-		table_set(t, 0, 3, "wait total s");
-		table_set(t, 0, 4, "wait avg ns");
-		table_set(t, 0, 5, "hold avg ns");
-		for (i = 0; i < res->nr_locks && i < SIM_MAX_LOCKS; i++) {
-			const struct sim_lock_result *l = &res->locks[i];
+		qsort(sorted, (size_t)n, sizeof(sorted[0]), lock_result_cmp_contentions);
+		sim_out_printf(o, "\nlocks: %s\nlock_stat version 0.4\n", res->name);
+		lock_stat_line(o, '-');
+		sim_out_printf(o, "%40s %14s %14s %14s %14s %14s %14s %14s %14s %14s %14s %14s %14s\n",
+			       "class name", "con-bounces", "contentions", "waittime-min",
+			       "waittime-max", "waittime-total", "waittime-avg", "acq-bounces",
+			       "acquisitions", "holdtime-min", "holdtime-max", "holdtime-total",
+			       "holdtime-avg");
+		lock_stat_line(o, '-');
+		sim_out_printf(o, "\n");
+		for (i = 0; i < n; i++) {
+			const struct sim_lock_result *l = sorted[i];
+			const char *name = sim_lock_kernel_name(l->name);
+			bool both = l->rwsem && l->side[0].acquisitions && l->side[1].acquisitions;
 
-			table_set(t, 1 + i, 0, "%s", l->name);
-			table_set(t, 1 + i, 1, "%" PRIu64, l->acquisitions);
-			table_set(t, 1 + i, 2, "%" PRIu64, l->contentions);
-			table_set(t, 1 + i, 3, "%.6f", l->wait_total_s);
-			table_set(t, 1 + i, 4, "%.1f", l->wait_avg_ns);
-			table_set(t, 1 + i, 5, "%.1f", l->hold_avg_ns);
+			for (k = 0; k < (l->rwsem ? 2 : 1); k++) {
+				const struct sim_lock_side *sd = &l->side[k];
+
+				if (!sd->acquisitions)
+					continue;
+				if (!l->rwsem || (k == 0 && !both))
+					sim_out_printf(o, "%40s:", name);
+				else
+					sim_out_printf(o, "%38s-%c:", name, k ? 'R' : 'W');
+				sim_out_printf(o, "%14u ", 0u);
+				lock_stat_lt(o, sd->contentions, sd->wait_min, sd->wait_max,
+					     sd->wait_total);
+				sim_out_printf(o, " %14u ", 0u);
+				lock_stat_lt(o, sd->acquisitions, sd->hold_min, sd->hold_max,
+					     sd->hold_total);
+				sim_out_printf(o, "\n");
+			}
+			lock_stat_line(o, '.');
+			sim_out_printf(o, "\n");
 		}
-		sim_out_write(o, "\n", 1);
-		table_print(t, o);
-		free(t);
+	}
+}
+
+/**
+ * sim_print_interrupts() - the per-CPU TLB row of /proc/interrupts
+ * @o: the sink
+ * @r: the results
+ *
+ * The kernel counts TLB shootdowns per CPU (irq_stat.irq_tlb_count) and
+ * /proc/interrupts prints them so: a CPUn header, then "TLB:" and one
+ * column per CPU (show_interrupts(), arch_show_interrupts()).  One block per
+ * variant that had any.  The CAL row (function-call interrupts per CPU) is
+ * not printed: the model counts those only in total (the counters table).
+ */
+void sim_print_interrupts(struct sim_out *o, const struct sim_report *r)
+{
+	int v, cpu;
+
+	for (v = 0; v < r->nr_res; v++) {
+		const struct sim_variant_result *res = &r->res[v];
+		uint64_t any = 0;
+
+		for (cpu = 0; cpu < res->nr_cpus && cpu < SIM_MAX_CPUS; cpu++)
+			any += res->irq_tlb[cpu];
+		if (!any)
+			continue;
+		sim_out_printf(o, "\ninterrupts: %s (/proc/interrupts)\n%*s", res->name, 3 + 8, "");
+		for (cpu = 0; cpu < res->nr_cpus && cpu < SIM_MAX_CPUS; cpu++)
+			sim_out_printf(o, "CPU%-8d", cpu);
+		sim_out_printf(o, "\n%*s: ", 3, "TLB");
+		for (cpu = 0; cpu < res->nr_cpus && cpu < SIM_MAX_CPUS; cpu++)
+			sim_out_printf(o, "%10u ", res->irq_tlb[cpu]);
+		sim_out_printf(o, "  TLB shootdowns\n");
+	}
+}
+
+/**
+ * sim_print_vmstat() - the vmstat counters of each variant as /proc/vmstat
+ * @o: the sink
+ * @r: the results
+ *
+ * "name value" lines, zeros included, for the counters the kernel keeps in
+ * /proc/vmstat (SIM_PGFAULT to SIM_THP_SCAN_EXCEED_SHARE_PTE in
+ * SIM_COUNTERS), in that order, after a "# VARIANT" line.
+ */
+void sim_print_vmstat(struct sim_out *o, const struct sim_report *r)
+{
+	int v, c;
+
+	for (v = 0; v < r->nr_res; v++) {
+		sim_out_printf(o, "\n# vmstat: %s\n", r->res[v].name);
+		for (c = SIM_PGFAULT; c <= SIM_THP_SCAN_EXCEED_SHARE_PTE; c++)
+			sim_out_printf(o, "%s %" PRIu64 "\n", sim_counter_names[c],
+				       r->res[v].counters[c]);
 	}
 }
 
@@ -701,16 +961,105 @@ int sim_print_json(struct sim_out *o, struct json_t *json)
 
 /* ---- result files ------------------------------------------------------- */
 
+/*
+ * Temporary names that exist right now (a named temporary file, or the
+ * moment between linkat() and rename()), removed if SIGINT, SIGTERM or
+ * SIGHUP ends the process.  Only the process that made them removes them
+ * (a forked child inherits the table, not the files).
+ */
+#define OUTFILE_MAX_TMPS	64
+static char *outfile_tmps[OUTFILE_MAX_TMPS];
+static pid_t outfile_owner;
+static struct sigaction outfile_old[3];
+static const int outfile_signals[3] = { SIGINT, SIGTERM, SIGHUP };
+
+static void outfile_on_signal(int sig)
+{
+	int i;
+
+	if (getpid() == outfile_owner)
+		for (i = 0; i < OUTFILE_MAX_TMPS; i++)
+			if (outfile_tmps[i])
+				unlink(outfile_tmps[i]);	/* async-signal-safe */
+	for (i = 0; i < 3; i++)
+		if (outfile_signals[i] == sig)
+			sigaction(sig, &outfile_old[i], NULL);
+	raise(sig);
+}
+
+/* Remember @tmp until outfile_forget(); 0, or -1 when the table is full. */
+static int outfile_remember(char *tmp)
+{
+	sigset_t all, old;
+	int i, ret = -1;
+
+	if (!outfile_owner) {
+		struct sigaction sa;
+
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = outfile_on_signal;
+		sigfillset(&sa.sa_mask);
+		for (i = 0; i < 3; i++)
+			sigaction(outfile_signals[i], &sa, &outfile_old[i]);
+	}
+	outfile_owner = getpid();
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	for (i = 0; i < OUTFILE_MAX_TMPS; i++)
+		if (!outfile_tmps[i]) {
+			outfile_tmps[i] = tmp;
+			ret = 0;
+			break;
+		}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return ret;
+}
+
+static void outfile_forget(const char *tmp)
+{
+	sigset_t all, old;
+	int i;
+
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	for (i = 0; i < OUTFILE_MAX_TMPS; i++)
+		if (outfile_tmps[i] == tmp)
+			outfile_tmps[i] = NULL;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+/* An unnamed file in @path's directory (O_TMPFILE), or -1 with errno set. */
+static int outfile_open_anonymous(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir;
+	int fd;
+
+	if (!slash)
+		return open(".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+	dir = strndup(path, slash == path ? 1 : (size_t)(slash - path));
+	if (!dir) {
+		errno = ENOMEM;
+		return -1;
+	}
+	fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+	free(dir);
+	return fd;
+}
+
 /**
  * sim_outfile_open() - start a result file
- * @f: the file
- * @opt: the option that named it ("--json"), for errors
+ * @f: the file to set up
+ * @opt: the option that names it, for errors ("--json")
  * @path: the path, or "-" for @stdout_fp
- * @stdout_fp: the standard output stream
- * @err: one line naming the option, the path and what was expected
+ * @stdout_fp: standard output
+ * @err: one line naming the path and what was expected
  * @len: size of @err
  *
- * Creates PATH.tmp.PID now, so that a bad path fails before the run.
+ * Creates the file now, so that a bad path fails before the run, but
+ * without a name: an O_TMPFILE file in the path's directory, which nothing
+ * can leave behind, not even SIGKILL.  Where the file system cannot do
+ * that, a named PATH.tmp.PID, removed on SIGINT, SIGTERM and SIGHUP.
  *
  * Return: 0, or -1 with @err filled.
  */
@@ -739,7 +1088,19 @@ int sim_outfile_open(struct sim_outfile *f, const char *opt, const char *path,
 		goto out_free;
 	}
 	snprintf(f->tmp, n, "%s.tmp.%ld", path, (long)getpid());
-	fd = open(f->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	fd = outfile_open_anonymous(path);
+	if (fd >= 0) {
+		f->anonymous = true;
+	} else if (errno == EISDIR || errno == EOPNOTSUPP || errno == EINVAL) {
+		/* no O_TMPFILE here: a named file, removed on signals */
+		if (outfile_remember(f->tmp)) {
+			snprintf(err, len, "%s %s: too many output files", opt, path);
+			goto out_free;
+		}
+		fd = open(f->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+		if (fd < 0)
+			outfile_forget(f->tmp);
+	}
 	if (fd < 0) {
 		snprintf(err, len,
 			 "%s %s: cannot create it (%s): expected a path in a writable directory",
@@ -750,7 +1111,10 @@ int sim_outfile_open(struct sim_outfile *f, const char *opt, const char *path,
 	if (!f->fp) {
 		snprintf(err, len, "%s %s: %s", opt, path, strerror(errno));
 		close(fd);
-		unlink(f->tmp);
+		if (!f->anonymous) {
+			unlink(f->tmp);
+			outfile_forget(f->tmp);
+		}
 		goto out_free;
 	}
 	return 0;
@@ -758,6 +1122,26 @@ out_free:
 	free(f->path);
 	free(f->tmp);
 	memset(f, 0, sizeof(*f));
+	return -1;
+}
+
+/* Give the anonymous file of @f the name f->tmp; 0 or -1 with errno set. */
+static int outfile_link(struct sim_outfile *f)
+{
+	char proc[64];
+
+	if (outfile_remember(f->tmp)) {
+		errno = EMFILE;
+		return -1;
+	}
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fileno(f->fp));
+	if (!linkat(AT_FDCWD, proc, AT_FDCWD, f->tmp, AT_SYMLINK_FOLLOW))
+		return 0;
+	unlink(f->tmp);		/* a stale one of an earlier process of this pid */
+	if (!linkat(AT_FDCWD, proc, AT_FDCWD, f->tmp, AT_SYMLINK_FOLLOW) ||
+	    !linkat(fileno(f->fp), "", AT_FDCWD, f->tmp, AT_EMPTY_PATH))
+		return 0;
+	outfile_forget(f->tmp);
 	return -1;
 }
 
@@ -788,6 +1172,8 @@ int sim_outfile_commit(struct sim_outfile *f, const char *text, size_t n,
 	}
 	if (fwrite(text, 1, n, f->fp) != n || fflush(f->fp) || fsync(fileno(f->fp)))
 		ret = -1;
+	if (!ret && f->anonymous && outfile_link(f))
+		ret = -1;
 	if (fclose(f->fp))
 		ret = -1;
 	f->fp = NULL;
@@ -798,6 +1184,7 @@ int sim_outfile_commit(struct sim_outfile *f, const char *text, size_t n,
 			 strerror(errno));
 		unlink(f->tmp);
 	}
+	outfile_forget(f->tmp);
 	free(f->path);
 	free(f->tmp);
 	f->path = f->tmp = NULL;
@@ -812,7 +1199,9 @@ void sim_outfile_abort(struct sim_outfile *f)
 {
 	if (f->tmp && f->fp) {
 		fclose(f->fp);
-		unlink(f->tmp);
+		if (!f->anonymous)
+			unlink(f->tmp);
+		outfile_forget(f->tmp);
 	}
 	free(f->path);
 	free(f->tmp);

@@ -27,6 +27,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "mmsim/profile.h"
 #include "mmsim/scenario.h"
 
 const char *const sim_counter_names[NR_SIM_COUNTERS] = {
@@ -187,7 +188,7 @@ static void expected(const struct sim_param *p, char *buf, size_t len)
 	sim_param_format(p, p->max, hi, sizeof(hi));
 	switch (p->type) {
 	case SIM_PARAM_COUNT:
-		snprintf(buf, len, "an integer from %s to %s", lo, hi);
+		snprintf(buf, len, "an integer (K, M, G, T: x1000 each) from %s to %s", lo, hi);
 		break;
 	case SIM_PARAM_SIZE:
 		snprintf(buf, len,
@@ -231,11 +232,22 @@ int sim_param_parse(const struct sim_param *p, const char *text, uint64_t *out,
 
 	switch (p->type) {
 	case SIM_PARAM_COUNT: {
-		const char *end;
+		/* decimal suffixes, as counts are said: 20M accesses = 20 000 000 */
+		static const char suffixes[] = "KMGT";
+		const char *end, *sfx;
+		uint64_t mult = 1;
 
 		ret = parse_digits(text, &v, &end);
-		if (!ret && *end)
-			ret = -1;
+		if (!ret && *end) {
+			sfx = end[1] ? NULL : strchr(suffixes, *end);
+			if (!sfx || !*end)
+				ret = -1;
+			for (int k = 0; !ret && k <= sfx - suffixes; k++)
+				mult *= 1000;
+			if (!ret && v > UINT64_MAX / mult)
+				ret = -1;
+			v *= mult;
+		}
 		break;
 	}
 	case SIM_PARAM_SIZE:
@@ -341,8 +353,17 @@ void sim_run_config_init(struct sim_run_config *cfg, const struct scenario_ops *
 	cfg->scenario = s;
 	cfg->profile = profile;
 	cfg->seed = seed;
-	for (i = 0; s->params && s->params[i].key && i < SIM_MAX_PARAMS; i++)
-		cfg->params[i] = s->params[i].def;
+	for (i = 0; s->params && s->params[i].key && i < SIM_MAX_PARAMS; i++) {
+		const struct sim_param *p = &s->params[i];
+
+		cfg->params[i] = p->def;
+		/* one thread per CPU follows the machine: --profile desktop runs 16 */
+		if (p->cpus_default && profile) {
+			uint64_t cpus = (uint64_t)sim_profile_nr_cpus(profile);
+
+			cfg->params[i] = cpus < p->min ? p->min : cpus > p->max ? p->max : cpus;
+		}
+	}
 }
 
 /**

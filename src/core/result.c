@@ -19,17 +19,35 @@ void sim_result_collect(struct sim_engine *e, struct sim_variant_result *res)
 	for (c = e->classes; c && res->nr_locks < SIM_MAX_LOCKS; c = c->next) {
 		struct sim_lock_result *l = &res->locks[res->nr_locks++];
 
+		const struct lock_read_stat *r = &c->read;
+		uint64_t acq = c->acquisitions + r->acquisitions;
+		uint64_t con = c->contentions + r->contentions;
+		sim_time_t wait = c->wait_total + r->wait_total;
+		sim_time_t hold = c->hold_total + r->hold_total;
+
 		snprintf(l->name, sizeof(l->name), "%s", c->name);
-		l->acquisitions = c->acquisitions;
-		l->contentions = c->contentions;
-		l->wait_total_s = (double)c->wait_total / (double)SIM_SEC;
-		l->wait_max_us = (double)c->wait_max / (double)SIM_US;
-		l->wait_avg_ns = c->contentions ?
-			(double)c->wait_total / (double)c->contentions / (double)SIM_NS : 0.0;
-		l->hold_total_s = (double)c->hold_total / (double)SIM_SEC;
-		l->hold_avg_ns = c->acquisitions ?
-			(double)c->hold_total / (double)c->acquisitions / (double)SIM_NS : 0.0;
+		l->acquisitions = acq;
+		l->contentions = con;
+		l->wait_total_s = (double)wait / (double)SIM_SEC;
+		l->wait_max_us = (double)(c->wait_max > r->wait_max ? c->wait_max : r->wait_max) /
+				 (double)SIM_US;
+		l->wait_avg_ns = con ? (double)wait / (double)con / (double)SIM_NS : 0.0;
+		l->hold_total_s = (double)hold / (double)SIM_SEC;
+		l->hold_avg_ns = acq ? (double)hold / (double)acq / (double)SIM_NS : 0.0;
+		l->rwsem = c->rwsem;
+		l->side[0] = (struct sim_lock_side){
+			c->acquisitions, c->contentions, c->wait_total, c->wait_min, c->wait_max,
+			c->hold_total, c->hold_min, c->hold_max,
+		};
+		l->side[1] = (struct sim_lock_side){
+			r->acquisitions, r->contentions, r->wait_total, r->wait_min, r->wait_max,
+			r->hold_total, r->hold_min, r->hold_max,
+		};
 	}
+	res->nr_cpus = e->nr_cpus;
+	for (int cpu = 0; cpu < e->nr_cpus && cpu < SIM_MAX_CPUS; cpu++)
+		res->irq_tlb[cpu] = e->vcpus[cpu].irq_tlb_count > UINT32_MAX ?
+				    UINT32_MAX : (uint32_t)e->vcpus[cpu].irq_tlb_count;
 	res->events = e->events;
 	res->runtime_s = (double)sim_engine_end_time(e) / (double)SIM_SEC;
 }

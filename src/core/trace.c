@@ -321,43 +321,41 @@ static void print_str(struct sim_out *o, const char *s)
 }
 
 /**
- * sim_trace_write() - the recorded timeline as trace-event JSON
+ * sim_trace_write_process() - the recorded timeline as one process's events
  * @o: the sink
- * @process_name: the name of the one process (pid 1), e.g. the variant
+ * @pid: the process id it gets in the trace (one per variant run)
+ * @process_name: its name, e.g. the scenario, variant and seed
+ * @first: the first events of the document (no leading comma)
  *
- * One event per line: process and thread names ("vCPU N", sorted by id),
- * then the complete events in the order they ended, then, when the limit
- * stopped recording, a metadata event "mmsim_trace_stopped".  otherData
- * holds the counts.
+ * One event per line: the process name, thread names ("vCPU N", sorted by
+ * id), then the complete events in the order they ended, then, when the
+ * limit stopped recording, a metadata event "mmsim_trace_stopped".
  *
  * Return: 0, or -1 when the sink failed.
  */
-int sim_trace_write(struct sim_out *o, const char *process_name)
+int sim_trace_write_process(struct sim_out *o, int pid, const char *process_name, bool first)
 {
 	uint64_t i;
 	int cpu;
 
-	sim_out_printf(o, "{\"displayTimeUnit\":\"ns\",\n\"otherData\":{\"clock\":\"virtual\","
-		       "\"events\":%" PRIu64 ",\"limit\":%" PRIu64 ",\"truncated\":%s,"
-		       "\"dropped_spans\":%" PRIu64 "},\n\"traceEvents\":[\n",
-		       tr.nr, tr.limit, tr.truncated ? "true" : "false", tr.dropped);
-	sim_out_printf(o, "{\"ph\":\"M\",\"pid\":1,\"tid\":0,\"name\":\"process_name\","
-		       "\"args\":{\"name\":");
+	sim_out_printf(o, "%s{\"ph\":\"M\",\"pid\":%d,\"tid\":0,\"name\":\"process_name\","
+		       "\"args\":{\"name\":", first ? "" : ",\n", pid);
 	print_str(o, process_name);
-	sim_out_printf(o, "}}");
+	sim_out_printf(o, "}},\n{\"ph\":\"M\",\"pid\":%d,\"tid\":0,\"name\":\"process_sort_index\","
+		       "\"args\":{\"sort_index\":%d}}", pid, pid);
 	for (cpu = 0; cpu < SIM_MAX_CPUS; cpu++) {
 		if (!tr.used[cpu])
 			continue;
-		sim_out_printf(o, ",\n{\"ph\":\"M\",\"pid\":1,\"tid\":%d,\"name\":\"thread_name\","
-			       "\"args\":{\"name\":\"vCPU %d\"}}", cpu, cpu);
-		sim_out_printf(o, ",\n{\"ph\":\"M\",\"pid\":1,\"tid\":%d,"
+		sim_out_printf(o, ",\n{\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"name\":\"thread_name\","
+			       "\"args\":{\"name\":\"vCPU %d\"}}", pid, cpu, cpu);
+		sim_out_printf(o, ",\n{\"ph\":\"M\",\"pid\":%d,\"tid\":%d,"
 			       "\"name\":\"thread_sort_index\",\"args\":{\"sort_index\":%d}}",
-			       cpu, cpu);
+			       pid, cpu, cpu);
 	}
 	for (i = 0; i < tr.nr; i++) {
 		const struct trace_event *e = &tr.ev[i];
 
-		sim_out_printf(o, ",\n{\"ph\":\"X\",\"pid\":1,\"tid\":%u,\"cat\":", e->tid);
+		sim_out_printf(o, ",\n{\"ph\":\"X\",\"pid\":%d,\"tid\":%u,\"cat\":", pid, e->tid);
 		print_str(o, tr.names[e->cat]);
 		sim_out_printf(o, ",\"name\":");
 		print_str(o, tr.names[e->name]);
@@ -368,15 +366,64 @@ int sim_trace_write(struct sim_out *o, const char *process_name)
 		sim_out_printf(o, "}");
 	}
 	if (tr.truncated) {
-		sim_out_printf(o, ",\n{\"ph\":\"M\",\"pid\":1,\"tid\":0,"
+		sim_out_printf(o, ",\n{\"ph\":\"M\",\"pid\":%d,\"tid\":0,"
 			       "\"name\":\"mmsim_trace_stopped\",\"args\":{\"reason\":"
 			       "\"--trace-limit %" PRIu64 " events reached\",\"at_us\":",
-			       tr.limit);
+			       pid, tr.limit);
 		print_us(o, tr.stopped_at);
 		sim_out_printf(o, "}}");
 	}
-	sim_out_printf(o, "\n]}\n");
 	return o->failed ? -1 : 0;
+}
+
+/* The number of spans dropped by the current recording (ended out of order). */
+uint64_t sim_trace_dropped(void)
+{
+	return tr.dropped;
+}
+
+/**
+ * sim_trace_write_begin() - the start of a trace-event JSON document
+ * @o: the sink
+ *
+ * Then one sim_trace_write_process() per process, then sim_trace_write_end().
+ */
+void sim_trace_write_begin(struct sim_out *o)
+{
+	sim_out_printf(o, "{\"displayTimeUnit\":\"ns\",\n\"traceEvents\":[\n");
+}
+
+/**
+ * sim_trace_write_end() - the end of the document, with its counts
+ * @o: the sink
+ * @events: complete events of all its processes
+ * @limit: --trace-limit, per process
+ * @truncated: whether any process stopped recording at the limit
+ * @dropped: spans dropped, all processes
+ *
+ * Return: 0, or -1 when the sink failed.
+ */
+int sim_trace_write_end(struct sim_out *o, uint64_t events, uint64_t limit, bool truncated,
+			uint64_t dropped)
+{
+	sim_out_printf(o, "\n],\n\"otherData\":{\"clock\":\"virtual\",\"events\":%" PRIu64
+		       ",\"limit\":%" PRIu64 ",\"truncated\":%s,\"dropped_spans\":%" PRIu64 "}}\n",
+		       events, limit, truncated ? "true" : "false", dropped);
+	return o->failed ? -1 : 0;
+}
+
+/**
+ * sim_trace_write() - the recorded timeline as a document of one process
+ * @o: the sink
+ * @process_name: the name of the one process (pid 1)
+ *
+ * Return: 0, or -1 when the sink failed.
+ */
+int sim_trace_write(struct sim_out *o, const char *process_name)
+{
+	sim_trace_write_begin(o);
+	sim_trace_write_process(o, 1, process_name, true);
+	return sim_trace_write_end(o, tr.nr, tr.limit, tr.truncated, tr.dropped);
 }
 
 /**

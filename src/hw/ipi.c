@@ -58,8 +58,10 @@ void sim_ipi_run_csd(struct sim_csd *csd)
 	sim_trace_begin("ipi", csd->is_tlb ? "ipi handler: TLB flush" : "ipi handler");
 	csd->func(csd->info);
 	sim_trace_end();
-	if (csd->is_tlb)
+	if (csd->is_tlb) {
 		count_event(SIM_IRQ_TLB_COUNT);
+		v->irq_tlb_count++;		/* per CPU, as /proc/interrupts keeps it */
+	}
 	if (v->now >= call->done) {
 		call->done = v->now;
 		call->last_cpu = v->id;

@@ -7,8 +7,9 @@
  * purpose, so that a profile cannot silently leave a cost at zero:
  *   - every PROFILE_FIELDS key must be present, exactly once;
  *   - an unknown section or key is an error that names file:line;
- *   - U64 values are plain decimal integers; topology values and the
- *     divisors of profile_field_nonzero() are nonzero;
+ *   - U64 values are plain decimal integers within their PROFILE_LIMITS
+ *     range (include/mmsim/profile.h), so that nothing later can truncate,
+ *     overflow or divide by zero;
  *   - a [sources] section holds "section.key = source" lines, kept in
  *     p->sources for `mmsim profiles NAME`; each must name a known field.
  * Builtin profiles are the files in profiles/, embedded at build time by
@@ -17,8 +18,8 @@
  *
  * No locks; nothing here runs inside the engine.
  */
-#include <inttypes.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <ini.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,7 +56,13 @@ static const struct profile_field profile_fields[] = {
 /* State of one parse; the handler stops at the first error. */
 struct profile_parse {
 	struct sim_profile *p;
-	bool seen[NR_PROFILE_FIELDS];	/* each field given once */
+	bool *seen;			/* [NR_PROFILE_FIELDS]: given here or by an include */
+	bool own[NR_PROFILE_FIELDS];	/* given in this file: each once */
+	const char *origin;		/* this file's path or builtin name */
+	int depth;			/* includes above this file */
+	int nr_inherited_sources;	/* p->sources[0..n): from includes, may be replaced */
+	bool any_key;			/* a key was read: include must come first */
+	bool err_whole;			/* err already names file:line (an include's) */
 	const char *next;		/* reader: the rest of the text */
 	int line;			/* reader: lines handed to inih */
 	int err_line;			/* line of the handler's first error */
@@ -154,6 +161,13 @@ static int profile_add_source(struct profile_parse *pp, const char *name,
 		n = strlen(name);
 		if (!strncmp(p->sources[i], name, n) &&
 		    !strncmp(p->sources[i] + n, " = ", 3)) {
+			if (i < pp->nr_inherited_sources) {	/* the including file's own */
+				memmove(p->sources[i], p->sources[i + 1],
+					(size_t)(p->nr_sources - i - 1) * sizeof(p->sources[0]));
+				p->nr_sources--;
+				pp->nr_inherited_sources--;
+				break;
+			}
 			snprintf(pp->err, sizeof(pp->err),
 				 "source for %s given twice", name);
 			return -1;
@@ -175,27 +189,51 @@ static int profile_add_source(struct profile_parse *pp, const char *name,
 	return 0;
 }
 
-/*
- * Must the field be nonzero?  The topology's counts, and the values the
- * model divides by or steps with: 0 would divide by zero or stop the
- * engine's clock.
- */
-static bool profile_field_nonzero(const struct profile_field *f)
+/* One row of PROFILE_LIMITS. */
+struct profile_limit {
+	const char *section;
+	const char *key;
+	uint64_t min, max;
+	const char *why;
+};
+
+static const struct profile_limit profile_limits[] = {
+#define PROFILE_LIMIT_ROW(sec, k, lo, hi, why) { #sec, #k, lo, hi, why },
+	PROFILE_LIMITS(PROFILE_LIMIT_ROW)
+#undef PROFILE_LIMIT_ROW
+};
+
+#define NR_PROFILE_LIMITS (sizeof(profile_limits) / sizeof(profile_limits[0]))
+
+static const struct profile_limit *profile_limit_find(const char *section, const char *key)
 {
-	static const char *const keys[] = {
-		"clock.mhz", "sched.quantum_ns", "mem.zero_gbps", "mem.copy_gbps",
-		"mem.node_write_gbps", "mem.loads_per_cycle", "swap.bandwidth_mbps",
-	};
-	char name[96];
 	size_t i;
 
-	if (!strcmp(f->section, "topology"))
-		return true;
-	snprintf(name, sizeof(name), "%s.%s", f->section, f->key);
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (!strcmp(name, keys[i]))
-			return true;
-	return false;
+	for (i = 0; i < NR_PROFILE_LIMITS; i++)
+		if (!strcmp(profile_limits[i].section, section) &&
+		    !strcmp(profile_limits[i].key, key))
+			return &profile_limits[i];
+	return NULL;
+}
+
+/**
+ * sim_profile_limit() - the valid range of one U64 field
+ * @section: its INI section
+ * @key: its key
+ * @min: where its minimum goes
+ * @max: where its maximum goes
+ *
+ * Return: 0, or -1 when PROFILE_LIMITS has no row for it.
+ */
+int sim_profile_limit(const char *section, const char *key, uint64_t *min, uint64_t *max)
+{
+	const struct profile_limit *l = profile_limit_find(section, key);
+
+	if (!l)
+		return -1;
+	*min = l->min;
+	*max = l->max;
+	return 0;
 }
 
 /* Set field @i of @p from its text @value; 0, or -1 with @err set. */
@@ -203,6 +241,7 @@ static int profile_field_assign(struct sim_profile *p, int i, const char *value,
 				char *err, size_t errlen)
 {
 	const struct profile_field *f = &profile_fields[i];
+	const struct profile_limit *l;
 	uint64_t v;
 
 	if (f->type == PROFILE_TYPE_STR) {
@@ -219,9 +258,15 @@ static int profile_field_assign(struct sim_profile *p, int i, const char *value,
 			 f->section, f->key, value);
 		return -1;
 	}
-	if (!v && profile_field_nonzero(f)) {
-		snprintf(err, errlen, "%s.%s = %s: expected a nonzero integer",
-			 f->section, f->key, value);
+	l = profile_limit_find(f->section, f->key);
+	if (!l) {
+		snprintf(err, errlen, "%s.%s: no valid range in PROFILE_LIMITS (a bug)",
+			 f->section, f->key);
+		return -1;
+	}
+	if (v < l->min || v > l->max) {
+		snprintf(err, errlen, "%s.%s = %s: expected %" PRIu64 " to %" PRIu64 " (%s)",
+			 f->section, f->key, value, l->min, l->max, l->why);
 		return -1;
 	}
 	memcpy((char *)p + f->offset, &v, sizeof(v));
@@ -312,6 +357,42 @@ int sim_profile_get(const struct sim_profile *p, const char *key, uint64_t *valu
 	return 0;
 }
 
+/* Each [ranges] line holds its value, and the value's source says "assumption". */
+static int profile_check_ranges(const struct sim_profile *p, const char *origin,
+				char *err, size_t errlen)
+{
+	size_t i;
+
+	for (i = 0; i < (size_t)p->nr_ranges; i++) {
+		const struct sim_profile_range *r = &p->ranges[i];
+		size_t n = strlen(r->key);
+		uint64_t v = 0;
+		int k;
+
+		sim_profile_get(p, r->key, &v);
+		if (v < r->lo || v > r->hi) {
+			snprintf(err, errlen, "%s: [ranges] %s = %" PRIu64 "..%" PRIu64
+				 ": expected a range holding its value %" PRIu64, origin, r->key,
+				 r->lo, r->hi, v);
+			return -1;
+		}
+		for (k = 0; k < p->nr_sources; k++)
+			if (!strncmp(p->sources[k], r->key, n) &&
+			    !strncmp(p->sources[k] + n, " = ", 3) &&
+			    strstr(p->sources[k], "assumption"))
+				break;
+		if (k == p->nr_sources) {
+			snprintf(err, errlen, "%s: [ranges] %s: its source does not say "
+				 "\"assumption\": expected ranges for assumed values only",
+				 origin, r->key);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int profile_include(struct profile_parse *pp, const char *name);
+
 /* inih handler: 1 to go on, 0 to stop with pp->err set. */
 static int profile_handler(void *user, const char *section, const char *name,
 			   const char *value)
@@ -322,6 +403,19 @@ static int profile_handler(void *user, const char *section, const char *name,
 	if (pp->err_line)	/* keep the first error */
 		return 0;
 	pp->err_line = pp->line;
+	if (!*section && !strcmp(name, "include")) {
+		if (pp->any_key) {
+			snprintf(pp->err, sizeof(pp->err),
+				 "include %s: expected it before every section and key", value);
+			return 0;
+		}
+		if (profile_include(pp, value))
+			return 0;
+		pp->any_key = true;
+		pp->err_line = 0;
+		return 1;
+	}
+	pp->any_key = true;
 	if (!profile_section_known(section)) {
 		snprintf(pp->err, sizeof(pp->err), "unknown section [%s]",
 			 section);
@@ -345,33 +439,79 @@ static int profile_handler(void *user, const char *section, const char *name,
 			 section, name);
 		return 0;
 	}
-	if (pp->seen[i]) {
+	if (pp->own[i]) {
 		snprintf(pp->err, sizeof(pp->err), "%s.%s given twice",
 			 section, name);
 		return 0;
 	}
 	if (profile_field_assign(pp->p, i, value, pp->err, sizeof(pp->err)))
 		return 0;
+	pp->own[i] = true;
 	pp->seen[i] = true;
 	pp->err_line = 0;
 	return 1;
 }
 
 /**
- * sim_profile_parse() - read a profile from INI text
- * @text: the INI text
- * @origin: its name or file path, for errors ("skylake-sp-2s", "my.ini")
- * @p: the profile to fill
- * @err: one line naming @origin:line or the missing key
+ * sim_profile_check() - the checks across fields of a loaded profile
+ * @p: the profile, every field within its PROFILE_LIMITS range
+ * @err: one line naming the fields and what was expected
  * @errlen: size of @err
+ *
+ * The engine lets a vCPU run ahead of the others by one quantum; a single
+ * charge at a sync point (a line transfer and a locked RMW, as a spinlock's
+ * fast path pays) longer than that lets another vCPU into the step, and two
+ * then own one lock.  So the quantum must cover the largest such charge.
+ * Also: at most 1024 CPUs (the engine's bound).
  *
  * Return: 0, or -1 with @err filled.
  */
-int sim_profile_parse(const char *text, const char *origin,
-		      struct sim_profile *p, char *err, size_t errlen)
+int sim_profile_check(const struct sim_profile *p, char *err, size_t errlen)
+{
+	const struct { const char *key; uint64_t ns; } lines[] = {
+		{ "cache.l1_hit_ns", p->cache_l1_hit_ns },
+		{ "cache.smt_transfer_ns", p->cache_smt_transfer_ns },
+		{ "cache.socket_transfer_ns", p->cache_socket_transfer_ns },
+		{ "cache.remote_transfer_ns", p->cache_remote_transfer_ns },
+	};
+	/* lock.atomic_cycles in ns, rounded up */
+	uint64_t atomic_ns = (p->lock_atomic_cycles * 1000 + p->clock_mhz - 1) / p->clock_mhz;
+	size_t i, worst = 0;
+
+	if (sim_profile_nr_cpus(p) > 1024) {
+		snprintf(err, errlen, "profile %s: %d CPUs in the topology: expected at most 1024",
+			 p->origin, sim_profile_nr_cpus(p));
+		return -1;
+	}
+	for (i = 1; i < sizeof(lines) / sizeof(lines[0]); i++)
+		if (lines[i].ns > lines[worst].ns)
+			worst = i;
+	if (p->sched_quantum_ns < lines[worst].ns + atomic_ns) {
+		snprintf(err, errlen,
+			 "profile %s: sched.quantum_ns = %" PRIu64 ": expected at least %" PRIu64
+			 " ns, %s (%" PRIu64 ") plus lock.atomic_cycles (%" PRIu64
+			 " ns): one step at a sync point must fit in the engine's run-ahead",
+			 p->origin, p->sched_quantum_ns, lines[worst].ns + atomic_ns,
+			 lines[worst].key, lines[worst].ns, atomic_ns);
+		return -1;
+	}
+	return 0;
+}
+
+/* Includes nest at most this deep (a cycle ends here). */
+#define PROFILE_MAX_INCLUDE_DEPTH	8
+
+static bool names_a_file(const char *s);
+static char *read_whole_file(const char *path, char *err, size_t errlen);
+
+/*
+ * Parse @text (from @origin) into @p on top of what is there: the fields
+ * it gives are set and marked in @seen.  0, or -1 with @err filled.
+ */
+static int profile_parse_text(const char *text, const char *origin, struct sim_profile *p,
+			      bool *seen, int depth, char *err, size_t errlen)
 {
 	struct profile_parse *pp;
-	size_t i;
 	int line, ret = -1;
 
 	pp = calloc(1, sizeof(*pp));
@@ -379,13 +519,16 @@ int sim_profile_parse(const char *text, const char *origin,
 		snprintf(err, errlen, "%s: out of memory", origin);
 		return -1;
 	}
-	memset(p, 0, sizeof(*p));
-	snprintf(p->origin, sizeof(p->origin), "%s", origin);
 	pp->p = p;
+	pp->seen = seen;
+	pp->origin = origin;
+	pp->depth = depth;
 	pp->next = text;
 	line = ini_parse_stream(profile_reader, pp, profile_handler, pp);
 	if (line != 0) {
-		if (line == pp->err_line)
+		if (line == pp->err_line && pp->err_whole)
+			snprintf(err, errlen, "%s", pp->err);
+		else if (line == pp->err_line)
 			snprintf(err, errlen, "%s:%d: %s", origin, line, pp->err);
 		else
 			snprintf(err, errlen,
@@ -393,49 +536,109 @@ int sim_profile_parse(const char *text, const char *origin,
 				 origin, line);
 		goto out_free;
 	}
-	for (i = 0; i < NR_PROFILE_FIELDS; i++) {
-		if (!pp->seen[i]) {
-			snprintf(err, errlen, "%s: missing key %s.%s", origin,
-				 profile_fields[i].section,
-				 profile_fields[i].key);
-			goto out_free;
-		}
-	}
-	for (i = 0; i < (size_t)p->nr_ranges; i++) {
-		const struct sim_profile_range *r = &p->ranges[i];
-		size_t n = strlen(r->key);
-		uint64_t v = 0;
-		int k;
-
-		sim_profile_get(p, r->key, &v);
-		if (v < r->lo || v > r->hi) {
-			snprintf(err, errlen, "%s: [ranges] %s = %" PRIu64 "..%" PRIu64
-				 ": expected a range holding its value %" PRIu64, origin, r->key,
-				 r->lo, r->hi, v);
-			goto out_free;
-		}
-		for (k = 0; k < p->nr_sources; k++)
-			if (!strncmp(p->sources[k], r->key, n) &&
-			    !strncmp(p->sources[k] + n, " = ", 3) &&
-			    strstr(p->sources[k], "assumption"))
-				break;
-		if (k == p->nr_sources) {
-			snprintf(err, errlen, "%s: [ranges] %s: its source does not say "
-				 "\"assumption\": expected ranges for assumed values only",
-				 origin, r->key);
-			goto out_free;
-		}
-	}
-	if (sim_profile_nr_cpus(p) > 1024) {
-		snprintf(err, errlen,
-			 "%s: %d CPUs in the topology: expected at most 1024",
-			 origin, sim_profile_nr_cpus(p));
-		goto out_free;
-	}
 	ret = 0;
 out_free:
 	free(pp);
 	return ret;
+}
+
+/*
+ * `include = NAME` (before every section): read the builtin profile NAME,
+ * or the file NAME (relative to the including file's directory), first;
+ * the including file's keys and sources then override its values.
+ */
+static int profile_include(struct profile_parse *pp, const char *name)
+{
+	char path[512], err[sizeof(pp->err)];
+	const char *slash = strrchr(pp->origin, '/'), *text = NULL;
+	char *buf = NULL;
+	int ret;
+
+	if (pp->depth >= PROFILE_MAX_INCLUDE_DEPTH) {
+		snprintf(pp->err, sizeof(pp->err),
+			 "include %s: more than %d includes deep: expected no include cycle",
+			 name, PROFILE_MAX_INCLUDE_DEPTH);
+		return -1;
+	}
+	if (names_a_file(name)) {
+		if (name[0] != '/' && slash)
+			snprintf(path, sizeof(path), "%.*s/%s", (int)(slash - pp->origin),
+				 pp->origin, name);
+		else
+			snprintf(path, sizeof(path), "%s", name);
+		buf = read_whole_file(path, err, sizeof(err));
+		if (!buf) {
+			snprintf(pp->err, sizeof(pp->err), "include: %.200s", err);
+			return -1;
+		}
+		text = buf;
+	} else {
+		snprintf(path, sizeof(path), "%s", name);
+		text = sim_profile_builtin_text(name);
+		if (!text) {
+			snprintf(pp->err, sizeof(pp->err),
+				 "include %s: expected a builtin profile name or a file path (with / or .ini)",
+				 name);
+			return -1;
+		}
+	}
+	ret = profile_parse_text(text, path, pp->p, pp->seen, pp->depth + 1, err, sizeof(err));
+	if (ret) {		/* the innermost file:line names the error */
+		snprintf(pp->err, sizeof(pp->err), "%s", err);
+		pp->err_whole = true;
+	}
+	pp->nr_inherited_sources = pp->p->nr_sources;
+	free(buf);
+	return ret;
+}
+
+/**
+ * sim_profile_parse() - read a profile from INI text
+ * @text: the INI text
+ * @origin: its name or file path, for errors ("skylake-sp-2s", "my.ini")
+ * @p: the profile to fill
+ * @err: one line naming @origin:line, or every missing key
+ * @errlen: size of @err
+ *
+ * The text may start with `include = NAME` (a builtin profile or a file)
+ * and then give only the keys it changes.
+ *
+ * Return: 0, or -1 with @err filled.
+ */
+int sim_profile_parse(const char *text, const char *origin,
+		      struct sim_profile *p, char *err, size_t errlen)
+{
+	bool seen[NR_PROFILE_FIELDS] = { false };
+	size_t i, n, missing = 0, listed = 0;
+
+	memset(p, 0, sizeof(*p));
+	if (profile_parse_text(text, origin, p, seen, 0, err, errlen))
+		return -1;
+	snprintf(p->origin, sizeof(p->origin), "%s", origin);
+	for (i = 0; i < NR_PROFILE_FIELDS; i++)
+		missing += !seen[i];
+	if (missing) {
+		/* every missing key, as many as fit, then how many more */
+		n = (size_t)snprintf(err, errlen, "%s: %zu missing key%s:", origin, missing,
+				     missing > 1 ? "s" : "");
+		for (i = 0; i < NR_PROFILE_FIELDS && n < errlen; i++) {
+			size_t need;
+
+			if (seen[i])
+				continue;
+			need = strlen(profile_fields[i].section) + strlen(profile_fields[i].key) + 3;
+			if (n + need + 24 >= errlen) {
+				snprintf(err + n, errlen - n, " and %zu more", missing - listed);
+				break;
+			}
+			n += (size_t)snprintf(err + n, errlen - n, "%s %s.%s", listed++ ? "," : "",
+					      profile_fields[i].section, profile_fields[i].key);
+		}
+		return -1;
+	}
+	if (profile_check_ranges(p, origin, err, errlen))
+		return -1;
+	return sim_profile_check(p, err, errlen);
 }
 
 /**
@@ -545,6 +748,9 @@ static bool names_a_file(const char *s)
 	return strchr(s, '/') || (n >= 4 && !strcmp(s + n - 4, ".ini"));
 }
 
+/* A profile is a few KiB; more is not a profile (and /dev/zero never ends). */
+#define PROFILE_MAX_BYTES	(1024 * 1024)
+
 static char *read_whole_file(const char *path, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "r");
@@ -571,16 +777,21 @@ static char *read_whole_file(const char *path, char *err, size_t errlen)
 			buf = nb;
 		}
 		n = fread(buf + len, 1, cap - len - 1, f);
+		if (memchr(buf + len, '\0', n)) {
+			snprintf(err, errlen, "profile %s: a NUL byte: expected a text file", path);
+			goto out_free;
+		}
 		len += n;
+		if (len > PROFILE_MAX_BYTES) {
+			snprintf(err, errlen, "profile %s: longer than %d bytes: expected an INI file",
+				 path, PROFILE_MAX_BYTES);
+			goto out_free;
+		}
 		if (n == 0)
 			break;
 	}
 	if (ferror(f)) {
 		snprintf(err, errlen, "profile %s: read error", path);
-		goto out_free;
-	}
-	if (memchr(buf, '\0', len)) {
-		snprintf(err, errlen, "profile %s: expected a text file", path);
 		goto out_free;
 	}
 	buf[len] = '\0';

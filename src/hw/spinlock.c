@@ -110,9 +110,7 @@ static void lock_account_wait(struct spinlock *lock, sim_time_t wait)
 	struct lock_class_stat *s = lock->stat;
 
 	s->contentions++;
-	s->wait_total += wait;
-	if (wait > s->wait_max)
-		s->wait_max = wait;
+	lock_stat_time(wait, &s->wait_total, &s->wait_min, &s->wait_max);
 }
 
 void spin_lock(struct spinlock *lock)
@@ -200,9 +198,7 @@ void spin_unlock(struct spinlock *lock)
 	}
 	v->nr_spinlocks_held--;
 	sim_trace_end_obj(lock);
-	s->hold_total += hold;
-	if (hold > s->hold_max)
-		s->hold_max = hold;
+	lock_stat_time(hold, &s->hold_total, &s->hold_min, &s->hold_max);
 	w = lock->waiters_head;
 	if (!w) {
 		lock->owner = NULL;

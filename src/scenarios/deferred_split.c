@@ -70,6 +70,12 @@ static int deferred_split_validate(const struct sim_run_config *cfg, char *err, 
 	return 0;
 }
 
+/* Every thread maps its region at once. */
+static uint64_t deferred_split_mapped_bytes(const struct sim_run_config *cfg)
+{
+	return sim_param(cfg, "threads") * sim_param(cfg, "region");
+}
+
 static int deferred_split_run(const struct sim_run_config *cfg, int variant,
 			      struct sim_variant_result *res, char *err, size_t len)
 {
@@ -181,7 +187,7 @@ static const char *const deferred_split_queue_choices[] = { "under_ptl", "after_
 
 static const struct sim_param deferred_split_params[] = {
 	{ .key = "threads", .type = SIM_PARAM_COUNT, .def = 80, .min = 1, .max = SIM_MAX_CPUS,
-	  .help = "threads of the process, one per CPU" },
+	  .help = "threads of the process, one per CPU", .cpus_default = true },
 	{ .key = "rounds", .type = SIM_PARAM_COUNT, .def = 200, .min = 1, .max = 1000000,
 	  .help = "map/fault/unmap rounds per thread" },
 	{ .key = "region", .type = SIM_PARAM_SIZE, .def = 16ULL << 20, .min = 4096,
@@ -249,6 +255,7 @@ const struct scenario_ops scenario_deferred_split = {
 			    "folios outside the lruvec lock (Oct 2026); after: \"noise\"",
 	.unpublished = deferred_split_unpublished,
 	.validate = deferred_split_validate,
+	.mapped_bytes = deferred_split_mapped_bytes,
 	.run = deferred_split_run,
 	.finish = deferred_split_finish,
 };

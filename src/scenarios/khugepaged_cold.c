@@ -72,6 +72,12 @@ static int khugepaged_cold_validate(const struct sim_run_config *cfg, char *err,
 	return mm_tlb_check_profile(cfg->profile, err, len);
 }
 
+/* At most three tasks of task_size each (khugepaged_cold_validate()). */
+static uint64_t khugepaged_cold_mapped_bytes(const struct sim_run_config *cfg)
+{
+	return 3 * sim_param(cfg, "task_size");
+}
+
 static int khugepaged_cold_run(const struct sim_run_config *cfg, int variant,
 			       struct sim_variant_result *res, char *err, size_t len)
 {
@@ -272,6 +278,7 @@ const struct scenario_ops scenario_khugepaged_cold = {
 			    "list tail when MADV_COLD/MADV_FREE (Dec 2025), x86_64 machine",
 	.unpublished = khugepaged_cold_unpublished,
 	.validate = khugepaged_cold_validate,
+	.mapped_bytes = khugepaged_cold_mapped_bytes,
 	.run = khugepaged_cold_run,
 };
 
@@ -291,5 +298,6 @@ const struct scenario_ops scenario_khugepaged_cold_kvm = {
 			    "qemu-system-x86_64 -enable-kvm",
 	.unpublished = khugepaged_cold_unpublished,
 	.validate = khugepaged_cold_validate,
+	.mapped_bytes = khugepaged_cold_mapped_bytes,
 	.run = khugepaged_cold_run,
 };

@@ -51,6 +51,12 @@ static int reclaim_tlb_validate(const struct sim_run_config *cfg, char *err, siz
 	return 0;
 }
 
+/* The workers map vm_bytes between them. */
+static uint64_t reclaim_tlb_mapped_bytes(const struct sim_run_config *cfg)
+{
+	return sim_param(cfg, "vm_bytes");
+}
+
 static int reclaim_tlb_run(const struct sim_run_config *cfg, int variant,
 			   struct sim_variant_result *res, char *err, size_t len)
 {
@@ -135,7 +141,8 @@ static const char *const reclaim_tlb_worker_kinds[] = { "processes", "threads", 
 
 static const struct sim_param reclaim_tlb_params[] = {
 	{ .key = "workers", .type = SIM_PARAM_COUNT, .def = 16, .min = 1, .max = SIM_MAX_CPUS,
-	  .help = "stress-ng --vm N: workers; worker i starts on cpu i mod the CPUs" },
+	  .help = "stress-ng --vm N: workers; worker i starts on cpu i mod the CPUs",
+	  .cpus_default = true },
 	{ .key = "vm_bytes", .type = SIM_PARAM_SIZE, .def = 2ULL << 30, .min = 4096,
 	  .max = 1ULL << 40, .help = "--vm-bytes, divided among the workers" },
 	{ .key = "memcg_limit", .type = SIM_PARAM_SIZE, .def = 512ULL << 20, .min = 1ULL << 20,
@@ -209,5 +216,6 @@ const struct scenario_ops scenario_reclaim_tlb = {
 			    "dirty folios in vmscan (May 2026), quoted by Andrew Morton",
 	.unpublished = reclaim_tlb_unpublished,
 	.validate = reclaim_tlb_validate,
+	.mapped_bytes = reclaim_tlb_mapped_bytes,
 	.run = reclaim_tlb_run,
 };

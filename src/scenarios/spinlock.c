@@ -85,7 +85,7 @@ static const char *const spinlock_variants[] = { "qspinlock", NULL };
 
 static const struct sim_param spinlock_params[] = {
 	{ .key = "cpus", .type = SIM_PARAM_COUNT, .def = 80, .min = 1, .max = SIM_MAX_CPUS,
-	  .help = "vCPUs taking the lock (at most the profile's CPUs)" },
+	  .help = "vCPUs taking the lock (at most the profile's CPUs)", .cpus_default = true },
 	{ .key = "hold_ns", .type = SIM_PARAM_TIME, .def = 500, .min = 0, .max = 1000000000,
 	  .help = "time the lock is held per acquisition" },
 	{ .key = "think_ns", .type = SIM_PARAM_TIME, .def = 2000, .min = 0, .max = 1000000000,
