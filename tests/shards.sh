@@ -132,7 +132,7 @@ bad "--merge 3 with --shard: expected one of them" sweep "${G[@]}" --merge 3 --s
 bad "--merge 3 with --emit-jobs: expected one of them" sweep "${G[@]}" --merge 3 --emit-jobs 3
 bad "--merge 3 with --csv -: expected --csv FILE" sweep "${G[@]}" --merge 3 --csv -
 bad "--merge 3 with --plot x.svg" sweep "${G[@]}" --merge 3 --plot x.svg
-bad "--merge=0: expected an integer from 1 to 10000" sweep "${G[@]}" --merge 0
+bad "--merge=0: expected an integer (K, M, G, T: x1000 each) from 1 to 10000" sweep "${G[@]}" --merge 0
 mkdir -p "sp ace"
 bad "--slurm sp ace/j: .* has a space, quote" sweep "${G[@]}" --emit-jobs 2 --slurm "sp ace/j"
 bad "--slurm nodir/j: cannot make the directory" sweep "${G[@]}" --emit-jobs 2 --slurm nodir/j

@@ -133,8 +133,15 @@ static void test_deferred_split_start_spread(void **state)
 			       "--set start_spread=50ms");
 	print_message("10 rounds: lruvec wait falls x%.2f (common start), x%.2f (spread)\n",
 		      lruvec_fall(together), lruvec_fall(spread));
+	/*
+	 * Since the merge of issues 14 and 17 (the memory system; every task
+	 * starts up to sched.start_jitter_us late), spreading the starts no
+	 * longer deepens the fall at 10 rounds (x3.07 spread, x3.14 together
+	 * when measured): the relation "spread > together" was dropped, and
+	 * docs/results.md says so.  Both still fall at least threefold.
+	 */
 	assert_true(lruvec_fall(spread) >= 3);
-	assert_true(lruvec_fall(spread) > lruvec_fall(together));
+	assert_true(lruvec_fall(together) >= 3);
 	json_decref(together);
 	json_decref(spread);
 }

@@ -48,8 +48,8 @@ ci=$(grep '^queueing cost' seeds.txt | awk '{ print $11 }')
 awk -v c="$ci" 'BEGIN { exit !(c > 0) }' || fail "queueing cost before: zero spread ($ci)"
 grep -q '"count": 5' seeds.json || fail "JSON: no seed count"
 grep -q '"ci_contains_zero"' seeds.json || fail "JSON: no change statistics"
-# five values per metric and variant: 3 variants x 5 metrics + 1 change x 5 metrics
-[ "$(grep -c '"values": \[' seeds.json)" -eq 20 ] || fail "JSON: expected 20 value lists"
+# five values per metric and variant: 3 variants x 7 metrics + 1 change x 7 metrics
+[ "$(grep -c '"values": \[' seeds.json)" -eq 28 ] || fail "JSON: expected 28 value lists"
 "$BIN" run "${DS[@]}" --seeds 5 --jobs 1 --json seeds1.json > /dev/null || fail "--seeds 5 --jobs 1"
 grep -v '"seconds"' seeds.json > x1; grep -v '"seconds"' seeds1.json > x2
 cmp x1 x2 || fail "--seeds 5: --jobs 1 and --jobs 2 differ"
@@ -105,7 +105,7 @@ echo "ok: --baseline, diff, and diff's bad input"
 # 4. sensitivity, and the [ranges] of a profile
 "$BIN" sensitivity "${DS[@]}" --jobs 2 --json sens.json > sens.txt || fail "sensitivity exited $?"
 grep -q '^lruvec_lock_wait_s falls  *[0-9]* of [0-9]*' sens.txt || fail "sensitivity: $(cat sens.txt)"
-grep -q '^cache.remote_transfer_ns=100 ' sens.txt || fail "sensitivity: no range point"
+grep -q '^mem.node_write_gbps=50 ' sens.txt || fail "sensitivity: no range point"
 grep -q '^unmap=dontneed ' sens.txt || fail "sensitivity: no unpublished point"
 grep -q '"conclusions": \[' sens.json || fail "sensitivity: JSON"
 total=$(grep -o '"points_total": [0-9]*' sens.json | awk '{ print $2 }')
@@ -126,20 +126,20 @@ if command -v gnuplot > /dev/null; then
 	"$BIN" sensitivity "${DS[@]}" --plot tornado.svg > /dev/null || fail "--plot"
 	grep -q '<svg' tornado.svg || fail "tornado.svg is not an SVG"
 fi
-"$BIN" profiles skylake-sp-2s | grep -q '^cache.remote_transfer_ns  *100..200 ' ||
+"$BIN" profiles skylake-sp-2s | grep -q '^mem.node_write_gbps  *50..68 ' ||
 	fail "profiles: no range shown"
 # a range must hold its value, name an assumed value, and read LO..HI, reason
-sed 's/^cache.remote_transfer_ns = 100..200,/cache.remote_transfer_ns = 160..200,/' \
+sed 's/^mem.node_write_gbps = 50..68,/mem.node_write_gbps = 61..68,/' \
 	"$2/profiles/skylake-sp-2s.ini" > r1.ini
 bad run deferred-split --profile r1.ini
 grep -q 'expected a range holding its value' err.txt || fail "range: $(cat err.txt)"
 sed 's/^\[ranges\]/[ranges]\ntopology.sockets = 1..4, a test/' "$2/profiles/skylake-sp-2s.ini" > r2.ini
 bad run deferred-split --profile r2.ini
 grep -q 'does not say "assumption"' err.txt || fail "range: $(cat err.txt)"
-sed 's/^cache.remote_transfer_ns = 100..200,.*/cache.remote_transfer_ns = 200..100, x/' \
+sed 's/^mem.node_write_gbps = 50..68,.*/mem.node_write_gbps = 68..50, x/' \
 	"$2/profiles/skylake-sp-2s.ini" > r3.ini
 bad run deferred-split --profile r3.ini
-sed 's/^cache.remote_transfer_ns = 100..200,.*/cache.remote_transfer_ns = 100..200/' \
+sed 's/^mem.node_write_gbps = 50..68,.*/mem.node_write_gbps = 50..68/' \
 	"$2/profiles/skylake-sp-2s.ini" > r4.ini
 bad run deferred-split --profile r4.ini
 echo "ok: sensitivity, its shards, chart and JSON; [ranges] checked"
