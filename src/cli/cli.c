@@ -925,6 +925,49 @@ void cli_prep_release(struct cli_prep *p)
 	p->prof = NULL;
 }
 
+/**
+ * cli_sinks_add_json() - keep one scenario's JSON document
+ * @k: the command's sinks
+ * @doc: the document (a reference the sinks take)
+ * @reproduce: reproduce gathers an array; run keeps the one document
+ */
+void cli_sinks_add_json(struct cli_sinks *k, json_t *doc, bool reproduce)
+{
+	if (reproduce) {
+		json_array_append_new(k->json, doc);
+	} else {
+		json_decref(k->json);
+		k->json = doc;
+	}
+}
+
+/**
+ * cli_sinks_add_rows() - one scenario's CSV rows and, for reproduce, its chart
+ * @c: the command line
+ * @a: its options
+ * @k: the command's sinks
+ * @rep: the scenario's report
+ * @reproduce: whether this is reproduce (only it draws)
+ *
+ * A chart that fails is remembered (k->plot_ret, k->plot_msg) and no more
+ * are drawn; the tables are still printed.
+ */
+void cli_sinks_add_rows(struct cli *c, const struct cli_args *a, struct cli_sinks *k,
+			const struct sim_report *rep, bool reproduce)
+{
+	if (a->csv) {
+		sim_print_csv(&k->csv, rep, !k->csv_header_done);
+		k->csv_header_done = true;
+	}
+	if (reproduce && a->plot && !k->plot_ret) {
+		k->plot_ret = cli_plot_reproduce(c, a->plot, rep);
+		if (k->plot_ret) {
+			snprintf(k->plot_msg, sizeof(k->plot_msg), "%s", c->msg);
+			c->msg[0] = '\0';
+		}
+	}
+}
+
 /*
  * Run the variants of @p that the process pool has not run (all of them,
  * in this process, one after another), then write its report to @k.
@@ -1033,24 +1076,9 @@ static int cli_run_scenario(struct cli *c, struct cli_prep *p,
 			ret = 1;
 			goto out_free;
 		}
-		if (reproduce) {
-			json_array_append_new(k->json, doc);
-		} else {
-			json_decref(k->json);
-			k->json = doc;
-		}
+		cli_sinks_add_json(k, doc, reproduce);
 	}
-	if (a->csv) {
-		sim_print_csv(&k->csv, &rep, !k->csv_header_done);
-		k->csv_header_done = true;
-	}
-	if (reproduce && a->plot && !k->plot_ret) {
-		k->plot_ret = cli_plot_reproduce(c, a->plot, &rep);
-		if (k->plot_ret) {
-			snprintf(k->plot_msg, sizeof(k->plot_msg), "%s", c->msg);
-			c->msg[0] = '\0';
-		}
-	}
+	cli_sinks_add_rows(c, a, k, &rep, reproduce);
 	ret = 0;
 out_free:
 	if (a->trace) {

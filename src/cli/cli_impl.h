@@ -101,6 +101,9 @@ struct cli_sinks {
 };
 
 /* cli.c */
+void cli_sinks_add_json(struct cli_sinks *k, json_t *doc, bool reproduce);
+void cli_sinks_add_rows(struct cli *c, const struct cli_args *a, struct cli_sinks *k,
+			const struct sim_report *rep, bool reproduce);
 int cli_fail(struct cli *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 const struct scenario_ops *cli_find_scenario(struct cli *c, const char *name);

@@ -434,24 +434,9 @@ int cli_report_seeds(struct cli *c, struct cli_prep *p, int nr_seeds,
 		json_object_set_new(doc, "seeds", sj);
 		if (reproduce)	/* the verdict of the means */
 			json_object_set_new(doc, "verdict", sim_verdict_json(s, mean_res, nr));
-		if (reproduce) {
-			json_array_append_new(k->json, doc);
-		} else {
-			json_decref(k->json);
-			k->json = doc;
-		}
+		cli_sinks_add_json(k, doc, reproduce);
 	}
-	if (a->csv) {
-		sim_print_csv(&k->csv, &rep, !k->csv_header_done);
-		k->csv_header_done = true;
-	}
-	if (reproduce && a->plot && !k->plot_ret) {
-		k->plot_ret = cli_plot_reproduce(c, a->plot, &rep);
-		if (k->plot_ret) {
-			snprintf(k->plot_msg, sizeof(k->plot_msg), "%s", c->msg);
-			c->msg[0] = '\0';
-		}
-	}
+	cli_sinks_add_rows(c, a, k, &rep, reproduce);
 	ret = 0;
 out_free:
 	free(mean_res);
