@@ -101,6 +101,7 @@ static int tiny_run(const struct sim_run_config *cfg, int variant,
 	};
 	res->nr_cpus = 2;
 	res->irq_tlb[1] = variant ? 5 : 0;	/* "after" had shootdowns, on CPU1 */
+	res->irq_call[0] = variant ? 3 : 0;	/* and function-call interrupts on CPU0 */
 	res->events = 1000;
 	return 0;
 }
@@ -331,7 +332,7 @@ static void test_version_help_jobs(void **state)
 	captured_free(&c);
 }
 
-/* /proc/interrupts' TLB row per CPU; --vmstat's name value lines */
+/* /proc/interrupts' CAL and TLB rows per CPU; --vmstat's name value lines */
 static void test_interrupts_vmstat(void **state)
 {
 	struct captured c = run_cli("run", "tiny", "--vmstat", NULL);
@@ -341,6 +342,7 @@ static void test_interrupts_vmstat(void **state)
 	assert_non_null(strstr(c.out,
 		"interrupts: after (/proc/interrupts)\n"
 		"           CPU0       CPU1       \n"
+		"CAL:          3          0   Function call interrupts\n"
 		"TLB:          0          5   TLB shootdowns\n"));
 	assert_non_null(strstr(c.out, "\n# vmstat: before\npgfault 100\npgmajfault 0\n"));
 	assert_non_null(strstr(c.out, "\n# vmstat: after\npgfault 101\n"));

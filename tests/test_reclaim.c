@@ -325,7 +325,7 @@ static void set_param(struct sim_run_config *cfg, const char *key, uint64_t v)
 	cfg->params[i] = v;
 }
 
-static double metric(const struct scenario_ops *s, struct sim_variant_result *r, const char *k)
+static double metric(const struct scenario_ops *s, const struct sim_variant_result *r, const char *k)
 {
 	return r->metrics[sim_scenario_metric_index(s, k)];
 }

@@ -94,6 +94,7 @@ struct sim_variant_result {
 	double runtime_s;			/* virtual makespan */
 	int nr_cpus;				/* vCPUs of the run */
 	uint32_t irq_tlb[SIM_MAX_CPUS];		/* TLB shootdowns per CPU (/proc/interrupts) */
+	uint32_t irq_call[SIM_MAX_CPUS];	/* function-call interrupts per CPU (CAL) */
 };
 
 /* The effective configuration of one run. */

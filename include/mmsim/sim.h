@@ -145,6 +145,7 @@ struct sim_vcpu {
 	int in_irq;			/* running an interrupt handler */
 	int nr_spinlocks_held;		/* spinlocks held by the running task */
 	uint64_t irq_tlb_count;		/* TLB shootdowns it handled (/proc/interrupts TLB) */
+	uint64_t irq_call_count;	/* function-call interrupts it took (/proc/interrupts CAL) */
 	struct sim_task *curr;		/* the task on the CPU, NULL if idle */
 	struct sim_task *rq_head, *rq_tail; /* other runnable tasks */
 	struct sim_task *sleepers;	/* timer-sleeping tasks, by wake_at */

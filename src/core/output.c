@@ -626,15 +626,15 @@ void sim_print_lock_stat(struct sim_out *o, const struct sim_report *r)
 }
 
 /**
- * sim_print_interrupts() - the per-CPU TLB row of /proc/interrupts
+ * sim_print_interrupts() - the per-CPU CAL and TLB rows of /proc/interrupts
  * @o: the sink
  * @r: the results
  *
- * The kernel counts TLB shootdowns per CPU (irq_stat.irq_tlb_count) and
- * /proc/interrupts prints them so: a CPUn header, then "TLB:" and one
- * column per CPU (show_interrupts(), arch_show_interrupts()).  One block per
- * variant that had any.  The CAL row (function-call interrupts per CPU) is
- * not printed: the model counts those only in total (the counters table).
+ * The kernel counts function-call interrupts (irq_stat.irq_call_count) and
+ * TLB shootdowns (irq_stat.irq_tlb_count) per CPU, and /proc/interrupts
+ * prints them so: a CPUn header, then "CAL:" and "TLB:" rows with one
+ * column per CPU (show_interrupts(), arch_show_interrupts(), which print
+ * CAL before TLB).  One block per variant that had any.
  */
 void sim_print_interrupts(struct sim_out *o, const struct sim_report *r)
 {
@@ -645,13 +645,16 @@ void sim_print_interrupts(struct sim_out *o, const struct sim_report *r)
 		uint64_t any = 0;
 
 		for (cpu = 0; cpu < res->nr_cpus && cpu < SIM_MAX_CPUS; cpu++)
-			any += res->irq_tlb[cpu];
+			any += res->irq_tlb[cpu] + res->irq_call[cpu];
 		if (!any)
 			continue;
 		sim_out_printf(o, "\ninterrupts: %s (/proc/interrupts)\n%*s", res->name, 3 + 8, "");
 		for (cpu = 0; cpu < res->nr_cpus && cpu < SIM_MAX_CPUS; cpu++)
 			sim_out_printf(o, "CPU%-8d", cpu);
-		sim_out_printf(o, "\n%*s: ", 3, "TLB");
+		sim_out_printf(o, "\n%*s: ", 3, "CAL");
+		for (cpu = 0; cpu < res->nr_cpus && cpu < SIM_MAX_CPUS; cpu++)
+			sim_out_printf(o, "%10u ", res->irq_call[cpu]);
+		sim_out_printf(o, "  Function call interrupts\n%*s: ", 3, "TLB");
 		for (cpu = 0; cpu < res->nr_cpus && cpu < SIM_MAX_CPUS; cpu++)
 			sim_out_printf(o, "%10u ", res->irq_tlb[cpu]);
 		sim_out_printf(o, "  TLB shootdowns\n");

@@ -45,9 +45,12 @@ void sim_result_collect(struct sim_engine *e, struct sim_variant_result *res)
 		};
 	}
 	res->nr_cpus = e->nr_cpus;
-	for (int cpu = 0; cpu < e->nr_cpus && cpu < SIM_MAX_CPUS; cpu++)
+	for (int cpu = 0; cpu < e->nr_cpus && cpu < SIM_MAX_CPUS; cpu++) {
 		res->irq_tlb[cpu] = e->vcpus[cpu].irq_tlb_count > UINT32_MAX ?
 				    UINT32_MAX : (uint32_t)e->vcpus[cpu].irq_tlb_count;
+		res->irq_call[cpu] = e->vcpus[cpu].irq_call_count > UINT32_MAX ?
+				     UINT32_MAX : (uint32_t)e->vcpus[cpu].irq_call_count;
+	}
 	res->events = e->events;
 	res->runtime_s = (double)sim_engine_end_time(e) / (double)SIM_SEC;
 }

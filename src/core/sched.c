@@ -438,6 +438,7 @@ static void vcpu_handle_irqs(struct sim_engine *e, struct sim_vcpu *v)
 	v->irq_disabled++;
 	e->events++;
 	e->counters[SIM_IRQ_CALL_COUNT]++;
+	v->irq_call_count++;		/* per CPU: /proc/interrupts' CAL row */
 	v->now += e->irq_entry_exit_ps;
 	/* The handler drains every request queued before it runs. */
 	while (v->csd_head && v->csd_head->arrival - e->ipi_latency_ps <= v->now) {
