@@ -26,6 +26,7 @@ int live_sys_path(char *buf, size_t len, const char *abs);
 int live_proc_path(char *buf, size_t len, const char *abs);
 ssize_t live_read_file(const char *path, char *buf, size_t len);
 int live_write_file(const char *path, const char *text);
+bool live_on_path(const char *prog);
 
 /*
  * A set of named counters, as read from one /proc or /sys file.

@@ -236,7 +236,13 @@ static void live_first_line(const char *path, char *out, size_t len)
 	}
 }
 
-static bool live_on_path(const char *prog)
+/**
+ * live_on_path() - whether @prog is an executable in a directory of $PATH
+ * @prog: a program name, without a slash
+ *
+ * Return: true if found (/usr/bin:/bin when PATH is unset).
+ */
+bool live_on_path(const char *prog)
 {
 	const char *path = getenv("PATH");
 	char buf[4096], file[4200], *save = NULL;

@@ -718,20 +718,6 @@ static uint64_t rt_memory(const uint64_t *p)
 	return p[RT_VM_BYTES];
 }
 
-static bool rt_on_path(const char *prog)
-{
-	const char *path = getenv("PATH");
-	char buf[4096], file[4200], *save = NULL;
-
-	snprintf(buf, sizeof(buf), "%s", path ? path : "/usr/bin:/bin");
-	for (char *d = strtok_r(buf, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-		snprintf(file, sizeof(file), "%s/%s", d, prog);
-		if (!access(file, X_OK))
-			return true;
-	}
-	return false;
-}
-
 static int rt_check(const uint64_t *p, bool apply, char *err, size_t errlen)
 {
 	struct live_counters *mi = calloc(1, sizeof(*mi));
@@ -762,7 +748,7 @@ static int rt_check(const uint64_t *p, bool apply, char *err, size_t errlen)
 			 (unsigned long long)(swap_kb >> 10));
 		return -ENOSPC;
 	}
-	if (p[RT_WORKER_TYPE] == 0 && !rt_on_path("stress-ng")) {
+	if (p[RT_WORKER_TYPE] == 0 && !live_on_path("stress-ng")) {
 		snprintf(err, errlen, "reclaim-tlb runs stress-ng, which is not "
 			 "installed (Debian: apt-get install stress-ng); or use "
 			 "--set worker_type=threads");
