@@ -136,23 +136,32 @@ static int parse_u64(const char *s, uint64_t *out)
 	return 0;
 }
 
+/* "section.key" to a field index, or -1. */
+static int profile_field_dotted(const char *name)
+{
+	char sec[48];
+	const char *dot = strchr(name, '.');
+
+	if (!dot || (size_t)(dot - name) >= sizeof(sec))
+		return -1;
+	memcpy(sec, name, (size_t)(dot - name));
+	sec[dot - name] = '\0';
+	return profile_field_find(sec, dot + 1);
+}
+
 static int profile_add_source(struct profile_parse *pp, const char *name,
 			      const char *text)
 {
 	struct sim_profile *p = pp->p;
-	char sec[32];
-	const char *dot = strchr(name, '.');
 	size_t n;
 	int i;
 
-	if (!dot || (size_t)(dot - name) >= sizeof(sec)) {
+	if (!strchr(name, '.')) {
 		snprintf(pp->err, sizeof(pp->err),
 			 "source for %s: expected section.key", name);
 		return -1;
 	}
-	memcpy(sec, name, (size_t)(dot - name));
-	sec[dot - name] = '\0';
-	if (profile_field_find(sec, dot + 1) < 0) {
+	if (profile_field_dotted(name) < 0) {
 		snprintf(pp->err, sizeof(pp->err),
 			 "source for unknown field %s", name);
 		return -1;
@@ -273,18 +282,6 @@ static int profile_field_assign(struct sim_profile *p, int i, const char *value,
 	return 0;
 }
 
-/* "section.key" to a field index, or -1. */
-static int profile_field_dotted(const char *name)
-{
-	char sec[48];
-	const char *dot = strchr(name, '.');
-
-	if (!dot || (size_t)(dot - name) >= sizeof(sec))
-		return -1;
-	memcpy(sec, name, (size_t)(dot - name));
-	sec[dot - name] = '\0';
-	return profile_field_find(sec, dot + 1);
-}
 
 /*
  * A [ranges] line: "section.key = LO..HI, reason", the range an assumed
