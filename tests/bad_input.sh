@@ -49,6 +49,10 @@ expect_bad "topology.sockets = 4294967298: expected 1 to 64" run deferred-split 
 expect_bad "topology.sockets = 18446744073709551615" run spinlock --cost topology.sockets=18446744073709551615
 sed 's/^sockets = .*/sockets = 4294967296/' "$2/profiles/desktop.ini" > big-sockets.ini
 expect_bad "topology.sockets = 4294967296: expected 1 to 64" profiles big-sockets.ini
+sed 's/^mm.pte_op_ns = /mm.nope = /' "$2/profiles/desktop.ini" > src-unknown.ini
+expect_bad "source for unknown field mm.nope" profiles src-unknown.ini
+sed 's/^mm.pte_op_ns = /mmpte = /' "$2/profiles/desktop.ini" > src-nodot.ini
+expect_bad "source for mmpte: expected section.key" profiles src-nodot.ini
 expect_bad "mem.loads_per_cycle = 4294967296: expected 1 to 16" run spinlock --cost mem.loads_per_cycle=4294967296
 for k in cache.l1d_kib cache.l2_kib cache.l3_kib tlb.pml4_cache_entries tlb.pdpte_cache_entries \
 	 tlb.pde_cache_entries tlb.l1_4k_entries; do
