@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The command line's private interface, shared by cli.c (the subcommand
- * table, options and `run`), sweep.c (`sweep`, `merge`), plot.c (charts
+ * The command line's private interface, shared by cli.c (dispatch),
+ * commands.c (the command table), options.c (the options), runner.c and
+ * pool.c (running scenarios), the commands (cmd-NAME.c), plot.c (charts
  * through gnuplot) and progress.c (the progress line).  Nothing here is
  * part of the public API in include/mmsim/.
  */
@@ -23,11 +24,134 @@
 #define CLI_MAX_SETS	(SIM_MAX_PARAMS * 2)
 #define CLI_MAX_POS	64
 
+struct cli;
+
 /* Which subcommands take an option (struct cli_opt_desc.cmds). */
 #define CLI_RUN		0x1
 #define CLI_REPRO	0x2
 #define CLI_SWEEP	0x4
 #define CLI_MERGE	0x8
+
+
+/* X(id, name, argument, subcommands, help) */
+#define CLI_OPTIONS(X)                                                          \
+	X(SET, "--set", "KEY=VALUE", CLI_RUN | CLI_SWEEP | CLI_REPRO,           \
+	  "a parameter; repeatable; values with units (16M, 2G, 10ms)")       \
+	X(VARIANT, "--variant", "NAME", CLI_RUN | CLI_SWEEP,                    \
+	  "run only this variant; repeatable; default: all variants")         \
+	X(PROFILE, "--profile", "NAME|FILE", CLI_RUN | CLI_SWEEP | CLI_REPRO,   \
+	  "another machine: a builtin profile or an INI file")                \
+	X(COST, "--cost", "SECTION.KEY=VALUE", CLI_RUN | CLI_SWEEP | CLI_REPRO, \
+	  "override one value of the profile (e.g. "                          \
+	  "cache.remote_transfer_ns=100); repeatable; the header shows it")   \
+	X(SEED, "--seed", "N", CLI_RUN | CLI_REPRO | CLI_SWEEP,                 \
+	  "random seed; default 1 (sweep: the base of every point's seed)")   \
+	X(JSON, "--json", "FILE", CLI_RUN | CLI_REPRO,                          \
+	  "write the results as JSON (\"-\": standard output, no table)")     \
+	X(CSV, "--csv", "FILE", CLI_RUN | CLI_REPRO | CLI_SWEEP | CLI_MERGE,    \
+	  "one row per variant and metric (\"-\": standard output, no table)") \
+	X(QUIET, "--quiet", NULL, CLI_RUN | CLI_REPRO, "only the table")         \
+	X(CHECK, "--check", NULL, CLI_RUN | CLI_REPRO | CLI_SWEEP,              \
+	  "run the model's invariant checks (slow)")                          \
+	X(VARY, "--vary", "KEY=V1,V2,...", CLI_SWEEP,                           \
+	  "a parameter's values; repeatable; the grid is their product")      \
+	X(SEEDS, "--seeds", "N", CLI_SWEEP | CLI_RUN | CLI_REPRO,               \
+	  "seeds per grid point (sweep), or run every variant with seeds "     \
+	  "SEED..SEED+N-1 and print mean +- 95% confidence interval (run, "    \
+	  "reproduce); default 1")                                            \
+	X(BASELINE, "--baseline", "VARIANT", CLI_RUN,                           \
+	  "the change of every other variant from this one (default: the "     \
+	  "scenario's before -> after)")                                       \
+	X(JOBS, "--jobs", "J", CLI_SWEEP | CLI_RUN | CLI_REPRO,                 \
+	  "run up to J points (sweep) or variants (run, reproduce) at a time, " \
+	  "each in its own process; default 1 for sweep, the host's CPUs for " \
+	  "run and reproduce (the results do not depend on it)")              \
+	X(PLOT, "--plot", "FILE|DIR", CLI_SWEEP | CLI_REPRO,                    \
+	  "sweep: FILE.svg or .png through gnuplot; reproduce: DIR/SCENARIO.svg") \
+	X(SHARD, "--shard", "I/N", CLI_SWEEP,                                   \
+	  "run only the I-th (1-based) of N equal parts of the points")       \
+	X(EMIT_JOBS, "--emit-jobs", "N", CLI_SWEEP,                             \
+	  "print the N commands of a sweep split into N shards; run nothing")  \
+	X(MERGE_N, "--merge", "N", CLI_SWEEP,                                   \
+	  "join the N parts --emit-jobs N named into --csv FILE; name any "   \
+	  "shard or run that is missing; run nothing")                        \
+	X(SLURM, "--slurm", "DIR", CLI_SWEEP,                                   \
+	  "with --emit-jobs N: write DIR/jobs.txt, a Slurm array of N tasks " \
+	  "(DIR/array.sbatch) and its merge (DIR/merge.sbatch)")              \
+	X(SUBMIT, "--submit", NULL, CLI_SWEEP,                                  \
+	  "with --slurm: sbatch the array, then the merge after it; print "   \
+	  "the job ids")                                                      \
+	X(TRACE, "--trace", "FILE", CLI_RUN,                                    \
+	  "a Chrome trace-event timeline (Perfetto); one file, a process per variant") \
+	X(TRACE_LIMIT, "--trace-limit", "N", CLI_RUN,                           \
+	  "stop recording the trace after N events; default 1000000")         \
+	X(VMSTAT, "--vmstat", NULL, CLI_RUN | CLI_REPRO,                         \
+	  "also print each variant's vmstat counters as /proc/vmstat does")    \
+	X(LOCKS_FORMAT, "--locks-format", "perf|lock_stat", CLI_RUN | CLI_REPRO, \
+	  "the lock table as perf lock contention prints it (default: "       \
+	  "contended locks by total wait) or as /proc/lock_stat (every lock taken)")
+
+enum cli_opt_id {
+#define CLI_OPT_ENUM(id, name, arg, cmds, help) CLI_OPT_##id,
+	CLI_OPTIONS(CLI_OPT_ENUM)
+#undef CLI_OPT_ENUM
+	NR_CLI_OPTS
+};
+
+/* One option: its name, its argument (NULL: a flag), the commands that take it. */
+struct cli_opt_desc {
+	const char *name;
+	const char *arg;		/* NULL: a flag */
+	unsigned cmds;			/* CLI_RUN, CLI_REPRO, CLI_SWEEP, CLI_MERGE */
+	const char *help;
+};
+
+extern const struct cli_opt_desc cli_opts[NR_CLI_OPTS];	/* options.c */
+
+/* What a command's operands are, for the completion script. */
+enum cli_operand {
+	CLI_OPERAND_NONE,
+	CLI_OPERAND_SCENARIO,
+	CLI_OPERAND_PROFILE,		/* a builtin profile or a file */
+	CLI_OPERAND_COMMAND,
+	CLI_OPERAND_FILE,
+};
+
+/*
+ * One command: a row of cli_cmds[] (commands.c), which dispatch, help, man
+ * and completion read.  Adding a command is its cmd-NAME.c and one row.
+ */
+struct cli_cmd {
+	const char *name;
+	int (*fn)(struct cli *c, int argc, char **argv);	/* argv[0] is the name */
+	const char *summary;		/* one line, for help and man */
+	const char *usage;		/* its operands and options, "" for none */
+	unsigned opts;			/* its bit in cli_opt_desc.cmds, 0: none */
+	enum cli_operand operand;	/* what completes its operands */
+	bool own_help;			/* parses its own options and --help */
+};
+
+extern const struct cli_cmd cli_cmds[];	/* commands.c, ends with a NULL name */
+
+/* The commands, one file each (cmd-NAME.c). */
+int cmd_list(struct cli *c, int argc, char **argv);
+int cmd_show(struct cli *c, int argc, char **argv);
+int cmd_run(struct cli *c, int argc, char **argv);
+int cmd_reproduce(struct cli *c, int argc, char **argv);
+int cmd_sweep(struct cli *c, int argc, char **argv);
+int cmd_merge(struct cli *c, int argc, char **argv);
+int cmd_diff(struct cli *c, int argc, char **argv);
+int cmd_sensitivity(struct cli *c, int argc, char **argv);
+int cmd_profiles(struct cli *c, int argc, char **argv);
+int cmd_live(struct cli *c, int argc, char **argv);
+int cmd_compare(struct cli *c, int argc, char **argv);
+int cmd_help(struct cli *c, int argc, char **argv);
+int cmd_version(struct cli *c, int argc, char **argv);
+int cmd_man(struct cli *c, int argc, char **argv);
+int cmd_completion(struct cli *c, int argc, char **argv);
+
+/* cmd-help.c: `mmsim help NAME`, also NAME --help; 0 or 2. */
+int cli_help_command(struct cli *c, const char *name);
 
 /* The options and operands of one subcommand. */
 struct cli_args {
@@ -100,15 +224,20 @@ struct cli_sinks {
 	char plot_msg[CLI_ERR];
 };
 
-/* cli.c */
-void cli_sinks_add_json(struct cli_sinks *k, json_t *doc, bool reproduce);
-void cli_sinks_add_rows(struct cli *c, const struct cli_args *a, struct cli_sinks *k,
-			const struct sim_report *rep, bool reproduce);
+/* options.c */
 int cli_fail(struct cli *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 const struct scenario_ops *cli_find_scenario(struct cli *c, const char *name);
+void cli_append_names(struct cli *c, const char *const *names);
 int cli_parse_args(struct cli *c, int argc, char **argv, unsigned cmd,
 		   const char *cmd_name, struct cli_args *a);
+
+/* runner.c */
+int cli_run_all(struct cli *c, const struct scenario_ops **scn, int nr_scn,
+		const struct cli_args *a, bool reproduce);
+void cli_sinks_add_json(struct cli_sinks *k, json_t *doc, bool reproduce);
+void cli_sinks_add_rows(struct cli *c, const struct cli_args *a, struct cli_sinks *k,
+			const struct sim_report *rep, bool reproduce);
 /* Refuse two of the @nr output files @path (given by options @opt) that are one file; 0 or 2. */
 int cli_outputs_distinct(struct cli *c, const char *const *opt, const char *const *path, int nr);
 /* In a forked child: SIGKILL when the parent dies (PR_SET_PDEATHSIG). */
@@ -124,10 +253,18 @@ int cli_select_variants(struct cli *c, const struct scenario_ops *s,
 double cli_host_seconds(void);
 int cli_apply_costs(struct cli *c, const struct cli_args *a, struct sim_profile *p);
 
-/* sweep.c */
+/* cmd-sweep.c */
 void cli_path_insert(const char *path, const char *ins, char *buf, size_t len);
-int cmd_sweep(struct cli *c, int argc, char **argv);
-int cmd_merge(struct cli *c, int argc, char **argv);
+
+/* cmd-merge.c: one CSV input of merge, read whole (at most 256 MB). */
+struct merge_file {
+	const char *path;
+	char *text;
+	size_t len;
+	const char *rows;		/* after the header */
+};
+
+int cli_merge_read(struct cli *c, struct merge_file *f);
 
 /* cluster.c: a command split into shards, run by GNU parallel or Slurm. */
 struct cli_shards {
@@ -206,9 +343,6 @@ void cli_prep_release(struct cli_prep *p);
 int cli_run_pool(struct cli *c, struct cli_prep *prep, int nr_prep,
 		 uint64_t jobs, const char *what);
 
-/* diff.c, sensitivity.c */
-int cmd_diff(struct cli *c, int argc, char **argv);
-int cmd_sensitivity(struct cli *c, int argc, char **argv);
 
 /* stats.c: --seeds N on run and reproduce */
 int cli_report_seeds(struct cli *c, struct cli_prep *p, int nr_seeds,

@@ -7,7 +7,7 @@
  *
  * Models nothing of the kernel.  Nothing here knows what a sweep is: a
  * command takes part when it runs one shard with `--shard I/N --csv PART`
- * and joins the N parts with `--merge N --csv FILE` (sweep.c does both).
+ * and joins the N parts with `--merge N --csv FILE` (cmd-sweep.c does both).
  * So `struct cli_shards` is all a command gives: its name, its own
  * arguments, N and the merged CSV's name; sensitivity or any later
  * command that shards the same way reuses cli_shards_emit() and

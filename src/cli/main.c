@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * mmsim's entry point: the command line over the real scenario registry.
- * Everything else is in cli.c, so that the tests can run the same code with
+ * Everything else is in cli.c and the mmsim_cli library, so that the tests can run the same code with
  * a registry of their own.
  */
 #include <stdio.h>

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * `mmsim show SCENARIO`: its variants, parameters, metrics, profile and
+ * published numbers.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli/cli_impl.h"
+
+static const char *param_type_name(const struct sim_param *p)
+{
+	switch (p->type) {
+	case SIM_PARAM_COUNT:
+		return "count";
+	case SIM_PARAM_SIZE:
+		return "bytes";
+	case SIM_PARAM_TIME:
+		return "time";
+	case SIM_PARAM_BOOL:
+		return "bool";
+	case SIM_PARAM_ENUM:
+		return "choice";
+	}
+	return "";
+}
+
+int cmd_show(struct cli *c, int argc, char **argv)
+{
+	const struct scenario_ops *s;
+	const struct sim_published *p;
+	char def[64], lo[64], hi[64];
+	size_t w = 0;
+	int i;
+
+	if (argc != 2)
+		return cli_fail(c, "show: expected one scenario, got %d operands",
+				argc - 1);
+	s = cli_find_scenario(c, argv[1]);
+	if (!s)
+		return 2;
+	fprintf(c->out, "%s: %s\n", s->name, s->summary ? s->summary : "");
+	if (s->description)
+		fprintf(c->out, "\n%s\n", s->description);
+	fprintf(c->out, "\nprofile: %s\n", s->profile ? s->profile : "-");
+	fprintf(c->out, "variants:");
+	for (i = 0; s->variants && s->variants[i]; i++) {
+		const char *role = "";
+
+		if (s->baseline && !strcmp(s->variants[i], s->baseline))
+			role = " (baseline)";
+		if (s->changed && !strcmp(s->variants[i], s->changed))
+			role = " (changed)";
+		fprintf(c->out, " %s%s", s->variants[i], role);
+	}
+	fprintf(c->out, "\n\nparameters:\n");
+	for (i = 0; s->params && s->params[i].key; i++)
+		if (strlen(s->params[i].key) > w)
+			w = strlen(s->params[i].key);
+	for (i = 0; s->params && s->params[i].key; i++) {
+		const struct sim_param *q = &s->params[i];
+
+		sim_param_format(q, q->def, def, sizeof(def));
+		fprintf(c->out, "  %-*s  %-10s %-6s ", (int)w, q->key, def,
+			param_type_name(q));
+		if (q->type == SIM_PARAM_ENUM) {
+			int j;
+
+			fprintf(c->out, "[");
+			for (j = 0; q->choices && q->choices[j]; j++)
+				fprintf(c->out, "%s%s", j ? "|" : "", q->choices[j]);
+			fprintf(c->out, "]");
+		} else if (q->type != SIM_PARAM_BOOL) {
+			sim_param_format(q, q->min, lo, sizeof(lo));
+			sim_param_format(q, q->max, hi, sizeof(hi));
+			fprintf(c->out, "[%s..%s]", lo, hi);
+		}
+		fprintf(c->out, "  %s%s\n", q->help ? q->help : "",
+			q->cpus_default ? "; default: the profile's CPUs" : "");
+	}
+	fprintf(c->out, "\nmetrics:\n");
+	w = 0;
+	for (i = 0; s->metrics && s->metrics[i].key; i++)
+		if (strlen(s->metrics[i].key) > w)
+			w = strlen(s->metrics[i].key);
+	for (i = 0; s->metrics && s->metrics[i].key; i++)
+		fprintf(c->out, "  %-*s  %s\n", (int)w, s->metrics[i].key,
+			s->metrics[i].label ? s->metrics[i].label : "");
+	if (s->published && s->published[0].variant) {
+		fprintf(c->out, "\npublished (%s):\n",
+			s->published_source ? s->published_source : "no source given");
+		for (p = s->published; p->variant; p++)
+			fprintf(c->out, "  %s %s = %.15g\n", p->variant, p->metric,
+				p->value);
+	}
+	return 0;
+}
