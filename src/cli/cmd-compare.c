@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
 #include "cli/cli_impl.h"
 #include "live/live.h"
 

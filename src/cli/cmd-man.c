@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
 #include "cli/cli_impl.h"
 #include "mmsim/profile.h"
 

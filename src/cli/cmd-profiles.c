@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
 #include "cli/cli_impl.h"
 #include "live/live_internal.h"
 #include "mmsim/profile.h"

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
 #include "cli/cli_impl.h"
 
 int cmd_run(struct cli *c, int argc, char **argv)

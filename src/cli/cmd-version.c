@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
 #include "cli/cli_impl.h"
 
 int cmd_version(struct cli *c, int argc, char **argv)

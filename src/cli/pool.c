@@ -16,6 +16,7 @@
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
 #include "cli/cli_impl.h"
 
 /*

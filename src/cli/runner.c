@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+
 #include "cli/cli_impl.h"
 #include "mm/access.h"
 #include "mm/mm.h"
