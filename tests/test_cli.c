@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -978,6 +979,118 @@ static void test_costs_doc(void **state)
 	free(doc);
 }
 
+/* ---- the progress line (progress.c) -------------------------------------- */
+
+static double fake_clock_s;
+
+static double fake_clock(void)
+{
+	return fake_clock_s;
+}
+
+/* Hand-worked: 1 of 4 steps in 30 s leaves 3 x 30 = 90 s; 3 of 8 in 1 h leaves 5/3 h. */
+static void test_progress_eta(void **state)
+{
+	char line[128];
+
+	(void)state;
+	assert_true(cli_progress_eta(1.0 / 4, 30) == 90);
+	assert_true(cli_progress_eta(3.0 / 8, 3600) == 6000);
+	assert_true(cli_progress_eta(1, 42) == 0);
+	assert_true(cli_progress_eta(0, 10) < 0);	/* no rate yet */
+	cli_progress_format(line, sizeof(line), "run x", 1.0 / 4, 30);
+	assert_string_equal(line, "mmsim: run x: 25.0% done, about 1m30s left");
+	cli_progress_format(line, sizeof(line), "sweep", 3.0 / 8, 3600);
+	assert_string_equal(line, "mmsim: sweep: 37.5% done, about 1h40m left");
+	cli_progress_format(line, sizeof(line), "sweep", 0.5, 7);
+	assert_string_equal(line, "mmsim: sweep: 50.0% done, about 7s left");
+	cli_progress_format(line, sizeof(line), "run x", -1, 12);
+	assert_string_equal(line, "mmsim: run x: running for 12 s");
+}
+
+/* Standard error not a terminal (a file): not one byte, however long the run. */
+static void test_progress_silent_off_tty(void **state)
+{
+	struct cli c = { 0 };
+	FILE *f = tmpfile();
+
+	(void)state;
+	assert_non_null(f);
+	c.err = f;
+	cli_progress_set_clock(fake_clock);
+	fake_clock_s = 100;
+	cli_progress_begin(&c, "run x", 4);
+	fake_clock_s = 130;
+	cli_progress_step(1);
+	fake_clock_s = 160;
+	cli_progress_step(2);
+	cli_progress_end();
+	cli_progress_set_clock(NULL);
+	assert_int_equal(ftell(f), 0);
+	fclose(f);
+}
+
+/* What a pseudo-terminal's master reads, NUL-terminated. */
+static size_t pty_read(int master, char *buf, size_t len)
+{
+	size_t n = 0;
+	ssize_t r;
+
+	while (n + 1 < len && (r = read(master, buf + n, len - 1 - n)) > 0)
+		n += (size_t)r;
+	buf[n] = '\0';
+	return n;
+}
+
+/* On a terminal: the line, its estimate, and never a smaller share than shown. */
+static void test_progress_tty(void **state)
+{
+	struct cli c = { 0 };
+	char buf[1024];
+	int master, slave;
+	FILE *err;
+
+	(void)state;
+	master = posix_openpt(O_RDWR | O_NOCTTY);
+	if (master < 0 || grantpt(master) || unlockpt(master)) {
+		if (master >= 0)
+			close(master);
+		skip();
+	}
+	slave = open(ptsname(master), O_RDWR | O_NOCTTY);
+	assert_true(slave >= 0);
+	assert_int_equal(fcntl(master, F_SETFL, O_NONBLOCK), 0);
+	err = fdopen(slave, "w");
+	assert_non_null(err);
+	c.err = err;
+	cli_progress_set_clock(fake_clock);
+	fake_clock_s = 100;
+	cli_progress_begin(&c, "run x", 4);
+	fake_clock_s = 101;		/* under 2 s: nothing yet */
+	cli_progress_step(1);
+	pty_read(master, buf, sizeof(buf));
+	assert_int_equal(buf[0], '\0');
+	fake_clock_s = 130;
+	cli_progress_step(1);
+	pty_read(master, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "mmsim: run x: 25.0% done, about 1m30s left"));
+	fake_clock_s = 140;
+	cli_progress_step(2);
+	pty_read(master, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "50.0% done, about 40s left"));
+	fake_clock_s = 150;		/* a smaller share: the line keeps 50% */
+	cli_progress_step(1);
+	pty_read(master, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "50.0% done, about 50s left"));
+	assert_null(strstr(buf, "25.0%"));
+	cli_progress_end();
+	cli_progress_set_clock(NULL);
+	pty_read(master, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "\r\033[K"));	/* the line cleared */
+	fclose(err);
+	close(master);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1006,6 +1119,9 @@ int main(void)
 		cmocka_unit_test(test_version_help_jobs),
 		cmocka_unit_test(test_interrupts_vmstat),
 		cmocka_unit_test(test_profiles_from_host),
+		cmocka_unit_test(test_progress_eta),
+		cmocka_unit_test(test_progress_silent_off_tty),
+		cmocka_unit_test(test_progress_tty),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -335,6 +335,10 @@ int cli_plot_tornado(struct cli *c, const char *path, const char *title,
 void cli_progress_begin(struct cli *c, const char *what, int nr_steps);
 void cli_progress_step(int step);
 void cli_progress_end(void);
+double cli_progress_eta(double share, double elapsed);
+void cli_progress_format(char *buf, size_t len, const char *what, double share,
+			 double elapsed);
+void cli_progress_set_clock(double (*now)(void));
 
 uint64_t cli_default_jobs(const struct cli_args *a, bool sweep);
 int cli_prepare(struct cli *c, const struct scenario_ops *s,
