@@ -115,8 +115,8 @@ bad() {
 	grep -q "^mmsim: error: .*$want" err.txt || fail "$*: $(cat err.txt), expected $want"
 }
 cp s.part-3-of-3.csv keep.csv
-bad "merge s.part-1-of-3.csv: its header is not this sweep's: expected scenario,cpus,iterations,seed" \
-	sweep spinlock --vary cpus=2,4,8 --vary iterations=20 --seeds 2 --csv s.csv --merge 3
+bad "merge s.part-1-of-3.csv: its header is not this sweep's: expected scenario,cpus,iterations,hold_ns,seed" \
+	sweep spinlock --vary cpus=2,4,8 --seeds 2 --set iterations=20 --set hold_ns=1000 --csv s.csv --merge 3
 bad "merge s.part-1-of-3.csv: the row spinlock,2,.* is not one of this shard's runs" \
 	sweep spinlock --vary cpus=2,4,8 --seeds 2 --set iterations=20 --seed 7 --csv s.csv --merge 3
 head -c -3 keep.csv > s.part-3-of-3.csv

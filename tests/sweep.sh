@@ -22,20 +22,36 @@ GRID=(spinlock --vary cpus=2,4,8,16,32,64 --seeds 3 --set iterations=30)
 
 # 1. the rows
 "$BIN" sweep "${GRID[@]}" --csv all.csv || fail "sweep exited $?"
-[ "$(head -1 all.csv)" = "scenario,cpus,seed,variant,metric,value" ] || fail "header: $(head -1 all.csv)"
+# --set iterations=30 is a column of its own, after the varied keys
+[ "$(head -1 all.csv)" = "scenario,cpus,iterations,seed,variant,metric,value" ] || fail "header: $(head -1 all.csv)"
 # 6 points x 3 seeds x 1 variant x 6 metrics, plus the header
 [ "$(wc -l < all.csv)" -eq 109 ] || fail "expected 109 lines, got $(wc -l < all.csv)"
 # grid order, then seed, then metric
 order=$(tail -n +2 all.csv | cut -d, -f2 | uniq | tr '\n' ' ')
 [ "$order" = "2 4 8 16 32 64 " ] || fail "grid order: $order"
-[ "$(tail -n +2 all.csv | cut -d, -f2,3 | uniq | wc -l)" -eq 18 ] || fail "expected 18 runs"
-[ "$(tail -n +2 all.csv | cut -d, -f3 | sort -u | wc -l)" -eq 18 ] || fail "expected 18 distinct seeds"
-metrics=$(head -7 all.csv | tail -6 | cut -d, -f5 | tr '\n' ' ')
+[ "$(tail -n +2 all.csv | cut -d, -f3 | sort -u)" = 30 ] || fail "the iterations column: not 30 in every row"
+[ "$(tail -n +2 all.csv | cut -d, -f2,4 | uniq | wc -l)" -eq 18 ] || fail "expected 18 runs"
+[ "$(tail -n +2 all.csv | cut -d, -f4 | sort -u | wc -l)" -eq 18 ] || fail "expected 18 distinct seeds"
+metrics=$(head -7 all.csv | tail -6 | cut -d, -f6 | tr '\n' ' ')
 [ "$metrics" = "runtime_s acquisitions contentions lock_wait_total_s lock_wait_avg_ns lock_hold_avg_ns " ] ||
 	fail "metric order: $metrics"
 [ "$(grep -c ',acquisitions,' all.csv)" -eq 18 ] || fail "acquisitions rows"
-grep -q '^spinlock,64,[0-9]*,qspinlock,acquisitions,1920$' all.csv || fail "64 cpus x 30 iterations"
+grep -q '^spinlock,64,30,[0-9]*,qspinlock,acquisitions,1920$' all.csv || fail "64 cpus x 30 iterations"
 echo "ok: rows"
+
+# 1b. every --set and --cost of the run is a column (canonical values, a key
+# given twice in --cost once, at its last value), and the seeds are those of the run
+# without them: the columns say what the rows were run with, nothing more
+"$BIN" sweep spinlock --vary cpus=2,4 --set hold_ns=1000 --set iterations=7 \
+	--cost cache.remote_transfer_ns=90 --cost cache.remote_transfer_ns=120 --csv fx.csv || fail "sweep with --set and --cost exited $?"
+[ "$(head -1 fx.csv)" = "scenario,cpus,hold_ns,iterations,cache.remote_transfer_ns,seed,variant,metric,value" ] ||
+	fail "--set/--cost columns: $(head -1 fx.csv)"
+[ "$(tail -n +2 fx.csv | cut -d, -f3,4,5 | sort -u)" = "1us,7,120" ] ||
+	fail "--set/--cost values: $(tail -n +2 fx.csv | cut -d, -f3,4,5 | sort -u | tr '\n' ' ')"
+"$BIN" sweep spinlock --vary cpus=2,4 --set iterations=7 --csv nf.csv || fail "sweep exited $?"
+[ "$(tail -n +2 fx.csv | cut -d, -f2,6 | uniq)" = "$(tail -n +2 nf.csv | cut -d, -f2,4 | uniq)" ] ||
+	fail "the fixed columns changed the seeds"
+echo "ok: --set and --cost as columns"
 
 # 2. --jobs does not change a byte
 "$BIN" sweep "${GRID[@]}" --jobs 1 --csv j1.csv || fail "jobs 1"
@@ -96,13 +112,13 @@ echo "ok: bad input"
 # docs/design.md, "What a seed changes").
 "$BIN" sweep spinlock --vary cache.remote_transfer_ns=50,300 --set iterations=50 --csv pv.csv ||
 	fail "sweep over a profile key exited $?"
-[ "$(head -1 pv.csv)" = "scenario,cache.remote_transfer_ns,seed,variant,metric,value" ] ||
+[ "$(head -1 pv.csv)" = "scenario,cache.remote_transfer_ns,iterations,seed,variant,metric,value" ] ||
 	fail "profile axis header: $(head -1 pv.csv)"
-fast=$(grep '^spinlock,50,.*,runtime_s,' pv.csv | cut -d, -f6)
-slow=$(grep '^spinlock,300,.*,runtime_s,' pv.csv | cut -d, -f6)
+fast=$(grep '^spinlock,50,.*,runtime_s,' pv.csv | cut -d, -f7)
+slow=$(grep '^spinlock,300,.*,runtime_s,' pv.csv | cut -d, -f7)
 awk -v a="$fast" -v b="$slow" 'BEGIN { exit !(b > a) }' ||
 	fail "remote transfer 300 ns ran $slow s, not longer than 50 ns: $fast s"
-seed300=$(grep '^spinlock,300,.*,runtime_s,' pv.csv | cut -d, -f3)
+seed300=$(grep '^spinlock,300,.*,runtime_s,' pv.csv | cut -d, -f4)
 "$BIN" run spinlock --set iterations=50 --cost cache.remote_transfer_ns=300 --seed "$seed300" \
 	--csv c300.csv --quiet > /dev/null ||
 	fail "run --cost exited $?"

@@ -70,6 +70,15 @@ struct sweep_axis {
 	char (*text)[SWEEP_TEXT];	/* [nr] canonical, as the CSV prints */
 };
 
+/*
+ * A key every run of the sweep has at one value: a --set parameter or a
+ * --cost profile key, a column of the CSV after the varied keys.
+ */
+struct sweep_fixed {
+	char key[64];			/* the parameter's key, or "section.key" */
+	char text[SWEEP_TEXT];		/* canonical, as the CSV prints */
+};
+
 /* The output of one run (a child). */
 struct sweep_run {
 	struct sim_out buf;		/* rows, or the error text */
@@ -91,6 +100,8 @@ struct sweep {
 	int nr_metrics;
 	struct sweep_axis axis[SIM_MAX_PARAMS];
 	int nr_axes;
+	struct sweep_fixed fixed[CLI_MAX_SETS * 2];	/* --set, then --cost */
+	int nr_fixed;
 	uint64_t nr_grid, nr_seeds, nr_runs;
 	uint64_t first, last;
 	uint64_t base_seed;
@@ -355,6 +366,59 @@ static int sweep_parse_axis(struct cli *c, struct sweep *sw, const char *arg,
 	return sweep_axis_fill(c, sw, ax, arg, eq + 1, sweep_param_value);
 }
 
+/* Add (or, given again, replace) the fixed column @key = @text. */
+static void sweep_fix(struct sweep *sw, const char *key, size_t keylen, const char *text)
+{
+	int k;
+
+	for (k = 0; k < sw->nr_fixed; k++)
+		if (strlen(sw->fixed[k].key) == keylen && !strncmp(sw->fixed[k].key, key, keylen))
+			break;
+	if (k == sw->nr_fixed) {
+		if (sw->nr_fixed == (int)(sizeof(sw->fixed) / sizeof(sw->fixed[0])))
+			return;
+		sw->nr_fixed++;
+	}
+	snprintf(sw->fixed[k].key, sizeof(sw->fixed[k].key), "%.*s", (int)keylen, key);
+	snprintf(sw->fixed[k].text, sizeof(sw->fixed[k].text), "%s", text);
+}
+
+/*
+ * The CSV's fixed columns: each --set parameter at its value (canonical, as
+ * the varied keys print), then each --cost key at the profile's value, so
+ * that a row says every value it was run with that is not a default.
+ */
+static void sweep_fixed_columns(struct sweep *sw, const struct cli_args *a)
+{
+	char text[SWEEP_TEXT];
+	uint64_t v;
+	int k, i;
+
+	for (k = 0; k < a->nr_sets; k++) {
+		const char *eq = strchr(a->sets[k], '=');
+		char key[64];
+
+		snprintf(key, sizeof(key), "%.*s", eq ? (int)(eq - a->sets[k]) : 0, a->sets[k]);
+		i = sim_scenario_param_index(sw->s, key);
+		if (i < 0)
+			continue;
+		sim_param_format(&sw->s->params[i], sw->base.params[i], text, sizeof(text));
+		sweep_fix(sw, sw->s->params[i].key, strlen(sw->s->params[i].key), text);
+	}
+	for (k = 0; k < a->nr_costs; k++) {
+		const char *eq = strchr(a->costs[k], '=');
+		char key[64];
+
+		if (!eq)
+			continue;
+		snprintf(key, sizeof(key), "%.*s", (int)(eq - a->costs[k]), a->costs[k]);
+		if (sim_profile_get(sw->prof, key, &v))
+			continue;	/* --cost takes numeric keys only */
+		snprintf(text, sizeof(text), "%" PRIu64, v);
+		sweep_fix(sw, a->costs[k], (size_t)(eq - a->costs[k]), text);
+	}
+}
+
 /* Everything a sweep needs, checked before anything runs. */
 static int sweep_setup(struct cli *c, const struct cli_args *a, struct sweep *sw)
 {
@@ -389,6 +453,7 @@ static int sweep_setup(struct cli *c, const struct cli_args *a, struct sweep *sw
 	sw->nr_var = cli_select_variants(c, sw->s, a, sw->vidx);
 	if (sw->nr_var < 0)
 		return 2;
+	sweep_fixed_columns(sw, a);
 	for (sw->nr_metrics = 0; sw->s->metrics[sw->nr_metrics].key &&
 	     sw->nr_metrics < SIM_MAX_METRICS; sw->nr_metrics++)
 		;
@@ -441,7 +506,7 @@ static int sweep_setup(struct cli *c, const struct cli_args *a, struct sweep *sw
 	return 0;
 }
 
-/* The header row: scenario,KEY1,...,seed,variant,metric,value */
+/* The header row: scenario,KEY1,...,SET1,...,COST1,...,seed,variant,metric,value */
 static void sweep_print_header(const struct sweep *sw, struct sim_out *o)
 {
 	int k;
@@ -449,6 +514,8 @@ static void sweep_print_header(const struct sweep *sw, struct sim_out *o)
 	sim_out_printf(o, "scenario");
 	for (k = 0; k < sw->nr_axes; k++)
 		sim_out_printf(o, ",%s", sw->axis[k].key);
+	for (k = 0; k < sw->nr_fixed; k++)
+		sim_out_printf(o, ",%s", sw->fixed[k].key);
 	sim_out_printf(o, ",seed,variant,metric,value\n");
 }
 
@@ -486,6 +553,8 @@ static int sweep_child_run(const struct sweep *sw, uint64_t r, struct sim_out *o
 			for (k = 0; k < sw->nr_axes; k++)
 				sim_out_printf(o, ",%s",
 					       sw->axis[k].text[sweep_axis_index(sw, g, k)]);
+			for (k = 0; k < sw->nr_fixed; k++)
+				sim_out_printf(o, ",%s", sw->fixed[k].text);
 			sim_out_printf(o, ",%" PRIu64 ",%s,%s,", cfg.seed, res[i].name,
 				       s->metrics[m].key);
 			if (res[i].has_metric[m])
@@ -943,6 +1012,8 @@ static void sweep_row_key(const struct sweep *sw, uint64_t r, uint64_t seed, int
 	for (k = 0; k < sw->nr_axes && n < len; k++)
 		n += (size_t)snprintf(buf + n, len - n, ",%s",
 				      sw->axis[k].text[sweep_axis_index(sw, g, k)]);
+	for (k = 0; k < sw->nr_fixed && n < len; k++)
+		n += (size_t)snprintf(buf + n, len - n, ",%s", sw->fixed[k].text);
 	if (n < len)
 		snprintf(buf + n, len - n, ",%" PRIu64 ",%s,%s,", seed,
 			 sw->s->variants[sw->vidx[v]], sw->s->metrics[m].key);
