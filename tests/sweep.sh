@@ -138,6 +138,37 @@ else
 	echo "SKIP: gnuplot or xmllint is not installed; the SVG is not checked"
 fi
 
+# 5b. what the chart says, read from the gnuplot script (a stand-in gnuplot
+# keeps it): the legend below the plots, not on the data; the y axes named by
+# the metrics' titles; a log axis for the metric whose values span more than
+# two decades (summed lock wait, 8 -> 64 CPUs: about 140x) and linear ones
+# elsewhere; every value tick placed and labelled by mmsim, none in gnuplot's
+# 5e+07 form; the run's --set and --cost in the title
+cat > fakegp <<'EOF2'
+#!/bin/sh
+cp "$1" captured.gp
+out=$(sed -n 's/^set output "\(.*\)"$/\1/p' "$1" | head -1)
+: > "$out"
+EOF2
+chmod +x fakegp
+MMSIM_GNUPLOT="$T/fakegp" "$BIN" sweep spinlock --vary cpus=8,16,64 --set iterations=30 \
+	--cost cache.remote_transfer_ns=100 --csv fg.csv --plot fg.svg || fail "--plot with a stand-in gnuplot"
+[ -s captured.gp ] || fail "no gnuplot script"
+grep -q '^set key below' captured.gp || fail "the legend is not below the plots"
+grep -Eq '^set key.*(top|left|right|inside)' captured.gp && fail "a legend on the data: $(grep '^set key' captured.gp)"
+grep -q '^set multiplot .*\\n--set iterations=30 --cost cache.remote_transfer_ns=100"' captured.gp ||
+	fail "the title lacks --set and --cost: $(grep '^set multiplot' captured.gp)"
+grep -q '^set ylabel "lock wait, summed (s)"$' captured.gp || fail "no y axis titled by its metric"
+[ "$(grep -c '^set ylabel' captured.gp)" -eq 6 ] || fail "expected 6 charts"
+[ "$(grep -c '^set ytics (' captured.gp)" -eq 6 ] || fail "a chart's ticks are gnuplot's own"
+[ "$(grep -c '^set logscale y 10' captured.gp)" -eq 1 ] || fail "expected one log y axis"
+grep -A2 '^set ylabel "lock wait, summed (s)"' captured.gp | grep -q '^set logscale y 10' ||
+	fail "the summed lock wait (two decades and more) is not on a log axis"
+grep '^set ytics (' captured.gp | grep -Eo '"[^"]*"' | grep -E '[0-9][eE][-+]?[0-9]' &&
+	fail "a tick label with an exponent"
+grep -q '"1,500" 1500' captured.gp || fail "no thousands separator: $(grep '^set ytics' captured.gp)"
+echo "ok: --plot's legend, axes, ticks and title"
+
 # 6. without gnuplot: one line, exit 2, the CSV still written
 MMSIM_GNUPLOT=/nonexistent/gnuplot "$BIN" sweep spinlock --vary cpus=2,4 --set iterations=10 \
 	--csv ng.csv --plot ng.svg > out.txt 2> err.txt

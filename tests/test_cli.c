@@ -979,6 +979,27 @@ static void test_costs_doc(void **state)
 	free(doc);
 }
 
+/* ---- chart tick labels (plot.c): never 5e+07 -------------------------------- */
+
+static void test_plot_tick_labels(void **state)
+{
+	static const struct { double v; const char *want; } cases[] = {
+		{ 0, "0" }, { 0.5, "0.5" }, { 0.0002, "0.0002" }, { 2e-5, "20\u00b5" },
+		{ 3e-9, "3n" }, { 500, "500" }, { 2500, "2,500" }, { 1000, "1,000" },
+		{ 12000, "12k" }, { 5e7, "50M" }, { 1.2e9, "1.2G" }, { 999999999, "1G" },
+		{ 2e12, "2T" }, { -3e6, "-3M" }, { -1500, "-1,500" },
+	};
+	char buf[32];
+	size_t k;
+
+	(void)state;
+	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		cli_plot_tick_label(cases[k].v, buf, sizeof(buf));
+		assert_string_equal(buf, cases[k].want);
+		assert_null(strpbrk(buf, "eE+"));
+	}
+}
+
 /* ---- the progress line (progress.c) -------------------------------------- */
 
 static double fake_clock_s;
@@ -1119,6 +1140,7 @@ int main(void)
 		cmocka_unit_test(test_version_help_jobs),
 		cmocka_unit_test(test_interrupts_vmstat),
 		cmocka_unit_test(test_profiles_from_host),
+		cmocka_unit_test(test_plot_tick_labels),
 		cmocka_unit_test(test_progress_eta),
 		cmocka_unit_test(test_progress_silent_off_tty),
 		cmocka_unit_test(test_progress_tty),

@@ -229,6 +229,8 @@ int cli_fail(struct cli *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 const struct scenario_ops *cli_find_scenario(struct cli *c, const char *name);
 void cli_append_names(struct cli *c, const char *const *names);
+/* The run's --set and --cost, as given: "--set a=1 --cost b.c=2", "" for none. */
+void cli_settings_text(const struct cli_args *a, char *buf, size_t len);
 int cli_parse_args(struct cli *c, int argc, char **argv, unsigned cmd,
 		   const char *cmd_name, struct cli_args *a);
 
@@ -292,8 +294,8 @@ struct plot_series {
 
 /* One chart: a metric against the first varied key. */
 struct plot_chart {
-	char title[96];			/* the metric's label */
-	char ylabel[64];		/* its key */
+	char title[96];			/* above the chart, "": none */
+	char ylabel[96];		/* the metric's label, with its unit */
 	struct plot_series *series;
 	int nr_series;
 };
@@ -311,7 +313,8 @@ int cli_plot_sweep(struct cli *c, const char *path, const char *title,
 		   const struct plot_axis *axis, const struct plot_chart *charts,
 		   int nr_charts);
 int cli_plot_reproduce(struct cli *c, const char *dir,
-		       const struct sim_report *r);
+		       const struct sim_report *r, const char *settings);
+void cli_plot_tick_label(double v, char *buf, size_t len);
 int cli_plot_check_path(struct cli *c, const char *path);
 
 /* A tornado chart: one bar per assumption, from its low end's to its high end's value. */

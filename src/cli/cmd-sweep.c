@@ -735,7 +735,7 @@ static void sweep_parse_values(const struct sweep *sw, const struct sweep_run *r
 }
 
 static int sweep_plot(struct cli *c, const struct sweep *sw,
-		      const struct sweep_run *runs, const char *path)
+		      const struct sweep_run *runs, const char *path, const char *settings)
 {
 	const struct sweep_axis *x = &sw->axis[0];
 	uint64_t stride = sw->nr_grid / (uint64_t)x->nr, rest, r;
@@ -744,7 +744,7 @@ static int sweep_plot(struct cli *c, const struct sweep *sw,
 	struct plot_chart *charts;
 	struct plot_axis axis;
 	double *vals, *tmp;
-	char title[512];
+	char title[1024];
 	bool numeric;
 
 	memset(&axis, 0, sizeof(axis));
@@ -779,9 +779,9 @@ static int sweep_plot(struct cli *c, const struct sweep *sw,
 	for (m = 0; m < sw->nr_metrics; m++) {
 		struct plot_chart *ch = &charts[m];
 
-		snprintf(ch->title, sizeof(ch->title), "%s", sw->s->metrics[m].label ?
+		/* the axis is the metric's title, with its unit; no title above */
+		snprintf(ch->ylabel, sizeof(ch->ylabel), "%s", sw->s->metrics[m].label ?
 			 sw->s->metrics[m].label : sw->s->metrics[m].key);
-		snprintf(ch->ylabel, sizeof(ch->ylabel), "%s", sw->s->metrics[m].key);
 		ch->series = calloc((size_t)nr_series, sizeof(*ch->series));
 		if (!ch->series) {
 			ret = cli_fail(c, "out of memory") - 1;
@@ -838,8 +838,8 @@ static int sweep_plot(struct cli *c, const struct sweep *sw,
 			}
 	}
 	snprintf(title, sizeof(title), "mmsim sweep %s, %s, mean of %" PRIu64
-		 " seed%s, bars: min to max", sw->s->name, sw->prof->origin,
-		 sw->nr_seeds, sw->nr_seeds == 1 ? "" : "s");
+		 " seed%s, bars: min to max%s%s", sw->s->name, sw->prof->origin,
+		 sw->nr_seeds, sw->nr_seeds == 1 ? "" : "s", settings[0] ? "\n" : "", settings);
 	ret = cli_plot_sweep(c, path, title, &axis, charts, sw->nr_metrics);
 out_free:
 	for (m = 0; charts && m < sw->nr_metrics; m++) {
@@ -987,8 +987,12 @@ int cmd_sweep(struct cli *c, int argc, char **argv)
 			       run->why[0] ? run->why : sim_out_text(&run->buf)) - 1;
 		goto out_free;
 	}
-	if (a.plot)
-		ret = sweep_plot(c, &sw, runs, a.plot);
+	if (a.plot) {
+		char settings[512];
+
+		cli_settings_text(&a, settings, sizeof(settings));
+		ret = sweep_plot(c, &sw, runs, a.plot, settings);
+	}
 out_free:
 	sim_outfile_abort(&csv_f);
 	sim_out_release(&csv);

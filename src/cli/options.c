@@ -303,3 +303,23 @@ int cli_parse_args(struct cli *c, int argc, char **argv, unsigned cmd,
 				a->json, a->csv);
 	return 0;
 }
+
+/**
+ * cli_settings_text() - the run's --set and --cost, as the user gave them
+ * @a: the options
+ * @buf: "--set iterations=30 --cost cache.remote_transfer_ns=100", or ""
+ * @len: size of @buf
+ *
+ * For a chart's title, so that a picture says what it is a picture of.
+ */
+void cli_settings_text(const struct cli_args *a, char *buf, size_t len)
+{
+	size_t n = 0;
+	int k;
+
+	buf[0] = '\0';
+	for (k = 0; k < a->nr_sets && n < len; k++)
+		n += (size_t)snprintf(buf + n, len - n, "%s--set %s", n ? " " : "", a->sets[k]);
+	for (k = 0; k < a->nr_costs && n < len; k++)
+		n += (size_t)snprintf(buf + n, len - n, "%s--cost %s", n ? " " : "", a->costs[k]);
+}

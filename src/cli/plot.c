@@ -16,6 +16,14 @@
  * two columns): the mean over the seeds as a line with points, one line
  * per variant (and per value of the other varied keys), error bars from
  * the smallest to the largest seed's value.
+ *
+ * What makes a chart readable, in every chart here: the legend is below
+ * the plot, never on the data; the y axis is the metric's title with its
+ * unit; a y axis whose positive values span more than two decades
+ * (max / min > 100) is logarithmic; mmsim places the value ticks itself
+ * (gp_value_axis(): 1, 2 or 5 x 10^k apart, or each decade) and writes
+ * their labels without exponents (cli_plot_tick_label(): 50M, 1.2G, 2,500,
+ * 20µ); and the title names the run's --set and --cost.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -62,16 +70,135 @@ int cli_plot_check_path(struct cli *c, const char *path)
 	return 0;
 }
 
-/* A gnuplot double-quoted string. */
+/* A gnuplot double-quoted string; a newline in @s is a line break. */
 static void gp_str(struct sim_out *o, const char *s)
 {
 	sim_out_write(o, "\"", 1);
 	for (; *s; s++) {
+		if (*s == '\n') {
+			sim_out_write(o, "\\n", 2);
+			continue;
+		}
 		if (*s == '"' || *s == '\\')
 			sim_out_write(o, "\\", 1);
 		sim_out_write(o, s, 1);
 	}
 	sim_out_write(o, "\"", 1);
+}
+
+/**
+ * cli_plot_tick_label() - a value as a tick label, never with an exponent
+ * @v: the value
+ * @buf: the label: "50M", "1.2G", "12k", "2,500", "0.5", "20µ"
+ * @len: size of @buf
+ *
+ * Three significant digits; 10^4 and more, and below 10^-4, with an SI
+ * prefix (k, M, G, T; µ, n, p); 1,000 to 9,999 with a thousands comma.
+ */
+void cli_plot_tick_label(double v, char *buf, size_t len)
+{
+	static const struct { double scale; const char *prefix; } si[] = {
+		{ 1e12, "T" }, { 1e9, "G" }, { 1e6, "M" }, { 1e3, "k" },
+	};
+	static const struct { double scale; const char *prefix; } small[] = {
+		{ 1e-6, "\u00b5" }, { 1e-9, "n" }, { 1e-12, "p" },
+	};
+	double a = fabs(v);
+	size_t k;
+
+	if (!isfinite(v)) {
+		snprintf(buf, len, "%s", "?");
+		return;
+	}
+	if (a >= 9999.5) {
+		for (k = 0; k < sizeof(si) / sizeof(si[0]) - 1; k++)
+			if (a >= si[k].scale * 0.9995)
+				break;
+		snprintf(buf, len, "%.3g%s", v / si[k].scale, si[k].prefix);
+		return;
+	}
+	if (a >= 999.5) {
+		long n = lround(v);
+
+		snprintf(buf, len, "%s%ld,%03ld", n < 0 ? "-" : "", labs(n) / 1000, labs(n) % 1000);
+		return;
+	}
+	if (a == 0 || a >= 1e-4) {
+		snprintf(buf, len, "%.3g", v);
+		return;
+	}
+	for (k = 0; k < sizeof(small) / sizeof(small[0]) - 1; k++)
+		if (a >= small[k].scale * 0.9995)
+			break;
+	snprintf(buf, len, "%.3g%s", v / small[k].scale, small[k].prefix);
+}
+
+/*
+ * The value axis @ax ("x" or "y") for values in [@lo, @hi]: logarithmic
+ * (ticks at each power of ten) when @log_ok and the values are positive
+ * and span more than two decades, else linear from 0 (if @from_zero and
+ * nothing is negative) with ticks 1, 2 or 5 x 10^k apart, about five.
+ * The range is the ticks' and every tick is labelled by
+ * cli_plot_tick_label(), so that no label is in gnuplot's 5e+07 form.
+ */
+static void gp_value_axis(struct sim_out *o, const char *ax, double lo, double hi,
+			  bool from_zero, bool log_ok)
+{
+	char label[32];
+	double step, mag, f, v;
+	long i, i0, i1;
+
+	if (!isfinite(lo) || !isfinite(hi)) {
+		lo = 0;
+		hi = 1;
+	}
+	if (log_ok && lo > 0 && hi / lo > 100) {
+		i0 = lround(floor(log10(lo) + 1e-9));
+		i1 = lround(ceil(log10(hi) - 1e-9));
+		sim_out_printf(o, "set logscale %s 10\nset %srange [1e%ld:1e%ld]\nset %stics (",
+			       ax, ax, i0, i1, ax);
+		for (i = i0; i <= i1; i++) {
+			cli_plot_tick_label(pow(10, (double)i), label, sizeof(label));
+			sim_out_printf(o, "%s", i > i0 ? ", " : "");
+			gp_str(o, label);
+			sim_out_printf(o, " 1e%ld", i);
+		}
+		sim_out_printf(o, ")\n");
+		return;
+	}
+	if (from_zero && lo >= 0)
+		lo = 0;
+	if (hi <= lo)
+		hi = lo + (lo != 0 ? fabs(lo) : 1);
+	step = (hi - lo) / 5;
+	mag = pow(10, floor(log10(step)));
+	f = step / mag;
+	step = (f < 1.5 ? 1 : f < 3 ? 2 : f < 7 ? 5 : 10) * mag;
+	i0 = lround(floor(lo / step + 1e-9));
+	i1 = lround(ceil(hi / step - 1e-9));
+	if (i1 <= i0)
+		i1 = i0 + 1;
+	sim_out_printf(o, "unset logscale %s\nset %srange [%.15g:%.15g]\nset %stics (", ax, ax,
+		       (double)i0 * step, (double)i1 * step, ax);
+	for (i = i0; i <= i1; i++) {
+		v = (double)i * step;
+		cli_plot_tick_label(v, label, sizeof(label));
+		sim_out_printf(o, "%s", i > i0 ? ", " : "");
+		gp_str(o, label);
+		sim_out_printf(o, " %.15g", v);
+	}
+	sim_out_printf(o, ")\n");
+}
+
+/* Widen [*lo, *hi] to hold @v, if it is a number. */
+static void range_add(double *lo, double *hi, double v)
+{
+	if (!isfinite(v))
+		return;
+	if (!(*lo <= v))
+		*lo = v;
+	if (!(*hi >= v))
+		*hi = v;
 }
 
 static void gp_terminal(struct sim_out *o, enum plot_kind kind, int w, int h,
@@ -252,8 +379,7 @@ int cli_plot_sweep(struct cli *c, const char *path, const char *title,
 	rows = (nr_drawn + cols - 1) / cols;
 	sim_out_init_buffer(&o);
 	gp_terminal(&o, kind, cols * 560, rows * 380 + 50, tmp);
-	sim_out_printf(&o, "set key top left box opaque samplen 2\n"
-		       "set offsets 0, 0, graph 0.05, graph 0.05\n"
+	sim_out_printf(&o, "set key below center horizontal box samplen 2 height 1\n"
 		       "set style line 1 lw 2 pt 7 ps 0.8\n");
 	sim_out_printf(&o, "set xlabel ");
 	gp_str(&o, axis->label);
@@ -300,20 +426,29 @@ int cli_plot_sweep(struct cli *c, const char *path, const char *title,
 	sim_out_printf(&o, " font \",13\"\n");
 	for (m = 0; m < nr_charts; m++) {
 		const struct plot_chart *ch = &charts[m];
-		bool any = false, nonneg = true;
+		double lo = NAN, hi = NAN;
+		bool any = false;
 
 		for (s = 0; s < ch->nr_series; s++)
 			for (j = 0; j < ch->series[s].nr; j++) {
 				any = true;
-				nonneg &= !(ch->series[s].lo[j] < 0);
+				range_add(&lo, &hi, ch->series[s].lo[j]);
+				range_add(&lo, &hi, ch->series[s].mean[j]);
+				range_add(&lo, &hi, ch->series[s].hi[j]);
 			}
-		sim_out_printf(&o, "set title ");
-		gp_str(&o, ch->title);
-		sim_out_printf(&o, "\nset ylabel ");
-		gp_str(&o, ch->ylabel);
-		sim_out_printf(&o, "\nset yrange [%s:*]\n", nonneg ? "0" : "*");
 		if (!any)
 			continue;
+		if (ch->title[0]) {
+			sim_out_printf(&o, "set title ");
+			gp_str(&o, ch->title);
+			sim_out_printf(&o, "\n");
+		} else {
+			sim_out_printf(&o, "unset title\n");
+		}
+		sim_out_printf(&o, "set ylabel ");
+		gp_str(&o, ch->ylabel);
+		sim_out_printf(&o, "\n");
+		gp_value_axis(&o, "y", lo, hi, true, true);
 		sim_out_printf(&o, "plot");
 		for (s = 0, j = 0; s < ch->nr_series; s++) {
 			if (!ch->series[s].nr)
@@ -339,11 +474,13 @@ int cli_plot_sweep(struct cli *c, const char *path, const char *title,
  * @r: the results of one scenario in reproduce mode
  *
  * One bar chart per metric with a published value: a group per variant,
- * a bar for the published and one for the simulated value.
+ * a bar for the published and one for the simulated value.  @settings
+ * (the run's --set and --cost, "" for none) is the title's second line.
  *
  * Return: 0, or 1 or 2 with c->msg filled; nothing to draw is 0.
  */
-int cli_plot_reproduce(struct cli *c, const char *dir, const struct sim_report *r)
+int cli_plot_reproduce(struct cli *c, const char *dir, const struct sim_report *r,
+		       const char *settings)
 {
 	const struct scenario_ops *s = r->cfg->scenario;
 	const char *metrics[SIM_MAX_METRICS];
@@ -379,8 +516,8 @@ int cli_plot_reproduce(struct cli *c, const char *dir, const struct sim_report *
 	sim_out_printf(&o, "set style data histograms\n"
 		       "set style histogram clustered gap 1\n"
 		       "set style fill solid 0.85 border rgb \"#333333\"\n"
-		       "set boxwidth 0.9\nset key top right box opaque\n"
-		       "set yrange [0:*]\nset grid noxtics ytics\n");
+		       "set boxwidth 0.9\nset key below center horizontal box\n"
+		       "set grid noxtics ytics\n");
 	for (m = 0; m < nr_m; m++) {
 		int mi = sim_scenario_metric_index(s, metrics[m]);
 
@@ -402,20 +539,33 @@ int cli_plot_reproduce(struct cli *c, const char *dir, const struct sim_report *
 		}
 		sim_out_printf(&o, "EOD\n");
 	}
-	snprintf(title, sizeof(title), "%s: published vs simulated (profile %s, seed %llu)",
+	snprintf(title, sizeof(title), "%s: published vs simulated (profile %s, seed %llu)%s%s",
 		 s->name, r->cfg->profile ? r->cfg->profile->origin : "-",
-		 (unsigned long long)r->cfg->seed);
+		 (unsigned long long)r->cfg->seed, settings[0] ? "\n" : "", settings);
 	sim_out_printf(&o, "set multiplot layout %d,%d title ", rows, cols);
 	gp_str(&o, title);
 	sim_out_printf(&o, " font \",13\"\n");
 	for (m = 0; m < nr_m; m++) {
 		int mi = sim_scenario_metric_index(s, metrics[m]);
+		double lo = 0, hi = NAN;
 
-		sim_out_printf(&o, "set title ");
+		for (v = 0; s->variants[v]; v++) {
+			double pub;
+
+			if (!sim_published_value(s, s->variants[v], metrics[m], &pub))
+				continue;
+			range_add(&lo, &hi, pub);
+			for (k = 0; k < r->nr_res; k++)
+				if (!strcmp(r->res[k].name, s->variants[v]) && mi >= 0 &&
+				    r->res[k].has_metric[mi])
+					range_add(&lo, &hi, r->res[k].metrics[mi]);
+		}
+		/* bars start at 0: a linear axis, whatever the span */
+		sim_out_printf(&o, "unset title\nset ylabel ");
 		gp_str(&o, mi >= 0 && s->metrics[mi].label ? s->metrics[mi].label : metrics[m]);
-		sim_out_printf(&o, "\nset ylabel ");
-		gp_str(&o, metrics[m]);
-		sim_out_printf(&o, "\nplot $d%d using 2:xtic(1) title \"published\" lc rgb \"#4c72b0\", "
+		sim_out_printf(&o, "\n");
+		gp_value_axis(&o, "y", lo, hi, true, false);
+		sim_out_printf(&o, "plot $d%d using 2:xtic(1) title \"published\" lc rgb \"#4c72b0\", "
 			       "'' using 3 title \"simulated (mmsim)\" lc rgb \"#dd8452\"\n", m);
 	}
 	sim_out_printf(&o, "unset multiplot\n");
@@ -493,8 +643,17 @@ int cli_plot_tornado(struct cli *c, const char *path, const char *title,
 	sim_out_printf(&o, "set multiplot layout %d,1 title ", nr_charts);
 	gp_str(&o, title);
 	sim_out_printf(&o, " font \",13\"\nset style fill solid 0.8 border rgb \"#333333\"\n"
-		       "set key bottom right box opaque\nset grid xtics noytics\n");
+		       "set key below center horizontal box\nset grid xtics noytics\n");
 	for (k = 0; k < nr_charts; k++) {
+		double lo = NAN, hi = NAN;
+
+		range_add(&lo, &hi, charts[k].base);
+		range_add(&lo, &hi, charts[k].pub);
+		for (b = 0; b < charts[k].nr; b++) {
+			range_add(&lo, &hi, charts[k].bars[b].lo);
+			range_add(&lo, &hi, charts[k].bars[b].hi);
+		}
+		gp_value_axis(&o, "x", lo, hi, false, false);
 		sim_out_printf(&o, "set title ");
 		gp_str(&o, charts[k].title);
 		sim_out_printf(&o, "\nset yrange [-0.6:%d.6]\nunset arrow\n", charts[k].nr - 1);

@@ -329,7 +329,10 @@ void cli_sinks_add_rows(struct cli *c, const struct cli_args *a, struct cli_sink
 		k->csv_header_done = true;
 	}
 	if (reproduce && a->plot && !k->plot_ret) {
-		k->plot_ret = cli_plot_reproduce(c, a->plot, rep);
+		char settings[512];
+
+		cli_settings_text(a, settings, sizeof(settings));
+		k->plot_ret = cli_plot_reproduce(c, a->plot, rep, settings);
 		if (k->plot_ret) {
 			snprintf(k->plot_msg, sizeof(k->plot_msg), "%s", c->msg);
 			c->msg[0] = '\0';
