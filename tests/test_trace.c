@@ -2,7 +2,10 @@
 /*
  * `mmsim run --trace`: the file is Chrome trace-event JSON that Perfetto
  * opens, its spans are well nested on every vCPU's track, --trace-limit
- * holds and says so, and the same options give the same bytes.
+ * holds and says so, and the same options give the same bytes; every IPI
+ * function call has a flow from its send to its handler, the LRU sizes
+ * and the lock queues are counter tracks, spans carry their task, lock and
+ * folio count; reclaim and khugepaged have their trace points.
  *
  * Runs the mmsim binary of this build on a small deferred-split (8
  * threads, 2 rounds of 1 MiB) and parses the file with jansson.  Times
@@ -77,8 +80,9 @@ static int cmp_span(const void *a, const void *b)
 }
 
 /*
- * Check the document's shape and nesting; returns the number of complete
- * events and sets *stopped if the limit metadata event is there.
+ * Check the document's shape and nesting; returns the number of events
+ * recorded (complete, flow and counter events: what --trace-limit counts)
+ * and sets *stopped if the limit metadata event is there.
  */
 static size_t check_trace(const char *path, bool *stopped, bool *has_lock,
 			  bool *has_ipi, bool *has_mm)
@@ -87,7 +91,7 @@ static size_t check_trace(const char *path, bool *stopped, bool *has_lock,
 	json_t *doc = json_load_file(path, 0, &jerr), *evs, *ev;
 	struct span *sp, *stack[256];
 	static bool named[SIM_MAX_VARIANTS + 1][1024];
-	size_t i, n = 0, depth = 0;
+	size_t i, n = 0, depth = 0, others = 0;
 
 	if (!doc)
 		fail_msg("%s: %s at line %d", path, jerr.text, jerr.line);
@@ -115,8 +119,25 @@ static size_t check_trace(const char *path, bool *stopped, bool *has_lock,
 				*stopped = true;
 			continue;
 		}
-		assert_string_equal(ph, "X");
+		if (!strcmp(ph, "C")) {
+			/* a counter: process-wide, one value, never negative here */
+			assert_true(json_is_integer(json_object_get(json_object_get(ev, "args"),
+								   "value")));
+			assert_true(json_integer_value(json_object_get(json_object_get(ev, "args"),
+								      "value")) >= 0);
+			others++;
+			continue;
+		}
 		assert_non_null(json_string_value(json_object_get(ev, "cat")));
+		if (!strcmp(ph, "s") || !strcmp(ph, "f")) {
+			assert_true(json_integer_value(json_object_get(ev, "id")) > 0);
+			if (!strcmp(ph, "f"))
+				assert_string_equal(json_string_value(json_object_get(ev, "bp")), "e");
+			assert_true(named[pid][tid]);	/* on a vCPU's track */
+			others++;
+			continue;
+		}
+		assert_string_equal(ph, "X");
 		sp[n].tid = (int)(pid * 1024 + tid);	/* a track: one vCPU of one process */
 		sp[n].start = us_to_ps(json_object_get(ev, "ts"));
 		sp[n].end = sp[n].start + us_to_ps(json_object_get(ev, "dur"));
@@ -144,10 +165,10 @@ static size_t check_trace(const char *path, bool *stopped, bool *has_lock,
 		stack[depth++] = &sp[i];
 	}
 	assert_int_equal(json_integer_value(json_object_get(json_object_get(doc, "otherData"),
-							    "events")), n);
+							    "events")), n + others);
 	free(sp);
 	json_decref(doc);
-	return n;
+	return n + others;
 }
 
 static char *slurp(const char *path)
@@ -246,6 +267,174 @@ static void test_trace_bad_input(void **state)
 	free(text);
 }
 
+/* A span of one track, for the flow checks. */
+struct xspan {
+	json_int_t pid, tid;
+	int64_t start, end;		/* ps */
+	const char *name;
+};
+
+/* Whether a span named @prefix... on (@pid, @tid) holds time @t (ps); @at_start: begins at it. */
+static bool in_span(const struct xspan *x, size_t nx, json_int_t pid, json_int_t tid, int64_t t,
+		    const char *prefix, bool at_start)
+{
+	size_t i;
+
+	for (i = 0; i < nx; i++)
+		if (x[i].pid == pid && x[i].tid == tid && !strncmp(x[i].name, prefix, strlen(prefix)) &&
+		    (at_start ? x[i].start == t : x[i].start <= t && t <= x[i].end))
+			return true;
+	return false;
+}
+
+/*
+ * deferred-split's munmaps flush TLBs by IPI: each queued function call
+ * is one flow, its start ("s") inside the sender's "send and wait" span,
+ * its end ("f") at the start of the target's "ipi handler" span, so that
+ * Perfetto draws an arrow per IPI.  The LRU and lru_lock queue counters
+ * are tracks; a lock span names its lock and task.
+ */
+static void test_trace_flows_counters_args(void **state)
+{
+	char args[1024], path[512], err[512];
+	json_t *doc, *evs, *ev;
+	json_error_t jerr;
+	struct xspan *x;
+	size_t i, j, nx = 0, nr_s = 0, nr_f = 0, nr_handlers = 0, nr_lru = 0, nr_queue = 0;
+	json_int_t queue_last = -1;
+	bool lock_args = false;
+
+	snprintf(path, sizeof(path), "%s/f.json", tmpdir);
+	snprintf(err, sizeof(err), "%s/err.txt", tmpdir);
+	snprintf(args, sizeof(args), SMALL " --variant before --trace %s", path);
+	assert_int_equal(run(args, err), 0);
+	doc = json_load_file(path, 0, &jerr);
+	if (!doc)
+		fail_msg("%s: %s at line %d", path, jerr.text, jerr.line);
+	evs = json_object_get(doc, "traceEvents");
+	x = calloc(json_array_size(evs), sizeof(*x));
+	assert_non_null(x);
+	json_array_foreach(evs, i, ev) {
+		const char *ph = json_string_value(json_object_get(ev, "ph"));
+		const char *name = json_string_value(json_object_get(ev, "name"));
+		json_t *a = json_object_get(ev, "args");
+
+		if (!strcmp(ph, "X")) {
+			x[nx].pid = json_integer_value(json_object_get(ev, "pid"));
+			x[nx].tid = json_integer_value(json_object_get(ev, "tid"));
+			x[nx].start = us_to_ps(json_object_get(ev, "ts"));
+			x[nx].end = x[nx].start + us_to_ps(json_object_get(ev, "dur"));
+			x[nx].name = name;
+			nr_handlers += !strncmp(name, "ipi handler", 11);
+			if (!strcmp(name, "hold lru_lock")) {
+				const char *task = json_string_value(json_object_get(a, "task"));
+
+				assert_string_equal(json_string_value(json_object_get(a, "lock")),
+						    "lru_lock");
+				assert_non_null(task);
+				assert_non_null(strchr(task, '/'));	/* "comm/pid" */
+				lock_args = true;
+			}
+			nx++;
+		} else if (!strcmp(ph, "C")) {
+			nr_lru += !strncmp(name, "nr_inactive_anon", 16);
+			if (!strcmp(name, "queue lru_lock")) {
+				nr_queue++;
+				queue_last = json_integer_value(json_object_get(a, "value"));
+			}
+		}
+	}
+	assert_true(lock_args);
+	assert_true(nr_lru > 0);
+	assert_true(nr_queue > 0);
+	assert_int_equal(queue_last, 0);	/* every waiter got the lock */
+	assert_true(nr_handlers > 0);
+	/* one "s" and one "f" per id; as many as handlers ran; bound to their spans */
+	json_array_foreach(evs, i, ev) {
+		const char *ph = json_string_value(json_object_get(ev, "ph"));
+		json_int_t id = json_integer_value(json_object_get(ev, "id"));
+		json_int_t pid = json_integer_value(json_object_get(ev, "pid"));
+		json_int_t tid = json_integer_value(json_object_get(ev, "tid"));
+		int64_t t;
+		size_t ends = 0;
+		json_t *e2;
+
+		if (strcmp(ph, "s") && strcmp(ph, "f"))
+			continue;
+		t = us_to_ps(json_object_get(ev, "ts"));
+		if (!strcmp(ph, "f")) {
+			nr_f++;
+			assert_true(in_span(x, nx, pid, tid, t, "ipi handler", true));
+			continue;
+		}
+		nr_s++;
+		assert_true(in_span(x, nx, pid, tid, t, "send and wait", false));
+		json_array_foreach(evs, j, e2)
+			if (!strcmp(json_string_value(json_object_get(e2, "ph")), "f") &&
+			    json_integer_value(json_object_get(e2, "id")) == id) {
+				ends++;
+				assert_string_equal(json_string_value(json_object_get(e2, "name")),
+						    json_string_value(json_object_get(ev, "name")));
+				assert_true(json_integer_value(json_object_get(e2, "tid")) != tid);
+			}
+		assert_int_equal(ends, 1);
+	}
+	assert_int_equal(nr_s, nr_handlers);
+	assert_int_equal(nr_f, nr_handlers);
+	free(x);
+	json_decref(doc);
+}
+
+/* How many complete events named @name the trace at @path has; @arg: one has it, > 0. */
+static size_t count_spans(const char *path, const char *name, const char *arg)
+{
+	json_error_t jerr;
+	json_t *doc = json_load_file(path, 0, &jerr), *ev;
+	size_t i, n = 0;
+	bool has_arg = !arg;
+
+	if (!doc)
+		fail_msg("%s: %s at line %d", path, jerr.text, jerr.line);
+	json_array_foreach(json_object_get(doc, "traceEvents"), i, ev) {
+		if (strcmp(json_string_value(json_object_get(ev, "ph")), "X") ||
+		    strcmp(json_string_value(json_object_get(ev, "name")), name))
+			continue;
+		n++;
+		if (arg && json_integer_value(json_object_get(json_object_get(ev, "args"), arg)) > 0)
+			has_arg = true;
+	}
+	json_decref(doc);
+	assert_true(has_arg);
+	return n;
+}
+
+/* Reclaim's and khugepaged's trace points (docs/trace.md), in small runs. */
+static void test_trace_reclaim_khugepaged(void **state)
+{
+	char args[1024], path[512], err[512];
+	bool stopped, lock, ipi, mm;
+
+	snprintf(path, sizeof(path), "%s/r.json", tmpdir);
+	snprintf(err, sizeof(err), "%s/err.txt", tmpdir);
+	snprintf(args, sizeof(args), "run reclaim-tlb --set workers=4 --set vm_bytes=64M "
+		 "--set memcg_limit=16M --set swap=256M --set duration=20ms --variant before "
+		 "--quiet --trace %s", path);
+	assert_int_equal(run(args, err), 0);
+	assert_true(check_trace(path, &stopped, &lock, &ipi, &mm) > 0);
+	assert_true(count_spans(path, "shrink_folio_list", "folios") > 0);
+	assert_true(count_spans(path, "shrink_node", NULL) > 0);
+	assert_true(count_spans(path, "try_to_unmap_flush", NULL) > 0);
+
+	snprintf(path, sizeof(path), "%s/k.json", tmpdir);
+	snprintf(args, sizeof(args), "run khugepaged-cold --set task_size=4M --set accesses=1000 "
+		 "--set measure_after=1s --set scan_sleep=10ms --set first_wake=1ms --quiet "
+		 "--trace %s", path);
+	assert_int_equal(run(args, err), 0);
+	assert_true(check_trace(path, &stopped, &lock, &ipi, &mm) > 0);
+	assert_true(count_spans(path, "hpage_collapse_scan_pmd", NULL) > 0);
+	assert_true(count_spans(path, "collapse_huge_page", NULL) > 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -253,6 +442,8 @@ int main(void)
 		cmocka_unit_test(test_trace_limit),
 		cmocka_unit_test(test_trace_deterministic),
 		cmocka_unit_test(test_trace_bad_input),
+		cmocka_unit_test(test_trace_flows_counters_args),
+		cmocka_unit_test(test_trace_reclaim_khugepaged),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

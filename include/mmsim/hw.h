@@ -174,6 +174,7 @@ struct sim_csd {
 	struct sim_csd *next;
 	struct sim_call *call;		/* the request it belongs to */
 	bool is_tlb;			/* counted as a TLB shootdown */
+	uint64_t trace_flow;		/* --trace: the flow from the send to the handler */
 };
 
 /*

@@ -19,6 +19,19 @@
  * across a sleep) marks its span dropped instead; dropped spans are
  * discarded when they become innermost and are counted in the file.
  *
+ * Besides complete events, three kinds are recorded as they happen:
+ *   flows     "s" (start) in the sender's open span and "f" (finish,
+ *             "bp":"e": bound to the enclosing span) in the handler's, one
+ *             pair per IPI function call, the id unique in the file;
+ *   counters  "C", one track per (name, object), a point when the value
+ *             changes: an LRU list's size, a lock class's queue depth;
+ *   args      on a complete event: the task that opened it ("task":
+ *             "comm/pid"), the object of an object span ("lock"), and one
+ *             count (e.g. "folios") from sim_trace_arg().
+ * Flows use the first version of the format ("s"/"f" events with an id)
+ * rather than "bind_id" on the slices, because one send span fans out to
+ * many handlers, and a slice has one bind_id.
+ *
  * Size: recording stops after `limit` events (--trace-limit); the file
  * then says so in its otherData and in a metadata event.  The events are
  * stored as small records with interned names and formatted only when the
@@ -41,8 +54,19 @@
 #define TRACE_DEPTH	64		/* open spans per vCPU */
 #define TRACE_NAME_MAX	96
 #define TRACE_HASH	4096		/* interned names, a power of two */
+#define TRACE_COUNTERS	512		/* counter tracks, a power of two */
+#define TRACE_NONE	UINT32_MAX	/* no name interned */
 
 bool sim_trace_enabled;
+
+/* What a complete event says besides its name: "args". */
+struct trace_args {
+	uint32_t comm;			/* the task's comm, interned, or TRACE_NONE */
+	int32_t pid;			/* its pid */
+	uint32_t obj;			/* an object span's object (lock name), or TRACE_NONE */
+	uint32_t count_key;		/* sim_trace_arg()'s key, or TRACE_NONE */
+	int64_t count;
+};
 
 /* An open span on a vCPU's stack. */
 struct trace_open {
@@ -50,6 +74,7 @@ struct trace_open {
 	const void *key;		/* the object, or NULL */
 	const struct sim_task *task;	/* who opened it (compared only) */
 	uint32_t name, cat;		/* interned */
+	struct trace_args args;
 	bool dropped;			/* ended out of order: discard */
 };
 
@@ -59,11 +84,24 @@ struct trace_stack {
 	struct trace_open open[TRACE_DEPTH];
 };
 
-/* One complete event. */
+/* One event: complete ('X'), flow start ('s') or end ('f'), counter ('C'). */
 struct trace_event {
-	sim_time_t ts, dur;
+	sim_time_t ts, dur;		/* dur: 'X' only */
 	uint32_t name, cat;
 	uint32_t tid;
+	char ph;
+	int64_t value;			/* 'C': the value; 's', 'f': the flow id */
+	struct trace_args args;		/* 'X' only */
+};
+
+/* A counter track.  Invariant: value == the sum of what was added. */
+struct trace_counter {
+	const void *key;		/* the object; NULL: an empty slot */
+	uint32_t name;			/* the name given */
+	uint32_t track;			/* its track's name: name, or "name #N" */
+	int64_t value;
+	bool shown;			/* a point recorded */
+	int64_t last;			/* the value of the last point */
 };
 
 static struct {
@@ -79,6 +117,9 @@ static struct {
 	bool truncated;
 	sim_time_t stopped_at;
 	uint64_t dropped;
+	uint64_t nr_flows;			/* the last flow id */
+	struct trace_counter counters[TRACE_COUNTERS];
+	uint32_t nr_counters;
 } tr;
 
 static uint32_t fnv1a(const char *s)
@@ -107,13 +148,13 @@ static uint32_t trace_intern(const char *prefix, const char *name)
 			return k - 1;
 	}
 	if (i == TRACE_HASH || tr.nr_names >= TRACE_HASH / 2)
-		return UINT32_MAX;
+		return TRACE_NONE;
 	if (tr.nr_names == tr.cap_names) {
 		uint32_t cap = tr.cap_names ? tr.cap_names * 2 : 64;
 		void *n = realloc(tr.names, (size_t)cap * TRACE_NAME_MAX);
 
 		if (!n)
-			return UINT32_MAX;
+			return TRACE_NONE;
 		tr.names = n;
 		tr.cap_names = cap;
 	}
@@ -129,13 +170,12 @@ static void trace_limit_reached(void)
 	tr.stopped_at = sim_vcpu_current ? sim_vcpu_current->now : 0;
 }
 
-static void trace_record(struct trace_open *o, int cpu, sim_time_t end)
+/* A new event, or NULL when the limit (or memory) stops recording. */
+static struct trace_event *trace_new_event(void)
 {
-	struct trace_event *e;
-
 	if (tr.nr >= tr.limit) {
 		trace_limit_reached();
-		return;
+		return NULL;
 	}
 	if (tr.nr == tr.cap) {
 		uint64_t cap = tr.cap ? tr.cap * 2 : 4096;
@@ -146,12 +186,23 @@ static void trace_record(struct trace_open *o, int cpu, sim_time_t end)
 		n = realloc(tr.ev, cap * sizeof(*tr.ev));
 		if (!n) {
 			trace_limit_reached();
-			return;
+			return NULL;
 		}
 		tr.ev = n;
 		tr.cap = cap;
 	}
-	e = &tr.ev[tr.nr++];
+	return &tr.ev[tr.nr++];
+}
+
+static void trace_record(struct trace_open *o, int cpu, sim_time_t end)
+{
+	struct trace_event *e = trace_new_event();
+
+	if (!e)
+		return;
+	e->ph = 'X';
+	e->value = 0;
+	e->args = o->args;
 	e->ts = o->start;
 	e->dur = end - o->start;
 	e->name = o->name;
@@ -197,7 +248,142 @@ void sim_trace_begin_slow(const char *cat, const char *prefix,
 	o->task = v->curr;
 	o->cat = trace_intern(NULL, cat);
 	o->name = trace_intern(prefix, name);
-	o->dropped = o->cat == UINT32_MAX || o->name == UINT32_MAX;
+	o->dropped = o->cat == TRACE_NONE || o->name == TRACE_NONE;
+	o->args.comm = v->curr ? trace_intern(NULL, v->curr->comm) : TRACE_NONE;
+	o->args.pid = v->curr ? v->curr->pid : 0;
+	o->args.obj = prefix ? trace_intern(NULL, name) : TRACE_NONE;
+	o->args.count_key = TRACE_NONE;
+	o->args.count = 0;
+}
+
+/**
+ * sim_trace_arg_slow() - a count on the current vCPU's innermost open span
+ * @key: its name in the event's args, e.g. "folios"
+ * @value: the count
+ *
+ * Context: the task or handler that opened the span; tracing on.
+ */
+void sim_trace_arg_slow(const char *key, int64_t value)
+{
+	struct sim_vcpu *v = sim_vcpu_current;
+	struct trace_stack *st;
+
+	if (!v || !tr.active)
+		return;
+	st = tr.stacks[v->id];
+	if (!st || !st->depth || st->overflow)
+		return;
+	st->open[st->depth - 1].args.count_key = trace_intern(NULL, key);
+	st->open[st->depth - 1].args.count = value;
+}
+
+/**
+ * sim_trace_flow_slow() - one end of a flow, on the current vCPU, now
+ * @cat: its category
+ * @name: its name, the same at both ends
+ * @id: 0: start a flow; else the id its start returned: end it
+ *
+ * Context: inside the span the end binds to (the innermost open one).
+ * Return: the flow's id; 0 if nothing was recorded.
+ */
+uint64_t sim_trace_flow_slow(const char *cat, const char *name, uint64_t id)
+{
+	struct sim_vcpu *v = sim_vcpu_current;
+	struct trace_event *e;
+
+	if (!v || !tr.active)
+		return 0;
+	e = trace_new_event();
+	if (!e)
+		return 0;
+	e->ph = id ? 'f' : 's';
+	e->value = (int64_t)(id ? id : ++tr.nr_flows);
+	e->ts = v->now;
+	e->dur = 0;
+	e->cat = trace_intern(NULL, cat);
+	e->name = trace_intern(NULL, name);
+	e->tid = (uint32_t)v->id;
+	tr.used[v->id] = 1;
+	if (e->cat == TRACE_NONE || e->name == TRACE_NONE) {
+		tr.nr--;
+		return 0;
+	}
+	return (uint64_t)e->value;
+}
+
+/* The counter track of ("@prefix@name", @key), made on first use; NULL when full. */
+static struct trace_counter *trace_counter_find(const char *prefix, const char *name,
+					       const void *key)
+{
+	uint32_t nm = trace_intern(prefix, name), h, i, same = 0;
+	struct trace_counter *ct;
+
+	if (nm == TRACE_NONE)
+		return NULL;
+	h = (uint32_t)(((uintptr_t)key >> 4) * 2654435761u + nm) & (TRACE_COUNTERS - 1);
+	for (i = 0; i < TRACE_COUNTERS; i++, h = (h + 1) & (TRACE_COUNTERS - 1)) {
+		ct = &tr.counters[h];
+		if (!ct->key)
+			break;
+		if (ct->key == key && ct->name == nm)
+			return ct;
+	}
+	if (i == TRACE_COUNTERS || tr.nr_counters >= TRACE_COUNTERS / 2)
+		return NULL;
+	/* the N-th object with this name: "name #N" (numbered in first-use order) */
+	for (i = 0; i < TRACE_COUNTERS; i++)
+		same += tr.counters[i].key && tr.counters[i].name == nm;
+	ct->key = key;
+	ct->name = nm;
+	if (same) {
+		char n[24];
+
+		snprintf(n, sizeof(n), " #%u", same + 1);
+		ct->track = trace_intern(tr.names[nm], n);
+	} else {
+		ct->track = nm;
+	}
+	tr.nr_counters++;
+	return ct->track == TRACE_NONE ? NULL : ct;
+}
+
+/**
+ * sim_trace_counter_slow() - set or add to a counter; a point if it changed
+ * @prefix: put before @name, or NULL
+ * @name: the counter, e.g. "nr_" "inactive_anon"
+ * @key: the object it counts for (one track per object)
+ * @value: the new value, or the change if @add
+ * @add: whether @value is a change
+ *
+ * Context: a task or handler on a vCPU; tracing on.
+ */
+void sim_trace_counter_slow(const char *prefix, const char *name, const void *key,
+			    int64_t value, bool add)
+{
+	struct sim_vcpu *v = sim_vcpu_current;
+	struct trace_counter *ct;
+	struct trace_event *e;
+
+	if (!v || !tr.active || !key)
+		return;
+	ct = trace_counter_find(prefix, name, key);
+	if (!ct)
+		return;
+	ct->value = add ? ct->value + value : value;
+	if (ct->shown && ct->last == ct->value)
+		return;
+	e = trace_new_event();
+	if (!e)
+		return;
+	ct->shown = true;
+	ct->last = ct->value;
+	e->ph = 'C';
+	e->value = ct->value;
+	e->ts = v->now;
+	e->dur = 0;
+	e->name = ct->track;
+	e->cat = TRACE_NONE;
+	e->tid = 0;
 }
 
 /**
@@ -320,6 +506,36 @@ static void print_str(struct sim_out *o, const char *s)
 	sim_out_write(o, "\"", 1);
 }
 
+/* A complete event's args: its task, its object, its count. */
+static void print_args(struct sim_out *o, const struct trace_event *e)
+{
+	const struct trace_args *a = &e->args;
+	const char *sep = "";
+
+	if (a->comm == TRACE_NONE && a->obj == TRACE_NONE && a->count_key == TRACE_NONE)
+		return;
+	sim_out_printf(o, ",\"args\":{");
+	if (a->comm != TRACE_NONE) {
+		char task[TRACE_NAME_MAX + 16];
+
+		snprintf(task, sizeof(task), "%s/%d", tr.names[a->comm], (int)a->pid);
+		sim_out_printf(o, "\"task\":");
+		print_str(o, task);
+		sep = ",";
+	}
+	if (a->obj != TRACE_NONE) {
+		sim_out_printf(o, "%s\"%s\":", sep, !strcmp(tr.names[e->cat], "lock") ? "lock" : "object");
+		print_str(o, tr.names[a->obj]);
+		sep = ",";
+	}
+	if (a->count_key != TRACE_NONE) {
+		sim_out_printf(o, "%s", sep);
+		print_str(o, tr.names[a->count_key]);
+		sim_out_printf(o, ":%" PRId64, a->count);
+	}
+	sim_out_printf(o, "}");
+}
+
 /**
  * sim_trace_write_process() - the recorded timeline as one process's events
  * @o: the sink
@@ -355,14 +571,31 @@ int sim_trace_write_process(struct sim_out *o, int pid, const char *process_name
 	for (i = 0; i < tr.nr; i++) {
 		const struct trace_event *e = &tr.ev[i];
 
-		sim_out_printf(o, ",\n{\"ph\":\"X\",\"pid\":%d,\"tid\":%u,\"cat\":", pid, e->tid);
+		if (e->ph == 'C') {
+			sim_out_printf(o, ",\n{\"ph\":\"C\",\"pid\":%d,\"tid\":0,\"name\":", pid);
+			print_str(o, tr.names[e->name]);
+			sim_out_printf(o, ",\"ts\":");
+			print_us(o, e->ts);
+			sim_out_printf(o, ",\"args\":{\"value\":%" PRId64 "}}", e->value);
+			continue;
+		}
+		sim_out_printf(o, ",\n{\"ph\":\"%c\",\"pid\":%d,\"tid\":%u,\"cat\":", e->ph, pid,
+			       e->tid);
 		print_str(o, tr.names[e->cat]);
 		sim_out_printf(o, ",\"name\":");
 		print_str(o, tr.names[e->name]);
 		sim_out_printf(o, ",\"ts\":");
 		print_us(o, e->ts);
+		if (e->ph != 'X') {
+			/* the flow's id, unique in the file: the process in the high bits */
+			sim_out_printf(o, ",\"id\":%" PRIu64 "%s}",
+				       ((uint64_t)pid << 32) | (uint64_t)e->value,
+				       e->ph == 'f' ? ",\"bp\":\"e\"" : "");
+			continue;
+		}
 		sim_out_printf(o, ",\"dur\":");
 		print_us(o, e->dur);
+		print_args(o, e);
 		sim_out_printf(o, "}");
 	}
 	if (tr.truncated) {

@@ -19,7 +19,8 @@
  * lock of a reused per-CPU csd, x2APIC cluster-mode batching.
  *
  * Trace (--trace): the sender's "smp_call_function_many_cond" span (send
- * and wait), and an "ipi handler" span around each function a target runs.
+ * and wait), an "ipi handler" span around each function a target runs, and
+ * a flow (an arrow) from each queued function's send to its handler.
  */
 #include <stdlib.h>
 
@@ -56,6 +57,7 @@ void sim_ipi_run_csd(struct sim_csd *csd)
 	struct sim_call *call = csd->call;
 
 	sim_trace_begin("ipi", csd->is_tlb ? "ipi handler: TLB flush" : "ipi handler");
+	sim_trace_flow_in("ipi", csd->is_tlb ? "IPI: TLB flush" : "IPI", csd->trace_flow);
 	csd->func(csd->info);
 	sim_trace_end();
 	if (csd->is_tlb) {
@@ -104,6 +106,7 @@ int smp_call_function_many_cond(const struct cpumask *mask,
 		nr++;
 		sim_cost_ps(e->ipi_send_ps);
 		csd->arrival = sim_vcpu_current->now + e->ipi_latency_ps;
+		csd->trace_flow = sim_trace_flow_out("ipi", is_tlb ? "IPI: TLB flush" : "IPI");
 		if (sim_vcpu_queue_csd(&e->vcpus[cpu], csd))
 			count_event(SIM_SIM_IPIS_SENT);
 	}

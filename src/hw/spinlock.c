@@ -154,6 +154,7 @@ void spin_lock(struct spinlock *lock)
 	else
 		lock->waiters_head = t;
 	lock->waiters_tail = t;
+	sim_trace_counter_add("queue ", lock->stat->name, lock->stat, 1);
 	sim_spin_block("spinlock", lock, lock->stat->name);
 	v = sim_vcpu_current;
 	lock_account_wait(lock, v->now - start);
@@ -207,6 +208,7 @@ void spin_unlock(struct spinlock *lock)
 		return;
 	}
 	lock->waiters_head = w->rq_next;
+	sim_trace_counter_add("queue ", s->name, s, -1);
 	if (!lock->waiters_head)
 		lock->waiters_tail = NULL;
 	w->rq_next = NULL;

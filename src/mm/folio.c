@@ -83,7 +83,12 @@ enum lru_list folio_lru_list(const struct folio *folio)
  */
 static void update_lru_size(struct lruvec *lruvec, enum lru_list lru, long nr_pages, int nr)
 {
+	static const char *const lru_names[NR_LRU_LISTS] = {	/* /proc/vmstat's, after "nr_" */
+		"inactive_anon", "active_anon", "inactive_file", "active_file", "unevictable",
+	};
+
 	lruvec->nr_pages[lru] += nr_pages;
+	sim_trace_counter("nr_", lru_names[lru], lruvec, lruvec->nr_pages[lru]);
 	lruvec->nr_folios[lru] += nr;
 	sim_line_write(&lruvec->size_line);
 	sim_cost_cpu_ps(sim_mm->folio_op_ps);

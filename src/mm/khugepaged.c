@@ -457,6 +457,7 @@ static void folio_putback_lru(struct folio *folio)
 static enum scan_result collapse_huge_page(struct mm_struct *mm, uint64_t address,
 					   int referenced, int unmapped)
 {
+	SIM_TRACE_SCOPE("khugepaged", "collapse_huge_page");
 	struct vm_area_struct *vma = NULL;
 	struct folio *folio, *old[HPAGE_PMD_NR];
 	struct folio_batch fbatch;
@@ -596,6 +597,7 @@ static enum scan_result hpage_collapse_scan_pmd(struct mm_struct *mm,
 						uint64_t address, bool *mmap_locked,
 						unsigned int *cur_progress)
 {
+	SIM_TRACE_SCOPE("khugepaged", "hpage_collapse_scan_pmd");
 	int none_or_zero = 0, shared = 0, referenced = 0, unmapped = 0, i;
 	uint64_t idx = vma_pmd_index(vma, address);
 	bool count_scanned = sim_mm->variant->khugepaged_count_scanned;

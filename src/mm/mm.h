@@ -27,6 +27,7 @@
 #include "mmsim/memsys.h"
 #include "mmsim/profile.h"
 #include "mmsim/sim.h"
+#include "mmsim/trace.h"	/* the trace points of the mm files (docs/trace.md) */
 
 #define PAGE_SHIFT		12
 #define PAGE_SIZE		(1UL << PAGE_SHIFT)

@@ -228,6 +228,7 @@ void try_to_unmap_flush(void)
 
 	if (!tlb_ubc->flush_required)
 		return;
+	SIM_TRACE_SCOPE_ARG("reclaim", "try_to_unmap_flush", "folios", tlb_ubc->nr_stale);
 	arch_tlbbatch_flush(tlb_ubc);
 	for (i = 0; i < tlb_ubc->nr_stale; i++)
 		folio_clear(tlb_ubc->stale[i], PG_stale_tlb);

@@ -513,6 +513,7 @@ static unsigned long shrink_inactive_list(unsigned long nr_to_scan, struct lruve
 		reclaim_iso_unregister(&iso);
 		return 0;
 	}
+	SIM_TRACE_SCOPE_ARG("reclaim", "shrink_folio_list", "folios", (int64_t)nr_taken);
 	nr_reclaimed = shrink_folio_list(&folio_list, sc, &stat);
 	putback_isolated(&folio_list);
 	reclaim_iso_unregister(&iso);
@@ -601,6 +602,7 @@ static void shrink_lruvec(struct lruvec *lruvec, struct scan_control *sc)
 /* shrink_node() -> shrink_node_memcgs() for the one memcg. */
 static void shrink_node(struct mem_cgroup *memcg, struct scan_control *sc)
 {
+	SIM_TRACE_SCOPE("reclaim", "shrink_node");
 	int nid;
 
 	for (nid = 0; nid < sim_mm->nr_nodes; nid++) {
