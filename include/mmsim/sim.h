@@ -92,10 +92,12 @@ struct sim_wait_info {
 /**
  * struct sim_task - a simulated task (user thread, process or kthread)
  *
- * A task runs on one vCPU at a time (@vcpu).  It moves to another when
- * it wakes up (select_task_rq(), src/core/sched.c) or when an idle vCPU
- * pulls it from a run queue (newly-idle balancing), unless @pinned
- * (a per-CPU kthread, or a test that places tasks by hand).
+ * A task runs on one vCPU at a time (@vcpu).  It starts where it is
+ * created, or where fork placement puts it (sim_task_fork()), and moves
+ * to another when it wakes up (select_task_rq(), src/core/sched.c) or
+ * when a vCPU pulls it from a run queue (newly-idle balancing, the tick's
+ * balancer), unless @pinned (a per-CPU kthread, or a test that places
+ * tasks by hand).
  */
 struct sim_task {
 	struct sim_ctx *ctx;		/* saved registers; see src/core/ctx */

@@ -41,11 +41,16 @@
  * loads its mm.  Pinned tasks (sim_task_pin()) never move.  Every
  * decision reads model state only.
  *
- * Left out: priorities, the periodic load balancer of the scheduler tick
- * (with every CPU busy it moves tasks between equal queues only; while a
- * CPU is idle the two paths above already move them), task_hot() cache
- * hotness and the migration cost, recent_used_cpu, NUMA balancing,
- * fork/exec placement (a task starts where it is created), preemption
+ * Fork placement and the tick's balancer (fair.c, v6.15): sim_task_fork()
+ * places the child with sched_balance_find_dst_cpu() (SD_BALANCE_FORK),
+ * and the tick balances each sched domain (SMT, MC, PKG) when its
+ * interval has passed (sched_balance_tick(): sched_balance_rq() with the
+ * busiest group and queue, task_hot() and nr_balance_failed), and kicks
+ * idle CPUs to pull while a task waits (nohz idle balancing).  See the
+ * comments at those functions.
+ *
+ * Left out: priorities, recent_used_cpu, NUMA balancing, active balancing,
+ * task_hot() in newly-idle and nohz pulls, exec placement, preemption
  * between sync points.
  */
 #include <errno.h>

@@ -211,7 +211,7 @@ static const char *const reclaim_tlb_starts[] = { "fork", "direct", NULL };
 
 static const struct sim_param reclaim_tlb_params[] = {
 	{ .key = "workers", .type = SIM_PARAM_COUNT, .def = 16, .min = 1, .max = SIM_MAX_CPUS,
-	  .help = "stress-ng --vm N: workers; worker i starts on cpu i mod the CPUs",
+	  .help = "stress-ng --vm N: workers (start=direct: worker i on cpu i mod the CPUs)",
 	  .cpus_default = true },
 	{ .key = "vm_bytes", .type = SIM_PARAM_SIZE, .def = 2ULL << 30, .min = 4096,
 	  .max = 1ULL << 40, .help = "--vm-bytes, divided among the workers" },
