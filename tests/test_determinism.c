@@ -110,6 +110,40 @@ static void test_jobs_do_not_matter_with_migration(void **state)
 	json_decref(y);
 }
 
+/*
+ * With stress-ng's start (start=fork, the default): the main process forks
+ * 20 instances and each forks its worker, all placed by
+ * sched_balance_find_dst_cpu(), on 16 CPUs with zram; the tick balancer
+ * and the wake-up and newly-idle paths move them.  40 forks and some
+ * migrations in both variants, the same JSON in one process or two.
+ */
+static void test_jobs_do_not_matter_with_fork(void **state)
+{
+	const char *args = "run reclaim-tlb --set workers=20 --set vm_bytes=40M "
+			   "--set memcg_limit=8M --set swap=64M --set duration=10ms "
+			   "--set start=fork";
+	char a1[512], a2[512];
+	json_t *x, *y, *vars;
+	size_t i;
+
+	(void)state;
+	snprintf(a1, sizeof(a1), "%s --jobs 1", args);
+	snprintf(a2, sizeof(a2), "%s --jobs 2", args);
+	x = run_json_no_host(MMSIM_BIN, a1);
+	y = run_json_no_host(MMSIM_BIN, a2);
+	assert_true(json_equal(x, y));
+	vars = json_object_get(x, "variants");
+	assert_int_equal(json_array_size(vars), 2);
+	for (i = 0; i < json_array_size(vars); i++) {
+		json_t *c = json_object_get(json_array_get(vars, i), "counters");
+
+		assert_int_equal(json_integer_value(json_object_get(c, "nr_forks")), 40);
+		assert_true(json_integer_value(json_object_get(c, "nr_migrations")) > 0);
+	}
+	json_decref(x);
+	json_decref(y);
+}
+
 /* Another seed must not be ignored: the header records it. */
 static void test_seed_recorded(void **state)
 {
@@ -126,6 +160,7 @@ int main(void)
 		cmocka_unit_test(test_deferred_split_twice),
 		cmocka_unit_test(test_jobs_do_not_matter),
 		cmocka_unit_test(test_jobs_do_not_matter_with_migration),
+		cmocka_unit_test(test_jobs_do_not_matter_with_fork),
 		cmocka_unit_test(test_seed_recorded),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

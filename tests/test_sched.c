@@ -150,6 +150,154 @@ static void test_pinned_stays(void **state)
 	sim_engine_destroy(e);
 }
 
+/* ---- fork placement and the tick balancer ------------------------------ */
+
+static struct sim_task *forked;
+static int child_cpu;
+static sim_time_t child_start;
+
+/* The same machine with @slice_us time slices and a 10 us fork(). */
+static struct sim_engine *new_engine_fork(int cores, int threads, uint64_t slice_us)
+{
+	struct sim_engine_opts o = { .profile = &prof, .nr_cpus = cores * threads, .seed = 1 };
+
+	test_profile(&prof, 1, cores, threads);
+	prof.sched_fork_us = 10;
+	prof.sched_slice_us = slice_us;
+	stop = false;
+	return sim_engine_create(&o);
+}
+
+static void child(void *arg)
+{
+	(void)arg;
+	child_cpu = smp_processor_id();
+	child_start = sim_now();
+}
+
+/* Forks child() and waits for it (waitpid()). */
+static void parent(void *arg)
+{
+	(void)arg;
+	forked = sim_task_fork("child", child, NULL);
+	assert_non_null(forked);
+	sim_waitpid(forked);
+	assert_int_equal(forked->state, SIM_TASK_DEAD);
+}
+
+/*
+ * Idle machine (4 cores x 2 threads, one LLC): the parent on cpu0 forks at
+ * 0.  sched_balance_find_dst_cpu() from cpu0: the MC domain's groups are
+ * the cores; cpu0's core has one idle CPU, cores 1-3 two each, so the
+ * idlest group is core 1 (the first met after the local one, from cpu1);
+ * in it cpu1 and cpu5 are idle since boot alike, cpu1 comes first.  In
+ * cpu1's SMT domain the local group {1} is as idle as {5}: stay.  The
+ * child runs on cpu1 at 10 us (fork) + 0.5 us (wake-up) + 1 us (switch).
+ */
+static void test_fork_idle_machine(void **state)
+{
+	struct sim_engine *e = new_engine_fork(4, 2, 100);
+
+	(void)state;
+	child_cpu = -1;
+	sim_task_create(e, 0, "parent", parent, NULL);
+	assert_int_equal(sim_engine_run(e, NULL, 0), 0);
+	assert_int_equal(child_cpu, 1);
+	assert_int_equal(child_start, 11500 * SIM_NS);
+	assert_int_equal(sim_engine_counters(e)[SIM_NR_FORKS], 1);
+	assert_int_equal(sim_engine_counters(e)[SIM_NR_MIGRATIONS], 0);
+	sim_engine_destroy(e);
+}
+
+/*
+ * Half-busy machine: cpu1, cpu2, cpu3 and cpu7 run busy tasks, the parent
+ * runs on cpu0.  Cores 0, 1 and 2 have one idle CPU each, core 3 none:
+ * the idlest other core (core 1) is no idler than the parent's, so the MC
+ * level keeps the local group; in cpu0's SMT domain the local group {0}
+ * is fully busy and {4} has spare capacity: the child goes to cpu4, the
+ * parent's SMT sibling, at 11.5 us.
+ */
+static void test_fork_half_busy_machine(void **state)
+{
+	struct sim_engine *e = new_engine_fork(4, 2, 100);
+	static const int busy_cpus[] = { 1, 2, 3, 7 };
+	size_t i;
+
+	(void)state;
+	child_cpu = -1;
+	for (i = 0; i < sizeof(busy_cpus) / sizeof(busy_cpus[0]); i++)
+		sim_task_create(e, busy_cpus[i], "b", busy, (void *)(uintptr_t)100);
+	sim_task_create(e, 0, "parent", parent, NULL);
+	assert_int_equal(sim_engine_run(e, NULL, 0), 0);
+	assert_int_equal(child_cpu, 4);
+	assert_int_equal(child_start, 11500 * SIM_NS);
+	sim_engine_destroy(e);
+}
+
+struct mover {
+	sim_time_t until;
+	int first_cpu, moved_to;
+	sim_time_t moved_at;
+};
+
+/* User-mode work until m->until, 1 us a step; records its first move. */
+static void user_busy(void *arg)
+{
+	struct mover *m = arg;
+
+	m->first_cpu = smp_processor_id();
+	m->moved_to = -1;
+	while (sim_now() < m->until) {
+		sim_preemptible(true);
+		sim_cost_ns(1000);
+		sim_sync();
+		sim_preemptible(false);
+		if (m->moved_to < 0 && smp_processor_id() != m->first_cpu) {
+			m->moved_to = smp_processor_id();
+			m->moved_at = sim_now();
+		}
+	}
+}
+
+/*
+ * The tick balancer (2 cores, no SMT: one MC domain of 2 CPUs, interval
+ * 2 ms after a move, 4 ms balanced, x16 on a busy CPU; 10 ms slices).
+ * X runs on cpu0; Y runs on cpu1 with Z queued behind it; all until 100 ms
+ * (Y until 200 ms, so that nothing moves when X and Z end).
+ *   2 ms: cpu0 balances: {1} is overloaded (2 tasks), {0} fully busy.
+ *         Average load 1536, imbalance min(2048 - 1536, 1536 - 1024) =
+ *         512; Z's load 1024 > 512: not moved, nr_balance_failed = 1,
+ *         next balance at 2 + 4 x 16 = 66 ms.
+ *   cpu1 runs Y to 10 ms, Z from 10.001, Y from 20.002 ... Y from 60.006:
+ *         at 66 ms Z is queued, left cpu1 at 60.005 ms (not cache hot:
+ *         more than 0.5 ms ago).
+ *   66 ms: cpu0 balances again: 1024 >> 1 = 512 fits the imbalance: Z
+ *         moves to cpu0, whose slice (10 ms, never renewed while X ran
+ *         alone) is over: Z runs there at 66 ms + 1 us.
+ * cpu1 never pulls: while it has 2 tasks it is the busiest, and after
+ * 66 ms its next balance (130 ms) comes after X and Z end.
+ */
+static void test_tick_balancer_pulls(void **state)
+{
+	struct sim_engine *e = new_engine_fork(2, 1, 10000);
+	struct mover x = { .until = 100 * SIM_MS }, y = { .until = 200 * SIM_MS },
+		     z = { .until = 100 * SIM_MS };
+
+	(void)state;
+	sim_task_create(e, 0, "X", user_busy, &x);
+	sim_task_create(e, 1, "Y", user_busy, &y);
+	sim_task_create(e, 1, "Z", user_busy, &z);
+	assert_int_equal(sim_engine_run(e, NULL, 0), 0);
+	assert_int_equal(z.first_cpu, 1);
+	assert_int_equal(z.moved_to, 0);
+	assert_int_equal(z.moved_at, 66 * SIM_MS + SIM_US);
+	assert_int_equal(x.moved_to, -1);
+	assert_int_equal(y.moved_to, -1);
+	assert_int_equal(sim_engine_counters(e)[SIM_NR_MIGRATIONS], 1);
+	assert_int_equal(sim_engine_counters(e)[SIM_LB_GAINED_BUSY], 1);
+	sim_engine_destroy(e);
+}
+
 /* ---- mm_cpumask after a move, and the flushes ------------------------- */
 
 static struct mm_struct *mm_a, *mm_b;
@@ -307,6 +455,9 @@ int main(void)
 		cmocka_unit_test(test_wake_prefers_idle_core),
 		cmocka_unit_test(test_wake_busy_machine_newidle_pull),
 		cmocka_unit_test(test_pinned_stays),
+		cmocka_unit_test(test_fork_idle_machine),
+		cmocka_unit_test(test_fork_half_busy_machine),
+		cmocka_unit_test(test_tick_balancer_pulls),
 		cmocka_unit_test(test_stale_bit_gets_batch_flush),
 		cmocka_unit_test(test_trim_once_a_second),
 	};

@@ -75,6 +75,9 @@
 	X(NR_MIGRATIONS, "nr_migrations")                                 \
 	X(NR_WAKEUPS_MIGRATE, "nr_wakeups_migrate")                       \
 	X(LB_GAINED_NEWIDLE, "lb_gained_newidle")                         \
+	X(LB_GAINED_IDLE, "lb_gained_idle")                               \
+	X(LB_GAINED_BUSY, "lb_gained_busy")                               \
+	X(NR_FORKS, "nr_forks")                                           \
 	X(TLB_ACCESSES, "sim_tlb_accesses")                               \
 	X(SIM_IPIS_SENT, "sim_ipis_sent")                                 \
 	X(SIM_DEFERRED_SPLIT_QUEUED, "sim_deferred_split_queued")         \

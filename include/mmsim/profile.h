@@ -30,6 +30,7 @@
 	X(sched, slice_us, U64, "us", "time slice with several runnable tasks")    \
 	X(sched, start_jitter_us, U64, "us", "a task's start varies by up to this from run to run (seeds)") \
 	X(sched, smt_throughput_pct, U64, "%", "a thread's share of its core's throughput while its SMT sibling runs too") \
+	X(sched, fork_us, U64, "us", "fork(): copy_process() in the parent before the child can run") \
 	X(cache, l1_hit_ns, U64, "ns", "touch of a line this CPU wrote last")      \
 	X(cache, smt_transfer_ns, U64, "ns", "line last written by the SMT sibling") \
 	X(cache, socket_transfer_ns, U64, "ns", "modified line from a core on the same socket") \
@@ -126,6 +127,7 @@
 	X(sched, slice_us, 1, PROFILE_US_MAX, "time cost; 0 would switch forever") \
 	X(sched, start_jitter_us, 0, PROFILE_US_MAX, "time cost; 0: every task starts at once") \
 	X(sched, smt_throughput_pct, 0, 100, "a share of the core; 0: no SMT slowdown") \
+	X(sched, fork_us, 0, PROFILE_US_MAX, "time cost") \
 	X(cache, l1_hit_ns, 0, PROFILE_LINE_MAX, "time cost")                        \
 	X(cache, smt_transfer_ns, 0, PROFILE_LINE_MAX, "time cost")                  \
 	X(cache, socket_transfer_ns, 0, PROFILE_LINE_MAX, "time cost")               \

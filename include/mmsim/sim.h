@@ -92,10 +92,12 @@ struct sim_wait_info {
 /**
  * struct sim_task - a simulated task (user thread, process or kthread)
  *
- * A task runs on one vCPU at a time (@vcpu).  It moves to another when
- * it wakes up (select_task_rq(), src/core/sched.c) or when an idle vCPU
- * pulls it from a run queue (newly-idle balancing), unless @pinned
- * (a per-CPU kthread, or a test that places tasks by hand).
+ * A task runs on one vCPU at a time (@vcpu).  It starts where it is
+ * created, or where fork placement puts it (sim_task_fork()), and moves
+ * to another when it wakes up (select_task_rq(), src/core/sched.c) or
+ * when a vCPU pulls it from a run queue (newly-idle balancing, the tick's
+ * balancer), unless @pinned (a per-CPU kthread, or a test that places
+ * tasks by hand).
  */
 struct sim_task {
 	struct sim_ctx *ctx;		/* saved registers; see src/core/ctx */
@@ -124,7 +126,16 @@ struct sim_task {
 	bool no_pull;			/* queued after a preemption inside kernel code */
 	bool preemptible;		/* sim_preemptible(): may be pulled if preempted */
 	uint64_t nr_migrations;		/* se.nr_migrations */
+	sim_time_t last_ran;		/* se.exec_start: when it last left a CPU (task_hot()) */
+	struct sim_task *waiter;	/* a task in sim_waitpid() on this one */
 };
+
+/*
+ * The sched domain levels of x86 without NUMA: SMT (the two threads of a
+ * core), MC (the LLC: a socket) and PKG (the machine); a level that spans
+ * no more CPUs than the one below does not exist (degenerate domain).
+ */
+enum { SIM_SD_SMT, SIM_SD_MC, SIM_SD_PKG, SIM_NR_SD_LEVELS };
 
 /**
  * struct sim_vcpu - one hardware thread
@@ -162,11 +173,27 @@ struct sim_vcpu {
 	sim_time_t busy_ps;		/* time spent running tasks or irqs */
 	sim_time_t spin_ps;		/* time spent spinning */
 	uint64_t nr_switches;		/* context switches on this vCPU */
+	sim_time_t idle_stamp;		/* rq->idle_stamp: when it last went idle */
+	/* the periodic balancer, per sched domain level (SIM_SD_*) */
+	sim_time_t next_balance[SIM_NR_SD_LEVELS];
+	sim_time_t balance_interval[SIM_NR_SD_LEVELS];	/* sd->balance_interval */
+	unsigned int nr_balance_failed[SIM_NR_SD_LEVELS];
+	sim_time_t next_balance_min;	/* the earliest of next_balance[], or the next tick while a task is queued */
+	int sd_weight[SIM_NR_SD_LEVELS];	/* CPUs its domain of each level spans */
 };
 
 /* A kernel thread or user task whose body is @fn(@arg). */
 struct sim_task *sim_task_create(struct sim_engine *e, int cpu,
 				 const char *comm, sim_task_fn fn, void *arg);
+
+/*
+ * fork() from the running task: copy_process() (sched.fork_us of the
+ * parent's CPU time), then wake_up_new_task() places the child where
+ * select_task_rq(SD_BALANCE_FORK) sends it (sched_balance_find_dst_cpu()).
+ */
+struct sim_task *sim_task_fork(const char *comm, sim_task_fn fn, void *arg);
+/* waitpid(): sleep until @child has ended. */
+void sim_waitpid(struct sim_task *child);
 
 /* Keep @t on its vCPU (kthread_bind(), or a test's hand placement). */
 static inline void sim_task_pin(struct sim_task *t)

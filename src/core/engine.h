@@ -17,12 +17,14 @@ struct sim_engine {
 	struct sim_vcpu *vcpus;		/* [nr_cpus] */
 	uint32_t *cpu_topo;		/* [nr_cpus]: socket << 16 | core */
 	struct sim_vcpu **heap;		/* vCPUs with an event, min-heap */
+	struct sg_stats *sg;		/* [nr_cpus]: a domain's groups, scratch */
 	int heap_n;
 	uint64_t seq;			/* heap tie-break counter */
 	struct sim_task *running;	/* task whose coroutine runs, NULL: main */
 	struct sim_ctx *main_ctx;
 	struct sim_task *tasks;		/* all tasks, newest first */
 	int nr_tasks, nr_live;
+	int nr_queued;			/* tasks on all run queues */
 	uint64_t seed;
 	bool check;
 	size_t stack_size;
@@ -37,6 +39,7 @@ struct sim_engine {
 	uint64_t mhz;
 	sim_time_t quantum_ps, ctxsw_ps, wakeup_ps, slice_ps;
 	sim_time_t start_jitter_ps;	/* sched.start_jitter_us */
+	sim_time_t fork_ps;		/* sched.fork_us */
 	sim_time_t ipi_send_ps, ipi_latency_ps, irq_entry_exit_ps;
 	sim_time_t line_ps[4];		/* by sim_cpu_distance() */
 	uint64_t ps_per_cycle_q20;	/* ps per cycle, 20 fractional bits */

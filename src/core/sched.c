@@ -41,14 +41,20 @@
  * loads its mm.  Pinned tasks (sim_task_pin()) never move.  Every
  * decision reads model state only.
  *
- * Left out: priorities, the periodic load balancer of the scheduler tick
- * (with every CPU busy it moves tasks between equal queues only; while a
- * CPU is idle the two paths above already move them), task_hot() cache
- * hotness and the migration cost, recent_used_cpu, NUMA balancing,
- * fork/exec placement (a task starts where it is created), preemption
+ * Fork placement and the tick's balancer (fair.c, v6.15): sim_task_fork()
+ * places the child with sched_balance_find_dst_cpu() (SD_BALANCE_FORK),
+ * and the tick balances each sched domain (SMT, MC, PKG) when its
+ * interval has passed (sched_balance_tick(): sched_balance_rq() with the
+ * busiest group and queue, task_hot() and nr_balance_failed), and kicks
+ * idle CPUs to pull while a task waits (nohz idle balancing).  See the
+ * comments at those functions.
+ *
+ * Left out: priorities, recent_used_cpu, NUMA balancing, active balancing,
+ * task_hot() in newly-idle and nohz pulls, exec placement, preemption
  * between sync points.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +72,7 @@ uint64_t sim_smt_scale_q10 = 1024;
 void (*sim_switch_mm_hook)(struct sim_task *next);
 
 #define SIM_DEFAULT_STACK	(64 * 1024)
+#define SCHED_TICK		SIM_MS	/* HZ 1000: see sched_balance_tick() */
 
 /* ---- the heap of vCPUs, keyed by (next_time, id, seq) ----------------- */
 
@@ -196,8 +203,11 @@ static void vcpu_requeue(struct sim_engine *e, struct sim_vcpu *v)
 		heap_update(e, v, t);
 }
 
-static void rq_push(struct sim_vcpu *v, struct sim_task *t)
+static void rq_push(struct sim_engine *e, struct sim_vcpu *v, struct sim_task *t)
 {
+	e->nr_queued++;
+	if (v->next_balance_min > v->now + SCHED_TICK)
+		v->next_balance_min = v->now + SCHED_TICK;	/* the tick's nohz kick */
 	t->rq_next = NULL;
 	if (v->rq_tail)
 		v->rq_tail->rq_next = t;
@@ -206,11 +216,12 @@ static void rq_push(struct sim_vcpu *v, struct sim_task *t)
 	v->rq_tail = t;
 }
 
-static struct sim_task *rq_pop(struct sim_vcpu *v)
+static struct sim_task *rq_pop(struct sim_engine *e, struct sim_vcpu *v)
 {
 	struct sim_task *t = v->rq_head;
 
 	if (t) {
+		e->nr_queued--;
 		v->rq_head = t->rq_next;
 		if (!v->rq_head)
 			v->rq_tail = NULL;
@@ -310,7 +321,7 @@ static void task_migrate(struct sim_engine *e, struct sim_task *t, struct sim_vc
 }
 
 /* Unlink @t from @v's run queue. */
-static void rq_remove(struct sim_vcpu *v, struct sim_task *t)
+static void rq_remove(struct sim_engine *e, struct sim_vcpu *v, struct sim_task *t)
 {
 	struct sim_task **pp, *prev = NULL;
 
@@ -321,6 +332,7 @@ static void rq_remove(struct sim_vcpu *v, struct sim_task *t)
 		if (v->rq_tail == t)
 			v->rq_tail = prev;
 		t->rq_next = NULL;
+		e->nr_queued--;
 		return;
 	}
 }
@@ -331,7 +343,8 @@ static void rq_remove(struct sim_vcpu *v, struct sim_task *t)
  * then anywhere (ties: the lowest cpu number).  Returns it, unlinked and
  * moved to @v, or NULL.
  */
-static struct sim_task *newidle_balance(struct sim_engine *e, struct sim_vcpu *v)
+static struct sim_task *newidle_balance(struct sim_engine *e, struct sim_vcpu *v,
+					enum sim_counter gained)
 {
 	int pass;
 
@@ -359,13 +372,411 @@ static struct sim_task *newidle_balance(struct sim_engine *e, struct sim_vcpu *v
 			src = u;
 		}
 		if (best) {
-			rq_remove(src, best);
+			rq_remove(e, src, best);
 			task_migrate(e, best, v);
-			e->counters[SIM_LB_GAINED_NEWIDLE]++;
+			e->counters[gained]++;
 			return best;
 		}
 	}
 	return NULL;
+}
+
+/* ---- sched domains: fork placement and the periodic balancer --------------- */
+
+static void vcpu_switch_to(struct sim_engine *e, struct sim_vcpu *v, struct sim_task *t);
+
+/*
+ * Constants of kernel/sched (v6.15), not costs: sysctl_sched_migration_cost
+ * (a task that left its CPU less than 0.5 ms ago is cache hot, task_hot()),
+ * sd_init()'s busy_factor (a busy CPU balances 16 times less often),
+ * imbalance_pct (110 for SMT, 117 above), cache_nice_tries (0 for SMT, 1
+ * above: the failed balances after which a hot task may move), and the
+ * balance interval of a domain of N CPUs: N ms after a move, doubled up
+ * to 2N ms while balanced.  NICE_0_LOAD scaled down (1024) is the load of
+ * a task that always runs; the model's tasks are all nice 0 and the load
+ * of a runnable one is that (PELT's averages left out).  The tick is HZ
+ * 1000 (CONFIG_HZ_1000, Fedora's and most distributions' configuration).
+ */
+#define SCHED_MIGRATION_COST	(500 * SIM_US)
+#define SD_BUSY_FACTOR		16
+#define SCHED_LOAD		1024
+
+static const unsigned int sd_imbalance_pct[SIM_NR_SD_LEVELS] = { 110, 117, 117 };
+static const unsigned int sd_cache_nice_tries[SIM_NR_SD_LEVELS] = { 0, 1, 1 };
+
+enum { GROUP_HAS_SPARE, GROUP_FULLY_BUSY, GROUP_OVERLOADED };
+
+/* A sched group's statistics (struct sg_lb_stats), by nr_running. */
+struct sg_stats {
+	int key;			/* the group: see group_key() */
+	struct sim_vcpu *first;		/* its first CPU in the domain's order */
+	int weight, nr_running, idle_cpus;
+	int type;			/* group_classify(): GROUP_* */
+};
+
+/* @a and @b are in one span of @level; level -1 is the CPU alone. */
+static bool sd_span_has(int level, const struct sim_vcpu *a, const struct sim_vcpu *b)
+{
+	switch (level) {
+	case -1:
+		return a == b;
+	case SIM_SD_SMT:
+		return a == b || a->smt_sibling == b;
+	case SIM_SD_MC:
+		return a->socket == b->socket;
+	default:
+		return true;
+	}
+}
+
+/* Which group of the domain at @level + 1 holds @v. */
+static int group_key(int level, const struct sim_vcpu *v)
+{
+	switch (level) {
+	case -1:
+		return v->id;
+	case SIM_SD_SMT:
+		return v->core;
+	case SIM_SD_MC:
+		return v->socket;
+	default:
+		return 0;
+	}
+}
+
+/* The domain of @level exists for @v: it spans more CPUs than its child. */
+static bool sd_exists(const struct sim_vcpu *v, int level)
+{
+	return v->sd_weight[level] > (level ? v->sd_weight[level - 1] : 1);
+}
+
+/*
+ * The groups of @v's domain at @level, in e->sg[], local group first, the
+ * others in for_each_cpu_wrap() order from @v; returns how many.
+ */
+static int sd_groups(struct sim_engine *e, int level, struct sim_vcpu *v)
+{
+	int k, n = 0;
+
+	for (k = 0; k < e->nr_cpus; k++) {
+		struct sim_vcpu *u = &e->vcpus[(v->id + k) % e->nr_cpus];
+		int key = group_key(level - 1, u), j;
+		struct sg_stats *g;
+
+		if (!sd_span_has(level, v, u))
+			continue;
+		for (j = 0; j < n && e->sg[j].key != key; j++)
+			;
+		g = &e->sg[j];
+		if (j == n) {
+			memset(g, 0, sizeof(*g));
+			g->key = key;
+			g->first = u;
+			n++;
+		}
+		g->weight++;
+		g->nr_running += vcpu_nr_running(u);
+		g->idle_cpus += vcpu_idle(u);
+	}
+	for (k = 0; k < n; k++) {
+		struct sg_stats *g = &e->sg[k];
+
+		g->type = g->nr_running < g->weight ? GROUP_HAS_SPARE :
+			  g->nr_running > g->weight ? GROUP_OVERLOADED : GROUP_FULLY_BUSY;
+	}
+	return n;
+}
+
+/* avg_load: load per CPU of capacity, in SCHED_LOAD units. */
+static long sg_avg_load(const struct sg_stats *g)
+{
+	return (long)g->nr_running * SCHED_LOAD / g->weight;
+}
+
+/* update_pick_idlest(): is @g idler than @idlest? */
+static bool sg_idler(const struct sg_stats *g, const struct sg_stats *idlest)
+{
+	if (g->type != idlest->type)
+		return g->type < idlest->type;
+	if (g->type == GROUP_HAS_SPARE) {
+		if (g->idle_cpus != idlest->idle_cpus)
+			return g->idle_cpus > idlest->idle_cpus;
+		return g->nr_running < idlest->nr_running;	/* group_util */
+	}
+	return sg_avg_load(g) < sg_avg_load(idlest);
+}
+
+/*
+ * sched_balance_find_dst_group(): the idlest group of @v's domain at
+ * @level, or NULL if the local group is as idle (then the child domain
+ * decides).
+ */
+static struct sg_stats *find_dst_group(struct sim_engine *e, int level, struct sim_vcpu *v)
+{
+	int n = sd_groups(e, level, v), j;
+	struct sg_stats *local = &e->sg[0], *idlest = NULL;
+	long imbalance;
+
+	for (j = 1; j < n; j++)
+		if (!idlest || sg_idler(&e->sg[j], idlest))
+			idlest = &e->sg[j];
+	if (!idlest || local->type < idlest->type)
+		return NULL;
+	if (local->type > idlest->type)
+		return idlest;
+	if (local->type == GROUP_HAS_SPARE)
+		return local->idle_cpus >= idlest->idle_cpus ? NULL : idlest;
+	imbalance = SCHED_LOAD * (sd_imbalance_pct[level] - 100) / 100;
+	if (sg_avg_load(idlest) >= sg_avg_load(local) + imbalance)
+		return NULL;
+	if (100 * sg_avg_load(local) <= (long)sd_imbalance_pct[level] * sg_avg_load(idlest))
+		return NULL;
+	return idlest;
+}
+
+/*
+ * sched_balance_find_dst_group_cpu(): in group @g (a span of @level - 1),
+ * the idle CPU that went idle last (no cpuidle exit latencies in the
+ * model), else the least loaded, else @this.
+ */
+static struct sim_vcpu *find_dst_group_cpu(struct sim_engine *e, int level,
+					   const struct sg_stats *g, struct sim_vcpu *this)
+{
+	struct sim_vcpu *idlest = NULL, *least = this;
+	sim_time_t latest = 0;
+	int i, min_load = INT_MAX;
+
+	if (g->weight == 1)
+		return g->first;
+	for (i = 0; i < e->nr_cpus; i++) {
+		struct sim_vcpu *u = &e->vcpus[i];
+
+		if (!sd_span_has(level - 1, g->first, u))
+			continue;
+		if (vcpu_idle(u)) {
+			if (u->idle_stamp > latest) {
+				latest = u->idle_stamp;
+				idlest = u;
+			}
+		} else if (!idlest && vcpu_nr_running(u) < min_load) {
+			min_load = vcpu_nr_running(u);
+			least = u;
+		}
+	}
+	return idlest ? idlest : least;
+}
+
+/*
+ * sched_balance_find_dst_cpu() for SD_BALANCE_FORK (every level has it):
+ * from the top domain of the parent's CPU down, the idlest group, then
+ * its idlest CPU, then that CPU's lower domains.
+ */
+static struct sim_vcpu *sched_balance_find_dst_cpu(struct sim_engine *e, struct sim_vcpu *v)
+{
+	struct sim_vcpu *cpu = v, *new_cpu = v;
+	int level;
+
+	for (level = SIM_NR_SD_LEVELS - 1; level >= 0; level--) {
+		struct sg_stats *g;
+
+		if (!sd_exists(cpu, level))
+			continue;
+		g = find_dst_group(e, level, cpu);
+		if (!g)
+			continue;
+		new_cpu = find_dst_group_cpu(e, level, g, cpu);
+		cpu = new_cpu;		/* then new_cpu's lower domains */
+	}
+	return new_cpu;
+}
+
+/* The task @t, queued on @src, moves to @dst's queue (detach/attach_task()). */
+static void move_queued_task(struct sim_engine *e, struct sim_task *t, struct sim_vcpu *src,
+			     struct sim_vcpu *dst, sim_time_t at)
+{
+	rq_remove(e, src, t);
+	task_migrate(e, t, dst);
+	if (t->ready_at < at)
+		t->ready_at = at;
+	rq_push(e, dst, t);
+}
+
+/*
+ * should_we_balance(): of the local group (the span of @level - 1), the
+ * first idle CPU balances, or the first CPU if none is idle.  @v is busy.
+ */
+static bool should_we_balance(struct sim_engine *e, int level, struct sim_vcpu *v)
+{
+	int i;
+
+	for (i = 0; i < e->nr_cpus; i++) {
+		struct sim_vcpu *u = &e->vcpus[i];
+
+		if (sd_span_has(level - 1, v, u) && vcpu_idle(u))
+			return false;	/* the idle one balances (nohz kick) */
+	}
+	for (i = 0; i < e->nr_cpus; i++)
+		if (sd_span_has(level - 1, v, &e->vcpus[i]))
+			return &e->vcpus[i] == v;
+	return false;
+}
+
+/*
+ * sched_balance_rq() of busy @v (CPU_NOT_IDLE) at @level: the busiest
+ * group must be overloaded (queued tasks) and busier than the local one;
+ * a local group with spare capacity takes one task (migrate_task), a busy
+ * one takes a task whose load fits the imbalance (migrate_load: a task's
+ * load halves in the comparison with each failed balance, shr_bound()).
+ * From the busiest queue of the group, the longest-waiting task that may
+ * move (can_migrate_task(): not pinned, not preempted in kernel code, not
+ * cache hot unless the domain failed more than cache_nice_tries times;
+ * SMT siblings share the cache, so nothing is hot there).  Returns 1 if a
+ * task moved, 0 if balanced, -1 if imbalanced and nothing could move.
+ * Active balancing (the stopper pushing a running task) is left out.
+ */
+static int sched_balance_rq(struct sim_engine *e, int level, struct sim_vcpu *v)
+{
+	struct sg_stats *local, *busiest = NULL;
+	struct sim_vcpu *src = NULL;
+	long imbalance = SCHED_LOAD, total_nr = 0, total_w = 0, avg;
+	struct sim_task *t;
+	int n, j, i, max_nr = 1;
+
+	if (!should_we_balance(e, level, v))
+		return 0;
+	n = sd_groups(e, level, v);
+	local = &e->sg[0];
+	for (j = 0; j < n; j++) {
+		struct sg_stats *g = &e->sg[j];
+
+		total_nr += g->nr_running;
+		total_w += g->weight;
+		if (j && (!busiest || g->type > busiest->type ||
+			  (g->type == busiest->type && sg_avg_load(g) > sg_avg_load(busiest))))
+			busiest = g;
+	}
+	if (!busiest || busiest->type != GROUP_OVERLOADED)
+		return 0;
+	if (local->type != GROUP_HAS_SPARE) {
+		avg = total_nr * SCHED_LOAD / total_w;
+		if (sg_avg_load(local) >= sg_avg_load(busiest) || sg_avg_load(local) >= avg)
+			return 0;
+		if (local->type == GROUP_OVERLOADED &&
+		    100 * sg_avg_load(busiest) <= (long)sd_imbalance_pct[level] * sg_avg_load(local))
+			return 0;
+		imbalance = (sg_avg_load(busiest) - avg) * busiest->weight;
+		if ((avg - sg_avg_load(local)) * local->weight < imbalance)
+			imbalance = (avg - sg_avg_load(local)) * local->weight;
+	} else if (busiest->nr_running - local->nr_running < 2 &&
+		   local->idle_cpus <= busiest->idle_cpus) {
+		return 0;
+	}
+	/* sched_balance_find_src_rq(): the most loaded queue of the group */
+	for (i = 0; i < e->nr_cpus; i++) {
+		struct sim_vcpu *u = &e->vcpus[i];
+
+		if (u != v && sd_span_has(level - 1, busiest->first, u) &&
+		    vcpu_nr_running(u) > max_nr) {
+			max_nr = vcpu_nr_running(u);
+			src = u;
+		}
+	}
+	if (!src)
+		return 0;
+	for (t = src->rq_head; t; t = t->rq_next) {
+		unsigned int failed = v->nr_balance_failed[level];
+		bool hot = level != SIM_SD_SMT &&
+			   v->now < t->last_ran + SCHED_MIGRATION_COST;
+
+		if (t->pinned || t->no_pull)
+			continue;
+		if (hot && failed <= sd_cache_nice_tries[level])
+			continue;
+		if ((SCHED_LOAD >> (failed < 10 ? failed : 10)) > imbalance)
+			continue;
+		move_queued_task(e, t, src, v, v->now);
+		e->counters[SIM_LB_GAINED_BUSY]++;
+		return 1;
+	}
+	return -1;
+}
+
+/* When @v next balances: the earliest level due, and its tick while queued. */
+static void vcpu_next_balance(struct sim_vcpu *v)
+{
+	sim_time_t next = SIM_TIME_MAX;
+	int level;
+
+	for (level = 0; level < SIM_NR_SD_LEVELS; level++)
+		if (sd_exists(v, level) && v->next_balance[level] < next)
+			next = v->next_balance[level];
+	v->next_balance_min = next;
+}
+
+/*
+ * The nohz balancer kick: a busy CPU with a queued task, at its tick, has
+ * an idle CPU balance on behalf of the idle ones whose balance is due
+ * (_nohz_idle_balance()); each pulls as a newly-idle CPU would.
+ */
+static void nohz_idle_balance(struct sim_engine *e, struct sim_vcpu *v)
+{
+	int i, level;
+
+	for (i = 0; i < e->nr_cpus && v->rq_head; i++) {
+		struct sim_vcpu *u = &e->vcpus[i];
+		struct sim_task *t;
+
+		if (!vcpu_idle(u) || u->next_balance_min > v->now)
+			continue;
+		for (level = 0; level < SIM_NR_SD_LEVELS; level++)
+			u->next_balance[level] = v->now + u->balance_interval[level];
+		vcpu_next_balance(u);
+		t = newidle_balance(e, u, SIM_LB_GAINED_IDLE);
+		if (!t)
+			continue;
+		if (t->ready_at < v->now + e->ipi_latency_ps)
+			t->ready_at = v->now + e->ipi_latency_ps;
+		vcpu_switch_to(e, u, t);
+		vcpu_requeue(e, u);
+	}
+}
+
+/*
+ * The scheduler tick's balancing on busy @v (sched_balance_trigger(),
+ * rebalance_domains()): each domain whose interval has passed balances;
+ * a move resets its interval to the shortest, a balanced domain doubles
+ * it up to the longest; a busy CPU waits busy_factor times longer.
+ */
+static void sched_balance_tick(struct sim_engine *e, struct sim_vcpu *v)
+{
+	int level;
+
+	if (v->rq_head)
+		nohz_idle_balance(e, v);
+	for (level = 0; level < SIM_NR_SD_LEVELS; level++) {
+		sim_time_t min_interval = (sim_time_t)v->sd_weight[level] * SIM_MS;
+		int ret = 0;
+
+		if (!sd_exists(v, level) || v->now < v->next_balance[level])
+			continue;
+		if (e->nr_queued)
+			ret = sched_balance_rq(e, level, v);
+		if (ret > 0) {
+			v->nr_balance_failed[level] = 0;
+			v->balance_interval[level] = min_interval;
+		} else {
+			if (ret < 0)
+				v->nr_balance_failed[level]++;
+			else
+				v->nr_balance_failed[level] = 0;
+			if (v->balance_interval[level] < 2 * min_interval)
+				v->balance_interval[level] *= 2;
+		}
+		v->next_balance[level] = v->now + v->balance_interval[level] * SD_BUSY_FACTOR;
+	}
+	vcpu_next_balance(v);
+	if (v->rq_head && v->now + SCHED_TICK < v->next_balance_min)
+		v->next_balance_min = v->now + SCHED_TICK;	/* kick again next tick */
 }
 
 /*
@@ -421,7 +832,7 @@ static void vcpu_run_timers(struct sim_engine *e, struct sim_vcpu *v)
 			if (to != v)
 				vcpu_requeue(e, to);
 		} else {
-			rq_push(to, t);
+			rq_push(e, to, t);
 		}
 	}
 }
@@ -613,6 +1024,8 @@ void sim_sync(void)
 			vcpu_handle_irqs(e, v);
 			continue;	/* the handler took time: re-check order */
 		}
+		if (v->now >= v->next_balance_min && !v->irq_disabled)
+			sched_balance_tick(e, v);
 		if (v->rq_head && v->now >= v->slice_end && !v->nr_spinlocks_held &&
 		    !v->irq_disabled) {
 			/*
@@ -626,9 +1039,10 @@ void sim_sync(void)
 			struct sim_task *self = v->curr;
 
 			self->ready_at = v->now;	/* a CPU that pulls it starts here */
+			self->last_ran = v->now;
 			self->no_pull = !self->preemptible;
-			rq_push(v, self);
-			vcpu_switch_to(e, v, rq_pop(v));
+			rq_push(e, v, self);
+			vcpu_switch_to(e, v, rq_pop(e, v));
 			heap_update(e, v, v->now);
 			sched_next(e, 0);
 			v = sim_vcpu_current;	/* pulled meanwhile: another vCPU */
@@ -671,7 +1085,9 @@ sim_time_t sim_cycles_to_ps(uint64_t cycles)
 /* The current task stops running; the vCPU runs the next one, if any. */
 static void task_stop(struct sim_engine *e, struct sim_vcpu *v, int dying)
 {
-	struct sim_task *next = rq_pop(v);
+	struct sim_task *next = rq_pop(e, v);
+
+	v->curr->last_ran = v->now;
 
 	if (next) {
 		vcpu_switch_to(e, v, next);
@@ -679,9 +1095,11 @@ static void task_stop(struct sim_engine *e, struct sim_vcpu *v, int dying)
 		v->curr = NULL;
 		vcpu_run_timers(e, v);
 		if (!v->curr) {
-			next = newidle_balance(e, v);
+			next = newidle_balance(e, v, SIM_LB_GAINED_NEWIDLE);
 			if (next)
 				vcpu_switch_to(e, v, next);
+			else
+				v->idle_stamp = v->now + 1;	/* 0: never idle */
 		}
 	}
 	vcpu_requeue(e, v);
@@ -747,7 +1165,7 @@ void sim_wake(struct sim_task *t, sim_time_t at)
 		vcpu_switch_to(e, v, t);
 		vcpu_requeue(e, v);
 	} else {
-		rq_push(v, t);
+		rq_push(e, v, t);
 	}
 }
 
@@ -805,6 +1223,11 @@ static void task_entry(void)
 
 	sim_ctx_started(t->ctx);
 	t->fn(t->arg);
+	if (t->waiter) {
+		sim_sync();
+		sim_wake(t->waiter, sim_now());	/* do_exit(): the parent's waitpid() returns */
+		t->waiter = NULL;
+	}
 	/* The task has ended: never resumed again. */
 	t->state = SIM_TASK_DEAD;
 	t->wait.what = NULL;
@@ -848,14 +1271,12 @@ static sim_time_t vcpu_tick_phase(struct sim_engine *e, const struct sim_vcpu *v
 	return 1 + sim_rng_below(&r, e->slice_ps);
 }
 
-struct sim_task *sim_task_create(struct sim_engine *e, int cpu,
-				 const char *comm, sim_task_fn fn, void *arg)
+/* A new task on @v, not yet on any queue (copy_process()). */
+static struct sim_task *task_alloc(struct sim_engine *e, struct sim_vcpu *v,
+				   const char *comm, sim_task_fn fn, void *arg)
 {
 	struct sim_task *t;
-	struct sim_vcpu *v;
 
-	if (cpu < 0 || cpu >= e->nr_cpus)
-		return NULL;
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return NULL;
@@ -872,7 +1293,6 @@ struct sim_task *sim_task_create(struct sim_engine *e, int cpu,
 		free(t);
 		return NULL;
 	}
-	v = &e->vcpus[cpu];
 	t->vcpu = v;
 	t->fn = fn;
 	t->arg = arg;
@@ -880,10 +1300,25 @@ struct sim_task *sim_task_create(struct sim_engine *e, int cpu,
 	snprintf(t->comm, sizeof(t->comm), "%s", comm);
 	sim_rng_seed(&t->rng, e->seed, (1ULL << 32) | (uint64_t)t->pid);
 	t->state = SIM_TASK_RUNNABLE;
-	t->ready_at = v->now + task_start_jitter(e, t);
 	t->all_next = e->tasks;
 	e->tasks = t;
 	e->nr_live++;
+	return t;
+}
+
+struct sim_task *sim_task_create(struct sim_engine *e, int cpu,
+				 const char *comm, sim_task_fn fn, void *arg)
+{
+	struct sim_task *t;
+	struct sim_vcpu *v;
+
+	if (cpu < 0 || cpu >= e->nr_cpus)
+		return NULL;
+	v = &e->vcpus[cpu];
+	t = task_alloc(e, v, comm, fn, arg);
+	if (!t)
+		return NULL;
+	t->ready_at = v->now + task_start_jitter(e, t);
 	if (!v->curr) {
 		v->curr = t;
 		if (t->ready_at > v->now)
@@ -891,9 +1326,41 @@ struct sim_task *sim_task_create(struct sim_engine *e, int cpu,
 		v->slice_end = v->now + vcpu_tick_phase(e, v);
 		vcpu_requeue(e, v);
 	} else {
-		rq_push(v, t);
+		rq_push(e, v, t);
 	}
 	return t;
+}
+
+struct sim_task *sim_task_fork(const char *comm, sim_task_fn fn, void *arg)
+{
+	struct sim_engine *e = sim_engine_current;
+	struct sim_vcpu *v, *to;
+	struct sim_task *t;
+
+	sim_cost_ps(e->fork_ps);		/* copy_process() */
+	sim_sync();
+	v = sim_vcpu_current;
+	to = sched_balance_find_dst_cpu(e, v);	/* select_task_rq(SD_BALANCE_FORK) */
+	t = task_alloc(e, to, comm, fn, arg);
+	if (!t)
+		return NULL;
+	e->counters[SIM_NR_FORKS]++;
+	t->ready_at = v->now + (to != v ? e->wakeup_ps : 0);	/* wake_up_new_task() */
+	if (!to->curr) {
+		vcpu_switch_to(e, to, t);
+		vcpu_requeue(e, to);
+	} else {
+		rq_push(e, to, t);
+	}
+	return t;
+}
+
+void sim_waitpid(struct sim_task *child)
+{
+	if (child->state == SIM_TASK_DEAD)
+		return;
+	child->waiter = sim_current();
+	sim_sleep_block("waitpid", child, child->comm);
 }
 
 static sim_time_t sim_cycles_to_ps_q20(const struct sim_engine *e, uint64_t cycles)
@@ -929,6 +1396,7 @@ struct sim_engine *sim_engine_create(const struct sim_engine_opts *o)
 	e->wakeup_ps = p->sched_wakeup_ns * SIM_NS;
 	e->slice_ps = p->sched_slice_us * SIM_US;
 	e->start_jitter_ps = p->sched_start_jitter_us * SIM_US;
+	e->fork_ps = p->sched_fork_us * SIM_US;
 	e->ipi_send_ps = p->ipi_send_ns * SIM_NS;
 	e->ipi_latency_ps = p->ipi_latency_ns * SIM_NS;
 	e->irq_entry_exit_ps = p->ipi_entry_exit_ns * SIM_NS;
@@ -942,8 +1410,9 @@ struct sim_engine *sim_engine_create(const struct sim_engine_opts *o)
 	e->vcpus = calloc((size_t)n, sizeof(*e->vcpus));
 	e->cpu_topo = calloc((size_t)n, sizeof(*e->cpu_topo));
 	e->heap = calloc((size_t)n, sizeof(*e->heap));
+	e->sg = calloc((size_t)n, sizeof(*e->sg));
 	e->main_ctx = sim_ctx_create_main();
-	if (!e->vcpus || !e->cpu_topo || !e->heap || !e->main_ctx) {
+	if (!e->vcpus || !e->cpu_topo || !e->heap || !e->sg || !e->main_ctx) {
 		sim_engine_destroy(e);
 		return NULL;
 	}
@@ -989,6 +1458,20 @@ struct sim_engine *sim_engine_create(const struct sim_engine_opts *o)
 		if (p->topology_threads_per_core > 1 && sib < n)
 			e->vcpus[i].smt_sibling = &e->vcpus[sib];
 	}
+	/* sched domains: spans, and the balancer's first intervals (sd_init()) */
+	for (i = 0; i < n; i++) {
+		struct sim_vcpu *v = &e->vcpus[i];
+		int level, j;
+
+		v->idle_stamp = 1;	/* idle since boot, all alike */
+		for (level = 0; level < SIM_NR_SD_LEVELS; level++) {
+			for (j = 0; j < n; j++)
+				v->sd_weight[level] += sd_span_has(level, v, &e->vcpus[j]);
+			v->balance_interval[level] = (sim_time_t)v->sd_weight[level] * SIM_MS;
+			v->next_balance[level] = v->balance_interval[level];
+		}
+		vcpu_next_balance(v);
+	}
 	e->smt_scale_q10 = p->sched_smt_throughput_pct ?
 			   1024 * 100 / p->sched_smt_throughput_pct : 1024;
 	e->class_tail = &e->classes;
@@ -1022,6 +1505,7 @@ void sim_engine_destroy(struct sim_engine *e)
 	free(e->vcpus);
 	free(e->cpu_topo);
 	free(e->heap);
+	free(e->sg);
 	if (sim_engine_current == e) {
 		sim_engine_current = NULL;
 		sim_vcpu_current = NULL;

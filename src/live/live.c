@@ -835,6 +835,7 @@ static const struct {
 	{ "sched.start_jitter_us", "10", "default: about one thread creation (9 us, Lemire 2020)" },
 	{ "sched.slice_us", "3000", "default: CFS/EEVDF base slice 3 ms" },
 	{ "sched.smt_throughput_pct", "65", "default: Marr et al., Intel Technology Journal 2002 (+30% for two threads)" },
+	{ "sched.fork_us", "100", "default: assumed fork() of a small process" },
 	{ "cache.l1_hit_ns", "1", "default: about 4 cycles" },
 	{ "cache.smt_transfer_ns", "10", "default: assumed L1/L2 sibling transfer" },
 	{ "cache.socket_transfer_ns", "40", "default: Skylake-SP core-to-core, same socket" },

@@ -11,7 +11,10 @@
  * Metrics: bogo ops/s over the timeout, /proc/interrupts' TLB and CAL
  * rows summed over CPUs, vmstat pgscan_anon and pgsteal_anon.
  *
- * Worker i starts on cpu i mod the CPUs and may move (src/core/sched.c);
+ * The workers start as stress-ng starts them (start=fork: the main process
+ * forks the instances, each forks its worker; the scheduler places each
+ * fork), or worker i on cpu i mod the CPUs (start=direct); they may move
+ * (src/core/sched.c);
  * every vCPU has the profile's TLB (src/mm/access.c), which the workers'
  * accesses go through.  The swap device is zram by default (see
  * docs/results.md "reclaim-tlb" for the evidence), ssd as a parameter.
@@ -57,6 +60,46 @@ static uint64_t reclaim_tlb_mapped_bytes(const struct sim_run_config *cfg)
 	return sim_param(cfg, "vm_bytes");
 }
 
+/*
+ * stress-ng's start (stress-ng.c and core-out-of-memory.c, ColinIanKing/
+ * stress-ng): the main process forks one process per --vm instance; each
+ * runs stress_vm(), which forks its worker in stress_oomable_child() and
+ * waits for it (waitpid()); the main process waits for the instances.
+ * Every process has its own mm; every fork is placed by the scheduler
+ * (sim_task_fork(): sched_balance_find_dst_cpu()).
+ */
+struct reclaim_tlb_proc {
+	struct mm_struct *mm;			/* this process's own */
+	struct stress_vm_worker *w;		/* an instance's worker */
+	struct reclaim_tlb_proc *inst;		/* main: the instances */
+	uint64_t nr;
+};
+
+static void stress_ng_instance(void *arg)
+{
+	struct reclaim_tlb_proc *p = arg;
+	struct sim_task *child;
+
+	switch_mm_irqs_off(p->mm);
+	child = sim_task_fork("stress-ng-vm", stress_vm_worker, p->w);
+	if (child)
+		sim_waitpid(child);
+}
+
+static void stress_ng_main(void *arg)
+{
+	struct reclaim_tlb_proc *p = arg;
+	struct sim_task *inst[SIM_MAX_CPUS];
+	uint64_t i;
+
+	switch_mm_irqs_off(p->mm);
+	for (i = 0; i < p->nr; i++)
+		inst[i] = sim_task_fork("stress-ng-vm", stress_ng_instance, &p->inst[i]);
+	for (i = 0; i < p->nr; i++)
+		if (inst[i])
+			sim_waitpid(inst[i]);
+}
+
 static int reclaim_tlb_run(const struct sim_run_config *cfg, int variant,
 			   struct sim_variant_result *res, char *err, size_t len)
 {
@@ -69,6 +112,8 @@ static int reclaim_tlb_run(const struct sim_run_config *cfg, int variant,
 		.check = cfg->check,
 	};
 	struct stress_vm_worker *w = NULL;
+	struct reclaim_tlb_proc *procs = NULL;	/* [0]: main, [1..nr]: the instances */
+	bool fork_start = sim_param(cfg, "start") == 0;
 	bool threads = sim_param(cfg, "worker_kind") == 1;
 	struct sim_engine *e;
 	struct mm_model *m;
@@ -99,10 +144,29 @@ static int reclaim_tlb_run(const struct sim_run_config *cfg, int variant,
 		snprintf(err, len, "out of memory");
 		goto out_model;
 	}
+	if (fork_start) {
+		procs = calloc(nr + 1, sizeof(*procs));
+		if (!procs) {
+			snprintf(err, len, "out of memory");
+			goto out_workers;
+		}
+		procs[0].inst = &procs[1];
+		procs[0].nr = nr;
+		for (i = 0; i <= nr; i++)
+			procs[i].mm = mm_alloc(m->root_memcg);
+		if (!sim_task_create(e, 0, "stress-ng", stress_ng_main, &procs[0])) {
+			snprintf(err, len, "cannot create stress-ng's main process");
+			goto out_workers;
+		}
+	}
 	for (i = 0; i < nr; i++) {
 		w[i].mm = threads && i ? w[0].mm : mm_alloc(m->root_memcg);
 		w[i].bytes = (sim_param(cfg, "vm_bytes") / nr) & ~(PAGE_SIZE - 1);
 		w[i].duration = sim_param(cfg, "duration") * SIM_NS;
+		if (fork_start) {
+			procs[i + 1].w = &w[i];
+			continue;
+		}
 		if (!sim_task_create(e, (int)(i % (uint64_t)o.nr_cpus), "stress-ng-vm",
 				     stress_vm_worker, &w[i])) {
 			snprintf(err, len, "cannot create worker %llu", (unsigned long long)i);
@@ -128,6 +192,11 @@ out_workers:
 		if (w[i].mm && !(threads && i))
 			mm_free(w[i].mm);
 	free(w);
+	if (procs)
+		for (i = 0; i <= nr; i++)
+			if (procs[i].mm)
+				mm_free(procs[i].mm);
+	free(procs);
 out_model:
 	mm_tlb_destroy(e);
 	mm_model_destroy(m);
@@ -138,10 +207,11 @@ out_engine:
 
 static const char *const reclaim_tlb_swap_devices[] = { "ssd", "zram", NULL };
 static const char *const reclaim_tlb_worker_kinds[] = { "processes", "threads", NULL };
+static const char *const reclaim_tlb_starts[] = { "fork", "direct", NULL };
 
 static const struct sim_param reclaim_tlb_params[] = {
 	{ .key = "workers", .type = SIM_PARAM_COUNT, .def = 16, .min = 1, .max = SIM_MAX_CPUS,
-	  .help = "stress-ng --vm N: workers; worker i starts on cpu i mod the CPUs",
+	  .help = "stress-ng --vm N: workers (start=direct: worker i on cpu i mod the CPUs)",
 	  .cpus_default = true },
 	{ .key = "vm_bytes", .type = SIM_PARAM_SIZE, .def = 2ULL << 30, .min = 4096,
 	  .max = 1ULL << 40, .help = "--vm-bytes, divided among the workers" },
@@ -160,6 +230,10 @@ static const struct sim_param reclaim_tlb_params[] = {
 	{ .key = "worker_kind", .type = SIM_PARAM_ENUM, .def = 0, .min = 0, .max = 1,
 	  .choices = reclaim_tlb_worker_kinds,
 	  .help = "processes (stress-ng: one mm each) or threads (one shared mm)" },
+	{ .key = "start", .type = SIM_PARAM_ENUM, .def = 0, .min = 0, .max = 1,
+	  .choices = reclaim_tlb_starts,
+	  .help = "fork (stress-ng: main forks the instances, each forks its worker, "
+		  "placed by the scheduler) or direct (worker i created on cpu i)" },
 	{ 0 },
 };
 
