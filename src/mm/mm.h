@@ -262,12 +262,18 @@ struct buddy_page {
 	struct sim_line line;		/* the struct page's line */
 };
 
+#define BUDDY_CHUNK_SHIFT	16
+#define BUDDY_CHUNK		(1U << BUDDY_CHUNK_SHIFT)
+
 /* Invariant: nr_free == length of the list from head (pfns with order == its order). */
 struct free_area {
 	uint32_t head, tail;		/* pfns, BUDDY_NIL when empty */
 	long nr_free;
 	struct sim_line line;		/* the list head in struct zone */
 };
+
+struct zone;
+static inline struct buddy_page *buddy_pg(const struct zone *zone, uint32_t pfn);
 
 /* zone->flags */
 #define ZONE_BELOW_HIGH		0	/* free pages below the high watermark */
@@ -285,12 +291,18 @@ struct zone {
 	struct list_head free_list[MAX_NR_ORDERS]; /* spare folio structs by order */
 	long nr_free[MAX_NR_ORDERS];
 	struct free_area free_area[NR_PAGE_ORDERS]; /* the buddy's free lists, by pfn */
-	struct buddy_page *pages;	/* [nr_init] */
-	uint32_t nr_init, pages_cap;	/* pfns materialised, array capacity */
+	struct buddy_page **page_chunks;	/* BUDDY_CHUNK pfns each, allocated as touched */
+	uint32_t nr_init, nr_page_chunks;	/* pfns materialised, chunk pointers */
 	struct per_cpu_pages *pcp;	/* [nr_cpus] */
 	int nid;
 	struct sim_line line;		/* zone counters */
 };
+
+/* The buddy's view of @pfn's struct page (materialised: pfn < zone->nr_init). */
+static inline struct buddy_page *buddy_pg(const struct zone *zone, uint32_t pfn)
+{
+	return &zone->page_chunks[pfn >> BUDDY_CHUNK_SHIFT][pfn & (BUDDY_CHUNK - 1)];
+}
 
 /* ---- mm, VMAs, page tables --------------------------------------------------- */
 

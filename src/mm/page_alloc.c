@@ -197,10 +197,14 @@ void zone_set_wmarks_and_high(struct zone *zone, long lowmem_pages, int cpus_of_
 
 void zone_destroy(struct zone *zone)
 {
+	uint32_t i;
+
 	free(zone->pcp);
-	free(zone->pages);
+	for (i = 0; i < zone->nr_page_chunks; i++)
+		free(zone->page_chunks[i]);
+	free(zone->page_chunks);
 	zone->pcp = NULL;
-	zone->pages = NULL;
+	zone->page_chunks = NULL;
 }
 
 /* pcp_spin_lock(): IRQs off and one locked RMW on a line this CPU owns. */
@@ -238,29 +242,38 @@ static bool zone_grow_locked(struct zone *zone)
 	while (order > 0 && (((pfn & ((1U << order) - 1)) != 0) ||
 			     (long)pfn + (1L << order) > zone->managed_pages))
 		order--;
-	if (pfn + (1U << order) > zone->pages_cap) {
-		uint32_t cap = zone->pages_cap ? zone->pages_cap * 2 : 1U << 14;
-		struct buddy_page *p;
+	/* chunks, not one array: no copy and no slack beyond a chunk */
+	for (i = pfn >> BUDDY_CHUNK_SHIFT; i <= (pfn + (1U << order) - 1) >> BUDDY_CHUNK_SHIFT; i++) {
+		if (i >= zone->nr_page_chunks) {
+			uint32_t n = zone->nr_page_chunks ? zone->nr_page_chunks * 2 : 16;
+			struct buddy_page **c;
 
-		while (cap < pfn + (1U << order))
-			cap *= 2;
-		p = realloc(zone->pages, (size_t)cap * sizeof(*p));
-		if (!p)
-			abort();
-		zone->pages = p;
-		zone->pages_cap = cap;
+			while (n <= i)
+				n *= 2;
+			c = realloc(zone->page_chunks, n * sizeof(*c));
+			if (!c)
+				abort();
+			memset(c + zone->nr_page_chunks, 0, (n - zone->nr_page_chunks) * sizeof(*c));
+			zone->page_chunks = c;
+			zone->nr_page_chunks = n;
+		}
+		if (!zone->page_chunks[i]) {
+			zone->page_chunks[i] = malloc(BUDDY_CHUNK * sizeof(struct buddy_page));
+			if (!zone->page_chunks[i])
+				abort();
+		}
 	}
 	for (i = pfn; i < pfn + (1U << order); i++) {
-		zone->pages[i].next = zone->pages[i].prev = BUDDY_NIL;
-		zone->pages[i].order = -1;
-		zone->pages[i].line.last_writer = -1;
+		buddy_pg(zone, i)->next = buddy_pg(zone, i)->prev = BUDDY_NIL;
+		buddy_pg(zone, i)->order = -1;
+		buddy_pg(zone, i)->line.last_writer = -1;
 	}
 	zone->nr_init = pfn + (1U << order);
 	/* like __add_to_free_list(), without a cost */
-	zone->pages[pfn].order = (int8_t)order;
-	zone->pages[pfn].next = zone->free_area[order].head;
+	buddy_pg(zone, pfn)->order = (int8_t)order;
+	buddy_pg(zone, pfn)->next = zone->free_area[order].head;
 	if (zone->free_area[order].head != BUDDY_NIL)
-		zone->pages[zone->free_area[order].head].prev = pfn;
+		buddy_pg(zone, zone->free_area[order].head)->prev = pfn;
 	else
 		zone->free_area[order].tail = pfn;
 	zone->free_area[order].head = pfn;
@@ -272,7 +285,7 @@ static bool zone_grow_locked(struct zone *zone)
 static void add_to_free_list(struct zone *zone, uint32_t pfn, int order, bool tail)
 {
 	struct free_area *area = &zone->free_area[order];
-	struct buddy_page *pg = &zone->pages[pfn];
+	struct buddy_page *pg = buddy_pg(zone, pfn);
 
 	pg->order = (int8_t)order;
 	sim_line_write(&pg->line);
@@ -283,15 +296,15 @@ static void add_to_free_list(struct zone *zone, uint32_t pfn, int order, bool ta
 	} else if (tail) {
 		pg->next = BUDDY_NIL;
 		pg->prev = area->tail;
-		zone->pages[area->tail].next = pfn;
-		sim_line_write(&zone->pages[area->tail].line);
+		buddy_pg(zone, area->tail)->next = pfn;
+		sim_line_write(&buddy_pg(zone, area->tail)->line);
 		area->tail = pfn;
 		sim_line_write(&area->line);
 	} else {
 		pg->prev = BUDDY_NIL;
 		pg->next = area->head;
-		zone->pages[area->head].prev = pfn;
-		sim_line_write(&zone->pages[area->head].line);
+		buddy_pg(zone, area->head)->prev = pfn;
+		sim_line_write(&buddy_pg(zone, area->head)->line);
 		area->head = pfn;
 		sim_line_write(&area->line);
 	}
@@ -303,18 +316,18 @@ static void add_to_free_list(struct zone *zone, uint32_t pfn, int order, bool ta
 static void del_page_from_free_list(struct zone *zone, uint32_t pfn, int order)
 {
 	struct free_area *area = &zone->free_area[order];
-	struct buddy_page *pg = &zone->pages[pfn];
+	struct buddy_page *pg = buddy_pg(zone, pfn);
 
 	if (pg->prev != BUDDY_NIL) {
-		zone->pages[pg->prev].next = pg->next;
-		sim_line_write(&zone->pages[pg->prev].line);
+		buddy_pg(zone, pg->prev)->next = pg->next;
+		sim_line_write(&buddy_pg(zone, pg->prev)->line);
 	} else {
 		area->head = pg->next;
 		sim_line_write(&area->line);
 	}
 	if (pg->next != BUDDY_NIL) {
-		zone->pages[pg->next].prev = pg->prev;
-		sim_line_write(&zone->pages[pg->next].line);
+		buddy_pg(zone, pg->next)->prev = pg->prev;
+		sim_line_write(&buddy_pg(zone, pg->next)->line);
 	} else {
 		area->tail = pg->prev;
 		sim_line_write(&area->line);
@@ -360,8 +373,8 @@ static bool page_is_buddy(struct zone *zone, uint32_t buddy, int order)
 {
 	if (buddy >= zone->nr_init)
 		return false;
-	sim_line_read(&zone->pages[buddy].line);
-	return zone->pages[buddy].order == order;
+	sim_line_read(&buddy_pg(zone, buddy)->line);
+	return buddy_pg(zone, buddy)->order == order;
 }
 
 /*
@@ -410,7 +423,7 @@ static struct folio *zone_take_locked(struct zone *zone, int order)
 		f = folio_struct_new(order, zone->nid);
 	}
 	f->pfn = pfn;
-	f->line.last_writer = zone->pages[pfn].line.last_writer;
+	f->line.last_writer = buddy_pg(zone, pfn)->line.last_writer;
 	zone->free_pages -= 1L << order;
 	return f;
 }
@@ -419,7 +432,7 @@ static struct folio *zone_take_locked(struct zone *zone, int order)
 static void zone_give_locked(struct zone *zone, struct folio *f)
 {
 	/* the head page's line as the folio left it */
-	zone->pages[f->pfn].line.last_writer = f->line.last_writer;
+	buddy_pg(zone, f->pfn)->line.last_writer = f->line.last_writer;
 	free_one_page_pfn(zone, f->pfn, f->order);
 	list_add(&f->lru_node, &zone->free_list[f->order]);
 	f->place = FOLIO_FREE;
@@ -820,9 +833,9 @@ bool zone_buddy_check(const struct zone *zone)
 		uint32_t pfn, prev = BUDDY_NIL;
 		long n = 0;
 
-		for (pfn = area->head; pfn != BUDDY_NIL; pfn = zone->pages[pfn].next) {
-			if (pfn >= zone->nr_init || zone->pages[pfn].order != o ||
-			    zone->pages[pfn].prev != prev || (pfn & ((1U << o) - 1)))
+		for (pfn = area->head; pfn != BUDDY_NIL; pfn = buddy_pg(zone, pfn)->next) {
+			if (pfn >= zone->nr_init || buddy_pg(zone, pfn)->order != o ||
+			    buddy_pg(zone, pfn)->prev != prev || (pfn & ((1U << o) - 1)))
 				return false;
 			prev = pfn;
 			n++;
