@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "engine_util.h"
+#include "mmsim/hw.h"
 #include "mmsim/memsys.h"
 #include "mmsim/scenario.h"
 
@@ -209,6 +210,49 @@ static void test_loaded_latency_remote(void **state)
 	sim_engine_destroy(e);
 }
 
+/*
+ * A line that four CPUs write with atomics at once (a shared lock word,
+ * sim_line_rmw_queued()): each RMW owns the line for its transfer from the
+ * last writer and the atomic (10 cycles = 10 ns), one after another.  CPU
+ * n arrives at n ns: cpu0 takes the untouched line (a hit, 1 ns): 0..11; cpu1
+ * from cpu0, same socket (50): 11..71; cpu2 from cpu1, other socket
+ * (100): 71..181; cpu3 from cpu2, same socket: 181..241.  Without the
+ * queue each would pay only its own transfer.
+ */
+static struct sim_line rmw_line = SIM_LINE_INIT;
+static sim_time_t rmw_busy;
+
+static void rmw_body(void *arg)
+{
+	(void)arg;
+	sim_cost_ps(smp_processor_id() * SIM_NS);	/* arrive in CPU order */
+	sim_sync();
+	sim_line_rmw_queued(&rmw_line, &rmw_busy);
+	end_ps[smp_processor_id()] = sim_now();
+}
+
+static void test_contended_line_queues(void **state)
+{
+	struct sim_engine *e;
+	int cpu;
+
+	(void)state;
+	memsys_profile(2, 2);
+	e = new_engine(4);
+	rmw_line.last_writer = -1;
+	rmw_busy = 0;
+	for (cpu = 0; cpu < 4; cpu++)
+		assert_non_null(sim_task_create(e, cpu, "rmw", rmw_body, NULL));
+	assert_int_equal(sim_engine_run(e, NULL, 0), 0);
+	assert_int_equal(end_ps[0], 11 * SIM_NS);
+	assert_int_equal(end_ps[1], 71 * SIM_NS);
+	assert_int_equal(end_ps[2], 181 * SIM_NS);
+	assert_int_equal(end_ps[3], 241 * SIM_NS);
+	assert_int_equal(rmw_busy, 241 * SIM_NS);
+	memsys_destroy(ms);
+	sim_engine_destroy(e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -216,6 +260,7 @@ int main(void)
 		cmocka_unit_test(test_socket_saturates_controller),
 		cmocka_unit_test(test_two_flows_share_link),
 		cmocka_unit_test(test_loaded_latency_remote),
+		cmocka_unit_test(test_contended_line_queues),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -50,6 +50,13 @@ static inline void sim_line_read(struct sim_line *l)
 }
 /* A locked RMW (atomic): drain the store buffer, then own the line. */
 void sim_line_rmw(struct sim_line *l);
+/*
+ * A locked RMW on a line that many CPUs write: it waits until the line
+ * has served every earlier RMW (*@busy_until), then owns it for the
+ * transfer from the last writer and the atomic.  Context: a sync point
+ * came just before, so that RMWs reach the line in virtual-time order.
+ */
+void sim_line_rmw_queued(struct sim_line *l, sim_time_t *busy_until);
 /* Wait until this CPU's earlier stores have completed. */
 void sim_store_drain(void);
 /* Distance class between two cpus: 0 same, 1 SMT, 2 socket, 3 remote. */
@@ -149,6 +156,7 @@ struct rw_semaphore {
 	struct sim_task *waiters_head;	/* FIFO of sleeping tasks */
 	struct sim_task *waiters_tail;
 	struct sim_line line;		/* the count word */
+	sim_time_t line_busy;		/* the count word's RMW queue (sim_line_rmw_queued()) */
 	sim_time_t write_since;		/* when the writer took it */
 	struct lock_class_stat *stat;
 };

@@ -7,6 +7,12 @@
  *
  * Stores overlap: see sim_line_write() in include/mmsim/hw.h (the store
  * buffer and its parallel RFOs, Intel SDM vol. 3 section 8.2, TSO).
+ * A line that many CPUs write with atomics (a lock or reference count word)
+ * serves one RMW at a time: sim_line_rmw_queued() makes it a FIFO queue in
+ * virtual time, each RMW owning the line for its transfer and its atomic,
+ * as a contended spinlock's word is handed from waiter to waiter
+ * (src/hw/spinlock.c).
+ *
  * Left out: the Shared state (a read does not make later reads of the
  * same CPU cheap unless it also wrote the line), capacity misses, and
  * bandwidth limits of the interconnect.
@@ -71,4 +77,18 @@ void sim_line_rmw(struct sim_line *l)
 	v = sim_vcpu_current;
 	sim_cost_ps(sim_line_transfer_ps(l->last_writer, v->id) + sim_engine_current->atomic_ps);
 	l->last_writer = (int16_t)sim_vcpu_current->id;
+}
+
+void sim_line_rmw_queued(struct sim_line *l, sim_time_t *busy_until)
+{
+	struct sim_vcpu *v;
+	sim_time_t start, end;
+
+	sim_store_drain();
+	v = sim_vcpu_current;
+	start = v->now > *busy_until ? v->now : *busy_until;
+	end = start + sim_line_transfer_ps(l->last_writer, v->id) + sim_engine_current->atomic_ps;
+	*busy_until = end;
+	l->last_writer = (int16_t)v->id;
+	sim_cost_ps(end - v->now);
 }

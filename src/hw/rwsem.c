@@ -23,6 +23,7 @@ void init_rwsem_named(struct rw_semaphore *sem, const char *name)
 	sem->writer = NULL;
 	sem->waiters_head = sem->waiters_tail = NULL;
 	sem->line.last_writer = -1;
+	sem->line_busy = 0;
 	sem->write_since = 0;
 	sem->stat = sim_lock_class(sim_engine_current, name);
 	sem->stat->rwsem = true;
@@ -55,9 +56,10 @@ static void rwsem_account(struct rw_semaphore *sem, sim_time_t start, bool write
 	}
 }
 
+/* Every acquisition and release writes the count word: one RMW queue. */
 static void rwsem_fast(struct rw_semaphore *sem)
 {
-	sim_line_rmw(&sem->line);
+	sim_line_rmw_queued(&sem->line, &sem->line_busy);
 }
 
 bool down_read_trylock(struct rw_semaphore *sem)
@@ -165,7 +167,8 @@ static void rwsem_wake(struct rw_semaphore *sem)
 void up_read(struct rw_semaphore *sem)
 {
 	rwsem_read_held(sem);
-	sim_line_rmw(&sem->line);
+	sim_sync();
+	rwsem_fast(sem);
 	if (--sem->readers == 0)
 		rwsem_wake(sem);
 }
@@ -173,7 +176,8 @@ void up_read(struct rw_semaphore *sem)
 void up_write(struct rw_semaphore *sem)
 {
 	rwsem_write_held(sem);
-	sim_line_rmw(&sem->line);
+	sim_sync();
+	rwsem_fast(sem);
 	sem->writer = NULL;
 	rwsem_wake(sem);
 }

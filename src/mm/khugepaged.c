@@ -521,10 +521,21 @@ static enum scan_result collapse_huge_page(struct mm_struct *mm, uint64_t addres
 		goto out_up_write;
 	}
 
-	/* __collapse_huge_page_copy(): copy the pages, zero the holes. */
-	if (nr_old)
-		mem_write_bandwidth(folio->nid, (uint64_t)nr_old << PAGE_SHIFT,
-				    sim_mm->prof->mem_copy_gbps);
+	/*
+	 * __collapse_huge_page_copy(): copy the pages (read each small folio
+	 * on its node, write the THP on its own), zero the holes.
+	 */
+	if (nr_old) {
+		uint64_t from[SIM_MAX_NODES] = { 0 };
+		int n;
+
+		for (i = 0; i < nr_old; i++)
+			from[old[i]->nid] += PAGE_SIZE;	/* one per PTE copied */
+		for (n = 0; n < SIM_MAX_NODES; n++)
+			if (from[n])
+				memsys_copy(sim_mm->memsys, n, folio->nid, from[n],
+					    sim_mm->prof->mem_copy_gbps);
+	}
 	if (nr_none)
 		mem_write_bandwidth(folio->nid, (uint64_t)nr_none << PAGE_SHIFT,
 				    sim_mm->prof->mem_zero_gbps);

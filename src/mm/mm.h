@@ -97,6 +97,7 @@ struct folio {
 	struct mm_struct *mm;		/* anon rmap: the one mm that maps it */
 	uint64_t index;			/* first virtual page it maps */
 	uint32_t swap;			/* swap slot + 1 when in the swap cache */
+	uint32_t pfn;			/* first page frame, while allocated */
 	uint32_t check_seen;		/* mm/check.c's visit stamp */
 };
 
@@ -229,24 +230,80 @@ struct mem_cgroup {
 
 /* ---- the page allocator ------------------------------------------------------- */
 
+/* pcp->flags (v6.7+) */
+#define PCPF_PREV_FREE_HIGH_ORDER	(1U << 0)	/* the last free was order 1..3 */
+#define PCPF_FREE_HIGH_BATCH		(1U << 1)	/* keep a batch before draining those */
+#define CONFIG_PCP_BATCH_SCALE_MAX	5		/* its Kconfig default */
+
 struct per_cpu_pages {
 	struct sim_line lock;		/* pcp->lock: only its CPU takes it here */
 	int count;			/* pages on the lists */
 	int high, batch;
+	int high_min, high_max;		/* the auto-tuning bounds of high (v6.7+) */
+	int free_count;			/* pages freed since the last allocation, decayed */
+	uint8_t alloc_factor;		/* refill batch scale for order 0 */
+	uint8_t flags;			/* PCPF_* */
+	sim_time_t next_decay;		/* next decay_pcp_high() (vmstat_update, 1 s) */
 	struct list_head lists[MAX_NR_ORDERS];
 };
 
-/* Invariant: free_pages == sum over free lists and pcp lists of their pages. */
+/*
+ * The buddy allocator's view of one struct page (mm/page_alloc.c): the
+ * buddy_list links, buddy_order() when it heads a free block, and the
+ * struct page's cache line.  Kept only for the pfns the run has touched
+ * (materialised a MAX_PAGE_ORDER block at a time).
+ */
+#define MAX_PAGE_ORDER		10
+#define NR_PAGE_ORDERS		(MAX_PAGE_ORDER + 1)
+#define BUDDY_NIL		UINT32_MAX
+
+struct buddy_page {
+	uint32_t next, prev;		/* on free_area[order], by pfn; BUDDY_NIL at the ends */
+	int8_t order;			/* buddy_order(); -1 unless PageBuddy */
+	struct sim_line line;		/* the struct page's line */
+};
+
+#define BUDDY_CHUNK_SHIFT	16
+#define BUDDY_CHUNK		(1U << BUDDY_CHUNK_SHIFT)
+
+/* Invariant: nr_free == length of the list from head (pfns with order == its order). */
+struct free_area {
+	uint32_t head, tail;		/* pfns, BUDDY_NIL when empty */
+	long nr_free;
+	struct sim_line line;		/* the list head in struct zone */
+};
+
+struct zone;
+static inline struct buddy_page *buddy_pg(const struct zone *zone, uint32_t pfn);
+
+/* zone->flags */
+#define ZONE_BELOW_HIGH		0	/* free pages below the high watermark */
+
+/*
+ * Invariant: free_pages == the pages of the buddy's free blocks (materialised
+ * or not); the pcp lists' pages are not in it.
+ */
 struct zone {
 	struct spinlock lock;
 	long free_pages;		/* pages in the buddy lists */
 	long managed_pages;
-	struct list_head free_list[MAX_NR_ORDERS]; /* free folio structs by order */
+	long wmark_min, wmark_low, wmark_high;	/* __setup_per_zone_wmarks() */
+	unsigned long flags;		/* ZONE_* bits */
+	struct list_head free_list[MAX_NR_ORDERS]; /* spare folio structs by order */
 	long nr_free[MAX_NR_ORDERS];
+	struct free_area free_area[NR_PAGE_ORDERS]; /* the buddy's free lists, by pfn */
+	struct buddy_page **page_chunks;	/* BUDDY_CHUNK pfns each, allocated as touched */
+	uint32_t nr_init, nr_page_chunks;	/* pfns materialised, chunk pointers */
 	struct per_cpu_pages *pcp;	/* [nr_cpus] */
 	int nid;
 	struct sim_line line;		/* zone counters */
 };
+
+/* The buddy's view of @pfn's struct page (materialised: pfn < zone->nr_init). */
+static inline struct buddy_page *buddy_pg(const struct zone *zone, uint32_t pfn)
+{
+	return &zone->page_chunks[pfn >> BUDDY_CHUNK_SHIFT][pfn & (BUDDY_CHUNK - 1)];
+}
 
 /* ---- mm, VMAs, page tables --------------------------------------------------- */
 
@@ -426,6 +483,11 @@ struct folio *folio_alloc_node(int order, int nid);
 void free_unref_folios(struct folio_batch *folios);
 void free_frozen_folio(struct folio *folio);
 void zone_init(struct zone *zone, int nid, long pages, int nr_cpus, int pcp_high, int pcp_batch);
+void zone_set_wmarks_and_high(struct zone *zone, long lowmem_pages, int cpus_of_node,
+			      uint64_t data_slice_bytes);
+void zone_destroy(struct zone *zone);
+int decay_pcp_high(struct zone *zone, struct per_cpu_pages *pcp);
+bool zone_buddy_check(const struct zone *zone);
 void mem_write_bandwidth(int nid, uint64_t bytes, uint64_t core_gbps);
 
 /* memcontrol.c */

@@ -5,8 +5,9 @@
  * stocks, and the folio table.  One model per engine run.
  *
  * Derived kernel values (not costs): the pcp batch is zone_batchsize() for
- * a large zone (63 pages) and pcp high is zone_highsize()'s floor of four
- * batches (252 pages); see docs/fidelity.md.
+ * a large zone (63 pages); the watermarks and pcp->high's bounds follow
+ * from the zones' sizes and the node's CPUs (zone_set_wmarks_and_high(),
+ * page_alloc.c); see docs/fidelity.md.
  */
 #include <string.h>
 
@@ -60,6 +61,13 @@ struct mm_model *mm_model_create(struct sim_engine *e, const struct mm_variant *
 	INIT_LIST_HEAD(&m->reclaim_ctxs);
 	for (nid = 0; nid < m->nr_nodes; nid++)
 		zone_init(&m->zones[nid], nid, node_pages, m->nr_cpus, PCP_HIGH, PCP_BATCH);
+	for (nid = 0; nid < m->nr_nodes; nid++) {
+		uint64_t llc_cpus = p->topology_cores_per_socket * p->topology_threads_per_core;
+
+		zone_set_wmarks_and_high(&m->zones[nid], node_pages * m->nr_nodes,
+					 sim_profile_nr_cpus(p) / m->nr_nodes,
+					 (p->cache_l3_kib << 10) / (llc_cpus ? llc_cpus : 1));
+	}
 	m->root_memcg = mem_cgroup_create(node_pages * m->nr_nodes, m->nr_nodes);
 	list_lru_init_named(&m->deferred_split_lru, "deferred_split_lru", m->nr_nodes);
 	m->fbatches = calloc((size_t)m->nr_cpus, sizeof(*m->fbatches));
@@ -95,7 +103,7 @@ void mm_model_destroy(struct mm_model *m)
 		free(m->folio_chunks[c]);
 	free(m->folio_chunks);
 	for (nid = 0; nid < m->nr_nodes; nid++) {
-		free(m->zones[nid].pcp);
+		zone_destroy(&m->zones[nid]);
 		free(m->deferred_split_lru.node[nid]);
 	}
 	if (m->swap) {

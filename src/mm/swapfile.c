@@ -361,6 +361,29 @@ static sim_time_t swap_device_io(struct swap_info_struct *si, uint64_t bytes, si
 	return latency;
 }
 
+/*
+ * zram's pass over a folio's memory: compression reads the page (and
+ * stores at most as much again: zsmalloc keeps an incompressible page
+ * whole, so the copy is the upper bound), decompression writes it.  The
+ * traffic goes through the memory system (memsys_copy(), memsys_write());
+ * the CPU streams the page while it (de)compresses, so the pass takes the
+ * longer of the two: the memory's time, or @compute_ps of the CPU.
+ */
+static void zram_memory_pass(struct folio *folio, bool compress, sim_time_t compute_ps)
+{
+	uint64_t bytes = (uint64_t)folio_nr_pages(folio) << PAGE_SHIFT;
+	sim_time_t t0 = sim_now(), mem;
+
+	if (compress)
+		memsys_copy(sim_mm->memsys, folio->nid, folio->nid, bytes,
+			    sim_mm->prof->mem_copy_gbps);
+	else
+		memsys_write(sim_mm->memsys, folio->nid, bytes, sim_mm->prof->mem_copy_gbps);
+	mem = sim_now() - t0;
+	if (compute_ps > mem)
+		sim_cost_cpu_ps(compute_ps - mem);
+}
+
 /**
  * swap_writepage - write a locked swap-cache folio out
  * @folio: locked, in the swap cache, dirty bit already cleared for I/O
@@ -382,7 +405,7 @@ void swap_writepage(struct folio *folio)
 	count_events(SIM_PGPGOUT, (uint64_t)nr * (PAGE_SIZE / 1024));
 	sim_sync();
 	if (si->zram)	/* zram_write_page(): compress on this CPU */
-		sim_cost_cpu_ps(((uint64_t)nr << PAGE_SHIFT) * SIM_US / si->zram_comp_bpus);
+		zram_memory_pass(folio, true, ((uint64_t)nr << PAGE_SHIFT) * SIM_US / si->zram_comp_bpus);
 	else
 		swap_device_io(si, (uint64_t)nr << PAGE_SHIFT, si->write_ps);	/* submit_bio() */
 	sim_cost_cpu_ps(sim_mm->folio_op_ps);
@@ -403,7 +426,8 @@ void swap_read_folio(struct folio *folio)
 	count_events(SIM_PGPGIN, (uint64_t)nr * (PAGE_SIZE / 1024));
 	sim_sync();
 	if (si->zram) {	/* zram_read_page(): decompress on this CPU */
-		sim_cost_cpu_ps(((uint64_t)nr << PAGE_SHIFT) * SIM_US / si->zram_decomp_bpus);
+		zram_memory_pass(folio, false,
+				 ((uint64_t)nr << PAGE_SHIFT) * SIM_US / si->zram_decomp_bpus);
 	} else {
 		t = swap_device_io(si, (uint64_t)nr << PAGE_SHIFT, si->read_ps);
 		sim_sleep_ps(t);
