@@ -816,6 +816,35 @@ static void test_overlap_native_walk(void **state)
 }
 
 /*
+ * mem.walk_fill_buffers: a walk's loads that miss the L1D hold fill buffers
+ * as the data's do.  Cold caches: the PML4E, PDPTE, PDE, PTE and the data
+ * all come from DRAM, five misses: 5 x 224 for the fill buffers (224 with
+ * the switch off, above).  The next 4K page: its four entries are in L1D
+ * (4 cycles each, no fill buffer), its data is not: 224 more.  A page 8
+ * pages on: its PTE is in the next line of the table, which comes from
+ * DRAM, the upper three hit: 224 for the PTE and 224 for the data.
+ */
+static void test_overlap_walk_fill_buffers(void **state)
+{
+	const uint64_t a = 0x7f0000000000ULL;
+	struct overlap_rig r;
+
+	(void)state;
+	overlap_rig_init(&r, 1);
+	r.ua.walk_fills = true;
+	user_access_overlap(&r.ua, a, TLB_WALK, false);
+	assert_int_equal(r.ua.walk_cycles, 4 * 224);
+	assert_int_equal(r.ua.miss_cycles, 5 * 224);
+	user_access_overlap(&r.ua, a + 4096, TLB_WALK, false);
+	assert_int_equal(r.ua.walk_cycles, 4 * 224 + 4 * 4);
+	assert_int_equal(r.ua.miss_cycles, 6 * 224);
+	user_access_overlap(&r.ua, a + 8 * 4096, TLB_WALK, false);
+	assert_int_equal(r.ua.walk_cycles, 4 * 224 + 4 * 4 + 3 * 4 + 224);
+	assert_int_equal(r.ua.miss_cycles, 8 * 224);
+	overlap_rig_destroy(&r);
+}
+
+/*
  * A two-dimensional walk reads (n + 1)(m + 1) - 1 entries: 24 for 4K, 19 for
  * 2M.  The address has different indices at each level: at 0x7f0000000000
  * every entry sits at offset 0 of its table, all in one L1D set of 8 ways,
@@ -1234,6 +1263,7 @@ int main(void)
 		cmocka_unit_test(test_walk_sets_young),
 		cmocka_unit_test(test_batch_equals_single),
 		cmocka_unit_test(test_overlap_native_walk),
+		cmocka_unit_test(test_overlap_walk_fill_buffers),
 		cmocka_unit_test(test_overlap_nested_walk),
 		cmocka_unit_test(test_overlap_psc),
 		cmocka_unit_test(test_overlap_cycles),

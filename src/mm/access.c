@@ -422,6 +422,7 @@ void user_access_init(struct user_access *ua, struct vm_area_struct *vma)
 		ua->scale = (uint64_t)p * w * sim_mm->prof->mem_line_fill_buffers *
 			    sim_mm->prof->mem_load_buffer_entries;
 		ua->ept_huge = sim_mm->prof->tlb_ept_page_kib == 2048;
+		ua->walk_fills = sim_mm->prof->mem_walk_fill_buffers;
 	}
 	ua->den = ua->scale * sim_mm->prof->clock_mhz;
 	ua->walks_seen = t->stats.walks;
@@ -713,10 +714,14 @@ void ua_overlap_one(struct user_access *ua, struct cache_path *cp, uint64_t addr
 	enum cache_level l;
 
 	if (r == TLB_WALK) {
+		uint64_t hits = cp->loads[CACHE_L1];
 		uint32_t w = walk_latency(ua, addr, huge);
 
 		t += w;
 		s->walk += w;
+		/* The walk's loads that missed L1D: all its latency but its L1D hits'. */
+		if (ua->walk_fills)
+			s->miss += w - (uint32_t)(cp->loads[CACHE_L1] - hits) * cp->cycles[CACHE_L1];
 	}
 	l = cache_load(cp, data_line(ua->asid, addr));
 	lat = cp->cycles[l];

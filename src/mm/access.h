@@ -54,7 +54,10 @@ struct mmu_caches {
  *   issue: n / P
  *   fill buffers: miss_cycles / L, miss_cycles == the summed memory
  *           latency of the data loads that missed L1D (a load takes a
- *           line fill buffer only once translated, and only on a miss)
+ *           line fill buffer only once translated, and only on a miss),
+ *           and with mem.walk_fill_buffers that of the walks' loads that
+ *           missed L1D (the walker's loads go through the L1D and its
+ *           fill buffers)
  *   walkers: walk_cycles / W, walk_cycles == the summed walk latencies,
  *           W == page_walkers
  *   window: window_cycles / B, window_cycles == the summed translation +
@@ -85,6 +88,7 @@ struct user_access {
 	uint64_t walk_cycles;		/* overlap: not yet charged, see above */
 	uint64_t window_cycles;		/* overlap: not yet charged, see above */
 	uint64_t dram_lines;		/* overlap: lines from DRAM not yet charged */
+	bool walk_fills;		/* overlap: a walk's L1D misses hold fill buffers */
 	bool ept_huge;			/* overlap: the host's EPT maps 2M pages */
 };
 
