@@ -239,11 +239,12 @@ static void test_curve(void **state)
 
 /*
  * Loads as traffic, and the latency under that load.  Node 0 reads at
- * 64 GB/s: 256,000 B of reads at t = 0 keep it busy 4000 ns.  The window
- * closes at the first request 10 us or more after it opened: a read at
- * 10 us finds 4000 ns of service in 10,000 ns, 40% (400 per mille).  With
- * the desktop's curve a load then waits 80 ns x 1177 / 1000 = 94.16 ns.
- * Before the window closes, loads see the idle latency.
+ * 64 GB/s: 256,000 B of reads at t = 0 ask it 4000 ns of service.  The
+ * window closes at the first request 10 us or more after it opened: a read
+ * at 10 us finds 4000 ns of service in 10,000 ns, 40% (400 per mille).
+ * With the desktop's curve a load then waits 80 ns x 1177 / 1000 =
+ * 94.16 ns.  Before the window closes, loads see the idle latency; loads
+ * make no queue (no backlog for the next load).
  */
 static void test_loaded_latency_curve(void **state)
 {
@@ -253,21 +254,34 @@ static void test_loaded_latency_curve(void **state)
 	memsys_profile(1, 2);
 	snprintf(prof.mem_loaded_latency, sizeof(prof.mem_loaded_latency), "%s", DESKTOP_CURVE);
 	e = new_engine(2);
-	assert_int_equal(memsys_read(ms, 0, 0, 0, 256000), 4000 * SIM_NS);
+	memsys_read(ms, 0, 0, 0, 256000);
 	assert_int_equal(ms->node[0].bytes, 256000);
-	/* During the burst the node's queue is 4000 ns deep: the load waits it out. */
-	assert_int_equal(memsys_loaded_latency_ps(ms, 0, 0, 0), (80 + 4000) * SIM_NS);
-	/* After it, idle: the window has not closed. */
+	assert_int_equal(ms->node[0].busy_ps, 4000 * SIM_NS);
+	assert_int_equal(memsys_loaded_latency_ps(ms, 0, 0, 0), 80 * SIM_NS);
 	assert_int_equal(memsys_loaded_latency_ps(ms, 0, 0, 5000 * SIM_NS), 80 * SIM_NS);
-	assert_int_equal(memsys_read(ms, 1, 0, 10 * SIM_US, 0), 10 * SIM_US);
+	memsys_read(ms, 1, 0, 10 * SIM_US, 0);
 	assert_int_equal(ms->load[0].util_permille, 400);
 	assert_int_equal(memsys_loaded_latency_ps(ms, 0, 0, 10 * SIM_US), 94160);
-	/* A full window: 100%, 1.59 x 80 ns; an empty one: idle again. */
-	assert_int_equal(memsys_read(ms, 0, 0, 10 * SIM_US, 640000), 20 * SIM_US);
-	assert_int_equal(memsys_read(ms, 0, 0, 20 * SIM_US, 0), 20 * SIM_US);
+	/* A full window: 100%, 1.59 x 80 ns = 127.2 ns. */
+	memsys_read(ms, 0, 0, 10 * SIM_US, 640000);
+	memsys_read(ms, 0, 0, 20 * SIM_US, 0);
 	assert_int_equal(memsys_loaded_latency_ps(ms, 0, 0, 20 * SIM_US), 127200);
-	assert_int_equal(memsys_read(ms, 0, 0, 40 * SIM_US, 0), 40 * SIM_US);
-	assert_int_equal(memsys_loaded_latency_ps(ms, 0, 0, 40 * SIM_US), 80 * SIM_NS);
+	/*
+	 * Twice the bandwidth asked: the loads are stretched by 2 (each flow
+	 * gets half of what it asked), 2 x 127.2 = 254.4 ns.  The next window
+	 * asks what the stretched flows ask, 100%: the stretch stays 2 x 1.
+	 */
+	memsys_read(ms, 0, 0, 20 * SIM_US, 1280000);
+	memsys_read(ms, 0, 0, 30 * SIM_US, 0);
+	assert_int_equal(ms->load[0].stretch_permille, 2000);
+	assert_int_equal(memsys_loaded_latency_ps(ms, 0, 0, 30 * SIM_US), 254400);
+	memsys_read(ms, 0, 0, 30 * SIM_US, 640000);
+	memsys_read(ms, 0, 0, 40 * SIM_US, 0);
+	assert_int_equal(ms->load[0].stretch_permille, 2000);
+	/* The demand gone: an empty window, idle again. */
+	memsys_read(ms, 0, 0, 50 * SIM_US, 0);
+	assert_int_equal(ms->load[0].stretch_permille, 1000);
+	assert_int_equal(memsys_loaded_latency_ps(ms, 0, 0, 50 * SIM_US), 80 * SIM_NS);
 	memsys_destroy(ms);
 	sim_engine_destroy(e);
 }

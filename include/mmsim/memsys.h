@@ -27,15 +27,19 @@
  * vol. 3A, 8.2.4 "Out-of-order stores for string operations").
  *
  * Loaded latency (issue 16): a load from DRAM waits longer the busier
- * the node.  Each node keeps its utilisation over windows of
- * MEMSYS_LOAD_WINDOW_PS of virtual time (the service time its queue
- * gave, reads and writes, over the window's length); the latency a load
+ * the node.  Each node keeps its demand over windows of
+ * MEMSYS_LOAD_WINDOW_PS of virtual time (the service time asked of its
+ * queue, reads and writes, over the window's length); the latency a load
  * sees is the idle latency times the profile's curve at the utilisation
  * of the last whole window (mem.loaded_latency: points of Intel MLC's
- * --loaded_latency, linearly interpolated), plus any backlog of the
- * fluid queue.  The access model (src/mm/access.c) reports its DRAM
- * lines as read traffic with memsys_read() once per batch and asks
- * memsys_loaded_latency_ps() for the next batch's latency.
+ * --loaded_latency, linearly interpolated), times the over-capacity
+ * stretch (struct memsys_load), plus any backlog of the fluid queue.
+ * The access model (src/mm/access.c) reports its DRAM lines as read
+ * traffic with memsys_read() once per batch and asks
+ * memsys_loaded_latency_ps() for the next batch's latency.  Loads do not
+ * enter the fluid queues (their requests come between sync points, out of
+ * virtual-time order by up to a quantum, which a FIFO would turn into
+ * false waits); the window's sums do not depend on that order.
  *
  * Left out: loaded latency feeding back into the core's rate of bulk
  * flows (clear_page, copy_page keep the idle latency), the mesh, the
@@ -66,14 +70,15 @@ struct memsys_res {
 #define MEMSYS_CURVE_MAX	16
 
 /*
- * A node's recent load.  The window that began at win_start has had
- * win_busy_ps of service so far; util_permille is that of the last
- * whole window (0 before the first ends).
+ * A node's recent load.  The window that began at win_start has been asked
+ * win_busy_ps of service so far; util_permille and stretch_permille are
+ * set when it ends (memsys_note_load() in src/hw/memsys.c).
  */
 struct memsys_load {
 	sim_time_t win_start;
 	sim_time_t win_busy_ps;
-	uint32_t util_permille;
+	uint32_t util_permille;		/* min(demand, 1) of the last window */
+	uint32_t stretch_permille;	/* over capacity: max(1, stretch x demand); 0: 1000 */
 };
 
 /*
@@ -158,14 +163,13 @@ sim_time_t memsys_loaded_latency_ps(const struct memsys *ms, int cpu, int nid, s
  * @now: when the loads began
  * @bytes: bytes read (whole lines)
  *
- * Reserves the bytes on the node's queue (node_read_gbps) and, when
- * remote, on the link to @cpu's socket, and counts them in the node's
- * utilisation.  Charges nothing: the caller (the access model, which
- * bounds its loads by its own limits) waits for the returned time.
- * Context: any; the engine's order of calls is the queues' order.
- * Return: when the last resource has served the bytes.
+ * Counts the bytes in the node's demand (node_read_gbps) and in the
+ * statistics of the node and, when remote, the link.  No queue: the
+ * loads' own limits bound them, and the node's bandwidth does through the
+ * latency (struct memsys_load).
+ * Context: any; deterministic in the engine's order of calls.
  */
-sim_time_t memsys_read(struct memsys *ms, int cpu, int nid, sim_time_t now, uint64_t bytes);
+void memsys_read(struct memsys *ms, int cpu, int nid, sim_time_t now, uint64_t bytes);
 
 /**
  * memsys_parse_curve - read a mem.loaded_latency value into @c

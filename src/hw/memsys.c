@@ -93,9 +93,14 @@ static sim_time_t memsys_reserve(struct memsys_res *r, sim_time_t now, sim_time_
 }
 
 /*
- * Count @ps of service of node @nid at @now in its utilisation window;
- * a window ends at the first request MEMSYS_LOAD_WINDOW_PS or more after
- * its start, and its utilisation becomes the one loads see.
+ * Count @ps of service of node @nid at @now in its utilisation window.  A
+ * window ends at the first request MEMSYS_LOAD_WINDOW_PS or more after its
+ * start: its demand u (service over length) sets what loads see next, the
+ * utilisation min(u, 1) for the curve and the over-capacity stretch
+ * q' = max(1, q x u): flows that keep a fixed number of lines in flight
+ * demand in inverse proportion to their latency, so q x u is the demand
+ * they would make unstretched, and stretching by it brings them down to
+ * the node's bandwidth (the fluid fair share, in one window).
  */
 static void memsys_note_load(struct memsys *ms, int nid, sim_time_t now, sim_time_t ps)
 {
@@ -103,8 +108,10 @@ static void memsys_note_load(struct memsys *ms, int nid, sim_time_t now, sim_tim
 
 	if (now >= l->win_start + MEMSYS_LOAD_WINDOW_PS) {
 		uint64_t u = (uint64_t)l->win_busy_ps * 1000 / (uint64_t)(now - l->win_start);
+		uint64_t q = (l->stretch_permille ? l->stretch_permille : 1000) * u / 1000;
 
 		l->util_permille = u > 1000 ? 1000 : (uint32_t)u;
+		l->stretch_permille = q < 1000 ? 1000 : q > 1000000 ? 1000000 : (uint32_t)q;
 		l->win_start = now;
 		l->win_busy_ps = 0;
 	}
@@ -199,17 +206,19 @@ void memsys_copy(struct memsys *ms, int src, int dst, uint64_t bytes, uint64_t c
 	sim_cost_ps(done - now);
 }
 
-sim_time_t memsys_read(struct memsys *ms, int cpu, int nid, sim_time_t now, uint64_t bytes)
+void memsys_read(struct memsys *ms, int cpu, int nid, sim_time_t now, uint64_t bytes)
 {
 	int from = node_socket(ms, nid);
 	int to = cpu_socket(ms, cpu);
-	sim_time_t done = now;
+	sim_time_t ps = memsys_ps(bytes, ms->node_read_gbps);
 
-	if (from != to)
-		done = later(done, memsys_reserve(&ms->link[from][to], now, link_ps(ms, bytes),
-						  bytes));
-	return later(done, node_reserve(ms, nid, now, memsys_ps(bytes, ms->node_read_gbps),
-					bytes));
+	if (from != to) {
+		ms->link[from][to].busy_ps += link_ps(ms, bytes);
+		ms->link[from][to].bytes += bytes;
+	}
+	ms->node[nid].busy_ps += ps;
+	ms->node[nid].bytes += bytes;
+	memsys_note_load(ms, nid, now, ps);
 }
 
 int memsys_parse_curve(const char *s, struct memsys_curve *c)
@@ -264,7 +273,10 @@ sim_time_t memsys_loaded_latency_ps(const struct memsys *ms, int cpu, int nid, s
 	int from = node_socket(ms, nid);
 	int to = cpu_socket(ms, cpu);
 	sim_time_t idle = (from == to ? ms->local_ns : ms->remote_ns) * SIM_NS;
-	sim_time_t lat = idle * memsys_curve_at(&ms->curve, ms->load[nid].util_permille) / 1000;
+	const struct memsys_load *l = &ms->load[nid];
+	uint64_t stretch = l->stretch_permille ? l->stretch_permille : 1000;
+	sim_time_t lat = idle * memsys_curve_at(&ms->curve, l->util_permille) / 1000 * stretch /
+			 1000;
 	sim_time_t wait = 0;
 
 	if (ms->node[nid].busy_until > now)

@@ -28,8 +28,8 @@
  *     references) are read traffic of the memory system
  *     (src/hw/memsys.c, memsys_read()), and the DRAM latency the next
  *     batch on the vCPU sees is the node's loaded latency at that time
- *     (mm_memory_latency_cycles()).  A batch that the node's bandwidth
- *     cannot serve in its own time waits for it.
+ *     (mm_memory_latency_cycles()), which rises with the node's demand
+ *     and, beyond its bandwidth, in proportion to the excess.
  *     A nested walk reads its entries through the same caches: 24 for a 4K
  *     guest page with the host's EPT in 4K pages, 19 with it in 2M pages
  *     (tlb.ept_page_kib).
@@ -433,29 +433,19 @@ void user_access_init(struct user_access *ua, struct vm_area_struct *vma)
  * The memory system's side of a batch of the overlap model that took @ps
  * by the core's own limits: its @lines from DRAM become read traffic of the
  * vCPU's node from the batch's start, and the vCPU's DRAM latency becomes
- * the node's loaded latency at the batch's end, for the next batch (so
- * the batch's own backlog, which it waits for here, is not counted twice).  A
+ * the node's loaded latency at the batch's end, for the next batch.  A
  * batch so charges the latency of the load before it: cheap (once per
- * batch, not per line) and deterministic.  Returns how long the node took
- * to serve the lines from the batch's start.
+ * batch, not per line, and no sync) and deterministic.
  */
-static sim_time_t user_access_memory(struct user_access *ua, uint64_t lines, sim_time_t ps)
+static void user_access_memory(struct user_access *ua, uint64_t lines, sim_time_t ps)
 {
-	struct sim_vcpu *v;
+	struct sim_vcpu *v = sim_this_vcpu();
 	int cpu = smp_processor_id();
-	sim_time_t now, done;
 
-	/* The memory system's queues take requests in virtual-time order. */
-	sim_sync();
-	v = sim_this_vcpu();
-	now = v->now;
-	done = now;
 	if (lines)
-		done = memsys_read(sim_mm->memsys, cpu, v->node, now, lines * 64);
+		memsys_read(sim_mm->memsys, cpu, v->node, v->now, lines * 64);
 	ua->cache->cycles[CACHE_DRAM] = mm_memory_latency_cycles(sim_mm->prof, sim_mm->memsys,
-								 cpu, v->node,
-								 done > now + ps ? done : now + ps);
-	return done - now;
+								 cpu, v->node, v->now + ps);
 }
 
 /**
@@ -473,7 +463,7 @@ void user_access_charge(struct user_access *ua)
 	uint64_t lookups = tlb_nr_lookups(ua->tlb);
 	uint64_t units = ua->units, num, lines = 0;
 	bool memory_bound = false;
-	sim_time_t ps, served = 0;
+	sim_time_t ps;
 
 	if (ua->cache) {
 		const struct sim_profile *p = sim_mm->prof;
@@ -503,7 +493,7 @@ void user_access_charge(struct user_access *ua)
 	ua->rem = num % ua->den;
 	ps = num / ua->den;
 	if (ua->cache)
-		served = user_access_memory(ua, lines, ps);
+		user_access_memory(ua, lines, ps);
 	count_events(SIM_DTLB_LOAD_MISSES, walks - ua->walks_seen);
 	ua->walks_seen = walks;
 	count_events(SIM_TLB_ACCESSES, lookups - ua->lookups_seen);
@@ -513,9 +503,6 @@ void user_access_charge(struct user_access *ua)
 		sim_cost_ps(ps);
 	else
 		sim_cost_cpu_ps(ps);
-	/* The node's bandwidth could not serve the batch's lines in its own time. */
-	if (served > ps)
-		sim_cost_ps(served - ps);
 }
 
 /**
