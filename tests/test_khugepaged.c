@@ -375,6 +375,54 @@ static void test_skip_lazyfree_scan(void **state)
 	teardown_engine(&g);
 }
 
+/*
+ * The folio of PTE 100 becomes lazyfree after the scan and before the
+ * collapse: collapse_huge_page() straight away, as khugepaged calls it
+ * once hpage_collapse_scan_pmd() has passed the range.
+ */
+static void lazyfree_at_collapse(struct fixture *f)
+{
+	struct vm_area_struct *vma;
+
+	f->mm[0] = mm_alloc(f->m->root_memcg);
+	f->addr[0] = fault_region(f->mm[0], REGION, 0);
+	assert_int_equal(madvise_free(f->mm[0], f->addr[0] + 100 * PAGE_SIZE, PAGE_SIZE), 0);
+	lru_add_drain_all();
+	vma = find_vma(f->mm[0], f->addr[0]);
+	down_read(&f->mm[0]->mmap_lock);
+	scan_result_seen = collapse_huge_page(f->mm[0], f->addr[0], HPAGE_PMD_NR, 0);
+	f->progress[0] = vma->nr_pmd_huge;
+	assert_true(pte_present(vma->ptes[100]) || vma->nr_pmd_huge);
+	unmap_all(f);
+}
+
+/*
+ * The merged series' check in __collapse_huge_page_isolate(): with
+ * skip-lazyfree the clean lazyfree folio ends the collapse with
+ * SCAN_PAGE_LAZYFREE and the PTE table is put back (no huge PMD); before,
+ * the range collapses.
+ */
+static void test_skip_lazyfree_isolate(void **state)
+{
+	struct khugepaged_tunables tun;
+	struct fixture f = { .body = lazyfree_at_collapse };
+	struct fixture g = { .body = lazyfree_at_collapse };
+
+	(void)state;
+	khugepaged_default_tunables(&tun);
+	setup_engine(&f, &v_skip, &tun);
+	run(&f);
+	assert_int_equal(scan_result_seen, SCAN_PAGE_LAZYFREE);
+	assert_int_equal(f.progress[0], 0);
+	teardown_engine(&f);
+
+	setup_engine(&g, &v_before, &tun);
+	run(&g);
+	assert_int_equal(scan_result_seen, SCAN_SUCCEED);
+	assert_int_equal(g.progress[0], 1);
+	teardown_engine(&g);
+}
+
 /* The whole region MADV_FREEd, then one scan of the mm with an unlimited budget. */
 static void free_then_scan_mm(struct fixture *f)
 {
@@ -1258,6 +1306,7 @@ int main(void)
 		cmocka_unit_test(test_cold_range_lacks_referenced),
 		cmocka_unit_test(test_max_ptes_none),
 		cmocka_unit_test(test_skip_lazyfree_scan),
+		cmocka_unit_test(test_skip_lazyfree_isolate),
 		cmocka_unit_test(test_skip_lazyfree_progress),
 		cmocka_unit_test(test_flush_removes_only_its_own),
 		cmocka_unit_test(test_walk_sets_young),
