@@ -375,6 +375,54 @@ static void test_skip_lazyfree_scan(void **state)
 	teardown_engine(&g);
 }
 
+/*
+ * The folio of PTE 100 becomes lazyfree after the scan and before the
+ * collapse: collapse_huge_page() straight away, as khugepaged calls it
+ * once hpage_collapse_scan_pmd() has passed the range.
+ */
+static void lazyfree_at_collapse(struct fixture *f)
+{
+	struct vm_area_struct *vma;
+
+	f->mm[0] = mm_alloc(f->m->root_memcg);
+	f->addr[0] = fault_region(f->mm[0], REGION, 0);
+	assert_int_equal(madvise_free(f->mm[0], f->addr[0] + 100 * PAGE_SIZE, PAGE_SIZE), 0);
+	lru_add_drain_all();
+	vma = find_vma(f->mm[0], f->addr[0]);
+	down_read(&f->mm[0]->mmap_lock);
+	scan_result_seen = collapse_huge_page(f->mm[0], f->addr[0], HPAGE_PMD_NR, 0);
+	f->progress[0] = vma->nr_pmd_huge;
+	assert_true(pte_present(vma->ptes[100]) || vma->nr_pmd_huge);
+	unmap_all(f);
+}
+
+/*
+ * The merged series' check in __collapse_huge_page_isolate(): with
+ * skip-lazyfree the clean lazyfree folio ends the collapse with
+ * SCAN_PAGE_LAZYFREE and the PTE table is put back (no huge PMD); before,
+ * the range collapses.
+ */
+static void test_skip_lazyfree_isolate(void **state)
+{
+	struct khugepaged_tunables tun;
+	struct fixture f = { .body = lazyfree_at_collapse };
+	struct fixture g = { .body = lazyfree_at_collapse };
+
+	(void)state;
+	khugepaged_default_tunables(&tun);
+	setup_engine(&f, &v_skip, &tun);
+	run(&f);
+	assert_int_equal(scan_result_seen, SCAN_PAGE_LAZYFREE);
+	assert_int_equal(f.progress[0], 0);
+	teardown_engine(&f);
+
+	setup_engine(&g, &v_before, &tun);
+	run(&g);
+	assert_int_equal(scan_result_seen, SCAN_SUCCEED);
+	assert_int_equal(g.progress[0], 1);
+	teardown_engine(&g);
+}
+
 /* The whole region MADV_FREEd, then one scan of the mm with an unlimited budget. */
 static void free_then_scan_mm(struct fixture *f)
 {
@@ -718,7 +766,7 @@ static void test_batch_equals_single(void **state)
 	}
 }
 
-/* ---- the overlap model's account of an access (mem.loads_in_flight > 0) ---------- */
+/* ---- the overlap model's account of an access (mem.overlap = 1) ---------- */
 
 struct overlap_rig {
 	struct tlb tlb;
@@ -812,6 +860,35 @@ static void test_overlap_native_walk(void **state)
 	assert_int_equal(r.ua.miss_cycles, 3 * 224);
 	assert_int_equal(r.ua.window_cycles,
 			 12 + 5 * 224 + 4 + 12 + 4 * 4 + 224 + 12 + 3 * 4 + 224 + 12 + 4);
+	overlap_rig_destroy(&r);
+}
+
+/*
+ * mem.walk_fill_buffers: a walk's loads that miss the L1D hold fill buffers
+ * as the data's do.  Cold caches: the PML4E, PDPTE, PDE, PTE and the data
+ * all come from DRAM, five misses: 5 x 224 for the fill buffers (224 with
+ * the switch off, above).  The next 4K page: its four entries are in L1D
+ * (4 cycles each, no fill buffer), its data is not: 224 more.  A page 8
+ * pages on: its PTE is in the next line of the table, which comes from
+ * DRAM, the upper three hit: 224 for the PTE and 224 for the data.
+ */
+static void test_overlap_walk_fill_buffers(void **state)
+{
+	const uint64_t a = 0x7f0000000000ULL;
+	struct overlap_rig r;
+
+	(void)state;
+	overlap_rig_init(&r, 1);
+	r.ua.walk_fills = true;
+	user_access_overlap(&r.ua, a, TLB_WALK, false);
+	assert_int_equal(r.ua.walk_cycles, 4 * 224);
+	assert_int_equal(r.ua.miss_cycles, 5 * 224);
+	user_access_overlap(&r.ua, a + 4096, TLB_WALK, false);
+	assert_int_equal(r.ua.walk_cycles, 4 * 224 + 4 * 4);
+	assert_int_equal(r.ua.miss_cycles, 6 * 224);
+	user_access_overlap(&r.ua, a + 8 * 4096, TLB_WALK, false);
+	assert_int_equal(r.ua.walk_cycles, 4 * 224 + 4 * 4 + 3 * 4 + 224);
+	assert_int_equal(r.ua.miss_cycles, 8 * 224);
 	overlap_rig_destroy(&r);
 }
 
@@ -1035,18 +1112,22 @@ static void test_relations(void **state)
 	/*
 	 * The overlap model and one load per page (the defaults).  desktop:
 	 * misses fall, but time hardly changes: every load misses to DRAM and
-	 * the fill buffers bound the loop (22.4 cycles an access), while the
-	 * native walks (about 24 cycles over two walkers) hide behind them.
+	 * the fill buffers bound the loop, while the native walks (about 24
+	 * cycles over two walkers) hide behind them.  The DRAM latency is the
+	 * loaded one: hot1 and hot2 each keep 10 lines of 64 B in flight, so
+	 * at a latency of L ns they read 1280 / L GB/s of the node's 30; the
+	 * curve (desktop.ini) and that demand meet near L = 84.5 ns (50% of
+	 * the node: 70 ns x 1.207), 270 cycles, 27.0 an access over ten fill
+	 * buffers (22.4 at the idle 70 ns).
 	 * At this scale time even rises by a few percent (the collapses fall
-	 * inside the short window); at full scale it falls by about 1%
-	 * (docs/results.md).
+	 * inside the short window; docs/results.md).
 	 */
 	assert_true(metric(d, &rd[1], "dtlb_load_misses") <=
 		    0.15 * metric(d, &rd[0], "dtlb_load_misses"));
 	dt_d = metric(d, &rd[1], "total_access_time_s") / metric(d, &rd[0], "total_access_time_s");
 	assert_true(dt_d > 0.95 && dt_d < 1.05);
-	assert_true(metric(d, &rd[0], "clock_cycles_per_access") > 20 &&
-		    metric(d, &rd[0], "clock_cycles_per_access") < 23);
+	assert_true(metric(d, &rd[0], "clock_cycles_per_access") > 25.5 &&
+		    metric(d, &rd[0], "clock_cycles_per_access") < 28.5);
 	/*
 	 * KVM: a nested walk (19 entries with the host's 2M EPT) over two
 	 * walkers takes longer than the data's DRAM miss over ten fill
@@ -1065,7 +1146,8 @@ static void test_relations(void **state)
 /*
  * The scenario under the invariant checks, with each advice, 4M per task
  * (two PMD ranges), in two timelines:
- *   early: khugepaged's first pass at 1 ms, with a budget that covers
+ *   early: khugepaged's first pass at 2 ms (after hot2's touch has left
+ *          its CPU's LRU batch), with a budget that covers
  *          every mm (8192 > 3 x (1 + 2 x 512)); hot2's 2 M accesses
  *          outlast it.  hot1 and hot2 get two collapses each (4); cold's
  *          two ranges lack a referenced page, since madvise cleared the
@@ -1088,7 +1170,7 @@ static void test_madvise_under_check(void **state)
 		uint64_t first_wake, accesses;
 		unsigned int collapsed, lack_referenced;
 	} timeline[] = {
-		{ 1000000, 2000000, 4, 2 },		/* early */
+		{ 2000000, 2000000, 4, 2 },		/* early */
 		{ 50000000, 200000, 0, 0 },		/* never */
 	};
 	const struct scenario_ops *d = &scenario_khugepaged_cold;
@@ -1163,6 +1245,23 @@ static int validate_with(const char *const *sets, const char *want)
 	return ret;
 }
 
+/* mm_tlb_check_profile() of the desktop with mem.loaded_latency = @curve; as validate_with(). */
+static int curve_check(const char *curve, const char *want)
+{
+	static struct sim_profile prof;
+	char err[256];
+	int ret;
+
+	assert_int_equal(sim_profile_load("desktop", &prof, err, sizeof(err)), 0);
+	snprintf(prof.mem_loaded_latency, sizeof(prof.mem_loaded_latency), "%s", curve);
+	ret = mm_tlb_check_profile(&prof, err, sizeof(err));
+	if (ret) {
+		assert_non_null(want);
+		assert_non_null(strstr(err, want));
+	}
+	return ret;
+}
+
 static void test_bad_geometry(void **state)
 {
 	(void)state;
@@ -1171,7 +1270,7 @@ static void test_bad_geometry(void **state)
 				       "tlb.l1_4k_entries=64, tlb.l1_4k_ways=3: expected"), -1);
 	/* The data caches are checked only when the overlap model is on (desktop's default). */
 	assert_int_equal(validate_with((const char *const[]){ "cache.l1d_ways=17",
-							      "mem.loads_in_flight=0", NULL }, NULL), 0);
+							      "mem.overlap=0", NULL }, NULL), 0);
 	assert_int_equal(validate_with((const char *const[]){ "cache.l1d_ways=17", NULL },
 				       "cache.l1d_ways=17"), -1);
 	assert_int_equal(validate_with((const char *const[]){ "tlb.pde_cache_entries=18", NULL },
@@ -1180,8 +1279,21 @@ static void test_bad_geometry(void **state)
 				       "tlb.ept_page_kib=8: expected 4 or 2048"), -1);
 	assert_int_equal(validate_with((const char *const[]){ "mem.load_buffer_entries=0", NULL },
 				       "mem.load_buffer_entries = 0: expected 1 to 1024"), -1);
-	assert_int_equal(validate_with((const char *const[]){ "mem.loads_in_flight=5000", NULL },
-				       "mem.loads_in_flight = 5000: expected"), -1);
+	assert_int_equal(validate_with((const char *const[]){ "mem.overlap=2", NULL },
+				       "mem.overlap = 2: expected 0 to 1"), -1);
+	/* The overlap model needs fill buffers; the flat model does not. */
+	assert_int_equal(validate_with((const char *const[]){ "mem.line_fill_buffers=0", NULL },
+				       "mem.line_fill_buffers=0: expected at least 1"), -1);
+	assert_int_equal(validate_with((const char *const[]){ "mem.line_fill_buffers=0",
+							      "mem.overlap=0", NULL }, NULL), 0);
+	/* A loaded-latency curve (a profile's text) must start at 0 and rise in utilisation. */
+	assert_int_equal(curve_check("500:1200", "mem.loaded_latency=500:1200: expected none, or"),
+			 -1);
+	assert_int_equal(curve_check("0:1000 0:1100", "expected none"), -1);
+	assert_int_equal(curve_check("0:1000 100:900", "expected none"), -1);
+	assert_int_equal(curve_check("0:1000 100:1100 x", "expected none"), -1);
+	assert_int_equal(curve_check("none", NULL), 0);
+	assert_int_equal(curve_check("0:1000 500:1200 1000:1600", NULL), 0);
 }
 
 int main(void)
@@ -1194,11 +1306,13 @@ int main(void)
 		cmocka_unit_test(test_cold_range_lacks_referenced),
 		cmocka_unit_test(test_max_ptes_none),
 		cmocka_unit_test(test_skip_lazyfree_scan),
+		cmocka_unit_test(test_skip_lazyfree_isolate),
 		cmocka_unit_test(test_skip_lazyfree_progress),
 		cmocka_unit_test(test_flush_removes_only_its_own),
 		cmocka_unit_test(test_walk_sets_young),
 		cmocka_unit_test(test_batch_equals_single),
 		cmocka_unit_test(test_overlap_native_walk),
+		cmocka_unit_test(test_overlap_walk_fill_buffers),
 		cmocka_unit_test(test_overlap_nested_walk),
 		cmocka_unit_test(test_overlap_psc),
 		cmocka_unit_test(test_overlap_cycles),

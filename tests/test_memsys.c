@@ -249,6 +249,82 @@ static void test_contended_line_queues(void **state)
 	assert_int_equal(end_ps[2], 181 * SIM_NS);
 	assert_int_equal(end_ps[3], 241 * SIM_NS);
 	assert_int_equal(rmw_busy, 241 * SIM_NS);
+	sim_engine_destroy(e);
+}
+
+/* The desktop's curve (profiles/desktop.ini, from Intel MLC [S21]). */
+#define DESKTOP_CURVE "0:1000 19:1027 45:1056 99:1083 217:1126 315:1154 504:1207 968:1509 1000:1590"
+
+static void test_curve(void **state)
+{
+	struct memsys_curve c;
+
+	(void)state;
+	assert_int_equal(memsys_parse_curve(DESKTOP_CURVE, &c), 0);
+	assert_int_equal(c.nr, 9);
+	/* On a point: the point. */
+	assert_int_equal(memsys_curve_at(&c, 0), 1000);
+	assert_int_equal(memsys_curve_at(&c, 504), 1207);
+	assert_int_equal(memsys_curve_at(&c, 1000), 1590);
+	/* Between 315:1154 and 504:1207: 1154 + 53 x 85 / 189 = 1154 + 23 (floor). */
+	assert_int_equal(memsys_curve_at(&c, 400), 1177);
+	/* Between 504:1207 and 968:1509: 1207 + 302 x 236 / 464 = 1207 + 153. */
+	assert_int_equal(memsys_curve_at(&c, 740), 1360);
+	/* No curve: always idle. */
+	assert_int_equal(memsys_parse_curve("none", &c), 0);
+	assert_int_equal(memsys_curve_at(&c, 900), 1000);
+	/* Bad: not from 0, not rising, latency under idle, trailing text. */
+	assert_int_equal(memsys_parse_curve("10:1000", &c), -1);
+	assert_int_equal(memsys_parse_curve("0:1000 500:1200 500:1300", &c), -1);
+	assert_int_equal(memsys_parse_curve("0:900", &c), -1);
+	assert_int_equal(memsys_parse_curve("0:1000,", &c), -1);
+}
+
+/*
+ * Loads as traffic, and the latency under that load.  Node 0 reads at
+ * 64 GB/s: 256,000 B of reads at t = 0 ask it 4000 ns of service.  The
+ * window closes at the first request 10 us or more after it opened: a read
+ * at 10 us finds 4000 ns of service in 10,000 ns, 40% (400 per mille).
+ * With the desktop's curve a load then waits 80 ns x 1177 / 1000 =
+ * 94.16 ns.  Before the window closes, loads see the idle latency; loads
+ * make no queue (no backlog for the next load).
+ */
+static void test_loaded_latency_curve(void **state)
+{
+	struct sim_engine *e;
+
+	(void)state;
+	memsys_profile(1, 2);
+	snprintf(prof.mem_loaded_latency, sizeof(prof.mem_loaded_latency), "%s", DESKTOP_CURVE);
+	e = new_engine(2);
+	memsys_read(ms, 0, 0, 0, 256000);
+	assert_int_equal(ms->node[0].bytes, 256000);
+	assert_int_equal(ms->node[0].busy_ps, 4000 * SIM_NS);
+	assert_int_equal(memsys_loaded_latency_ps(ms, 0, 0, 0), 80 * SIM_NS);
+	assert_int_equal(memsys_loaded_latency_ps(ms, 0, 0, 5000 * SIM_NS), 80 * SIM_NS);
+	memsys_read(ms, 1, 0, 10 * SIM_US, 0);
+	assert_int_equal(ms->load[0].util_permille, 400);
+	assert_int_equal(memsys_loaded_latency_ps(ms, 0, 0, 10 * SIM_US), 94160);
+	/* A full window: 100%, 1.59 x 80 ns = 127.2 ns. */
+	memsys_read(ms, 0, 0, 10 * SIM_US, 640000);
+	memsys_read(ms, 0, 0, 20 * SIM_US, 0);
+	assert_int_equal(memsys_loaded_latency_ps(ms, 0, 0, 20 * SIM_US), 127200);
+	/*
+	 * Twice the bandwidth asked: the loads are stretched by 2 (each flow
+	 * gets half of what it asked), 2 x 127.2 = 254.4 ns.  The next window
+	 * asks what the stretched flows ask, 100%: the stretch stays 2 x 1.
+	 */
+	memsys_read(ms, 0, 0, 20 * SIM_US, 1280000);
+	memsys_read(ms, 0, 0, 30 * SIM_US, 0);
+	assert_int_equal(ms->load[0].stretch_permille, 2000);
+	assert_int_equal(memsys_loaded_latency_ps(ms, 0, 0, 30 * SIM_US), 254400);
+	memsys_read(ms, 0, 0, 30 * SIM_US, 640000);
+	memsys_read(ms, 0, 0, 40 * SIM_US, 0);
+	assert_int_equal(ms->load[0].stretch_permille, 2000);
+	/* The demand gone: an empty window, idle again. */
+	memsys_read(ms, 0, 0, 50 * SIM_US, 0);
+	assert_int_equal(ms->load[0].stretch_permille, 1000);
+	assert_int_equal(memsys_loaded_latency_ps(ms, 0, 0, 50 * SIM_US), 80 * SIM_NS);
 	memsys_destroy(ms);
 	sim_engine_destroy(e);
 }
@@ -261,6 +337,8 @@ int main(void)
 		cmocka_unit_test(test_two_flows_share_link),
 		cmocka_unit_test(test_loaded_latency_remote),
 		cmocka_unit_test(test_contended_line_queues),
+		cmocka_unit_test(test_curve),
+		cmocka_unit_test(test_loaded_latency_curve),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,7 +8,7 @@
  *   40 to 75%, throughput rises and total access time falls;
  *   KVM: the relative gain in cycles per access is larger than the desktop's.
  *
- * khugepaged-cold in the overlap model (mem.loads_in_flight = 10) at 16M per
+ * khugepaged-cold in the overlap model (mem.overlap = 1) at 16M per
  * task and 15 M measured accesses (about 25 s): the misses fall, time falls,
  * and by less than in the flat model, because the tasks' random loads miss
  * the data caches with or without the collapse.
@@ -164,7 +164,7 @@ static void test_khugepaged_overlap(void **state)
 
 	if (!bin || !*bin)
 		skip();
-	snprintf(args, sizeof(args), "%s --cost mem.loads_in_flight=0", scale);
+	snprintf(args, sizeof(args), "%s --cost mem.overlap=0", scale);
 	flat = run_json(bin, args);
 	ovl = run_json(bin, scale);
 	gain_flat = 1 - metric(flat, "after", "total_access_time_s") /

@@ -145,7 +145,8 @@ static inline void cache_path_prefetch(const struct cache_path *p, uint64_t line
 }
 
 /* cache_load() that returns the load's latency in cycles. */
-static inline uint32_t cache_load_cycles(struct cache_path *p, uint64_t line)
+static inline __attribute__((always_inline))
+uint32_t cache_load_cycles(struct cache_path *p, uint64_t line)
 {
 	return p->cycles[cache_load(p, line)];
 }

@@ -26,8 +26,24 @@
  * whole lines after an invalidation, without reading them (Intel SDM
  * vol. 3A, 8.2.4 "Out-of-order stores for string operations").
  *
- * Left out: loaded latency feeding back into the core's rate, the mesh,
- * the snoop traffic of coherence, DRAM refresh and bank conflicts.
+ * Loaded latency (issue 16): a load from DRAM waits longer the busier
+ * the node.  Each node keeps its demand over windows of
+ * MEMSYS_LOAD_WINDOW_PS of virtual time (the service time asked of its
+ * queue, reads and writes, over the window's length); the latency a load
+ * sees is the idle latency times the profile's curve at the utilisation
+ * of the last whole window (mem.loaded_latency: points of Intel MLC's
+ * --loaded_latency, linearly interpolated), times the over-capacity
+ * stretch (struct memsys_load), plus any backlog of the fluid queue.
+ * The access model (src/mm/access.c) reports its DRAM lines as read
+ * traffic with memsys_read() once per batch and asks
+ * memsys_loaded_latency_ps() for the next batch's latency.  Loads do not
+ * enter the fluid queues (their requests come between sync points, out of
+ * virtual-time order by up to a quantum, which a FIFO would turn into
+ * false waits); the window's sums do not depend on that order.
+ *
+ * Left out: loaded latency feeding back into the core's rate of bulk
+ * flows (clear_page, copy_page keep the idle latency), the mesh, the
+ * snoop traffic of coherence, DRAM refresh and bank conflicts.
  */
 #ifndef MMSIM_MEMSYS_H
 #define MMSIM_MEMSYS_H
@@ -47,6 +63,35 @@ struct memsys_res {
 
 #define MEMSYS_MAX_SOCKETS	8
 
+/* The utilisation window: a model setting (many batches, well above the engine's quantum). */
+#define MEMSYS_LOAD_WINDOW_PS	(10 * SIM_US)
+
+/* Points of the loaded-latency curve at most (mem.loaded_latency). */
+#define MEMSYS_CURVE_MAX	16
+
+/*
+ * A node's recent load.  The window that began at win_start has been asked
+ * win_busy_ps of service so far; util_permille and stretch_permille are
+ * set when it ends (memsys_note_load() in src/hw/memsys.c).
+ */
+struct memsys_load {
+	sim_time_t win_start;
+	sim_time_t win_busy_ps;
+	uint32_t util_permille;		/* min(demand, 1) of the last window */
+	uint32_t stretch_permille;	/* over capacity: max(1, stretch x demand); 0: 1000 */
+};
+
+/*
+ * The latency of a node at a utilisation, per mille of the idle latency:
+ * lat_permille[i] at util_permille[i], util rising from 0; linear between
+ * the points, the last point's beyond it.  No points: always idle.
+ */
+struct memsys_curve {
+	int nr;
+	uint32_t util_permille[MEMSYS_CURVE_MAX];
+	uint32_t lat_permille[MEMSYS_CURVE_MAX];
+};
+
 struct memsys {
 	int nr_sockets, nr_nodes, nr_cores, cores_per_socket;
 	uint64_t node_write_gbps, node_read_gbps;
@@ -55,6 +100,8 @@ struct memsys {
 	uint64_t local_ns, remote_ns;	/* idle DRAM latency */
 	struct memsys_res *core;	/* [nr_cores] */
 	struct memsys_res *node;	/* [nr_nodes] */
+	struct memsys_load *load;	/* [nr_nodes] */
+	struct memsys_curve curve;	/* mem.loaded_latency */
 	struct memsys_res link[MEMSYS_MAX_SOCKETS][MEMSYS_MAX_SOCKETS]; /* [from][to] */
 };
 
@@ -99,13 +146,43 @@ void memsys_copy(struct memsys *ms, int src, int dst, uint64_t bytes, uint64_t c
  * @nid: the node
  * @now: the time of the load
  *
- * The idle latency (cache.dram_local_ns or dram_remote_ns) plus the
- * backlog the load would queue behind on its path (the node, and the
- * link from @nid's socket to @cpu's when remote).  For the access model
- * (issue 16): a cheap query, it changes nothing.
+ * The idle latency (cache.dram_local_ns or dram_remote_ns) times the
+ * loaded-latency curve at the node's utilisation (struct memsys_load),
+ * plus the backlog the load would queue behind on its path (the node,
+ * and the link from @nid's socket to @cpu's when remote).  A cheap
+ * query, it changes nothing.
  * Return: picoseconds.
  */
 sim_time_t memsys_loaded_latency_ps(const struct memsys *ms, int cpu, int nid, sim_time_t now);
+
+/**
+ * memsys_read - @bytes of loads from node @nid by @cpu, as traffic
+ * @ms: the memory system
+ * @cpu: the CPU that loaded
+ * @nid: the node read
+ * @now: when the loads began
+ * @bytes: bytes read (whole lines)
+ *
+ * Counts the bytes in the node's demand (node_read_gbps) and in the
+ * statistics of the node and, when remote, the link.  No queue: the
+ * loads' own limits bound them, and the node's bandwidth does through the
+ * latency (struct memsys_load).
+ * Context: any; deterministic in the engine's order of calls.
+ */
+void memsys_read(struct memsys *ms, int cpu, int nid, sim_time_t now, uint64_t bytes);
+
+/**
+ * memsys_parse_curve - read a mem.loaded_latency value into @c
+ * @s: "none" (or empty), or "U:L U:L ..." pairs, per mille: utilisation rising from
+ *	0, latency of the idle latency at least 1000
+ * @c: the curve
+ *
+ * Return: 0, or -1 when @s is not such a list.
+ */
+int memsys_parse_curve(const char *s, struct memsys_curve *c);
+
+/* The curve @c at @util_permille: latency per mille of the idle latency. */
+uint32_t memsys_curve_at(const struct memsys_curve *c, uint32_t util_permille);
 
 /* The service time of @bytes at @gbps GB/s, in picoseconds. */
 static inline sim_time_t memsys_ps(uint64_t bytes, uint64_t gbps)

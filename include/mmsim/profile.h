@@ -75,8 +75,10 @@
 	X(mem, node_read_gbps, U64, "GB/s", "read bandwidth of one node; 0: no limit") \
 	X(mem, upi_links, U64, "", "links between two sockets (each way); 0: no limit") \
 	X(mem, upi_mtps, U64, "MT/s", "transfer rate of one link, 2 bytes per transfer each way") \
-	X(mem, line_fill_buffers, U64, "", "a core's lines in flight to memory; 0: no limit") \
-	X(mem, loads_in_flight, U64, "", "L1D misses a core overlaps (line fill buffers); 0: the flat model, a speed option (docs/tlb.md)") \
+	X(mem, line_fill_buffers, U64, "", "a core's line fill buffers: its L1D misses in flight, loads and bulk flows; 0: no limit") \
+	X(mem, overlap, U64, "", "1: the overlap access model (its loads overlap up to line_fill_buffers); 0: the flat model, a speed option (docs/tlb.md)") \
+	X(mem, walk_fill_buffers, U64, "", "1: a page walk's loads that miss the L1D hold fill buffers, as the data's do (overlap model); 0: only the data's") \
+	X(mem, loaded_latency, STR, "", "DRAM latency under load: util:latency pairs, per mille of peak and of idle (Intel MLC --loaded_latency); none: idle always") \
 	X(mem, load_buffer_entries, U64, "", "load buffer entries: loads in flight from issue to completion (overlap model)") \
 	X(mm, fault_entry_ns, U64, "ns", "exception entry, exit and handle_mm_fault() walk") \
 	X(mm, syscall_ns, U64, "ns", "system call entry and exit")                 \
@@ -169,7 +171,8 @@
 	X(mem, copy_gbps, 1, 10000, "a divisor")                                  \
 	X(mem, node_write_gbps, 1, 10000, "a divisor")                            \
 	X(mem, loads_per_cycle, 1, 16, "a divisor, cast to uint32_t; cores issue 2 to 4") \
-	X(mem, loads_in_flight, 0, 1024, "physics: 10 to a few hundred misses in flight; 0: the flat model") \
+	X(mem, overlap, 0, 1, "a switch: 0 the flat model, 1 the overlap model") \
+	X(mem, walk_fill_buffers, 0, 1, "a switch: 0 or 1") \
 	X(mem, load_buffer_entries, 1, 1024, "physics: 72 (Skylake) to a few hundred; the overlap model divides by it") \
 	X(mem, node_read_gbps, 0, 10000, "0: no limit; else a divisor, 10 TB/s above any memory system") \
 	X(mem, upi_links, 0, 16, "physics: 2 to 4 links per socket ship; 0: no link limit") \

@@ -71,7 +71,7 @@ uint64_t cli_host_bytes_estimate(const struct sim_run_config *cfg)
 	uint64_t bytes = CLI_HOST_BYTES_BASE + pages * CLI_HOST_BYTES_PER_PAGE +
 			 (pages >> HPAGE_PMD_ORDER) * CLI_HOST_BYTES_PER_PMD;
 
-	if (p && p->mem_loads_in_flight) {
+	if (p && p->mem_overlap) {
 		uint64_t cores = p->topology_sockets * p->topology_cores_per_socket;
 		uint64_t kib = cores * (p->cache_l1d_kib + p->cache_l2_kib) +
 			       p->topology_sockets * p->cache_l3_kib;

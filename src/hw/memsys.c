@@ -24,6 +24,7 @@
  * granularity of one request (a folio's clear).
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "mmsim/memsys.h"
 #include "mmsim/profile.h"
@@ -49,7 +50,9 @@ struct memsys *memsys_create(const struct sim_profile *p, int nr_cores)
 	ms->remote_ns = p->cache_dram_remote_ns;
 	ms->core = calloc((size_t)(nr_cores > 0 ? nr_cores : 1), sizeof(*ms->core));
 	ms->node = calloc((size_t)(ms->nr_nodes > 0 ? ms->nr_nodes : 1), sizeof(*ms->node));
-	if (!ms->core || !ms->node) {
+	ms->load = calloc((size_t)(ms->nr_nodes > 0 ? ms->nr_nodes : 1), sizeof(*ms->load));
+	if (!ms->core || !ms->node || !ms->load ||
+	    memsys_parse_curve(p->mem_loaded_latency, &ms->curve)) {
 		memsys_destroy(ms);
 		return NULL;
 	}
@@ -62,6 +65,7 @@ void memsys_destroy(struct memsys *ms)
 		return;
 	free(ms->core);
 	free(ms->node);
+	free(ms->load);
 	free(ms);
 }
 
@@ -86,6 +90,40 @@ static sim_time_t memsys_reserve(struct memsys_res *r, sim_time_t now, sim_time_
 	r->busy_ps += ps;
 	r->bytes += bytes;
 	return r->busy_until;
+}
+
+/*
+ * Count @ps of service of node @nid at @now in its utilisation window.  A
+ * window ends at the first request MEMSYS_LOAD_WINDOW_PS or more after its
+ * start: its demand u (service over length) sets what loads see next, the
+ * utilisation min(u, 1) for the curve and the over-capacity stretch
+ * q' = max(1, q x u): flows that keep a fixed number of lines in flight
+ * demand in inverse proportion to their latency, so q x u is the demand
+ * they would make unstretched, and stretching by it brings them down to
+ * the node's bandwidth (the fluid fair share, in one window).
+ */
+static void memsys_note_load(struct memsys *ms, int nid, sim_time_t now, sim_time_t ps)
+{
+	struct memsys_load *l = &ms->load[nid];
+
+	if (now >= l->win_start + MEMSYS_LOAD_WINDOW_PS) {
+		uint64_t u = (uint64_t)l->win_busy_ps * 1000 / (uint64_t)(now - l->win_start);
+		uint64_t q = (l->stretch_permille ? l->stretch_permille : 1000) * u / 1000;
+
+		l->util_permille = u > 1000 ? 1000 : (uint32_t)u;
+		l->stretch_permille = q < 1000 ? 1000 : q > 1000000 ? 1000000 : (uint32_t)q;
+		l->win_start = now;
+		l->win_busy_ps = 0;
+	}
+	l->win_busy_ps += ps;
+}
+
+/* Reserve @ps on node @nid's queue and count it in the node's load. */
+static sim_time_t node_reserve(struct memsys *ms, int nid, sim_time_t now, sim_time_t ps,
+			       uint64_t bytes)
+{
+	memsys_note_load(ms, nid, now, ps);
+	return memsys_reserve(&ms->node[nid], now, ps, bytes);
 }
 
 /* Lines in flight: B x latency / (LFBs x 64 B), the latency in ps. */
@@ -126,8 +164,8 @@ void memsys_write(struct memsys *ms, int nid, uint64_t bytes, uint64_t core_gbps
 	if (remote)
 		done = later(done, memsys_reserve(&ms->link[v->socket][to], now,
 						  link_ps(ms, bytes), bytes));
-	done = later(done, memsys_reserve(&ms->node[nid], now,
-					  memsys_ps(bytes, ms->node_write_gbps), bytes));
+	done = later(done, node_reserve(ms, nid, now, memsys_ps(bytes, ms->node_write_gbps),
+					bytes));
 	sim_cost_ps(done - now);
 }
 
@@ -156,23 +194,89 @@ void memsys_copy(struct memsys *ms, int src, int dst, uint64_t bytes, uint64_t c
 		done = later(done, memsys_reserve(&ms->link[v->socket][to], now,
 						  link_ps(ms, bytes), bytes));
 	if (src == dst) {
-		done = later(done, memsys_reserve(&ms->node[src], now,
-						  memsys_ps(bytes, ms->node_read_gbps) +
-						  memsys_ps(bytes, ms->node_write_gbps), 2 * bytes));
+		done = later(done, node_reserve(ms, src, now,
+						memsys_ps(bytes, ms->node_read_gbps) +
+						memsys_ps(bytes, ms->node_write_gbps), 2 * bytes));
 	} else {
-		done = later(done, memsys_reserve(&ms->node[src], now,
-						  memsys_ps(bytes, ms->node_read_gbps), bytes));
-		done = later(done, memsys_reserve(&ms->node[dst], now,
-						  memsys_ps(bytes, ms->node_write_gbps), bytes));
+		done = later(done, node_reserve(ms, src, now,
+						memsys_ps(bytes, ms->node_read_gbps), bytes));
+		done = later(done, node_reserve(ms, dst, now,
+						memsys_ps(bytes, ms->node_write_gbps), bytes));
 	}
 	sim_cost_ps(done - now);
+}
+
+void memsys_read(struct memsys *ms, int cpu, int nid, sim_time_t now, uint64_t bytes)
+{
+	int from = node_socket(ms, nid);
+	int to = cpu_socket(ms, cpu);
+	sim_time_t ps = memsys_ps(bytes, ms->node_read_gbps);
+
+	if (from != to) {
+		ms->link[from][to].busy_ps += link_ps(ms, bytes);
+		ms->link[from][to].bytes += bytes;
+	}
+	ms->node[nid].busy_ps += ps;
+	ms->node[nid].bytes += bytes;
+	memsys_note_load(ms, nid, now, ps);
+}
+
+int memsys_parse_curve(const char *s, struct memsys_curve *c)
+{
+	memset(c, 0, sizeof(*c));
+	if (!*s || !strcmp(s, "none"))
+		return 0;
+	while (*s) {
+		unsigned long u, l;
+		char *end;
+
+		if (c->nr == MEMSYS_CURVE_MAX || *s < '0' || *s > '9')
+			return -1;
+		u = strtoul(s, &end, 10);
+		if (*end != ':' || end[1] < '0' || end[1] > '9')
+			return -1;
+		l = strtoul(end + 1, &end, 10);
+		if (u > 1000 || l < 1000 || l > 100000 ||
+		    (c->nr && u <= c->util_permille[c->nr - 1]) || (!c->nr && u))
+			return -1;
+		c->util_permille[c->nr] = (uint32_t)u;
+		c->lat_permille[c->nr] = (uint32_t)l;
+		c->nr++;
+		if (*end == ' ')
+			end++;
+		else if (*end)
+			return -1;
+		s = end;
+	}
+	return c->nr ? 0 : -1;
+}
+
+uint32_t memsys_curve_at(const struct memsys_curve *c, uint32_t util_permille)
+{
+	int i;
+
+	if (!c->nr)
+		return 1000;
+	for (i = 1; i < c->nr; i++) {
+		uint32_t u0 = c->util_permille[i - 1], u1 = c->util_permille[i];
+		uint32_t l0 = c->lat_permille[i - 1], l1 = c->lat_permille[i];
+
+		if (util_permille <= u1)
+			return (uint32_t)((int64_t)l0 + ((int64_t)l1 - (int64_t)l0) *
+					  (int64_t)(util_permille - u0) / (int64_t)(u1 - u0));
+	}
+	return c->lat_permille[c->nr - 1];
 }
 
 sim_time_t memsys_loaded_latency_ps(const struct memsys *ms, int cpu, int nid, sim_time_t now)
 {
 	int from = node_socket(ms, nid);
 	int to = cpu_socket(ms, cpu);
-	sim_time_t lat = (from == to ? ms->local_ns : ms->remote_ns) * SIM_NS;
+	sim_time_t idle = (from == to ? ms->local_ns : ms->remote_ns) * SIM_NS;
+	const struct memsys_load *l = &ms->load[nid];
+	uint64_t stretch = l->stretch_permille ? l->stretch_permille : 1000;
+	sim_time_t lat = idle * memsys_curve_at(&ms->curve, l->util_permille) / 1000 * stretch /
+			 1000;
 	sim_time_t wait = 0;
 
 	if (ms->node[nid].busy_until > now)

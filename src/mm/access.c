@@ -10,19 +10,26 @@
  *     store), as the hardware does; a walk that finds no mapping (PTE none,
  *     or a PMD that collapse has cleared) raises a fault, which runs
  *     handle_mm_fault() under mmap_lock and retries the access.
- *   - The cost of an access, flat model (mem.loads_in_flight = 0, the
- *     default of every profile but desktop and desktop-kvm; a speed option):
+ *   - The cost of an access, flat model (mem.overlap = 0, the default of
+ *     every profile but desktop and desktop-kvm; a speed option):
  *     1/mem.loads_per_cycle (the core issues that many independent loads per
  *     cycle), plus tlb.stlb_hit_cycles for an L1 miss, plus the page walk
  *     divided by tlb.page_walkers for an STLB miss (independent random
  *     loads keep that many walks in flight; tlb_walk_stall_cycles()).
- *   - Overlap model (mem.loads_in_flight > 0): the data load and every
- *     page-table reference of a walk go through the vCPU's data caches
+ *   - Overlap model (mem.overlap = 1): the data load and every page-table
+ *     reference of a walk go through the vCPU's data caches
  *     (include/mmsim/cache.h) and cost the latency of the level holding
- *     their line (DRAM: mm_memory_latency_cycles()); a batch of independent
- *     accesses takes the largest of its issue time, its data's L1D-miss
- *     latency over the fill buffers, its walk latency over the walkers and
- *     its loads' whole latency over the load buffer (struct user_access).
+ *     their line; a batch of independent accesses takes the largest of its
+ *     issue time, its data's L1D-miss latency over the fill buffers
+ *     (mem.line_fill_buffers, the count the memory system's bulk flows
+ *     use), its walk latency over the walkers and its loads' whole latency
+ *     over the load buffer (struct user_access).
+ *   - One model of memory: a batch's lines from DRAM (data and walk
+ *     references) are read traffic of the memory system
+ *     (src/hw/memsys.c, memsys_read()), and the DRAM latency the next
+ *     batch on the vCPU sees is the node's loaded latency at that time
+ *     (mm_memory_latency_cycles()), which rises with the node's demand
+ *     and, beyond its bandwidth, in proportion to the excess.
  *     A nested walk reads its entries through the same caches: 24 for a 4K
  *     guest page with the host's EPT in 4K pages, 19 with it in 2M pages
  *     (tlb.ept_page_kib).
@@ -133,19 +140,26 @@ static void mm_dcache_destroy(struct sim_engine *e)
 /**
  * mm_memory_latency_cycles - load-to-use latency of a line from memory
  * @p: the profile
- * @nid: the node of the CPU that loads (its local memory)
+ * @ms: the memory system; NULL: the idle latency (before the run)
+ * @cpu: the CPU that loads
+ * @nid: the node loaded from
+ * @now: when
  *
- * The one place the overlap model asks what a load from DRAM costs.  Today
- * the idle latency of local memory, cache.dram_local_ns, rounded up to
- * whole cycles; a model of the memory system (bandwidth, queueing) can
- * answer here instead.
+ * The one place the overlap model asks what a load from DRAM costs: the
+ * memory system's loaded latency of @nid at @now for @cpu
+ * (memsys_loaded_latency_ps(): the idle cache.dram_local_ns times the
+ * mem.loaded_latency curve at the node's utilisation, plus any backlog),
+ * rounded up to whole cycles.
  * Context: any.
  * Return: cycles at clock.mhz.
  */
-uint32_t mm_memory_latency_cycles(const struct sim_profile *p, int nid)
+uint32_t mm_memory_latency_cycles(const struct sim_profile *p, const struct memsys *ms, int cpu,
+				  int nid, sim_time_t now)
 {
-	(void)nid;
-	return (uint32_t)((p->cache_dram_local_ns * p->clock_mhz + 999) / 1000);
+	sim_time_t ps = ms ? memsys_loaded_latency_ps(ms, cpu, nid, now) :
+			p->cache_dram_local_ns * SIM_NS;
+
+	return (uint32_t)((ps * p->clock_mhz + 999999) / 1000000);
 }
 
 /* The caches of the overlap model, when the profile turns it on. */
@@ -154,7 +168,7 @@ static int mm_dcache_init(struct sim_engine *e)
 	const struct sim_profile *p = sim_engine_profile(e);
 	int i, ret = 0;
 
-	if (!p->mem_loads_in_flight)
+	if (!p->mem_overlap)
 		return 0;
 	dcaches.nr_sockets = (int)p->topology_sockets;
 	dcaches.nr_cores = (int)(p->topology_sockets * p->topology_cores_per_socket);
@@ -192,7 +206,7 @@ static int mm_dcache_init(struct sim_engine *e)
 		cp->cycles[CACHE_L1] = (uint32_t)p->cache_l1d_cycles;
 		cp->cycles[CACHE_L2] = (uint32_t)p->cache_l2_cycles;
 		cp->cycles[CACHE_L3] = (uint32_t)p->cache_l3_cycles;
-		cp->cycles[CACHE_DRAM] = mm_memory_latency_cycles(p, v->node);
+		cp->cycles[CACHE_DRAM] = mm_memory_latency_cycles(p, NULL, i, v->node, 0);
 		v->dcache = cp;
 	}
 	return 0;
@@ -240,6 +254,8 @@ static void mm_tlb_flush_hook(int cpu, struct mm_struct *mm, uint64_t start, uin
  */
 int mm_tlb_check_profile(const struct sim_profile *p, char *err, size_t len)
 {
+	struct memsys_curve curve;
+	bool curve_ok = !memsys_parse_curve(p->mem_loaded_latency, &curve);
 	/* One row per geometry: its keys and values, whether it can be built, what is expected. */
 	const struct {
 		const char *key, *key2;		/* key2: NULL for a one-value check */
@@ -268,8 +284,11 @@ int mm_tlb_check_profile(const struct sim_profile *p, char *err, size_t len)
 		{ "mem.load_buffer_entries", NULL, p->mem_load_buffer_entries, 0,
 		  p->mem_load_buffer_entries >= 1 && p->mem_load_buffer_entries <= 1024, true,
 		  "1 to 1024" },
-		{ "mem.loads_in_flight", NULL, p->mem_loads_in_flight, 0,
-		  p->mem_loads_in_flight <= 1024, false, "0 (the flat model) to 1024" },
+		{ "mem.line_fill_buffers", NULL, p->mem_line_fill_buffers, 0,
+		  p->mem_line_fill_buffers >= 1, true,
+		  "at least 1 with the overlap model (mem.overlap = 1)" },
+		{ "mem.loaded_latency", NULL, 0, 0, curve_ok, false,
+		  "none, or util:latency pairs per mille, util rising from 0, latency >= 1000" },
 		{ "tlb.ept_page_kib", NULL, p->tlb_ept_page_kib, 0,
 		  p->tlb_ept_page_kib == 4 || p->tlb_ept_page_kib == 2048, true, "4 or 2048" },
 		PSC_ROW("pml4", p->tlb_pml4_cache_entries),
@@ -282,9 +301,12 @@ int mm_tlb_check_profile(const struct sim_profile *p, char *err, size_t len)
 	size_t i;
 
 	for (i = 0; i < sizeof(checks) / sizeof(checks[0]); i++) {
-		if (checks[i].ok || (checks[i].overlap_only && !p->mem_loads_in_flight))
+		if (checks[i].ok || (checks[i].overlap_only && !p->mem_overlap))
 			continue;
-		if (checks[i].key2)
+		if (!strcmp(checks[i].key, "mem.loaded_latency"))
+			snprintf(err, len, "profile %s: mem.loaded_latency=%s: expected %s",
+				 p->machine_name, p->mem_loaded_latency, checks[i].expected);
+		else if (checks[i].key2)
 			snprintf(err, len, "profile %s: %s=%llu, %s=%llu: expected %s", p->machine_name,
 				 checks[i].key, (unsigned long long)checks[i].val, checks[i].key2,
 				 (unsigned long long)checks[i].val2, checks[i].expected);
@@ -301,7 +323,7 @@ int mm_tlb_check_profile(const struct sim_profile *p, char *err, size_t len)
  * @e: the engine, created with its profile
  *
  * Installs the flush hook so that the kernel's TLB flushes reach the model.
- * With mem.loads_in_flight > 0, also gives every core its L1D and L2 and
+ * With mem.overlap = 1, also gives every core its L1D and L2 and
  * every socket its L3 (the overlap model).
  * Context: before the engine runs.
  * Return: 0, or a negative errno (-EINVAL for a bad [tlb] or cache geometry).
@@ -397,13 +419,33 @@ void user_access_init(struct user_access *ua, struct vm_area_struct *vma)
 	ua->cache = sim_this_vcpu()->dcache;
 	ua->psc = mm_psc_of(smp_processor_id());
 	if (ua->cache) {
-		ua->scale = (uint64_t)p * w * sim_mm->prof->mem_loads_in_flight *
+		ua->scale = (uint64_t)p * w * sim_mm->prof->mem_line_fill_buffers *
 			    sim_mm->prof->mem_load_buffer_entries;
 		ua->ept_huge = sim_mm->prof->tlb_ept_page_kib == 2048;
+		ua->walk_fills = sim_mm->prof->mem_walk_fill_buffers;
 	}
 	ua->den = ua->scale * sim_mm->prof->clock_mhz;
 	ua->walks_seen = t->stats.walks;
 	ua->lookups_seen = tlb_nr_lookups(t);
+}
+
+/*
+ * The memory system's side of a batch of the overlap model that took @ps
+ * by the core's own limits: its @lines from DRAM become read traffic of the
+ * vCPU's node from the batch's start, and the vCPU's DRAM latency becomes
+ * the node's loaded latency at the batch's end, for the next batch.  A
+ * batch so charges the latency of the load before it: cheap (once per
+ * batch, not per line, and no sync) and deterministic.
+ */
+static void user_access_memory(struct user_access *ua, uint64_t lines, sim_time_t ps)
+{
+	struct sim_vcpu *v = sim_this_vcpu();
+	int cpu = smp_processor_id();
+
+	if (lines)
+		memsys_read(sim_mm->memsys, cpu, v->node, v->now, lines * 64);
+	ua->cache->cycles[CACHE_DRAM] = mm_memory_latency_cycles(sim_mm->prof, sim_mm->memsys,
+								 cpu, v->node, v->now + ps);
 }
 
 /**
@@ -419,14 +461,15 @@ void user_access_charge(struct user_access *ua)
 {
 	uint64_t walks = ua->tlb->stats.walks;
 	uint64_t lookups = tlb_nr_lookups(ua->tlb);
-	uint64_t units = ua->units, num;
+	uint64_t units = ua->units, num, lines = 0;
 	bool memory_bound = false;
+	sim_time_t ps;
 
 	if (ua->cache) {
 		const struct sim_profile *p = sim_mm->prof;
 		const struct overlap_limits lim = {
 			.loads_per_cycle = p->mem_loads_per_cycle,
-			.fill_buffers = p->mem_loads_in_flight,
+			.fill_buffers = p->mem_line_fill_buffers,
 			.page_walkers = ua->tlb->geo.page_walkers,
 			.load_buffer = p->mem_load_buffer_entries,
 		};
@@ -441,20 +484,25 @@ void user_access_charge(struct user_access *ua)
 		ua->miss_cycles = 0;
 		ua->walk_cycles = 0;
 		ua->window_cycles = 0;
+		lines = ua->dram_lines;
+		ua->dram_lines = 0;
 	}
 	num = units * 1000000ULL + ua->rem;
 	ua->units_charged += units;
 	ua->units = 0;
 	ua->rem = num % ua->den;
+	ps = num / ua->den;
+	if (ua->cache)
+		user_access_memory(ua, lines, ps);
 	count_events(SIM_DTLB_LOAD_MISSES, walks - ua->walks_seen);
 	ua->walks_seen = walks;
 	count_events(SIM_TLB_ACCESSES, lookups - ua->lookups_seen);
 	ua->lookups_seen = lookups;
 	/* Waiting for memory is not the core's work: SMT does not stretch it. */
 	if (memory_bound)
-		sim_cost_ps(num / ua->den);
+		sim_cost_ps(ps);
 	else
-		sim_cost_cpu_ps(num / ua->den);
+		sim_cost_cpu_ps(ps);
 }
 
 /**
@@ -653,10 +701,14 @@ void ua_overlap_one(struct user_access *ua, struct cache_path *cp, uint64_t addr
 	enum cache_level l;
 
 	if (r == TLB_WALK) {
+		uint64_t hits = cp->loads[CACHE_L1];
 		uint32_t w = walk_latency(ua, addr, huge);
 
 		t += w;
 		s->walk += w;
+		/* The walk's loads that missed L1D: all its latency but its L1D hits'. */
+		if (ua->walk_fills)
+			s->miss += w - (uint32_t)(cp->loads[CACHE_L1] - hits) * cp->cycles[CACHE_L1];
 	}
 	l = cache_load(cp, data_line(ua->asid, addr));
 	lat = cp->cycles[l];
@@ -682,8 +734,10 @@ void ua_overlap_one(struct user_access *ua, struct cache_path *cp, uint64_t addr
 void user_access_overlap(struct user_access *ua, uint64_t addr, enum tlb_result r, bool huge)
 {
 	struct ua_sums s = { 0 };
+	uint64_t dram = ua->cache->loads[CACHE_DRAM];
 
 	ua_overlap_one(ua, ua->cache, addr, r, huge, &s);
+	ua->dram_lines += ua->cache->loads[CACHE_DRAM] - dram;
 	ua->miss_cycles += s.miss;
 	ua->walk_cycles += s.walk;
 	ua->window_cycles += s.window;
@@ -815,7 +869,7 @@ unsigned int user_access_run(struct user_access *ua, const uint64_t *addrs, unsi
 	const pte_t pte_bits = WALK_PTE_BITS(write);
 	struct ua_counts c = { 0 };
 	struct ua_sums sums = { 0 };
-	uint64_t units = 0;
+	uint64_t units = 0, dram = overlap ? cp->loads[CACHE_DRAM] : 0;
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
@@ -849,6 +903,8 @@ unsigned int user_access_run(struct user_access *ua, const uint64_t *addrs, unsi
 		ua->miss_cycles += sums.miss;
 		ua->walk_cycles += sums.walk;
 		ua->window_cycles += sums.window;
+		if (overlap)
+			ua->dram_lines += cp->loads[CACHE_DRAM] - dram;
 		ua_counts_add(t, &c, i + 1);
 		user_access_fault(ua, addr, write);
 		return i + 1;
@@ -857,6 +913,8 @@ unsigned int user_access_run(struct user_access *ua, const uint64_t *addrs, unsi
 	ua->miss_cycles += sums.miss;
 	ua->walk_cycles += sums.walk;
 	ua->window_cycles += sums.window;
+	if (overlap)
+		ua->dram_lines += cp->loads[CACHE_DRAM] - dram;
 	ua_counts_add(t, &c, n);
 	return n;
 }

@@ -33,10 +33,9 @@ struct mmu_caches {
 /*
  * One task's access state over one VMA.
  *
- * Two cost models (docs/tlb.md), chosen by the profile's
- * mem.loads_in_flight:
+ * Two cost models (docs/tlb.md), chosen by the profile's mem.overlap:
  *
- * Flat (loads_in_flight == 0): every access costs its issue slot,
+ * Flat (mem.overlap == 0): every access costs its issue slot,
  * 1/P cycles with P == mem.loads_per_cycle, plus its TLB outcome, and walks
  * overlap W == page_walkers at a time.  A unit is 1/(P * W) cycle:
  *   unit[r][huge] == (1 + cost[r][huge] * P) * W
@@ -47,7 +46,7 @@ struct mmu_caches {
  *   units == sum of unit[][] over the accesses not yet charged
  *   scale == P * W
  *
- * Overlap (loads_in_flight == L > 0, cache != NULL; docs/tlb.md, "The
+ * Overlap (mem.overlap == 1, L == mem.line_fill_buffers, cache != NULL; docs/tlb.md, "The
  * overlap model"): the data load and each reference of a walk cost the
  * latency of the cache level that holds their line (include/mmsim/cache.h),
  * and independent accesses overlap.  A batch of n accesses takes the
@@ -55,7 +54,10 @@ struct mmu_caches {
  *   issue: n / P
  *   fill buffers: miss_cycles / L, miss_cycles == the summed memory
  *           latency of the data loads that missed L1D (a load takes a
- *           line fill buffer only once translated, and only on a miss)
+ *           line fill buffer only once translated, and only on a miss),
+ *           and with mem.walk_fill_buffers that of the walks' loads that
+ *           missed L1D (the walker's loads go through the L1D and its
+ *           fill buffers)
  *   walkers: walk_cycles / W, walk_cycles == the summed walk latencies,
  *           W == page_walkers
  *   window: window_cycles / B, window_cycles == the summed translation +
@@ -85,13 +87,15 @@ struct user_access {
 	uint64_t miss_cycles;		/* overlap: not yet charged, see above */
 	uint64_t walk_cycles;		/* overlap: not yet charged, see above */
 	uint64_t window_cycles;		/* overlap: not yet charged, see above */
+	uint64_t dram_lines;		/* overlap: lines from DRAM not yet charged */
+	bool walk_fills;		/* overlap: a walk's L1D misses hold fill buffers */
 	bool ept_huge;			/* overlap: the host's EPT maps 2M pages */
 };
 
 /* The core's limits in the overlap model (struct user_access). */
 struct overlap_limits {
 	uint64_t loads_per_cycle;	/* P: mem.loads_per_cycle */
-	uint64_t fill_buffers;		/* L: mem.loads_in_flight */
+	uint64_t fill_buffers;		/* L: mem.line_fill_buffers */
 	uint64_t page_walkers;		/* W: tlb.page_walkers */
 	uint64_t load_buffer;		/* B: mem.load_buffer_entries */
 };
@@ -111,7 +115,8 @@ void user_access_batch(struct user_access *ua, const uint64_t *addrs, unsigned i
 void user_access_overlap(struct user_access *ua, uint64_t addr, enum tlb_result r, bool huge);
 uint64_t user_access_overlap_cycles(const struct overlap_batch *b, const struct overlap_limits *lim,
 				    bool *memory_bound);
-uint32_t mm_memory_latency_cycles(const struct sim_profile *p, int nid);
+uint32_t mm_memory_latency_cycles(const struct sim_profile *p, const struct memsys *ms, int cpu,
+				  int nid, sim_time_t now);
 
 /**
  * user_access - one load (or store) of user memory at @addr

@@ -439,6 +439,8 @@ static void folio_putback_lru(struct folio *folio)
 	folio_add_lru(folio);
 }
 
+static bool folio_test_lazyfree(const struct folio *folio);
+
 /*
  * collapse_huge_page(): called with mmap_lock held for reading, returns
  * with it released.  The caller's hpage_collapse_scan_pmd() found the
@@ -506,6 +508,15 @@ static enum scan_result collapse_huge_page(struct mm_struct *mm, uint64_t addres
 		}
 		f = pte_folio(pte);
 		sim_cost_cpu_ps(sim_mm->folio_op_ps);
+		/*
+		 * The merged series checks here too: a clean lazyfree folio
+		 * (MADV_FREE since the scan) is not collapsed.
+		 */
+		if (sim_mm->variant->khugepaged_skip_lazyfree && folio_test_lazyfree(f) &&
+		    !(pte & PTE_DIRTY)) {
+			result = SCAN_PAGE_LAZYFREE;
+			break;
+		}
 		if (!is_refcount_suitable(f) || !folio_isolate_lru(f)) {
 			result = SCAN_DEL_PAGE_LRU;
 			break;

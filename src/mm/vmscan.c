@@ -199,13 +199,16 @@ static unsigned long isolate_lru_folios(unsigned long nr_to_scan, struct lruvec 
 		long nr = folio_nr_pages(folio);
 
 		scan += (unsigned long)nr;
-		/* folio_try_get() && folio_test_clear_lru() */
-		if (folio->_refcount <= 0) {
-			list_move(&folio->lru_node, src);	/* being freed: rotate */
+		/*
+		 * folio_try_get() && folio_test_clear_lru(): a folio being freed,
+		 * or one whose PG_lru another CPU has cleared to move it (it
+		 * waits for lru_lock), is rotated, not taken.
+		 */
+		if (folio->_refcount <= 0 || !folio_test_clear(folio, PG_lru)) {
+			list_move(&folio->lru_node, src);
 			continue;
 		}
 		folio_get(folio);
-		folio_clear(folio, PG_lru);
 		lruvec_del_folio(lruvec, folio);
 		list_add(&folio->lru_node, dst);
 		folio->place = FOLIO_ISOLATED;
