@@ -135,7 +135,7 @@ struct vm_method {
  *   cache-stripe  W 64 bytes per line (+64), R 4096
  *   checkerboard  W 16 words per line, RW swap of 8 word pairs, R 512 (+64)
  *   flip          W 4096 (+512), 8 x RMW 4096 (+512 each), R 4096
- *   fwdrev        W 16 bytes per 16 from both ends (+256), R the same
+ *   fwdrev        W 16 bytes per 16 from both ends (+256), R the same (+256)
  *   galpat-0/1    memset, 1 random byte per page, R 512 (+64)
  *   gray          W 4096, R 4096 (+4096)
  *   grayflip      W 4096, R 4096 (+4096)
@@ -175,7 +175,7 @@ static const struct vm_method vm_methods[] = {
 		    W_(8192, 512), W_(8192, 512), W_(8192, 512), W_(8192, 512), R_(4096, 0) }, 1 },
 	{ "fwdrev", { { .order = VM_FWD, .flags = VM_W, .lines = 64, .accesses = 4096, .bogo = 256,
 			.repeat = 1, .far = VM_FAR_MIRROR },
-		      { .order = VM_FWD, .lines = 64, .accesses = 4096, .repeat = 1,
+		      { .order = VM_FWD, .lines = 64, .accesses = 4096, .bogo = 256, .repeat = 1,
 			.far = VM_FAR_MIRROR } }, 1 },
 	{ "galpat-0", { MEMSET, GALPAT_BITS, R_(512, 64) }, 1 },
 	{ "galpat-1", { MEMSET, GALPAT_BITS, R_(512, 64) }, 1 },
