@@ -36,9 +36,10 @@
  *             two lines (rowhammer);
  *   flags     VM_W: it stores, so the page is dirtied and its lines are
  *             written back; VM_NT: whole-line stores that read nothing
- *             (glibc's memset of a buffer this large takes its
- *             non-temporal path); VM_LAT: every line costs a DRAM latency,
- *             no prefetch (clflush and reload, page-sized strides);
+ *             (glibc's memset of a buffer this large is rep stosb, whose
+ *             fast-string stores read no line); VM_LAT: every line costs
+ *             a DRAM latency, no prefetch (clflush and reload, page-sized
+ *             strides);
  *   lines     cache lines it touches per page;
  *   accesses  loads and stores per page (issue slots);
  *   bogo      counter increment per page (per pass for the hammer);
@@ -89,7 +90,7 @@ enum vm_far {
 };
 
 #define VM_W	0x1	/* stores: dirties the page, its lines are written back */
-#define VM_NT	0x2	/* whole-line stores that read nothing */
+#define VM_NT	0x2	/* whole-line stores that read nothing (rep stosb) */
 #define VM_LAT	0x4	/* each line a DRAM latency: no prefetch */
 
 struct vm_pass {
@@ -117,7 +118,7 @@ struct vm_method {
 				  .bogo = (b), .repeat = 1 }
 #define W_(acc, b)		PASS(VM_FWD, VM_W, acc, b)		/* stores (and RMW) */
 #define R_(acc, b)		PASS(VM_FWD, 0, acc, b)			/* loads */
-#define MEMSET			PASS(VM_FWD, VM_W | VM_NT, 64, 0)	/* glibc memset, non-temporal */
+#define MEMSET			PASS(VM_FWD, VM_W | VM_NT, 64, 0)	/* glibc memset: rep stosb */
 #define PRIME61(f, b)		PASS(VM_FWD, f, 67, b)			/* every 61st byte: 67 per page */
 #define GALPAT_BITS		{ .order = VM_SCATTER, .flags = VM_W | VM_LAT, .lines = 1, \
 				  .accesses = 2, .repeat = 1 }
