@@ -17,6 +17,7 @@
 #include "engine_util.h"
 #include "../src/mm/vmscan.c"
 #include "mmsim/scenario.h"
+#include "mm/access.h"
 #include "workloads/stress_vm.h"
 
 static struct sim_profile prof;
@@ -450,7 +451,7 @@ static void test_relations_zram(void **state)
 /*
  * stress_vm_all()'s rotation (stress-vm.c at 291fc434, x86-64 build): the
  * table's entries after "all" in order, wrrd128nt listed twice, and back
- * to the first after the last.
+ * to the first after the last; and V0.19.00's order.
  */
 static void test_stress_vm_rotation(void **state)
 {
@@ -465,9 +466,19 @@ static void test_stress_vm_rotation(void **state)
 	assert_string_equal(stress_vm_method_name(37), "wrrd128nt");
 	assert_string_equal(stress_vm_method_name(38), "zero-one");
 	assert_null(stress_vm_method_name(39));
-	assert_int_equal(stress_vm_next_method(0), 1);
-	assert_int_equal(stress_vm_next_method(37), 38);
-	assert_int_equal(stress_vm_next_method(38), 0);
+	assert_int_equal(stress_vm_next_method(STRESS_VM_V0_22, 0), 1);
+	assert_int_equal(stress_vm_next_method(STRESS_VM_V0_22, 37), 38);
+	assert_int_equal(stress_vm_next_method(STRESS_VM_V0_22, 38), 0);
+	/* V0.19.00: rowhammer after grayflip, then incdec; swap before move-inv; back to the start */
+	assert_string_equal(stress_vm_method_name(stress_vm_next_method(STRESS_VM_V0_19, 8)),
+			    "rowhammer");
+	assert_string_equal(stress_vm_method_name(stress_vm_next_method(STRESS_VM_V0_19, 25)),
+			    "incdec");
+	assert_string_equal(stress_vm_method_name(stress_vm_next_method(STRESS_VM_V0_19, 26)),
+			    "move-inv");
+	assert_string_equal(stress_vm_method_name(stress_vm_next_method(STRESS_VM_V0_19, 14)),
+			    "wrrd128nt");
+	assert_int_equal(stress_vm_next_method(STRESS_VM_V0_19, 38), 0);
 }
 
 /*
@@ -533,7 +544,7 @@ static void test_stress_vm_worker_counts_its_calls(void **state)
 	assert_non_null(sim_task_create(e, 0, "stress-ng-vm", stress_vm_worker, &w));
 	assert_int_equal(sim_engine_run(e, err, sizeof(err)), 0);
 	assert_true(w.calls >= 3);
-	for (k = 0, i = 0; k < w.calls; k++, i = stress_vm_next_method(i))
+	for (k = 0, i = 0; k < w.calls; k++, i = stress_vm_next_method(STRESS_VM_V0_22, i))
 		done += stress_vm_method_counter(i, 256);
 	assert_int_equal(w.method, i);
 	assert_true(w.counter >= done);

@@ -14,7 +14,8 @@
  * table, starting at index 1 (the entry after "all" itself) and wrapping
  * back to 1 after the last, so a worker's k-th call is the table's
  * (k mod 39)-th method: 38 names in the x86-64 build, wrrd128nt listed
- * twice.  Each method adds to the bogo counter as it goes (per byte, per
+ * twice.  Versions up to V0.19.00 (May 2025) ordered the table otherwise
+ * (vm_rotation_v0_19[]); the scenario's stress_ng parameter picks one.  Each method adds to the bogo counter as it goes (per byte, per
  * word, per chunk or per call, as its code says) and the bogo ops
  * reported are that counter >> VM_BOGO_SHIFT (12).
  *
@@ -251,10 +252,28 @@ const char *stress_vm_method_name(unsigned int m)
 	return m < NR_VM_METHODS ? vm_methods[m].name : NULL;
 }
 
-/* stress_vm_all(): the next entry of the table, wrapping to its first method. */
-unsigned int stress_vm_next_method(unsigned int m)
+/*
+ * The table of V0.19.00 (May 2025, the order up to mid-2025), as indices
+ * into vm_methods[]: rowhammer after grayflip, then incdec ... swap,
+ * move-inv, modulo-x, mscan, one wrrd128nt, prime-*, walk-*, write64,
+ * write64nt, write1024v, zero-one; no one-zero, no write64ds.  36 entries.
+ */
+static const uint8_t vm_rotation_v0_19[] = {
+	0, 1, 2, 3, 4, 5, 6, 7, 8, 25, 9, 10, 11, 21, 22, 23, 24, 26, 13, 12, 14, 36,
+	16, 17, 18, 19, 20, 28, 30, 27, 29, 31, 32, 34, 35, 38,
+};
+
+/* stress_vm_all(): the next entry of @version's table, wrapping to its first method. */
+unsigned int stress_vm_next_method(unsigned int version, unsigned int m)
 {
-	return (m + 1) % NR_VM_METHODS;
+	unsigned int i, n = sizeof(vm_rotation_v0_19);
+
+	if (version == STRESS_VM_V0_22)
+		return (m + 1) % NR_VM_METHODS;
+	for (i = 0; i < n; i++)
+		if (vm_rotation_v0_19[i] == m)
+			return vm_rotation_v0_19[(i + 1) % n];
+	return vm_rotation_v0_19[0];
 }
 
 uint64_t stress_vm_method_counter(unsigned int m, uint64_t pages)
@@ -473,7 +492,7 @@ void stress_vm_worker(void *arg)
 				go = vm_pass_run(w, &ua, &meth->passes[p]);
 		if (go) {
 			w->calls++;
-			w->method = stress_vm_next_method(w->method);
+			w->method = stress_vm_next_method(w->version, w->method);
 		}
 	}
 	vm_munmap(w->mm, addr, w->bytes);	/* --vm-keep: unmapped at the end */
