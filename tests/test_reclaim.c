@@ -17,6 +17,8 @@
 #include "engine_util.h"
 #include "../src/mm/vmscan.c"
 #include "mmsim/scenario.h"
+#include "mm/access.h"
+#include "workloads/stress_vm.h"
 
 static struct sim_profile prof;
 static struct mm_struct *mms[3];
@@ -446,6 +448,183 @@ static void test_relations_zram(void **state)
 	assert_true(metric(s, &r[1], "pgsteal_anon") >= metric(s, &r[0], "pgsteal_anon"));
 }
 
+/*
+ * stress_vm_all()'s rotation (stress-vm.c at 291fc434, x86-64 build): the
+ * table's entries after "all" in order, wrrd128nt listed twice, and back
+ * to the first after the last; and V0.19.00's order.
+ */
+static void test_stress_vm_rotation(void **state)
+{
+	(void)state;
+	assert_int_equal(stress_vm_nr_methods(), 39);
+	assert_string_equal(stress_vm_method_name(0), "cache-lines");
+	assert_string_equal(stress_vm_method_name(1), "cache-stripe");
+	assert_string_equal(stress_vm_method_name(2), "checkerboard");
+	assert_string_equal(stress_vm_method_name(12), "modulo-x");
+	assert_string_equal(stress_vm_method_name(20), "prime-incdec");
+	assert_string_equal(stress_vm_method_name(36), "wrrd128nt");
+	assert_string_equal(stress_vm_method_name(37), "wrrd128nt");
+	assert_string_equal(stress_vm_method_name(38), "zero-one");
+	assert_null(stress_vm_method_name(39));
+	assert_int_equal(stress_vm_next_method(STRESS_VM_V0_22, 0), 1);
+	assert_int_equal(stress_vm_next_method(STRESS_VM_V0_22, 37), 38);
+	assert_int_equal(stress_vm_next_method(STRESS_VM_V0_22, 38), 0);
+	/* V0.19.00: rowhammer after grayflip, then incdec; swap before move-inv; back to the start */
+	assert_string_equal(stress_vm_method_name(stress_vm_next_method(STRESS_VM_V0_19, 8)),
+			    "rowhammer");
+	assert_string_equal(stress_vm_method_name(stress_vm_next_method(STRESS_VM_V0_19, 25)),
+			    "incdec");
+	assert_string_equal(stress_vm_method_name(stress_vm_next_method(STRESS_VM_V0_19, 26)),
+			    "move-inv");
+	assert_string_equal(stress_vm_method_name(stress_vm_next_method(STRESS_VM_V0_19, 14)),
+			    "wrrd128nt");
+	assert_int_equal(stress_vm_next_method(STRESS_VM_V0_19, 38), 0);
+}
+
+/*
+ * One call's bogo counter over a 1 MiB buffer (256 pages), worked from
+ * each method's loop in stress-vm.c:
+ *   cache-lines   c += buf_sz / 64                       = 16,384
+ *   flip          c++ per 8 bytes, in 9 passes: 9 x 131,072 = 1,179,648
+ *   mscan         c++ per byte in 2 passes (the bogo_add between is
+ *                 overwritten by the final bogo_set)    = 2,097,152
+ *   prime-incdec  c reset, then c++ per byte of the strided pass = 1,048,576
+ *   rowhammer     VM_ROWHAMMER_LOOPS per call, any size   = 1,000,000
+ *   write64       buf_sz / 256 (32 words per iteration)   = 4,096
+ *   modulo-x      every byte but one in 23, 23 strides: 22 x 2^20 =
+ *                 23,068,672; the model's 3,918 per page gives 23,069,184
+ *                 (4096 x 22 / 23 = 3,917.9 rounded)
+ * and a worker's bogo ops are the counter >> 12.
+ */
+static void test_stress_vm_method_counter(void **state)
+{
+	struct stress_vm_worker w = { .counter = 16384 + 1179648 };
+
+	(void)state;
+	assert_int_equal(stress_vm_method_counter(0, 256), 16384);
+	assert_int_equal(stress_vm_method_counter(3, 256), 1179648);
+	assert_int_equal(stress_vm_method_counter(14, 256), 2097152);
+	assert_int_equal(stress_vm_method_counter(20, 256), 1048576);
+	assert_int_equal(stress_vm_method_counter(25, 256), 1000000);
+	assert_int_equal(stress_vm_method_counter(25, 1), 1000000);
+	assert_int_equal(stress_vm_method_counter(32, 256), 4096);
+	assert_int_equal(stress_vm_method_counter(12, 256), 23069184);
+	assert_int_equal(stress_vm_bogo_ops(&w), (16384 + 1179648) >> 12);
+	assert_int_equal(stress_vm_bogo_ops(&w), 292);
+}
+
+/*
+ * A worker run through the engine over 1 MiB with memory to spare (no
+ * reclaim): when the timeout stops it, its counter holds every completed
+ * call's increment, in rotation order, and part of the current one's (all
+ * of it when the timeout falls in a last pass that counts nothing, as
+ * flip's check pass).
+ */
+static void test_stress_vm_worker_counts_its_calls(void **state)
+{
+	static struct sim_profile p;
+	struct sim_engine_opts o = { .profile = &p, .seed = 1 };
+	struct stress_vm_worker w = { .bytes = 1ULL << 20, .duration = 5 * SIM_MS };
+	const struct mm_variant v = { .name = "before" };
+	struct sim_engine *e;
+	struct mm_model *m;
+	uint64_t done = 0;
+	unsigned int k, i;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(sim_profile_load("server-16", &p, err, sizeof(err)), 0);
+	o.nr_cpus = sim_profile_nr_cpus(&p);
+	e = sim_engine_create(&o);
+	assert_non_null(e);
+	m = mm_model_create(e, &v, 1L << 16, err, sizeof(err));
+	assert_non_null(m);
+	assert_int_equal(mm_tlb_init(e), 0);
+	w.mm = mm_alloc(m->root_memcg);
+	assert_non_null(sim_task_create(e, 0, "stress-ng-vm", stress_vm_worker, &w));
+	assert_int_equal(sim_engine_run(e, err, sizeof(err)), 0);
+	assert_true(w.calls >= 3);
+	for (k = 0, i = 0; k < w.calls; k++, i = stress_vm_next_method(STRESS_VM_V0_22, i))
+		done += stress_vm_method_counter(i, 256);
+	assert_int_equal(w.method, i);
+	assert_true(w.counter >= done);
+	assert_true(w.counter <= done + stress_vm_method_counter(i, 256));
+	mm_free(w.mm);
+	mm_tlb_destroy(e);
+	mm_model_destroy(m);
+	sim_engine_destroy(e);
+}
+
+/*
+ * The DRAM time of a pass (memsys_read()), on the test machine with one
+ * socket of two cores, node reads at 4 GB/s and write-backs at 8 GB/s, a
+ * core streaming at 5 GB/s:
+ *   1 MiB alone:      the node 2^20 B / 4 GB/s = 262,144,000 ps, the core
+ *                     2^20 / 5 = 209,715,200 ps: 262,144,000 ps;
+ *   two cores at once: the node serves one after the other: the first at
+ *                     262,144,000 ps, the second at 524,288,000 ps;
+ *   1 MiB read and 1 MiB written back: the node 262,144,000 + 131,072,000
+ *                     = 393,216,000 ps (the core: 2 MiB / 5 = 419,430,400
+ *                     ps, longer, so that is the time);
+ *   issue time longer than the traffic: the issue time, 500 us.
+ */
+static struct memsys *ms_test;
+static sim_time_t ms_took[2];
+static int ms_case;
+
+static void ms_reader(void *arg)
+{
+	int i = (int)(intptr_t)arg;
+	sim_time_t t0 = sim_now();
+
+	if (ms_case == 0)
+		memsys_read(ms_test, 0, 1ULL << 20, 0, 5, 0);
+	else if (ms_case == 1)
+		memsys_read(ms_test, 0, 1ULL << 20, 1ULL << 20, 5, 0);
+	else
+		memsys_read(ms_test, 0, 1ULL << 20, 0, 5, 500 * SIM_US);
+	ms_took[i] = sim_now() - t0;
+}
+
+static void run_readers(int which, int n, sim_time_t took[2])
+{
+	struct sim_engine_opts o = { .profile = &prof, .nr_cpus = 2, .seed = 1 };
+	struct sim_engine *e;
+	int i;
+
+	test_profile(&prof, 1, 2, 1);
+	prof.mem_node_read_gbps = 4;
+	prof.mem_node_write_gbps = 8;
+	e = sim_engine_create(&o);
+	assert_non_null(e);
+	ms_test = memsys_create(&prof, 2);
+	assert_non_null(ms_test);
+	ms_case = which;
+	for (i = 0; i < n; i++)
+		assert_non_null(sim_task_create(e, i, "reader", ms_reader, (void *)(intptr_t)i));
+	assert_int_equal(sim_engine_run(e, NULL, 0), 0);
+	took[0] = ms_took[0];
+	took[1] = ms_took[1];
+	memsys_destroy(ms_test);
+	sim_engine_destroy(e);
+}
+
+static void test_memsys_read_pass_time(void **state)
+{
+	sim_time_t t[2];
+
+	(void)state;
+	run_readers(0, 1, t);
+	assert_int_equal(t[0], 262144000);
+	run_readers(0, 2, t);
+	assert_int_equal(t[0] < t[1] ? t[0] : t[1], 262144000);
+	assert_int_equal(t[0] < t[1] ? t[1] : t[0], 524288000);
+	run_readers(1, 1, t);
+	assert_int_equal(t[0], 419430400);
+	run_readers(2, 1, t);
+	assert_int_equal(t[0], 500 * SIM_US);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -455,6 +634,10 @@ int main(void)
 		cmocka_unit_test(test_relations_small_scale),
 		cmocka_unit_test(test_relations_zram),
 		cmocka_unit_test(test_checked_zram_run_ends_clean),
+		cmocka_unit_test(test_stress_vm_rotation),
+		cmocka_unit_test(test_stress_vm_method_counter),
+		cmocka_unit_test(test_stress_vm_worker_counts_its_calls),
+		cmocka_unit_test(test_memsys_read_pass_time),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

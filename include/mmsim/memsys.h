@@ -190,4 +190,25 @@ static inline sim_time_t memsys_ps(uint64_t bytes, uint64_t gbps)
 	return gbps ? (sim_time_t)(bytes * 1000 / gbps) : 0;
 }
 
+/**
+ * memsys_read - a pass of this CPU over memory of node @nid that misses the caches
+ * @ms: the memory system
+ * @nid: the node read
+ * @read_bytes: lines filled from DRAM (a load, or a store's read for ownership)
+ * @wb_bytes: dirty lines written back to DRAM as they are evicted
+ * @core_gbps: the core's streaming rate with hardware prefetch (mem.stream_gbps)
+ * @issue_ps: the CPU's own time for the pass's instructions, which overlaps
+ *            the memory traffic
+ *
+ * The pass is sequential within each page, so the prefetchers keep the
+ * core's streams full: it takes the longest of @issue_ps, its bytes at the
+ * core's rate (one queue per physical core, shared by SMT siblings) and its
+ * turn on the node's DRAM (reads at node_read_gbps, write-backs at
+ * node_write_gbps), where it queues behind the other cores' traffic.
+ *
+ * Context: a task on a vCPU; a sync point.  Charges the time to the vCPU.
+ */
+void memsys_read(struct memsys *ms, int nid, uint64_t read_bytes, uint64_t wb_bytes,
+		 uint64_t core_gbps, sim_time_t issue_ps);
+
 #endif /* MMSIM_MEMSYS_H */

@@ -80,6 +80,7 @@
 	X(mem, walk_fill_buffers, U64, "", "1: a page walk's loads that miss the L1D hold fill buffers, as the data's do (overlap model); 0: only the data's") \
 	X(mem, loaded_latency, STR, "", "DRAM latency under load: util:latency pairs, per mille of peak and of idle (Intel MLC --loaded_latency); none: idle always") \
 	X(mem, load_buffer_entries, U64, "", "load buffer entries: loads in flight from issue to completion (overlap model)") \
+	X(mem, stream_gbps, U64, "GB/s", "a core's streaming rate over memory with hardware prefetch; 0: no limit") \
 	X(mm, fault_entry_ns, U64, "ns", "exception entry, exit and handle_mm_fault() walk") \
 	X(mm, syscall_ns, U64, "ns", "system call entry and exit")                 \
 	X(mm, list_op_ns, U64, "ns", "list_add or list_del on lines in cache")     \
@@ -178,6 +179,7 @@
 	X(mem, upi_links, 0, 16, "physics: 2 to 4 links per socket ship; 0: no link limit") \
 	X(mem, upi_mtps, 0, 100000, "physics: UPI runs 9.6 to 24 GT/s; 0: no link limit") \
 	X(mem, line_fill_buffers, 0, 1024, "physics: 10 to a few dozen per core; 0: no per-core limit") \
+	X(mem, stream_gbps, 0, 10000, "0: no limit; else a divisor, 10 TB/s above any core") \
 	X(mm, fault_entry_ns, 0, PROFILE_NS_MAX, "time cost")                      \
 	X(mm, syscall_ns, 0, PROFILE_NS_MAX, "time cost")                          \
 	X(mm, list_op_ns, 0, PROFILE_NS_MAX, "time cost")                          \

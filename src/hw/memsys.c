@@ -285,3 +285,30 @@ sim_time_t memsys_loaded_latency_ps(const struct memsys *ms, int cpu, int nid, s
 		wait = ms->link[from][to].busy_until - now;
 	return lat + wait;
 }
+
+void memsys_read(struct memsys *ms, int nid, uint64_t read_bytes, uint64_t wb_bytes,
+		 uint64_t core_gbps, sim_time_t issue_ps)
+{
+	uint64_t bytes = read_bytes + wb_bytes;
+	struct sim_vcpu *v;
+	sim_time_t now, done;
+	int from;
+
+	sim_sync();
+	v = sim_this_vcpu();
+	now = v->now;
+	from = node_socket(ms, nid);
+	done = now + issue_ps;
+	done = later(done, memsys_reserve(&ms->core[v->core], now, memsys_ps(bytes, core_gbps),
+					  bytes));
+	if (from != v->socket) {
+		done = later(done, memsys_reserve(&ms->link[from][v->socket], now,
+						  link_ps(ms, read_bytes), read_bytes));
+		done = later(done, memsys_reserve(&ms->link[v->socket][from], now,
+						  link_ps(ms, wb_bytes), wb_bytes));
+	}
+	done = later(done, memsys_reserve(&ms->node[nid], now,
+					  memsys_ps(read_bytes, ms->node_read_gbps) +
+					  memsys_ps(wb_bytes, ms->node_write_gbps), bytes));
+	sim_cost_ps(done - now);
+}

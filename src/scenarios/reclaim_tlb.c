@@ -163,6 +163,7 @@ static int reclaim_tlb_run(const struct sim_run_config *cfg, int variant,
 		w[i].mm = threads && i ? w[0].mm : mm_alloc(m->root_memcg);
 		w[i].bytes = (sim_param(cfg, "vm_bytes") / nr) & ~(PAGE_SIZE - 1);
 		w[i].duration = sim_param(cfg, "duration") * SIM_NS;
+		w[i].version = (unsigned int)sim_param(cfg, "stress_ng");
 		if (fork_start) {
 			procs[i + 1].w = &w[i];
 			continue;
@@ -208,6 +209,7 @@ out_engine:
 static const char *const reclaim_tlb_swap_devices[] = { "ssd", "zram", NULL };
 static const char *const reclaim_tlb_worker_kinds[] = { "processes", "threads", NULL };
 static const char *const reclaim_tlb_starts[] = { "fork", "direct", NULL };
+static const char *const reclaim_tlb_stress_ng[] = { "v0.22", "v0.19", NULL };
 
 static const struct sim_param reclaim_tlb_params[] = {
 	{ .key = "workers", .type = SIM_PARAM_COUNT, .def = 16, .min = 1, .max = SIM_MAX_CPUS,
@@ -234,6 +236,10 @@ static const struct sim_param reclaim_tlb_params[] = {
 	  .choices = reclaim_tlb_starts,
 	  .help = "fork (stress-ng: main forks the instances, each forks its worker, "
 		  "placed by the scheduler) or direct (worker i created on cpu i)" },
+	{ .key = "stress_ng", .type = SIM_PARAM_ENUM, .def = 0, .min = 0, .max = 1,
+	  .choices = reclaim_tlb_stress_ng,
+	  .help = "stress-ng's --vm-method all order: v0.22 (2026, default) or v0.19 (May "
+		  "2025: rowhammer after grayflip, swap before move-inv)" },
 	{ 0 },
 };
 
@@ -247,7 +253,7 @@ static const struct sim_metric reclaim_tlb_metrics[] = {
 };
 
 /* What the post does not say (docs/results.md): the swap device. */
-static const char *const reclaim_tlb_unpublished[] = { "swap_device", NULL };
+static const char *const reclaim_tlb_unpublished[] = { "swap_device", "stress_ng", NULL };
 
 static const struct sim_published reclaim_tlb_published[] = {
 	/*

@@ -7,6 +7,12 @@
 
 struct mm_struct;
 
+/* Which stress-ng's method table: its order changed in 2025. */
+enum {
+	STRESS_VM_V0_22,		/* 291fc434, August 2026 (the default) */
+	STRESS_VM_V0_19,		/* V0.19.00, May 2025 */
+};
+
 /* One stress-ng vm worker: its own process (mm) and its share of --vm-bytes. */
 struct stress_vm_worker {
 	struct mm_struct *mm;
@@ -14,10 +20,21 @@ struct stress_vm_worker {
 	sim_time_t duration;		/* --timeout */
 	uint64_t counter;		/* stress-ng's bogo counter before >> VM_BOGO_SHIFT */
 	uint64_t oom;			/* faults that could not be resolved */
+	unsigned int version;		/* STRESS_VM_V0_22 or STRESS_VM_V0_19: the table's order */
+	unsigned int method;		/* index in the table of the method running */
+	uint64_t calls;			/* methods completed */
 };
 
 void stress_vm_worker(void *arg);
 /* bogo ops of a worker as stress-ng reports them */
 uint64_t stress_vm_bogo_ops(const struct stress_vm_worker *w);
+
+/* The method table of --vm-method all, in stress-ng's order (without "all"). */
+unsigned int stress_vm_nr_methods(void);
+const char *stress_vm_method_name(unsigned int m);
+/* The method stress_vm_all() of stress-ng @version calls after method @m. */
+unsigned int stress_vm_next_method(unsigned int version, unsigned int m);
+/* The bogo counter (before >> 12) that one call of method @m adds over @pages pages. */
+uint64_t stress_vm_method_counter(unsigned int m, uint64_t pages);
 
 #endif
