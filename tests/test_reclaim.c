@@ -556,7 +556,7 @@ static void test_stress_vm_worker_counts_its_calls(void **state)
 }
 
 /*
- * The DRAM time of a pass (memsys_read()), on the test machine with one
+ * The DRAM time of a pass (memsys_stream()), on the test machine with one
  * socket of two cores, node reads at 4 GB/s and write-backs at 8 GB/s, a
  * core streaming at 5 GB/s:
  *   1 MiB alone:      the node 2^20 B / 4 GB/s = 262,144,000 ps, the core
@@ -578,11 +578,11 @@ static void ms_reader(void *arg)
 	sim_time_t t0 = sim_now();
 
 	if (ms_case == 0)
-		memsys_read(ms_test, 0, 1ULL << 20, 0, 5, 0);
+		memsys_stream(ms_test, 0, 1ULL << 20, 0, 5, 0);
 	else if (ms_case == 1)
-		memsys_read(ms_test, 0, 1ULL << 20, 1ULL << 20, 5, 0);
+		memsys_stream(ms_test, 0, 1ULL << 20, 1ULL << 20, 5, 0);
 	else
-		memsys_read(ms_test, 0, 1ULL << 20, 0, 5, 500 * SIM_US);
+		memsys_stream(ms_test, 0, 1ULL << 20, 0, 5, 500 * SIM_US);
 	ms_took[i] = sim_now() - t0;
 }
 
@@ -609,7 +609,7 @@ static void run_readers(int which, int n, sim_time_t took[2])
 	sim_engine_destroy(e);
 }
 
-static void test_memsys_read_pass_time(void **state)
+static void test_memsys_stream_pass_time(void **state)
 {
 	sim_time_t t[2];
 
@@ -637,7 +637,7 @@ int main(void)
 		cmocka_unit_test(test_stress_vm_rotation),
 		cmocka_unit_test(test_stress_vm_method_counter),
 		cmocka_unit_test(test_stress_vm_worker_counts_its_calls),
-		cmocka_unit_test(test_memsys_read_pass_time),
+		cmocka_unit_test(test_memsys_stream_pass_time),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

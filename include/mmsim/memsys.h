@@ -191,7 +191,7 @@ static inline sim_time_t memsys_ps(uint64_t bytes, uint64_t gbps)
 }
 
 /**
- * memsys_read - a pass of this CPU over memory of node @nid that misses the caches
+ * memsys_stream - a pass of this CPU over memory of node @nid that misses the caches
  * @ms: the memory system
  * @nid: the node read
  * @read_bytes: lines filled from DRAM (a load, or a store's read for ownership)
@@ -208,7 +208,7 @@ static inline sim_time_t memsys_ps(uint64_t bytes, uint64_t gbps)
  *
  * Context: a task on a vCPU; a sync point.  Charges the time to the vCPU.
  */
-void memsys_read(struct memsys *ms, int nid, uint64_t read_bytes, uint64_t wb_bytes,
-		 uint64_t core_gbps, sim_time_t issue_ps);
+void memsys_stream(struct memsys *ms, int nid, uint64_t read_bytes, uint64_t wb_bytes,
+		   uint64_t core_gbps, sim_time_t issue_ps);
 
 #endif /* MMSIM_MEMSYS_H */

@@ -286,8 +286,8 @@ sim_time_t memsys_loaded_latency_ps(const struct memsys *ms, int cpu, int nid, s
 	return lat + wait;
 }
 
-void memsys_read(struct memsys *ms, int nid, uint64_t read_bytes, uint64_t wb_bytes,
-		 uint64_t core_gbps, sim_time_t issue_ps)
+void memsys_stream(struct memsys *ms, int nid, uint64_t read_bytes, uint64_t wb_bytes,
+		   uint64_t core_gbps, sim_time_t issue_ps)
 {
 	uint64_t bytes = read_bytes + wb_bytes;
 	struct sim_vcpu *v;

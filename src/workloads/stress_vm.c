@@ -54,7 +54,7 @@
  * TLB entry's permission and dirty bits (vm_store()).  The page's other
  * accesses cost their issue slots, 1/mem.loads_per_cycle cycle each; its
  * lines come from DRAM (a 128 MiB buffer fits no cache) through the memory
- * system, memsys_read() (include/mmsim/memsys.h): the core streams at
+ * system, memsys_stream() (include/mmsim/memsys.h): the core streams at
  * mem.stream_gbps and the node's DRAM is shared by all sixteen workers.
  * The issue slots and the traffic overlap: a chunk of pages costs the
  * longer of the two.
@@ -337,7 +337,7 @@ struct vm_traffic {
 
 /*
  * Charge a chunk: its TLB outcomes (user_access_charge()), then its issue
- * slots overlapped with its memory traffic (memsys_read()); a latency-bound
+ * slots overlapped with its memory traffic (memsys_stream()); a latency-bound
  * line adds the loaded DRAM latency it meets.  User mode: the worker may be
  * preempted and moved here, and then continues with the new vCPU's TLB.
  */
@@ -353,7 +353,7 @@ static void vm_charge(struct user_access *ua, struct vm_traffic *t)
 								  v->now);
 	sim_preemptible(true);
 	user_access_charge(ua);
-	memsys_read(sim_mm->memsys, sim_this_vcpu()->node, t->read_bytes + t->lat_lines * 64,
+	memsys_stream(sim_mm->memsys, sim_this_vcpu()->node, t->read_bytes + t->lat_lines * 64,
 		    t->wb_bytes, p->mem_stream_gbps, issue_ps + lat_ps);
 	sim_preemptible(false);
 	if (ua->tlb != sim_this_vcpu()->tlb)
