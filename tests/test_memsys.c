@@ -249,6 +249,7 @@ static void test_contended_line_queues(void **state)
 	assert_int_equal(end_ps[2], 181 * SIM_NS);
 	assert_int_equal(end_ps[3], 241 * SIM_NS);
 	assert_int_equal(rmw_busy, 241 * SIM_NS);
+	memsys_destroy(ms);
 	sim_engine_destroy(e);
 }
 
