@@ -894,8 +894,8 @@ static const struct {
 	{ "swap.write_us", "20", "default: assumed NVMe write" },
 	{ "swap.read_us", "80", "default: assumed NVMe 4K read" },
 	{ "swap.bandwidth_mbps", "2000", "default: assumed NVMe bandwidth" },
-	{ "swap.zram_compress_mbps", "780", "default: LZ4 README benchmark" },
-	{ "swap.zram_decompress_mbps", "4970", "default: LZ4 README benchmark" },
+	{ "swap.zram_compress_mbps", "650", "default: lzo-rle, zram's default compressor (zstd README lzbench lzo1x -1)" },
+	{ "swap.zram_decompress_mbps", "825", "default: lzo-rle, zram's default compressor (zstd README lzbench lzo1x -1)" },
 };
 
 /* Every profile field's section and key, from the one list. */
