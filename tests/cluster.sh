@@ -74,11 +74,11 @@ G1=(spinlock --vary cpus=2,4,8,16 --seeds 2 --set iterations=30)
 "$BIN" sweep "${G1[@]}" --jobs 2 --csv ref1.csv || fail "the unsharded sweep exited $?"
 [ "$(wc -l < ref1.csv)" -eq 49 ] || fail "ref1.csv: expected 49 lines, got $(wc -l < ref1.csv)"
 # The reference of part 3, a sweep with one long run, beside the rest.
-# The long run is shard 2 of 3: 6 s on the project's VM with the sanitizer
-# build that ctest runs (0.1-0.2 s with the release build), time enough to
+# The long run is shard 2 of 3: about 7 s on the project's idle VM with the
+# sanitizer build that ctest runs (0.3-0.5 s with the release build), time enough to
 # see the task RUNNING and kill it; if it ends first, the test says so and
 # fails.
-G3=(spinlock --set cpus=8 --vary iterations=10,60000,20)
+G3=(spinlock --set cpus=8 --vary iterations=10,150000,20)
 "$BIN" sweep "${G3[@]}" --csv ref3.csv > ref3.out 2>&1 &
 ref3_pid=$!
 
@@ -137,6 +137,29 @@ for ((i = 0; i < 1200; i++)); do
 	sleep 0.1
 done
 [ "$st" = RUNNING ] || fail "array task 2 was $st, not RUNNING, when it was to be killed"
+# RUNNING comes before the batch shell has started mmsim: a cancel in that
+# window can reach the shell but miss the mmsim it forks next (proctrack/
+# linuxproc finds a job's processes by scanning), and that mmsim then runs
+# to the end and writes its part.  So wait until the shard's mmsim itself
+# runs (its command line holds "--shard 2/3"), then cancel.  /proc is read
+# directly (procps may not be installed); the pattern's [3] keeps the grep
+# from matching its own command line.
+shard2_running() {
+	local f
+	for f in /proc/[0-9]*/cmdline; do
+		tr '\0' ' ' < "$f" 2> /dev/null | grep -q -- '--shard 2/[3] --csv k[.]part-2-of-3[.]csv' &&
+			return 0
+	done
+	return 1
+}
+for ((i = 0; i < 150; i++)); do
+	shard2_running && break
+	sleep 0.1
+done
+shard2_running || fail "array task 2's mmsim was not seen running within 15 s"
+sleep 0.2
+[ "$(job_state "${jid}_2")" = RUNNING ] ||
+	fail "array task 2 ended ($(job_state "${jid}_2")) before it could be killed: its run is too short for this host"
 scancel "${jid}_2" || fail "scancel ${jid}_2 exited $?"
 wait_gone "$jid" 300
 wait_gone "$mid" 60
@@ -150,7 +173,7 @@ st=$(job_state "${jid}_2")
 rc=$?
 grep -v '^==[0-9]*==' err.txt > err1.txt
 [ $rc -eq 1 ] || fail "--merge without part 2 exited $rc, expected 1: $(cat err1.txt)"
-grep -q "^mmsim: shard 2/3 (k.part-2-of-3.csv): missing: its run 1 of 3, iterations=60000 seed [0-9]*$" err1.txt ||
+grep -q "^mmsim: shard 2/3 (k.part-2-of-3.csv): missing: its run 1 of 3, iterations=150000 seed [0-9]*$" err1.txt ||
 	fail "--merge did not name shard 2 and its run: $(cat err1.txt)"
 jid2=$(sbatch --parsable --array=2 kill/array.sbatch) || fail "sbatch --array=2 exited $?"
 mid2=$(sbatch --parsable --dependency=afterok:"$jid2" kill/merge.sbatch) || fail "sbatch merge exited $?"
