@@ -140,24 +140,17 @@ done
 # RUNNING comes before the batch shell has started mmsim: a cancel in that
 # window can reach the shell but miss the mmsim it forks next (proctrack/
 # linuxproc finds a job's processes by scanning), and that mmsim then runs
-# to the end and writes its part.  So wait until the shard's mmsim itself
-# runs (its command line holds "--shard 2/3"), then cancel.  /proc is read
-# directly (procps may not be installed); the pattern's [3] keeps the grep
-# from matching its own command line.
-shard2_running() {
-	local f
-	for f in /proc/[0-9]*/cmdline; do
-		tr '\0' ' ' < "$f" 2> /dev/null | grep -q -- '--shard 2/[3] --csv k[.]part-2-of-3[.]csv' &&
-			return 0
-	done
-	return 1
-}
-for ((i = 0; i < 150; i++)); do
-	shard2_running && break
+# to the end and writes its part.  So wait for the line the batch script
+# prints just before it runs the shard's command, and a second more, then
+# cancel.  (Scanning /proc for the mmsim itself was too slow under a
+# loaded ctest run.)
+for ((i = 0; i < 300; i++)); do
+	grep -q "^shard 2 of 3 on " kill/logs/shard-2.out 2> /dev/null && break
 	sleep 0.1
 done
-shard2_running || fail "array task 2's mmsim was not seen running within 15 s"
-sleep 0.2
+grep -q "^shard 2 of 3 on " kill/logs/shard-2.out 2> /dev/null ||
+	fail "array task 2 printed no start line within 30 s: $(cat kill/logs/shard-2.out 2> /dev/null)"
+sleep 1
 [ "$(job_state "${jid}_2")" = RUNNING ] ||
 	fail "array task 2 ended ($(job_state "${jid}_2")) before it could be killed: its run is too short for this host"
 scancel "${jid}_2" || fail "scancel ${jid}_2 exited $?"
