@@ -79,6 +79,33 @@ static void test_jobs_do_not_matter(void **state)
 }
 
 /*
+ * Run @args with --jobs 1 and --jobs 2: the two JSON must be equal and
+ * hold both variants.  Return the JSON (the caller checks its counters
+ * and frees it).
+ */
+static json_t *same_across_jobs(const char *args)
+{
+	char a1[512], a2[512];
+	json_t *x, *y, *vars;
+
+	snprintf(a1, sizeof(a1), "%s --jobs 1", args);
+	snprintf(a2, sizeof(a2), "%s --jobs 2", args);
+	x = run_json_no_host(MMSIM_BIN, a1);
+	y = run_json_no_host(MMSIM_BIN, a2);
+	assert_true(json_equal(x, y));
+	json_decref(y);
+	vars = json_object_get(x, "variants");
+	assert_int_equal(json_array_size(vars), 2);
+	return x;
+}
+
+/* The counters of variant @i of a run's JSON. */
+static json_t *variant_counters(json_t *doc, size_t i)
+{
+	return json_object_get(json_array_get(json_object_get(doc, "variants"), i), "counters");
+}
+
+/*
  * With tasks that move: 20 reclaim-tlb workers on 16 CPUs, swapping to
  * the ssd, so workers sleep and idle CPUs pull the queued ones.  The runs
  * must migrate tasks (nr_migrations > 0 in both variants) and give the
@@ -89,25 +116,15 @@ static void test_jobs_do_not_matter_with_migration(void **state)
 	const char *args = "run reclaim-tlb --set workers=20 --set vm_bytes=40M "
 			   "--set memcg_limit=8M --set swap=64M --set duration=10ms "
 			   "--set swap_device=ssd";
-	char a1[512], a2[512];
-	json_t *x, *y, *vars;
+	json_t *doc = same_across_jobs(args), *c;
 	size_t i;
 
 	(void)state;
-	snprintf(a1, sizeof(a1), "%s --jobs 1", args);
-	snprintf(a2, sizeof(a2), "%s --jobs 2", args);
-	x = run_json_no_host(MMSIM_BIN, a1);
-	y = run_json_no_host(MMSIM_BIN, a2);
-	assert_true(json_equal(x, y));
-	vars = json_object_get(x, "variants");
-	assert_int_equal(json_array_size(vars), 2);
-	for (i = 0; i < json_array_size(vars); i++) {
-		json_t *c = json_object_get(json_array_get(vars, i), "counters");
-
+	for (i = 0; i < 2; i++) {
+		c = variant_counters(doc, i);
 		assert_true(json_integer_value(json_object_get(c, "nr_migrations")) > 0);
 	}
-	json_decref(x);
-	json_decref(y);
+	json_decref(doc);
 }
 
 /*
@@ -122,26 +139,16 @@ static void test_jobs_do_not_matter_with_fork(void **state)
 	const char *args = "run reclaim-tlb --set workers=20 --set vm_bytes=40M "
 			   "--set memcg_limit=8M --set swap=64M --set duration=10ms "
 			   "--set start=fork";
-	char a1[512], a2[512];
-	json_t *x, *y, *vars;
+	json_t *doc = same_across_jobs(args), *c;
 	size_t i;
 
 	(void)state;
-	snprintf(a1, sizeof(a1), "%s --jobs 1", args);
-	snprintf(a2, sizeof(a2), "%s --jobs 2", args);
-	x = run_json_no_host(MMSIM_BIN, a1);
-	y = run_json_no_host(MMSIM_BIN, a2);
-	assert_true(json_equal(x, y));
-	vars = json_object_get(x, "variants");
-	assert_int_equal(json_array_size(vars), 2);
-	for (i = 0; i < json_array_size(vars); i++) {
-		json_t *c = json_object_get(json_array_get(vars, i), "counters");
-
+	for (i = 0; i < 2; i++) {
+		c = variant_counters(doc, i);
 		assert_int_equal(json_integer_value(json_object_get(c, "nr_forks")), 40);
 		assert_true(json_integer_value(json_object_get(c, "nr_migrations")) > 0);
 	}
-	json_decref(x);
-	json_decref(y);
+	json_decref(doc);
 }
 
 /* Another seed must not be ignored: the header records it. */
