@@ -307,8 +307,8 @@ void memsys_stream(struct memsys *ms, int nid, uint64_t read_bytes, uint64_t wb_
 		done = later(done, memsys_reserve(&ms->link[v->socket][from], now,
 						  link_ps(ms, wb_bytes), wb_bytes));
 	}
-	done = later(done, memsys_reserve(&ms->node[nid], now,
-					  memsys_ps(read_bytes, ms->node_read_gbps) +
-					  memsys_ps(wb_bytes, ms->node_write_gbps), bytes));
+	done = later(done, node_reserve(ms, nid, now,
+					memsys_ps(read_bytes, ms->node_read_gbps) +
+					memsys_ps(wb_bytes, ms->node_write_gbps), bytes));
 	sim_cost_ps(done - now);
 }
