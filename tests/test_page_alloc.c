@@ -181,15 +181,21 @@ static void test_free_merges_buddies(void **state)
  * pcp->high under the auto-tuning rules, order 2: 17 allocations refill
  * twice (15 blocks each; high 321 -> 384 -> 447), leaving 13 blocks.  The
  * 17 frees that follow, with no allocation between them, raise free_count
- * by 4 each; the 17th sees free_count 64 >= batch after an order-2 free:
- * free_high, so nr_pcp_high() lowers high by 63 << 5 (to high_min, 321)
- * and the drain frees min(count, 2016) = all 120 pages.  Every block
- * merges back: one order-10 block at pfn 0, nothing else; zone->lock was
- * taken three times (two refills, one drain).
+ * by 4 each.  free_high needs free_count >= batch + high_min / 2 = 63 +
+ * 160 = 223 (v6.16+; v6.7-v6.15 drained at 63, at the 17th free), so the
+ * 17th free (free_count 64) drains nothing: 120 pages stay on the pcp.
+ * 60 more allocations take the 30 blocks on the pcp and refill for the
+ * rest (free_count back to 0: each allocation halves it); their 60 frees
+ * then see free_count 4 x (k - 1) at the k-th: the 57th (224) is
+ * the first free_high, nr_pcp_high() lowers high by 63 << 5 (to high_min,
+ * 321) and the drain frees min(count, 2016) = every page on the pcp.  The
+ * 3 frees after it see free_high again and drain their own 4 pages each.
+ * Every block merges back: one order-10 block at pfn 0, nothing else.
  */
 static void free_high_body(void *arg)
 {
-	struct folio *f[17];
+	struct folio *f[60];
+	uint64_t acq;
 	int i;
 
 	(void)arg;
@@ -197,13 +203,25 @@ static void free_high_body(void *arg)
 		f[i] = folio_alloc_node(2, 0);
 	assert_int_equal(sim_mm->zones[0].pcp[0].high, 447);
 	assert_int_equal(sim_mm->zones[0].pcp[0].count, 13 * 4);
-	for (i = 0; i < 16; i++) {
+	for (i = 0; i < 17; i++)
 		folio_put(f[i]);
-	}
-	/* 16 frees: free_count 64, nothing drained yet, high unchanged */
-	assert_int_equal(sim_mm->zones[0].pcp[0].count, 29 * 4);
+	/* free_count 68 < 223: nothing drained, high unchanged */
+	assert_int_equal(zone_lock_stat()->acquisitions, 2);
+	assert_int_equal(sim_mm->zones[0].pcp[0].count, 30 * 4);
 	assert_int_equal(sim_mm->zones[0].pcp[0].high, 447);
-	folio_put(f[16]);
+	for (i = 0; i < 60; i++)
+		f[i] = folio_alloc_node(2, 0);
+	acq = zone_lock_stat()->acquisitions;
+	for (i = 0; i < 56; i++)
+		folio_put(f[i]);
+	assert_int_equal(zone_lock_stat()->acquisitions, acq);
+	folio_put(f[56]);
+	assert_int_equal(zone_lock_stat()->acquisitions, acq + 1);
+	assert_int_equal(sim_mm->zones[0].pcp[0].count, 0);
+	assert_int_equal(sim_mm->zones[0].pcp[0].high, 321);
+	for (i = 57; i < 60; i++)
+		folio_put(f[i]);
+	assert_int_equal(zone_lock_stat()->acquisitions, acq + 4);
 }
 
 static void test_free_high_drains(void **state)
@@ -215,7 +233,6 @@ static void test_free_high_drains(void **state)
 	setup();
 	run_on_cpu0(free_high_body);
 	z = &model->zones[0];
-	assert_int_equal(zone_lock_stat()->acquisitions, 3);
 	assert_int_equal(z->pcp[0].count, 0);
 	assert_int_equal(z->pcp[0].high, 321);
 	for (o = 0; o < MAX_PAGE_ORDER; o++)

@@ -22,7 +22,7 @@
  * holds spare structs by order, so that a folio's identity survives for
  * the checks; an allocated folio carries its pfn.
  *
- * pcp->high auto-tuning (v6.7+, as in v6.12-v6.15): high moves between
+ * pcp->high auto-tuning (v6.7+; free_high's threshold as in v6.16+): high moves between
  * high_min (the low watermark split over the node's CPUs) and high_max (an
  * eighth of the zone split likewise); nr_pcp_alloc() grows it on refills
  * and scales order-0 batches by alloc_factor; nr_pcp_high() and
@@ -722,9 +722,14 @@ static void free_frozen_page_commit(struct zone *zone, struct per_cpu_pages *pcp
 	f->place = FOLIO_FREE;
 	pcp->count += 1 << order;
 	sim_cost_cpu_ps(sim_mm->list_op_ps);
-	/* high-order frees without allocations between them drain early */
+	/*
+	 * High-order frees without allocations between them drain early, once
+	 * free_count passes a batch plus half of high_min (v6.16+: "mm: pcp:
+	 * increase pcp->free_count threshold to trigger free_high"; v6.7-v6.15
+	 * drained at one batch).
+	 */
 	if (order && order <= 3) {
-		free_high = pcp->free_count >= batch &&
+		free_high = pcp->free_count >= batch + pcp->high_min / 2 &&
 			    (pcp->flags & PCPF_PREV_FREE_HIGH_ORDER) &&
 			    (!(pcp->flags & PCPF_FREE_HIGH_BATCH) || pcp->count >= batch);
 		pcp->flags |= PCPF_PREV_FREE_HIGH_ORDER;
