@@ -1177,18 +1177,24 @@ static void test_relations(void **state)
 	assert_true(metric(d, &rd[0], "clock_cycles_per_access") > 25.5 &&
 		    metric(d, &rd[0], "clock_cycles_per_access") < 28.5);
 	/*
-	 * KVM: a nested walk (19 entries with the host's 2M EPT) over two
-	 * walkers takes longer than the data's DRAM miss over ten fill
-	 * buffers, so before is bound by the walkers and the collapse cuts
-	 * time by a third or more.
+	 * KVM, with the desktop profiles' 4-entry PDPTE caches (docs/tlb.md):
+	 * a nested walk in page order reads four entries (guest PDE, EPT PDE
+	 * of the page table's frame, guest PTE, EPT PDE of the data's frame),
+	 * about 16 cycles from L1D, 8 an access over two walkers: it hides
+	 * behind the data's DRAM miss like the native walk, so before takes
+	 * what the desktop's takes (within 5%, a little more for the walks'
+	 * own misses) and time hardly changes.  Without paging-structure
+	 * caches the 19-entry walks bound the walkers and before took 1.4
+	 * times the desktop's.
 	 */
 	assert_true(metric(k, &rk[1], "dtlb_load_misses") <=
 		    0.15 * metric(k, &rk[0], "dtlb_load_misses"));
 	dt_k = metric(k, &rk[1], "total_access_time_s") / metric(k, &rk[0], "total_access_time_s");
-	assert_true(dt_k < 0.80);
-	assert_true(metric(k, &rk[0], "total_access_time_s") >
-		    1.3 * metric(d, &rd[0], "total_access_time_s"));
-	assert_true(metric(k, &rk[1], "throughput_per_s") > metric(k, &rk[0], "throughput_per_s"));
+	assert_true(dt_k > 0.95 && dt_k < 1.05);
+	assert_true(metric(k, &rk[0], "total_access_time_s") >=
+		    metric(d, &rd[0], "total_access_time_s"));
+	assert_true(metric(k, &rk[0], "total_access_time_s") <
+		    1.05 * metric(d, &rd[0], "total_access_time_s"));
 }
 
 /*
