@@ -806,6 +806,13 @@ static void overlap_rig_psc(struct overlap_rig *r)
 			assert_int_equal(tlb_array_alloc(&r->psc.lvl[d][l], 1, 4), 0);
 }
 
+/* Only a PDPTE cache of 4 entries in each dimension (the desktop profiles'). */
+static void overlap_rig_pdpte_cache(struct overlap_rig *r)
+{
+	for (int d = 0; d < 2; d++)
+		assert_int_equal(tlb_array_alloc(&r->psc.lvl[d][PSC_PDPTE], 1, 4), 0);
+}
+
 static void overlap_rig_destroy(struct overlap_rig *r)
 {
 	for (int d = 0; d < 2; d++)
@@ -919,9 +926,11 @@ static void test_overlap_nested_walk(void **state)
 
 /*
  * With paging-structure caches, a walk reads only what they do not hold:
- * the PTE after a PDE-cache hit; a nested walk three entries (the EPT PTE
- * of the guest page table's frame, the guest PTE, the EPT PTE of the data's
- * frame) once the guest's and the EPT's PDE caches hold the 2M regions.
+ * the PTE after a PDE-cache hit; a nested walk two entries once the
+ * guest's and the EPT's PDE caches hold the 2M regions: the guest PTE
+ * (the guest PDE-cache entry is a combined mapping, SDM 3C 28.3.1, so it
+ * gives the page table's host-physical address and its frame needs no EPT
+ * walk) and the EPT PTE of the data's frame.
  */
 static void test_overlap_psc(void **state)
 {
@@ -949,7 +958,46 @@ static void test_overlap_psc(void **state)
 	assert_true(nr_loads(&r.path) < 24 + 1);
 	n = nr_loads(&r.path);
 	user_access_overlap(&r.ua, a - 64 * 4096, TLB_WALK, false);
-	assert_int_equal(nr_loads(&r.path) - n, 3 + 1);
+	assert_int_equal(nr_loads(&r.path) - n, 2 + 1);
+	overlap_rig_destroy(&r);
+}
+
+/*
+ * A PDPTE-cache hit, by hand, with only PDPTE caches of 4 entries (the
+ * desktop profiles' size).  Native: another 2M region of the same 1G
+ * region reads its PDE and PTE (2 entries), not 4.  Nested, EPT in 2M
+ * pages: the same page walked again reads the guest PDE (the combined
+ * PDPTE-cache entry gives the page directory's host-physical address), the
+ * EPT PDE of the page table's frame (the EPT's PDPTE cache holds its 1G
+ * region since the first walk, which filled it last but one), the guest
+ * PTE and the EPT PDE of the data's frame (filled last): 4 entries instead
+ * of 19, all in L1D since the first walk, 4 x 4 = 16 cycles.
+ */
+static void test_overlap_pdpte_cache_hit(void **state)
+{
+	const uint64_t a = 0x7f3a5c9e12c0ULL;
+	struct overlap_rig r;
+	uint64_t n, w;
+
+	(void)state;
+	overlap_rig_init(&r, 1);
+	overlap_rig_pdpte_cache(&r);
+	user_access_overlap(&r.ua, a, TLB_WALK, false);
+	assert_int_equal(nr_loads(&r.path), 4 + 1);
+	n = nr_loads(&r.path);
+	user_access_overlap(&r.ua, a + (2ULL << 20), TLB_WALK, false);
+	assert_int_equal(nr_loads(&r.path) - n, 2 + 1);
+	overlap_rig_destroy(&r);
+
+	overlap_rig_init(&r, 2);
+	overlap_rig_pdpte_cache(&r);
+	r.ua.ept_huge = true;
+	user_access_overlap(&r.ua, a, TLB_WALK, false);
+	n = nr_loads(&r.path);
+	w = r.ua.walk_cycles;
+	user_access_overlap(&r.ua, a, TLB_WALK, false);
+	assert_int_equal(nr_loads(&r.path) - n, 4 + 1);
+	assert_int_equal(r.ua.walk_cycles - w, 4 * 4);
 	overlap_rig_destroy(&r);
 }
 
@@ -1049,10 +1097,10 @@ static void test_overlap_ept_2m(void **state)
 
 	/*
 	 * With paging-structure caches, another page of the same 2M region:
-	 * the guest's PDE cache leaves its PTE; each of the two EPT walks (the
-	 * PTE table's frame, the data's frame) hits the EPT's PDPTE cache (a 2M
-	 * EPT PDE is never in the PDE cache) and reads only the EPT PDE:
-	 * 3 entries and the data.
+	 * the guest's PDE cache leaves its PTE, whose table it gives by
+	 * host-physical address (a combined mapping); the EPT walk of the
+	 * data's frame hits the EPT's PDPTE cache (a 2M EPT PDE is never in the
+	 * PDE cache) and reads only the EPT PDE: 2 entries and the data.
 	 */
 	overlap_rig_init(&r, 2);
 	overlap_rig_psc(&r);
@@ -1060,7 +1108,7 @@ static void test_overlap_ept_2m(void **state)
 	user_access_overlap(&r.ua, a, TLB_WALK, false);
 	before = nr_loads(&r.path);
 	user_access_overlap(&r.ua, a - 64 * 4096, TLB_WALK, false);
-	assert_int_equal(nr_loads(&r.path) - before, 3 + 1);
+	assert_int_equal(nr_loads(&r.path) - before, 2 + 1);
 	overlap_rig_destroy(&r);
 }
 
@@ -1129,18 +1177,24 @@ static void test_relations(void **state)
 	assert_true(metric(d, &rd[0], "clock_cycles_per_access") > 25.5 &&
 		    metric(d, &rd[0], "clock_cycles_per_access") < 28.5);
 	/*
-	 * KVM: a nested walk (19 entries with the host's 2M EPT) over two
-	 * walkers takes longer than the data's DRAM miss over ten fill
-	 * buffers, so before is bound by the walkers and the collapse cuts
-	 * time by a third or more.
+	 * KVM, with the desktop profiles' 4-entry PDPTE caches (docs/tlb.md):
+	 * a nested walk in page order reads four entries (guest PDE, EPT PDE
+	 * of the page table's frame, guest PTE, EPT PDE of the data's frame),
+	 * about 16 cycles from L1D, 8 an access over two walkers: it hides
+	 * behind the data's DRAM miss like the native walk, so before takes
+	 * what the desktop's takes (within 5%, a little more for the walks'
+	 * own misses) and time hardly changes.  Without paging-structure
+	 * caches the 19-entry walks bound the walkers and before took 1.4
+	 * times the desktop's.
 	 */
 	assert_true(metric(k, &rk[1], "dtlb_load_misses") <=
 		    0.15 * metric(k, &rk[0], "dtlb_load_misses"));
 	dt_k = metric(k, &rk[1], "total_access_time_s") / metric(k, &rk[0], "total_access_time_s");
-	assert_true(dt_k < 0.80);
-	assert_true(metric(k, &rk[0], "total_access_time_s") >
-		    1.3 * metric(d, &rd[0], "total_access_time_s"));
-	assert_true(metric(k, &rk[1], "throughput_per_s") > metric(k, &rk[0], "throughput_per_s"));
+	assert_true(dt_k > 0.95 && dt_k < 1.05);
+	assert_true(metric(k, &rk[0], "total_access_time_s") >=
+		    metric(d, &rd[0], "total_access_time_s"));
+	assert_true(metric(k, &rk[0], "total_access_time_s") <
+		    1.05 * metric(d, &rd[0], "total_access_time_s"));
 }
 
 /*
@@ -1318,6 +1372,7 @@ int main(void)
 		cmocka_unit_test(test_overlap_cycles),
 		cmocka_unit_test(test_overlap_bounds_pages),
 		cmocka_unit_test(test_overlap_ept_2m),
+		cmocka_unit_test(test_overlap_pdpte_cache_hit),
 		cmocka_unit_test(test_bad_geometry),
 		cmocka_unit_test(test_madvise_under_check),
 		cmocka_unit_test(test_relations),

@@ -4,9 +4,8 @@
  * test` sets): too slow for the sanitizer build.  Skipped without it.
  *
  * khugepaged-cold at the published scale (issue 5, about 90 s of host time):
- *   desktop: hot2's dTLB misses fall by at least 95%, cycles per access by
- *   40 to 75%, throughput rises and total access time falls;
- *   KVM: the relative gain in cycles per access is larger than the desktop's.
+ *   both tables: hot2's dTLB misses fall by at least 95% and time moves by
+ *   under 5%; the guest's time before is the desktop's within 5%.
  *
  * khugepaged-cold in the overlap model (mem.overlap = 1) at 16M per
  * task and 15 M measured accesses (about 25 s): the misses fall, time falls,
@@ -67,8 +66,11 @@ static void test_khugepaged_cold_relations(void **state)
 	 * The overlap model and one load per page (docs/results.md,
 	 * "khugepaged-cold"): misses fall by 95% or more in both tables; on the
 	 * desktop the walks hide behind the data's DRAM misses, so time moves
-	 * by under 5%; in the guest the nested walks bind two walkers before the
-	 * collapse, so time falls by more than 20%.
+	 * by under 5%; in the guest too, since the paging-structure caches
+	 * (a 4-entry PDPTE cache in each dimension, docs/tlb.md) leave four
+	 * of a nested walk's 19 entries, and its time before is the
+	 * desktop's within 5% (without the caches the walks bound two walkers
+	 * and the collapse cut time by 31%).
 	 */
 	miss = metric(desk, "after", "dtlb_load_misses") / metric(desk, "before", "dtlb_load_misses");
 	miss_kvm = metric(kvm, "after", "dtlb_load_misses") / metric(kvm, "before", "dtlb_load_misses");
@@ -80,9 +82,11 @@ static void test_khugepaged_cold_relations(void **state)
 	assert_true(miss <= 0.05);
 	assert_true(miss_kvm <= 0.05);
 	assert_true(dt > 0.95 && dt < 1.05);
-	assert_true(dt_kvm < 0.80);
-	assert_true(metric(kvm, "before", "total_access_time_s") >
+	assert_true(dt_kvm > 0.95 && dt_kvm < 1.05);
+	assert_true(metric(kvm, "before", "total_access_time_s") >=
 		    metric(desk, "before", "total_access_time_s"));
+	assert_true(metric(kvm, "before", "total_access_time_s") <
+		    1.05 * metric(desk, "before", "total_access_time_s"));
 	json_decref(all);
 }
 

@@ -46,9 +46,10 @@
  *     in, so their entries are dirty from the start.
  *   - Flat model: the data caches (the data access costs its issue slot,
  *     1/mem.loads_per_cycle).
- *   - Overlap model: the nested TLB (guest-physical mappings); paging-
- *     structure caches are modelled, but every profile gives them 0 entries
- *     (their sizes are not published); physical addresses (lines are named
+ *   - Overlap model: the nested TLB (guest-physical mappings); the sizes
+ *     of the paging-structure caches that no source gives (0 entries; the
+ *     desktop profiles have a sourced 4-entry PDPTE cache, docs/tlb.md);
+ *     physical addresses (lines are named
  *     by address space and virtual address, and guest-physical addresses of
  *     data are taken as contiguous with the virtual ones); stores; kernel
  *     accesses (faults, khugepaged's copies) do not pass through the caches.
@@ -655,7 +656,11 @@ uint32_t ept_walk_cycles(struct user_access *ua, uint64_t gfn)
  * load, so the latencies add.  Native: from the level the paging-structure
  * caches leave, the PML4E, PDPTE, PDE (and the PTE for a 4K page).  Nested:
  * before each guest entry, the host walk of the guest frame holding its
- * table; after them, the host walk of the data's frame.
+ * table; after them, the host walk of the data's frame.  A guest
+ * paging-structure-cache hit is a combined mapping (SDM 3C 28.3.1): it
+ * holds the host-physical address of the next guest table, so the first
+ * table the walk reads needs no host walk; the tables below it do, since
+ * their addresses come from guest entries (guest-physical).
  */
 static uint32_t walk_latency(struct user_access *ua, uint64_t addr, bool huge)
 {
@@ -674,8 +679,9 @@ static uint32_t walk_latency(struct user_access *ua, uint64_t addr, bool huge)
 			c += cache_load_cycles(cp, pt_line(ua->asid, 1, addr));
 		return c;
 	}
-	for (; l >= last; l--) {
-		if (nested)
+	/* A hit (l below the top): the table at level l by its host-physical address. */
+	for (bool known = l < TLB_WALK_LEVELS; l >= last; l--, known = false) {
+		if (nested && !known)
 			c += ept_walk_cycles(ua, table_gfn(ua->asid, l, addr));
 		c += cache_load_cycles(cp, pt_line(ua->asid, l, addr));
 	}
