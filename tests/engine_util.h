@@ -48,5 +48,6 @@ static inline void test_profile(struct sim_profile *p, int sockets, int cores, i
 	p->mm_pte_op_ns = 2;
 	p->swap_zram_compress_mbps = 780;
 	p->swap_zram_decompress_mbps = 4970;
+	p->swap_zram_rate_mhz = p->clock_mhz;	/* the rates as given */
 }
 #endif

@@ -90,7 +90,8 @@
 	X(swap, read_us, U64, "us", "swap read latency per 4K page")               \
 	X(swap, bandwidth_mbps, U64, "MB/s", "swap device bandwidth")             \
 	X(swap, zram_compress_mbps, U64, "MB/s", "zram: compression per core")      \
-	X(swap, zram_decompress_mbps, U64, "MB/s", "zram: decompression per core")
+	X(swap, zram_decompress_mbps, U64, "MB/s", "zram: decompression per core")  \
+	X(swap, zram_rate_mhz, U64, "MHz", "the core clock at which the zram rates were measured: a run scales them by clock.mhz / this")
 
 /*
  * PROFILE_LIMITS(X): X(section, key, min, max, why) - the valid range of
@@ -189,7 +190,8 @@
 	X(swap, read_us, 0, PROFILE_US_MAX, "time cost")                           \
 	X(swap, bandwidth_mbps, 1, 10000000, "a divisor; 10 TB/s")                \
 	X(swap, zram_compress_mbps, 1, 10000000, "a divisor when the run uses zram")                     \
-	X(swap, zram_decompress_mbps, 1, 10000000, "a divisor when the run uses zram")
+	X(swap, zram_decompress_mbps, 1, 10000000, "a divisor when the run uses zram") \
+	X(swap, zram_rate_mhz, 1, 100000, "a divisor; 100 GHz")
 
 #define PROFILE_FIELD_U64(sec, key) uint64_t sec##_##key;
 #define PROFILE_FIELD_STR(sec, key) char sec##_##key[96];

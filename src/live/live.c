@@ -896,6 +896,7 @@ static const struct {
 	{ "swap.bandwidth_mbps", "2000", "default: assumed NVMe bandwidth" },
 	{ "swap.zram_compress_mbps", "650", "default: lzo-rle, zram's default compressor (zstd README lzbench lzo1x -1)" },
 	{ "swap.zram_decompress_mbps", "825", "default: lzo-rle, zram's default compressor (zstd README lzbench lzo1x -1)" },
+	{ "swap.zram_rate_mhz", "4900", "default: the zstd README's lzbench machine, Core i7-9700K @ 4.9GHz" },
 };
 
 /* Every profile field's section and key, from the one list. */

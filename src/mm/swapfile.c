@@ -24,7 +24,8 @@
  * Or the device is zram (drivers/block/zram): a SWP_SYNCHRONOUS_IO device
  * whose "I/O" is the calling CPU compressing the page on write and
  * decompressing it on read, at swap.zram_compress_mbps and
- * swap.zram_decompress_mbps per core.  Nobody sleeps: a CPU that swaps in
+ * swap.zram_decompress_mbps per core, measured at swap.zram_rate_mhz and
+ * scaled to clock.mhz.  Nobody sleeps: a CPU that swaps in
  * stays busy, so it is not in lazy TLB mode and still takes shootdowns.
  *
  * Left out: swap counts above 1 (no fork, so a slot has at most one swap
@@ -41,6 +42,14 @@
 static inline struct swap_cluster_info *slot_cluster(struct swap_info_struct *si, uint32_t slot)
 {
 	return &si->cluster_info[slot / SWAPFILE_CLUSTER];
+}
+
+/* A single core's rate measured at swap.zram_rate_mhz, at this machine's clock. */
+static uint64_t zram_rate_at_clock(uint64_t mbps, const struct sim_profile *p)
+{
+	uint64_t r = mbps * p->clock_mhz / p->swap_zram_rate_mhz;
+
+	return r ? r : 1;
 }
 
 /**
@@ -83,8 +92,13 @@ int swap_device_create(uint64_t bytes, bool zram)
 	si->read_ps = p->swap_read_us * SIM_US;
 	si->bytes_per_us = p->swap_bandwidth_mbps;	/* MB/s == bytes/us */
 	si->zram = zram;
-	si->zram_comp_bpus = p->swap_zram_compress_mbps;
-	si->zram_decomp_bpus = p->swap_zram_decompress_mbps;
+	/*
+	 * The rates are a single core's, measured at swap.zram_rate_mhz;
+	 * (de)compression is CPU-bound, so this machine's core runs them at
+	 * its own clock: scaled by clock.mhz / zram_rate_mhz (at least 1).
+	 */
+	si->zram_comp_bpus = zram_rate_at_clock(p->swap_zram_compress_mbps, p);
+	si->zram_decomp_bpus = zram_rate_at_clock(p->swap_zram_decompress_mbps, p);
 	sim_mm->swap = si;
 	return 0;
 }
