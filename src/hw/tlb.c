@@ -182,22 +182,42 @@ static uint32_t tlb_keys_match_asid(const uint64_t *keys, uint32_t ways,
 	return m;
 }
 
-/* Remove every entry of @asid (or every entry if @all) from one set. */
-static unsigned int tlb_set_flush(const struct tlb_array *a,
-				  struct tlb_set *set, uint16_t asid, bool all)
+/*
+ * The number of bits set in @m, inline: without a popcnt instruction in
+ * the build's target, __builtin_popcount() is a call into libgcc.
+ */
+static inline unsigned int tlb_popcount32(uint32_t m)
+{
+	m = m - ((m >> 1) & 0x55555555u);
+	m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
+	m = (m + (m >> 4)) & 0x0f0f0f0fu;
+	return (m * 0x01010101u) >> 24;
+}
+
+/*
+ * Remove every entry of @asid (or every entry if @all) from one set.  An
+ * empty set (after a flush, every set is) has nothing to compare.
+ */
+static inline unsigned int tlb_set_flush(const struct tlb_array *a,
+					 struct tlb_set *set, uint16_t asid, bool all)
 {
 	uint32_t valid = ~set->free_ways & a->way_mask, gone, m;
 
+	if (!valid)
+		return 0;
 	gone = all ? valid : tlb_keys_match_asid(set->keys, a->ways, asid) & valid;
 	if (gone == valid) {
-		memset(set->keys, 0, a->ways * sizeof(*set->keys));
-		memset(set->tag, 0, sizeof(set->tag));
+		/* Invalid ways hold key 0 already: clear only the valid ones. */
+		for (m = gone; m; m &= m - 1)
+			set->keys[__builtin_ctz(m)] = 0;
+		set->tags[0] = 0;
+		set->tags[1] = 0;
 		set->free_ways = a->way_mask;
 	} else {
 		for (m = gone; m; m &= m - 1)
 			tlb_set_invalidate(set, (unsigned int)__builtin_ctz(m));
 	}
-	return (unsigned int)__builtin_popcount(gone);
+	return tlb_popcount32(gone);
 }
 
 static unsigned int tlb_array_flush(struct tlb_array *a, uint16_t asid,
