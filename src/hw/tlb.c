@@ -93,6 +93,7 @@ static void tlb_array_setup(struct tlb_array *a, struct tlb_set *sets,
 	a->order_mask = ways == TLB_MAX_WAYS ? ~0ULL : (1ULL << (4 * ways)) - 1;
 	a->lru_shift = 4 * (ways - 1);
 	a->way_mask = (uint32_t)((1ULL << ways) - 1);
+	memset(a->used, 0, sizeof(a->used));
 	for (w = 0; w < ways; w++)
 		order |= (uint64_t)w << (4 * w);
 	for (s = 0; s < nr_sets; s++) {
@@ -220,14 +221,31 @@ static inline unsigned int tlb_set_flush(const struct tlb_array *a,
 	return tlb_popcount32(gone);
 }
 
+/*
+ * Remove every entry of @asid (or every entry if @all) from @a, visiting
+ * only the sets that a->used says may hold one (after a flush, a worker
+ * that ran a few microseconds has filled a few).
+ */
 static unsigned int tlb_array_flush(struct tlb_array *a, uint16_t asid,
 				    bool all)
 {
-	unsigned int removed = 0;
-	uint64_t s;
+	unsigned int removed = 0, i;
 
-	for (s = 0; s < a->nr_sets; s++)
-		removed += tlb_set_flush(a, &a->sets[s], asid, all);
+	for (i = 0; i < TLB_USED_BITS / 64; i++) {
+		uint64_t m;
+
+		for (m = a->used[i]; m; m &= m - 1) {
+			uint64_t b = i * 64 + (uint64_t)__builtin_ctzll(m), s;
+			bool empty = true;
+
+			for (s = b; s < a->nr_sets; s += TLB_USED_BITS) {
+				removed += tlb_set_flush(a, &a->sets[s], asid, all);
+				empty &= a->sets[s].free_ways == a->way_mask;
+			}
+			if (empty)
+				a->used[i] &= ~(1ULL << (b % 64));
+		}
+	}
 	return removed;
 }
 
