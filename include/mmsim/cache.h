@@ -38,6 +38,8 @@ enum cache_level {
 struct cache_array {
 	struct tlb_array a;
 	uint64_t mask;			/* a.nr_sets - 1, or 0 if not a power of two */
+	uint64_t page_mask;		/* mask if below 64 (sets indexed in the page), else 0 */
+	uint64_t *mru;			/* [a.nr_sets]: each set's most recent key, 0 if empty */
 };
 
 /*
@@ -88,10 +90,11 @@ static inline uint64_t cache_set(const struct cache_array *c, uint64_t line)
 /* Look @line up in @c and make it the most recent; fill it on a miss. */
 static inline bool cache_array_touch(struct cache_array *c, uint64_t line)
 {
-	uint64_t set = cache_set(c, line);
+	uint64_t set = cache_set(c, line), key = cache_key(line);
 
 	/* No MRU shortcut: it reads the keys, a host cache miss in a large array. */
-	return tlb_array_touch_mru(&c->a, cache_key(line), set, false);
+	c->mru[set] = key;
+	return tlb_array_touch_mru(&c->a, key, set, false);
 }
 
 /**
@@ -108,10 +111,18 @@ static inline bool cache_array_touch(struct cache_array *c, uint64_t line)
 static inline __attribute__((always_inline))
 enum cache_level cache_load(struct cache_path *p, uint64_t line)
 {
+	struct cache_array *l1 = p->l1;
+	uint64_t key = cache_key(line);
+	uint64_t s = l1->page_mask ? line & l1->page_mask : cache_set(l1, line);
 	enum cache_level l;
 
-	/* The L1D is small: its MRU key is in the host's cache, so try it first. */
-	if (tlb_array_touch_mru(&p->l1->a, cache_key(line), cache_set(p->l1, line), true))
+	/*
+	 * The L1D is small: its MRU keys are in the host's cache, so try the
+	 * set's first (a hit there changes nothing).
+	 */
+	if (l1->mru[s] == key)
+		l = CACHE_L1;
+	else if ((l1->mru[s] = key, tlb_array_touch_mru(&l1->a, key, s, false)))
 		l = CACHE_L1;
 	else if (cache_array_touch(p->l2, line))
 		l = CACHE_L2;
