@@ -80,6 +80,9 @@ static void check_array(const struct tlb_array *a)
 			assert_int_equal((set->tags[w / 8] >> (8 * (w % 8))) &
 					 0xff, 0);
 		assert_int_equal(set->free_ways & ~a->way_mask, 0);
+		/* A set that holds an entry has its bit in used. */
+		if (set->free_ways != a->way_mask)
+			assert_true((a->used[(s / 64) % (TLB_USED_BITS / 64)] >> (s % 64)) & 1);
 	}
 }
 
@@ -665,6 +668,81 @@ static void test_cache_geometry(void **state)
 	cache_array_destroy(&c);
 }
 
+/*
+ * A flush visits only the sets a->used marks, one bit for every set of its
+ * number modulo TLB_USED_BITS (256): sets 3, 259 and 515 share bit 3.
+ * The bit stays while any of them holds an entry, and the flush that
+ * empties them all clears it.
+ */
+static void test_flush_used_sets(void **state)
+{
+	struct tlb_array a;
+	const uint64_t sets[] = { 3, 259, 515, 7 };
+	const uint16_t asids[] = { 1, 1, 2, 2 };
+	unsigned int i;
+
+	(void)state;
+	assert_int_equal(tlb_array_alloc(&a, 1024, 2), 0);
+	assert_int_equal(a.used[0], 0);
+	for (i = 0; i < 4; i++)
+		assert_false(tlb_array_touch_mru(&a, tlb_key(asids[i], sets[i], false), sets[i],
+						 true));
+	assert_int_equal(a.used[0], (1ULL << 3) | (1ULL << 7));
+	assert_int_equal(a.used[1] | a.used[2] | a.used[3], 0);
+	/* ASID 1 is in sets 3 and 259; set 515 (bit 3 too) keeps ASID 2's. */
+	assert_int_equal(tlb_array_flush_asid(&a, 1), 2);
+	assert_int_equal(a.used[0], (1ULL << 3) | (1ULL << 7));
+	assert_int_equal(a.sets[3].free_ways, 3);
+	assert_int_equal(a.sets[259].free_ways, 3);
+	assert_int_equal(a.sets[515].free_ways, 2);
+	assert_int_equal(tlb_array_flush_asid(&a, 1), 0);
+	assert_int_equal(tlb_array_flush_asid(&a, 2), 2);
+	assert_int_equal(a.used[0], 0);
+	assert_int_equal(a.sets[515].free_ways, 3);
+	assert_int_equal(a.sets[7].free_ways, 3);
+	assert_int_equal(tlb_array_flush_asid(&a, 2), 0);
+	/* Emptied sets take keys again and are found by the next flush. */
+	assert_false(tlb_array_touch_mru(&a, tlb_key(2, 515, false), 515, true));
+	assert_true(tlb_array_touch_mru(&a, tlb_key(2, 515, false), 515, true));
+	assert_int_equal(tlb_array_flush_asid(&a, 2), 1);
+	tlb_array_free(&a);
+}
+
+/*
+ * The L1D's lookup of a set's most recent key (cache_array.mru), on an
+ * L1D of 4 sets of 4 ways indexed in the page (lines 0, 4, 8, 12, 16: set
+ * 0): a hit at the MRU place, a hit below it that makes it the MRU, and a
+ * miss that drops the LRU line (4), which L2 (one set of 16 ways for
+ * these lines) still holds.
+ */
+static void test_cache_l1_mru(void **state)
+{
+	struct cache_array l1, l2, l3;
+	struct cache_path p = { .l1 = &l1, .l2 = &l2, .l3 = &l3, .cycles = { 4, 12, 44, 224 } };
+
+	(void)state;
+	assert_int_equal(cache_array_init(&l1, 1, 4), 0);	/* 16 lines: 4 sets */
+	assert_int_equal(l1.page_mask, 3);
+	assert_int_equal(cache_array_init(&l2, 4, 16), 0);
+	assert_int_equal(cache_array_init(&l3, 16, 16), 0);
+	assert_int_equal(cache_load(&p, 0), CACHE_DRAM);
+	assert_int_equal(l1.mru[0], cache_key(0));
+	assert_int_equal(cache_load(&p, 0), CACHE_L1);		/* the MRU */
+	assert_int_equal(cache_load(&p, 4), CACHE_DRAM);
+	assert_int_equal(cache_load(&p, 0), CACHE_L1);		/* not the MRU */
+	assert_int_equal(l1.mru[0], cache_key(0));
+	assert_int_equal(cache_load(&p, 8), CACHE_DRAM);
+	assert_int_equal(cache_load(&p, 12), CACHE_DRAM);
+	assert_int_equal(cache_load(&p, 16), CACHE_DRAM);	/* drops line 4, the LRU */
+	assert_int_equal(cache_load(&p, 0), CACHE_L1);
+	assert_int_equal(cache_load(&p, 4), CACHE_L2);
+	assert_int_equal(l1.mru[0], cache_key(4));
+	assert_int_equal(l1.mru[1], 0);				/* set 1: empty */
+	cache_array_destroy(&l1);
+	cache_array_destroy(&l2);
+	cache_array_destroy(&l3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -680,6 +758,8 @@ int main(void)
 		cmocka_unit_test(test_differential),
 		cmocka_unit_test(test_cache_levels),
 		cmocka_unit_test(test_cache_geometry),
+		cmocka_unit_test(test_flush_used_sets),
+		cmocka_unit_test(test_cache_l1_mru),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

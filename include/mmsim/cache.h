@@ -38,6 +38,8 @@ enum cache_level {
 struct cache_array {
 	struct tlb_array a;
 	uint64_t mask;			/* a.nr_sets - 1, or 0 if not a power of two */
+	uint64_t page_mask;		/* mask if below 64 (sets indexed in the page), else 0 */
+	uint64_t *mru;			/* [a.nr_sets]: each set's most recent key, 0 if empty */
 };
 
 /*
@@ -66,32 +68,58 @@ static inline uint64_t cache_key(uint64_t line)
 }
 
 /*
- * The set of @line in @c.  A cache indexes physical addresses: the low six
- * bits of a line number are its place in its 4K frame, the rest name the
- * frame, and the kernel places frames anywhere.  So the set keeps the
- * line's place in its page (exact for an L1D of 64 sets, which is indexed
- * inside the page) and takes the bits above from a hash of the rest.
+ * The index bits of @line before a level masks them.  A cache indexes
+ * physical addresses: the low six bits of a line number are its place in
+ * its 4K frame, the rest name the frame, and the kernel places frames
+ * anywhere.  So the index keeps the line's place in its page and takes
+ * the bits above from a hash of the rest.  One value serves every level
+ * (cache_index_set()): a load that misses L1D hashes once for L2 and L3.
  */
+static inline uint64_t cache_index(uint64_t line)
+{
+	uint64_t frame = (line >> 6) * 0x9e3779b97f4a7c15ULL;
+
+	return (line & 63) | (frame >> 24) << 6;
+}
+
+/*
+ * The set of index @x in @c: & mask when the number of sets (a.nr_sets)
+ * is a power of two, else % a.nr_sets (Skylake-SP's 11-way L3).  With 64
+ * sets or fewer that is the line's place in its page (an L1D is indexed
+ * inside the page).
+ */
+static inline uint64_t cache_index_set(const struct cache_array *c, uint64_t x)
+{
+	return c->mask ? x & c->mask : x % c->a.nr_sets;
+}
+
+/* The set of @line in @c. */
 static inline uint64_t cache_set(const struct cache_array *c, uint64_t line)
 {
-	uint64_t frame, x;
-
 	/* 64 sets or fewer: the hash would be masked away (the L1D). */
-	if (c->mask && c->mask < 64)
-		return line & c->mask;
-	frame = (line >> 6) * 0x9e3779b97f4a7c15ULL;
-	x = (line & 63) | (frame >> 24) << 6;
+	if (c->page_mask)
+		return line & c->page_mask;
+	return cache_index_set(c, cache_index(line));
+}
 
-	return c->mask ? x & c->mask : x % c->a.nr_sets;
+/*
+ * Look up the line of key @key and index @x (cache_index()) in @c and make
+ * it the most recent; fill it on a miss.
+ */
+static inline __attribute__((always_inline))
+bool cache_array_touch_index(struct cache_array *c, uint64_t key, uint64_t x)
+{
+	uint64_t set = cache_index_set(c, x);
+
+	/* No MRU shortcut: it reads the keys, a host cache miss in a large array. */
+	c->mru[set] = key;
+	return tlb_array_touch_mru(&c->a, key, set, false);
 }
 
 /* Look @line up in @c and make it the most recent; fill it on a miss. */
 static inline bool cache_array_touch(struct cache_array *c, uint64_t line)
 {
-	uint64_t set = cache_set(c, line);
-
-	/* No MRU shortcut: it reads the keys, a host cache miss in a large array. */
-	return tlb_array_touch_mru(&c->a, cache_key(line), set, false);
+	return cache_array_touch_index(c, cache_key(line), cache_index(line));
 }
 
 /**
@@ -108,14 +136,21 @@ static inline bool cache_array_touch(struct cache_array *c, uint64_t line)
 static inline __attribute__((always_inline))
 enum cache_level cache_load(struct cache_path *p, uint64_t line)
 {
+	struct cache_array *l1 = p->l1;
+	uint64_t key = cache_key(line), s = cache_set(l1, line), x;
 	enum cache_level l;
 
-	/* The L1D is small: its MRU key is in the host's cache, so try it first. */
-	if (tlb_array_touch_mru(&p->l1->a, cache_key(line), cache_set(p->l1, line), true))
+	/*
+	 * The L1D is small: its MRU keys are in the host's cache, so try the
+	 * set's first (a hit there changes nothing).
+	 */
+	if (l1->mru[s] == key)
 		l = CACHE_L1;
-	else if (cache_array_touch(p->l2, line))
+	else if ((l1->mru[s] = key, tlb_array_touch_mru(&l1->a, key, s, false)))
+		l = CACHE_L1;
+	else if (x = cache_index(line), cache_array_touch_index(p->l2, key, x))
 		l = CACHE_L2;
-	else if (cache_array_touch(p->l3, line))
+	else if (cache_array_touch_index(p->l3, key, x))
 		l = CACHE_L3;
 	else
 		l = CACHE_DRAM;

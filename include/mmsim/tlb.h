@@ -112,6 +112,13 @@ struct tlb_set {
 };
 
 /*
+ * The sets of an array whose emptiness struct tlb_array tracks, one bit
+ * each (a bit stands for every set of its number modulo this), so that a
+ * flush visits only the sets that may hold an entry.
+ */
+#define TLB_USED_BITS	256
+
+/*
  * One set-associative array with true LRU replacement.
  *
  *   nr_sets == set_mask + 1, a power of two (tlb_init()), or any number
@@ -119,6 +126,9 @@ struct tlb_set {
  *   keys of set s are keys[s * ways .. s * ways + ways - 1], by way
  *   lru_shift == 4 * (ways - 1)
  *   way_mask == (1 << ways) - 1
+ *   bit b of used clear => every set s with s % TLB_USED_BITS == b is
+ *     empty (a fill into an invalid way sets it, a flush that empties
+ *     them clears it)
  */
 struct tlb_array {
 	struct tlb_set *sets;		/* nr_sets sets */
@@ -129,6 +139,7 @@ struct tlb_array {
 	uint32_t ways;			/* associativity, 1 .. TLB_MAX_WAYS */
 	uint32_t lru_shift;		/* bit offset of the LRU nibble */
 	uint32_t way_mask;		/* a bit per way */
+	uint64_t used[TLB_USED_BITS / 64]; /* bit s % TLB_USED_BITS clear: set s is empty */
 };
 
 /*
@@ -327,6 +338,7 @@ bool tlb_array_touch_mru(struct tlb_array *a, uint64_t key, uint64_t vpn,
 		/* An invalid way: after a flush, or while the set fills. */
 		w = (unsigned int)__builtin_ctz(set->free_ways);
 		set->free_ways &= set->free_ways - 1;
+		a->used[(s / 64) % (TLB_USED_BITS / 64)] |= 1ULL << (s % 64);
 		set->order = tlb_order_to_front(order, tlb_order_rank(order, w), w);
 	} else {
 		w = (unsigned int)(order >> a->lru_shift) & 15;

@@ -93,6 +93,7 @@ static void tlb_array_setup(struct tlb_array *a, struct tlb_set *sets,
 	a->order_mask = ways == TLB_MAX_WAYS ? ~0ULL : (1ULL << (4 * ways)) - 1;
 	a->lru_shift = 4 * (ways - 1);
 	a->way_mask = (uint32_t)((1ULL << ways) - 1);
+	memset(a->used, 0, sizeof(a->used));
 	for (w = 0; w < ways; w++)
 		order |= (uint64_t)w << (4 * w);
 	for (s = 0; s < nr_sets; s++) {
@@ -182,32 +183,69 @@ static uint32_t tlb_keys_match_asid(const uint64_t *keys, uint32_t ways,
 	return m;
 }
 
-/* Remove every entry of @asid (or every entry if @all) from one set. */
-static unsigned int tlb_set_flush(const struct tlb_array *a,
-				  struct tlb_set *set, uint16_t asid, bool all)
+/*
+ * The number of bits set in @m, inline: without a popcnt instruction in
+ * the build's target, __builtin_popcount() is a call into libgcc.
+ */
+static inline unsigned int tlb_popcount32(uint32_t m)
+{
+	m = m - ((m >> 1) & 0x55555555u);
+	m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
+	m = (m + (m >> 4)) & 0x0f0f0f0fu;
+	return (m * 0x01010101u) >> 24;
+}
+
+/*
+ * Remove every entry of @asid (or every entry if @all) from one set.  An
+ * empty set (after a flush, every set is) has nothing to compare.
+ */
+static inline unsigned int tlb_set_flush(const struct tlb_array *a,
+					 struct tlb_set *set, uint16_t asid, bool all)
 {
 	uint32_t valid = ~set->free_ways & a->way_mask, gone, m;
 
+	if (!valid)
+		return 0;
 	gone = all ? valid : tlb_keys_match_asid(set->keys, a->ways, asid) & valid;
 	if (gone == valid) {
-		memset(set->keys, 0, a->ways * sizeof(*set->keys));
-		memset(set->tag, 0, sizeof(set->tag));
+		/* Invalid ways hold key 0 already: clear only the valid ones. */
+		for (m = gone; m; m &= m - 1)
+			set->keys[__builtin_ctz(m)] = 0;
+		set->tags[0] = 0;
+		set->tags[1] = 0;
 		set->free_ways = a->way_mask;
 	} else {
 		for (m = gone; m; m &= m - 1)
 			tlb_set_invalidate(set, (unsigned int)__builtin_ctz(m));
 	}
-	return (unsigned int)__builtin_popcount(gone);
+	return tlb_popcount32(gone);
 }
 
+/*
+ * Remove every entry of @asid (or every entry if @all) from @a, visiting
+ * only the sets that a->used says may hold one (after a flush, a worker
+ * that ran a few microseconds has filled a few).
+ */
 static unsigned int tlb_array_flush(struct tlb_array *a, uint16_t asid,
 				    bool all)
 {
-	unsigned int removed = 0;
-	uint64_t s;
+	unsigned int removed = 0, i;
 
-	for (s = 0; s < a->nr_sets; s++)
-		removed += tlb_set_flush(a, &a->sets[s], asid, all);
+	for (i = 0; i < TLB_USED_BITS / 64; i++) {
+		uint64_t m;
+
+		for (m = a->used[i]; m; m &= m - 1) {
+			uint64_t b = i * 64 + (uint64_t)__builtin_ctzll(m), s;
+			bool empty = true;
+
+			for (s = b; s < a->nr_sets; s += TLB_USED_BITS) {
+				removed += tlb_set_flush(a, &a->sets[s], asid, all);
+				empty &= a->sets[s].free_ways == a->way_mask;
+			}
+			if (empty)
+				a->used[i] &= ~(1ULL << (b % 64));
+		}
+	}
 	return removed;
 }
 
