@@ -39,7 +39,6 @@ struct cache_array {
 	struct tlb_array a;
 	uint64_t mask;			/* a.nr_sets - 1, or 0 if not a power of two */
 	uint64_t page_mask;		/* mask if below 64 (sets indexed in the page), else 0 */
-	uint64_t *mru;			/* [a.nr_sets]: each set's most recent key, 0 if empty */
 };
 
 /*
@@ -112,7 +111,6 @@ bool cache_array_touch_index(struct cache_array *c, uint64_t key, uint64_t x)
 	uint64_t set = cache_index_set(c, x);
 
 	/* No MRU shortcut: it reads the keys, a host cache miss in a large array. */
-	c->mru[set] = key;
 	return tlb_array_touch_mru(&c->a, key, set, false);
 }
 
@@ -140,13 +138,8 @@ enum cache_level cache_load(struct cache_path *p, uint64_t line)
 	uint64_t key = cache_key(line), s = cache_set(l1, line), x;
 	enum cache_level l;
 
-	/*
-	 * The L1D is small: its MRU keys are in the host's cache, so try the
-	 * set's first (a hit there changes nothing).
-	 */
-	if (l1->mru[s] == key)
-		l = CACHE_L1;
-	else if ((l1->mru[s] = key, tlb_array_touch_mru(&l1->a, key, s, false)))
+	/* The L1D is small: its MRU key is in the host's cache, so try it first. */
+	if (tlb_array_touch_mru(&l1->a, key, s, true))
 		l = CACHE_L1;
 	else if (x = cache_index(line), cache_array_touch_index(p->l2, key, x))
 		l = CACHE_L2;

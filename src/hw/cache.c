@@ -10,7 +10,6 @@
  * non-inclusive L3 of Skylake-SP (every level is filled on a miss).
  */
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "mmsim/cache.h"
@@ -52,11 +51,6 @@ int cache_array_init(struct cache_array *c, uint64_t kib, uint32_t ways)
 	ret = tlb_array_alloc(&c->a, nr_sets, ways);
 	if (ret)
 		return ret;
-	c->mru = calloc(nr_sets, sizeof(*c->mru));
-	if (!c->mru) {
-		tlb_array_free(&c->a);
-		return -ENOMEM;
-	}
 	c->mask = (nr_sets & (nr_sets - 1)) ? 0 : nr_sets - 1;
 	c->page_mask = c->mask < 64 ? c->mask : 0;
 	return 0;
@@ -66,6 +60,5 @@ int cache_array_init(struct cache_array *c, uint64_t kib, uint32_t ways)
 void cache_array_destroy(struct cache_array *c)
 {
 	tlb_array_free(&c->a);
-	free(c->mru);
 	memset(c, 0, sizeof(*c));
 }
