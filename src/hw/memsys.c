@@ -146,64 +146,73 @@ static sim_time_t later(sim_time_t a, sim_time_t b)
 	return a > b ? a : b;
 }
 
-void memsys_write(struct memsys *ms, int nid, uint64_t bytes, uint64_t core_gbps)
+/*
+ * One flow of this CPU's: @rbytes read from node @rnid and @wbytes written
+ * to node @wnid.  It takes the longest of the CPU's own time and each
+ * resource's turn: the core (a stream's bytes at @core_gbps with the
+ * prefetchers keeping it full; otherwise its lines in flight, at the
+ * latency of the memory each side reaches), the links its bytes cross, and
+ * the DRAM of each node it touches (reads and writes of one node in one
+ * turn).  The CPU's own time: @issue_ps for a stream, otherwise the bytes
+ * it moves at @core_gbps (a copy's read and write count once), shared with
+ * a busy SMT sibling.  Every other flow is one of these.
+ */
+static void memsys_flow(struct memsys *ms, int rnid, uint64_t rbytes, int wnid,
+			uint64_t wbytes, uint64_t core_gbps, bool stream, sim_time_t issue_ps)
 {
+	uint64_t bytes = rbytes + wbytes;
 	struct sim_vcpu *v;
-	sim_time_t now, done;
-	int to;
-	bool remote;
-
-	sim_sync();
-	v = sim_this_vcpu();
-	now = v->now;
-	to = node_socket(ms, nid);
-	remote = to != v->socket;
-	done = now + sim_smt_scaled_ps(memsys_ps(bytes, core_gbps));
-	done = later(done, memsys_reserve(&ms->core[v->core], now, core_ps(ms, bytes, remote),
-					  bytes));
-	if (remote)
-		done = later(done, memsys_reserve(&ms->link[v->socket][to], now,
-						  link_ps(ms, bytes), bytes));
-	done = later(done, node_reserve(ms, nid, now, memsys_ps(bytes, ms->node_write_gbps),
-					bytes));
-	sim_cost_ps(done - now);
-}
-
-void memsys_copy(struct memsys *ms, int src, int dst, uint64_t bytes, uint64_t core_gbps)
-{
-	struct sim_vcpu *v;
-	sim_time_t now, done;
+	sim_time_t now, done, core;
 	int from, to;
 	bool rremote, wremote;
 
 	sim_sync();
 	v = sim_this_vcpu();
 	now = v->now;
-	from = node_socket(ms, src);
-	to = node_socket(ms, dst);
+	from = node_socket(ms, rnid);
+	to = node_socket(ms, wnid);
 	rremote = from != v->socket;
 	wremote = to != v->socket;
-	done = now + sim_smt_scaled_ps(memsys_ps(bytes, core_gbps));
-	done = later(done, memsys_reserve(&ms->core[v->core], now,
-					  core_ps(ms, bytes, rremote) + core_ps(ms, bytes, wremote),
-					  2 * bytes));
-	if (rremote)
-		done = later(done, memsys_reserve(&ms->link[from][v->socket], now,
-						  link_ps(ms, bytes), bytes));
-	if (wremote)
-		done = later(done, memsys_reserve(&ms->link[v->socket][to], now,
-						  link_ps(ms, bytes), bytes));
-	if (src == dst) {
-		done = later(done, node_reserve(ms, src, now,
-						memsys_ps(bytes, ms->node_read_gbps) +
-						memsys_ps(bytes, ms->node_write_gbps), 2 * bytes));
+	if (stream) {
+		done = now + issue_ps;
+		core = memsys_ps(bytes, core_gbps);
 	} else {
-		done = later(done, node_reserve(ms, src, now,
-						memsys_ps(bytes, ms->node_read_gbps), bytes));
-		done = later(done, node_reserve(ms, dst, now,
-						memsys_ps(bytes, ms->node_write_gbps), bytes));
+		done = now + sim_smt_scaled_ps(memsys_ps(rbytes > wbytes ? rbytes : wbytes,
+							 core_gbps));
+		core = core_ps(ms, rbytes, rremote) + core_ps(ms, wbytes, wremote);
+	}
+	done = later(done, memsys_reserve(&ms->core[v->core], now, core, bytes));
+	if (rremote && rbytes)
+		done = later(done, memsys_reserve(&ms->link[from][v->socket], now,
+						  link_ps(ms, rbytes), rbytes));
+	if (wremote && wbytes)
+		done = later(done, memsys_reserve(&ms->link[v->socket][to], now,
+						  link_ps(ms, wbytes), wbytes));
+	if (rnid == wnid) {
+		done = later(done, node_reserve(ms, rnid, now,
+						memsys_ps(rbytes, ms->node_read_gbps) +
+						memsys_ps(wbytes, ms->node_write_gbps), bytes));
+	} else {
+		if (rbytes)
+			done = later(done, node_reserve(ms, rnid, now,
+							memsys_ps(rbytes, ms->node_read_gbps),
+							rbytes));
+		if (wbytes)
+			done = later(done, node_reserve(ms, wnid, now,
+							memsys_ps(wbytes, ms->node_write_gbps),
+							wbytes));
 	}
 	sim_cost_ps(done - now);
+}
+
+void memsys_write(struct memsys *ms, int nid, uint64_t bytes, uint64_t core_gbps)
+{
+	memsys_flow(ms, nid, 0, nid, bytes, core_gbps, false, 0);
+}
+
+void memsys_copy(struct memsys *ms, int src, int dst, uint64_t bytes, uint64_t core_gbps)
+{
+	memsys_flow(ms, src, bytes, dst, bytes, core_gbps, false, 0);
 }
 
 void memsys_read(struct memsys *ms, int cpu, int nid, sim_time_t now, uint64_t bytes)
@@ -289,26 +298,5 @@ sim_time_t memsys_loaded_latency_ps(const struct memsys *ms, int cpu, int nid, s
 void memsys_stream(struct memsys *ms, int nid, uint64_t read_bytes, uint64_t wb_bytes,
 		   uint64_t core_gbps, sim_time_t issue_ps)
 {
-	uint64_t bytes = read_bytes + wb_bytes;
-	struct sim_vcpu *v;
-	sim_time_t now, done;
-	int from;
-
-	sim_sync();
-	v = sim_this_vcpu();
-	now = v->now;
-	from = node_socket(ms, nid);
-	done = now + issue_ps;
-	done = later(done, memsys_reserve(&ms->core[v->core], now, memsys_ps(bytes, core_gbps),
-					  bytes));
-	if (from != v->socket) {
-		done = later(done, memsys_reserve(&ms->link[from][v->socket], now,
-						  link_ps(ms, read_bytes), read_bytes));
-		done = later(done, memsys_reserve(&ms->link[v->socket][from], now,
-						  link_ps(ms, wb_bytes), wb_bytes));
-	}
-	done = later(done, node_reserve(ms, nid, now,
-					memsys_ps(read_bytes, ms->node_read_gbps) +
-					memsys_ps(wb_bytes, ms->node_write_gbps), bytes));
-	sim_cost_ps(done - now);
+	memsys_flow(ms, nid, read_bytes, nid, wb_bytes, core_gbps, true, issue_ps);
 }
