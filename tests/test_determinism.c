@@ -105,6 +105,12 @@ static json_t *variant_counters(json_t *doc, size_t i)
 	return json_object_get(json_array_get(json_object_get(doc, "variants"), i), "counters");
 }
 
+/* Counter @name of variant @i of a JSON document. */
+static json_int_t counter(json_t *doc, size_t i, const char *name)
+{
+	return json_integer_value(json_object_get(variant_counters(doc, i), name));
+}
+
 /*
  * With tasks that move: 20 reclaim-tlb workers on 16 CPUs, swapping to
  * the ssd, so workers sleep and idle CPUs pull the queued ones.  The runs
@@ -116,14 +122,12 @@ static void test_jobs_do_not_matter_with_migration(void **state)
 	const char *args = "run reclaim-tlb --set workers=20 --set vm_bytes=40M "
 			   "--set memcg_limit=8M --set swap=64M --set duration=10ms "
 			   "--set swap_device=ssd";
-	json_t *doc = same_across_jobs(args), *c;
+	json_t *doc = same_across_jobs(args);
 	size_t i;
 
 	(void)state;
-	for (i = 0; i < 2; i++) {
-		c = variant_counters(doc, i);
-		assert_true(json_integer_value(json_object_get(c, "nr_migrations")) > 0);
-	}
+	for (i = 0; i < 2; i++)
+		assert_true(counter(doc, i, "nr_migrations") > 0);
 	json_decref(doc);
 }
 
@@ -139,14 +143,13 @@ static void test_jobs_do_not_matter_with_fork(void **state)
 	const char *args = "run reclaim-tlb --set workers=20 --set vm_bytes=40M "
 			   "--set memcg_limit=8M --set swap=64M --set duration=10ms "
 			   "--set start=fork";
-	json_t *doc = same_across_jobs(args), *c;
+	json_t *doc = same_across_jobs(args);
 	size_t i;
 
 	(void)state;
 	for (i = 0; i < 2; i++) {
-		c = variant_counters(doc, i);
-		assert_int_equal(json_integer_value(json_object_get(c, "nr_forks")), 40);
-		assert_true(json_integer_value(json_object_get(c, "nr_migrations")) > 0);
+		assert_int_equal(counter(doc, i, "nr_forks"), 40);
+		assert_true(counter(doc, i, "nr_migrations") > 0);
 	}
 	json_decref(doc);
 }

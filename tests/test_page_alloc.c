@@ -63,6 +63,18 @@ static const struct lock_class_stat *zone_lock_stat(void)
 	return NULL;
 }
 
+/* Everything merged back: one order-10 block at pfn 0 and nothing else free. */
+static void assert_zone_whole(struct zone *z)
+{
+	int o;
+
+	for (o = 0; o < MAX_PAGE_ORDER; o++)
+		assert_int_equal(z->free_area[o].nr_free, 0);
+	assert_int_equal(z->free_area[10].head, 0);
+	assert_int_equal(z->free_pages, 1L << 18);
+	assert_true(zone_buddy_check(z));
+}
+
 static void run_on_cpu0(void (*fn)(void *))
 {
 	assert_non_null(sim_task_create(eng, 0, "t", fn, NULL));
@@ -159,7 +171,6 @@ static void test_free_merges_buddies(void **state)
 {
 	const struct lock_class_stat *s;
 	struct zone *z;
-	int o;
 
 	(void)state;
 	setup();
@@ -169,11 +180,7 @@ static void test_free_merges_buddies(void **state)
 	assert_int_equal(s->acquisitions, 2);
 	assert_int_equal(s->hold_total, (43 + 47) * SIM_NS);
 	assert_int_equal(s->hold_max, 47 * SIM_NS);
-	for (o = 0; o < MAX_PAGE_ORDER; o++)
-		assert_int_equal(z->free_area[o].nr_free, 0);
-	assert_int_equal(z->free_area[10].head, 0);
-	assert_int_equal(z->free_pages, 1L << 18);
-	assert_true(zone_buddy_check(z));
+	assert_zone_whole(z);
 	teardown();
 }
 
@@ -227,7 +234,6 @@ static void free_high_body(void *arg)
 static void test_free_high_drains(void **state)
 {
 	struct zone *z;
-	int o;
 
 	(void)state;
 	setup();
@@ -235,11 +241,7 @@ static void test_free_high_drains(void **state)
 	z = &model->zones[0];
 	assert_int_equal(z->pcp[0].count, 0);
 	assert_int_equal(z->pcp[0].high, 321);
-	for (o = 0; o < MAX_PAGE_ORDER; o++)
-		assert_int_equal(z->free_area[o].nr_free, 0);
-	assert_int_equal(z->free_area[10].head, 0);
-	assert_int_equal(z->free_pages, 1L << 18);
-	assert_true(zone_buddy_check(z));
+	assert_zone_whole(z);
 	teardown();
 }
 
