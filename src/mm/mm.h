@@ -482,7 +482,8 @@ void mm_model_destroy(struct mm_model *m);
 struct folio *folio_alloc_node(int order, int nid);
 void free_unref_folios(struct folio_batch *folios);
 void free_frozen_folio(struct folio *folio);
-void zone_init(struct zone *zone, int nid, long pages, int nr_cpus, int pcp_high, int pcp_batch);
+/* The zone's free lists and pcps; zone_set_wmarks_and_high() then gives pcp->high its bounds. */
+void zone_init(struct zone *zone, int nid, long pages, int nr_cpus, int pcp_batch);
 void zone_set_wmarks_and_high(struct zone *zone, long lowmem_pages, int cpus_of_node,
 			      uint64_t data_slice_bytes);
 void zone_destroy(struct zone *zone);

@@ -16,7 +16,6 @@
 struct mm_model *sim_mm;
 
 #define PCP_BATCH	63
-#define PCP_HIGH	(4 * PCP_BATCH)
 
 /**
  * mm_model_create - build the model for the current engine
@@ -60,7 +59,7 @@ struct mm_model *mm_model_create(struct sim_engine *e, const struct mm_variant *
 	INIT_LIST_HEAD(&m->mmlist);
 	INIT_LIST_HEAD(&m->reclaim_ctxs);
 	for (nid = 0; nid < m->nr_nodes; nid++)
-		zone_init(&m->zones[nid], nid, node_pages, m->nr_cpus, PCP_HIGH, PCP_BATCH);
+		zone_init(&m->zones[nid], nid, node_pages, m->nr_cpus, PCP_BATCH);
 	for (nid = 0; nid < m->nr_nodes; nid++) {
 		uint64_t llc_cpus = p->topology_cores_per_socket * p->topology_threads_per_core;
 

@@ -88,7 +88,7 @@ static struct folio *folio_struct_new(int order, int nid)
 	return f;
 }
 
-void zone_init(struct zone *zone, int nid, long pages, int nr_cpus, int pcp_high, int pcp_batch)
+void zone_init(struct zone *zone, int nid, long pages, int nr_cpus, int pcp_batch)
 {
 	int cpu, o;
 	char name[32];
@@ -115,7 +115,6 @@ void zone_init(struct zone *zone, int nid, long pages, int nr_cpus, int pcp_high
 		struct per_cpu_pages *pcp = &zone->pcp[cpu];
 
 		pcp->lock.last_writer = (int16_t)cpu;
-		pcp->high = pcp->high_min = pcp->high_max = pcp_high;
 		pcp->batch = pcp_batch;
 		for (o = 0; o < MAX_NR_ORDERS; o++)
 			INIT_LIST_HEAD(&pcp->lists[o]);
