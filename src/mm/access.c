@@ -285,6 +285,8 @@ int mm_tlb_check_profile(const struct sim_profile *p, char *err, size_t len)
 		{ "mem.load_buffer_entries", NULL, p->mem_load_buffer_entries, 0,
 		  p->mem_load_buffer_entries >= 1 && p->mem_load_buffer_entries <= 1024, true,
 		  "1 to 1024" },
+		{ "mem.rob_entries", NULL, p->mem_rob_entries, 0,
+		  p->mem_rob_entries >= 1 && p->mem_rob_entries <= 4096, true, "1 to 4096" },
 		{ "mem.line_fill_buffers", NULL, p->mem_line_fill_buffers, 0,
 		  p->mem_line_fill_buffers >= 1, true,
 		  "at least 1 with the overlap model (mem.overlap = 1)" },
@@ -421,7 +423,8 @@ void user_access_init(struct user_access *ua, struct vm_area_struct *vma)
 	ua->psc = mm_psc_of(smp_processor_id());
 	if (ua->cache) {
 		ua->scale = (uint64_t)p * w * sim_mm->prof->mem_line_fill_buffers *
-			    sim_mm->prof->mem_load_buffer_entries;
+			    sim_mm->prof->mem_load_buffer_entries * sim_mm->prof->mem_rob_entries;
+		ua->uops = 1;
 		ua->ept_huge = sim_mm->prof->tlb_ept_page_kib == 2048;
 		ua->walk_fills = sim_mm->prof->mem_walk_fill_buffers;
 	}
@@ -473,6 +476,8 @@ void user_access_charge(struct user_access *ua)
 			.fill_buffers = p->mem_line_fill_buffers,
 			.page_walkers = ua->tlb->geo.page_walkers,
 			.load_buffer = p->mem_load_buffer_entries,
+			.rob_entries = p->mem_rob_entries,
+			.uops = ua->uops,
 		};
 		const struct overlap_batch b = {
 			.n = lookups - ua->lookups_seen,
@@ -516,25 +521,29 @@ void user_access_charge(struct user_access *ua)
  *
  * Little's law for each of the core's limits: the batch takes at least
  * its issue time (n / P), its L1D misses' memory latency over the fill
- * buffers (L), its walks' latency over the walkers (W), and its loads'
- * whole latency (translation and memory) over the load buffer (B); it
- * takes the largest of the four.
+ * buffers (L), its walks' latency over the walkers (W), its loads' whole
+ * latency (translation and memory) over the load buffer (B), and that
+ * latency over the loads the reorder buffer holds (R / U: each load
+ * brings its loop's U micro-ops, which retire only after it); it takes
+ * the largest of the five.
  *
  * Context: any.
- * Return: that time in cycles x P x L x W x B (exact).
+ * Return: that time in cycles x P x L x W x B x R (exact).
  */
 uint64_t user_access_overlap_cycles(const struct overlap_batch *b, const struct overlap_limits *lim,
 				    bool *memory_bound)
 {
 	const uint64_t p = lim->loads_per_cycle, l = lim->fill_buffers;
-	const uint64_t w = lim->page_walkers, q = lim->load_buffer;
-	uint64_t issue = b->n * l * w * q;
-	uint64_t t = b->miss_cycles * p * w * q;
+	const uint64_t w = lim->page_walkers, q = lim->load_buffer, r = lim->rob_entries;
+	uint64_t issue = b->n * l * w * q * r;
+	uint64_t t = b->miss_cycles * p * w * q * r;
 
-	if (b->walk_cycles * p * l * q > t)
-		t = b->walk_cycles * p * l * q;
-	if (b->window_cycles * p * l * w > t)
-		t = b->window_cycles * p * l * w;
+	if (b->walk_cycles * p * l * q * r > t)
+		t = b->walk_cycles * p * l * q * r;
+	if (b->window_cycles * p * l * w * r > t)
+		t = b->window_cycles * p * l * w * r;
+	if (b->window_cycles * lim->uops * p * l * w * q > t)
+		t = b->window_cycles * lim->uops * p * l * w * q;
 	*memory_bound = t > issue;
 	return *memory_bound ? t : issue;
 }
