@@ -465,7 +465,8 @@ void user_access_charge(struct user_access *ua)
 {
 	uint64_t walks = ua->tlb->stats.walks;
 	uint64_t lookups = tlb_nr_lookups(ua->tlb);
-	uint64_t units = ua->units, num, lines = 0;
+	uint64_t units = ua->units, lines = 0;
+	unsigned __int128 num;		/* units x 10^6: past 64 bits with large limits */
 	bool memory_bound = false;
 	sim_time_t ps;
 
@@ -493,11 +494,11 @@ void user_access_charge(struct user_access *ua)
 		lines = ua->dram_lines;
 		ua->dram_lines = 0;
 	}
-	num = units * 1000000ULL + ua->rem;
+	num = (unsigned __int128)units * 1000000ULL + ua->rem;
 	ua->units_charged += units;
 	ua->units = 0;
-	ua->rem = num % ua->den;
-	ps = num / ua->den;
+	ua->rem = (uint64_t)(num % ua->den);
+	ps = (sim_time_t)(num / ua->den);
 	if (ua->cache)
 		user_access_memory(ua, lines, ps);
 	count_events(SIM_DTLB_LOAD_MISSES, walks - ua->walks_seen);

@@ -85,7 +85,7 @@ struct user_access {
 	uint64_t scale;			/* units per cycle */
 	uint64_t walks_seen;		/* tlb->stats.walks at the last charge */
 	uint64_t lookups_seen;		/* tlb_access() calls at the last charge */
-	uint64_t units_charged;		/* all units charged so far (for metrics) */
+	unsigned __int128 units_charged; /* all units charged so far (for metrics) */
 	struct cache_path *cache;	/* overlap: this vCPU's caches; NULL: flat */
 	struct mmu_caches *psc;		/* overlap: its paging-structure caches */
 	uint64_t miss_cycles;		/* overlap: not yet charged, see above */
