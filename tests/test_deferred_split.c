@@ -132,9 +132,10 @@ static void put_refs_body(void *arg)
 	lru_add_drain();
 }
 
-static void run_put_refs(const struct mm_variant *v)
+static void run_put_refs(const struct mm_variant *v, bool batch_locked)
 {
 	setup(&fx, v, 1);
+	fx.m->unqueue_batch_locked = batch_locked;
 	sim_task_create(fx.e, 0, "t", put_refs_body, NULL);
 	assert_int_equal(sim_engine_run(fx.e, NULL, 0), 0);
 	mm_check_final();
@@ -143,7 +144,7 @@ static void run_put_refs(const struct mm_variant *v)
 
 static void test_put_refs_before(void **state)
 {
-	run_put_refs(&v_before);
+	run_put_refs(&v_before, false);
 	assert_int_equal(got_lru, 1);
 	assert_int_equal(got_ll, 2);
 	assert_int_equal(got_nested, 1);
@@ -152,9 +153,23 @@ static void test_put_refs_before(void **state)
 
 static void test_put_refs_after(void **state)
 {
-	run_put_refs(&v_after);
+	run_put_refs(&v_after, false);
 	assert_int_equal(got_lru, 1);
 	assert_int_equal(got_ll, 2);
+	assert_int_equal(got_nested, 0);
+	assert_int_equal(lru_len_after, 1);
+}
+
+/*
+ * unqueue_lock=per_batch: A and D, both queued on the one sublist, leave
+ * it under one hold of its lock; B (not queued) is skipped by the
+ * lockless test and C keeps its reference.  => ll_lock 1, nested 0.
+ */
+static void test_put_refs_after_per_batch(void **state)
+{
+	run_put_refs(&v_after, true);
+	assert_int_equal(got_lru, 1);
+	assert_int_equal(got_ll, 1);
 	assert_int_equal(got_nested, 0);
 	assert_int_equal(lru_len_after, 1);
 }
@@ -518,6 +533,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_put_refs_before),
 		cmocka_unit_test(test_put_refs_after),
+		cmocka_unit_test(test_put_refs_after_per_batch),
 		cmocka_unit_test(test_unqueue_needs_memcg),
 		cmocka_unit_test(test_broken_invariant_stops),
 		cmocka_unit_test(test_mapcount_check),

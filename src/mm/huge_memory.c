@@ -116,8 +116,43 @@ bool folio_unqueue_deferred_split(struct folio *folio)
  */
 void folio_batch_unqueue_deferred_split(struct folio_batch *fbatch)
 {
+	struct list_lru_one *l = NULL;
+	unsigned long flags = 0;
 	unsigned int i;
 
-	for (i = 0; i < fbatch->nr; i++)
-		folio_unqueue_deferred_split(fbatch->folios[i]);
+	if (!sim_mm->unqueue_batch_locked) {
+		for (i = 0; i < fbatch->nr; i++)
+			folio_unqueue_deferred_split(fbatch->folios[i]);
+		return;
+	}
+	/*
+	 * One lock hold per run of queued folios of one sublist (the model
+	 * has one memcg per node), as a batched unqueue would take it: the
+	 * lockless test first, as folio_unqueue_deferred_split() does.
+	 */
+	for (i = 0; i < fbatch->nr; i++) {
+		struct folio *folio = fbatch->folios[i];
+		struct list_lru_one *want;
+
+		if (folio_order(folio) <= 1 || !folio_test_large_rmappable(folio))
+			continue;
+		sim_line_read(&folio->tail_line);
+		if (list_empty(&folio->_deferred_list))
+			continue;
+		SIM_BUG_ON_FOLIO(folio_ref_count(folio) != 0, folio);
+		SIM_BUG_ON_FOLIO(folio->memcg == NULL, folio);
+		want = sim_mm->deferred_split_lru.node[folio->nid];
+		if (l != want) {
+			if (l)
+				list_lru_unlock_irqrestore(l, &flags);
+			l = list_lru_lock_irqsave(&sim_mm->deferred_split_lru, folio->nid,
+						  folio->memcg, &flags);
+		}
+		if (list_lru_del_locked(&sim_mm->deferred_split_lru, l, &folio->_deferred_list,
+					&folio->tail_line))
+			count_event(SIM_SIM_DEFERRED_SPLIT_UNQUEUED);
+		folio_clear(folio, PG_partially_mapped);
+	}
+	if (l)
+		list_lru_unlock_irqrestore(l, &flags);
 }

@@ -459,6 +459,7 @@ struct mm_model {
 	bool split_underused_thp;		/* thp_underused queueing on */
 	int mthp_order;				/* the enabled anon mTHP order */
 	bool queue_after_ptl;			/* assumption: the mTHP series queues after the PTL */
+	bool unqueue_batch_locked;		/* assumption: P1 takes the sublist lock per batch */
 	int preferred_nid;			/* memory policy: bind to this node */
 	bool thp_pmd_enabled;			/* PMD THP on: hugepage_pmd_enabled() */
 	/* derived costs, ps */

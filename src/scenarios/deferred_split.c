@@ -105,6 +105,7 @@ static int deferred_split_run(const struct sim_run_config *cfg, int variant,
 	m->mthp_order = ilog2_u64(sim_param(cfg, "mthp")) - PAGE_SHIFT;
 	m->preferred_nid = 0;		/* numactl --membind=0 */
 	m->queue_after_ptl = sim_param(cfg, "queue_site") == 1;
+	m->unqueue_batch_locked = sim_param(cfg, "unqueue_lock") == 1;
 	p.mm = processes ? NULL : mm_alloc(m->root_memcg);
 	p.region = sim_param(cfg, "region");
 	p.rounds = sim_param(cfg, "rounds");
@@ -184,6 +185,7 @@ static void deferred_split_finish(const struct sim_run_config *cfg,
 static const char *const deferred_split_unmap_choices[] = { "munmap", "dontneed", NULL };
 static const char *const deferred_split_workers_choices[] = { "threads", "processes", NULL };
 static const char *const deferred_split_queue_choices[] = { "under_ptl", "after_ptl", NULL };
+static const char *const deferred_split_unqueue_choices[] = { "per_folio", "per_batch", NULL };
 
 static const struct sim_param deferred_split_params[] = {
 	{ .key = "threads", .type = SIM_PARAM_COUNT, .def = 80, .min = 1, .max = SIM_MAX_CPUS,
@@ -205,6 +207,9 @@ static const struct sim_param deferred_split_params[] = {
 	{ .key = "queue_site", .type = SIM_PARAM_ENUM, .def = 0, .min = 0, .max = 1,
 	  .choices = deferred_split_queue_choices,
 	  .help = "assumption: where the unpublished mTHP series queues a new folio at fault, under the PTL or after it" },
+	{ .key = "unqueue_lock", .type = SIM_PARAM_ENUM, .def = 0, .min = 0, .max = 1,
+	  .choices = deferred_split_unqueue_choices,
+	  .help = "after: whether folio_batch_unqueue_deferred_split() takes the sublist lock per folio or once per batch (unpublished)" },
 	{ .key = "start_spread", .type = SIM_PARAM_TIME, .def = 0, .min = 0,
 	  .max = 10000000000ULL,
 	  .help = "each worker starts after a random delay below this (0: all at once)" },
@@ -223,7 +228,8 @@ static const struct sim_metric deferred_split_metrics[] = {
 };
 
 /* What the post does not say (docs/results.md): how a round unmaps, threads or processes. */
-static const char *const deferred_split_unpublished[] = { "unmap", "workers", NULL };
+static const char *const deferred_split_unpublished[] = { "unmap", "workers", "unqueue_lock",
+							  NULL };
 
 static const struct sim_published deferred_split_published[] = {
 	/*
