@@ -3,13 +3,14 @@
  * Relations that need the release binary (MMSIM_RELEASE_BIN, which `make
  * test` sets): too slow for the sanitizer build.  Skipped without it.
  *
- * khugepaged-cold at the published scale (issue 5, about 90 s of host time):
- *   both tables: hot2's dTLB misses fall by at least 95% and time moves by
- *   under 5%; the guest's time before is the desktop's within 5%.
+ * khugepaged-cold at the published scale (issue 5, about 100 s of host time):
+ *   both tables: hot2's dTLB misses fall by at least 95%; time falls by
+ *   5-10% on the desktop and more in the guest, by less than 15%; the
+ *   guest's time before is the desktop's within 5%.
  *
  * khugepaged-cold in the overlap model (mem.overlap = 1) at 16M per
  * task and 15 M measured accesses (about 25 s): the misses fall, time falls,
- * and by less than in the flat model, because the tasks' random loads miss
+ * and by far less than in the flat model, because the tasks' loads miss
  * the data caches with or without the collapse.
  *
  * deferred-split at 80 workers and 40 rounds (issue 3, about 10 s): the
@@ -63,14 +64,16 @@ static void test_khugepaged_cold_relations(void **state)
 	assert_string_equal(json_string_value(json_object_get(kvm, "profile")), "desktop-kvm");
 
 	/*
-	 * The overlap model and one load per page (docs/results.md,
-	 * "khugepaged-cold"): misses fall by 95% or more in both tables; on the
-	 * desktop the walks hide behind the data's DRAM misses, so time moves
-	 * by under 5%; in the guest too, since the paging-structure caches
-	 * (a 4-entry PDPTE cache in each dimension, docs/tlb.md) leave four
-	 * of a nested walk's 19 entries, and its time before is the
-	 * desktop's within 5% (without the caches the walks bound two walkers
-	 * and the collapse cut time by 31%).
+	 * The overlap model, one load per page and a loop of 24 micro-ops per
+	 * access (docs/results.md, "khugepaged-cold"): misses fall by 95% or
+	 * more in both tables.  The reorder buffer holds 224 / 24 = 9.33
+	 * accesses, fewer than the ten fill buffers, so each access's walk
+	 * lies on its path: on the desktop (12 + 15 + 263) x 24 / 224 = 31.1
+	 * cycles an access before and (6 + 263) x 24 / 224 = 28.8 after, 7%
+	 * less; the guest's nested walk (four entries with the PDPTE caches,
+	 * docs/tlb.md) is longer, so it saves more, and its time before is
+	 * the desktop's within 5% (without the caches the walks bound two
+	 * walkers and the collapse cut time by 31%).
 	 */
 	miss = metric(desk, "after", "dtlb_load_misses") / metric(desk, "before", "dtlb_load_misses");
 	miss_kvm = metric(kvm, "after", "dtlb_load_misses") / metric(kvm, "before", "dtlb_load_misses");
@@ -81,8 +84,8 @@ static void test_khugepaged_cold_relations(void **state)
 		      dt_kvm);
 	assert_true(miss <= 0.05);
 	assert_true(miss_kvm <= 0.05);
-	assert_true(dt > 0.95 && dt < 1.05);
-	assert_true(dt_kvm > 0.95 && dt_kvm < 1.05);
+	assert_true(dt > 0.90 && dt < 0.95);
+	assert_true(dt_kvm > 0.85 && dt_kvm < dt);
 	assert_true(metric(kvm, "before", "total_access_time_s") >=
 		    metric(desk, "before", "total_access_time_s"));
 	assert_true(metric(kvm, "before", "total_access_time_s") <
@@ -152,9 +155,11 @@ static void test_deferred_split_start_spread(void **state)
 
 /*
  * The overlap model (the default) against the flat one (a speed option):
- * with the flat model time falls with the misses; with the overlap model
- * the desktop's native walks hide behind the data's DRAM misses and time
- * hardly changes (docs/results.md, "khugepaged-cold").
+ * with the flat model time falls with the misses (translation is nearly
+ * all of an access's time); with the overlap model each access waits for
+ * its DRAM miss with or without a walk, and at this scale the collapses
+ * fall inside the window, so time falls a few percent (docs/results.md,
+ * "khugepaged-cold").
  */
 static void test_khugepaged_overlap(void **state)
 {
@@ -179,7 +184,7 @@ static void test_khugepaged_overlap(void **state)
 	assert_true(metric(ovl, "after", "dtlb_load_misses") <=
 		    0.15 * metric(ovl, "before", "dtlb_load_misses"));
 	assert_true(gain_flat > 0.5);
-	assert_true(gain_ovl > -0.05 && gain_ovl < 0.05);
+	assert_true(gain_ovl > 0 && gain_ovl < 0.1);
 	json_decref(flat);
 	json_decref(ovl);
 }
