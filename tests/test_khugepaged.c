@@ -1003,13 +1003,16 @@ static void test_overlap_pdpte_cache_hit(void **state)
 
 /*
  * The batch time: the largest of issue (n / P), fill buffers (misses / L),
- * walkers (walks / W) and window (whole latency / B), in units of
- * 1/(P x L x W x B) cycle; here P = 2, L = 10, W = 2, B = 72: 2880 per cycle.
+ * walkers (walks / W), window (whole latency / B) and reorder buffer
+ * (whole latency x U / R), in units of 1/(P x L x W x B x R) cycle; here
+ * P = 2, L = 10, W = 2, B = 72, R = 224: 645,120 per cycle (2880 x 224).
  */
+#define OVERLAP_UNIT	(2880ULL * 224)
 static void test_overlap_cycles(void **state)
 {
-	const struct overlap_limits lim = {
+	struct overlap_limits lim = {
 		.loads_per_cycle = 2, .fill_buffers = 10, .page_walkers = 2, .load_buffer = 72,
+		.rob_entries = 224, .uops = 1,
 	};
 	struct overlap_batch b = { .n = 10, .miss_cycles = 1000, .walk_cycles = 300,
 				   .window_cycles = 7200 };
@@ -1017,19 +1020,32 @@ static void test_overlap_cycles(void **state)
 
 	(void)state;
 	/* issue 5, fill buffers 100, walkers 150, window 100: the walkers. */
-	assert_int_equal(user_access_overlap_cycles(&b, &lim, &mem), 150 * 2880);
+	assert_int_equal(user_access_overlap_cycles(&b, &lim, &mem), 150 * OVERLAP_UNIT);
 	assert_true(mem);
 	/* Window: 14400 / 72 = 200 > 150. */
 	b.window_cycles = 14400;
-	assert_int_equal(user_access_overlap_cycles(&b, &lim, &mem), 200 * 2880);
+	assert_int_equal(user_access_overlap_cycles(&b, &lim, &mem), 200 * OVERLAP_UNIT);
 	assert_true(mem);
 	/* Fill buffers: 2500 / 10 = 250 > 200. */
 	b.miss_cycles = 2500;
-	assert_int_equal(user_access_overlap_cycles(&b, &lim, &mem), 250 * 2880);
+	assert_int_equal(user_access_overlap_cycles(&b, &lim, &mem), 250 * OVERLAP_UNIT);
 	/* Issue: 5000 accesses at 1/2 cycle = 2500 cycles: not memory time. */
 	b.n = 5000;
-	assert_int_equal(user_access_overlap_cycles(&b, &lim, &mem), 2500 * 2880);
+	assert_int_equal(user_access_overlap_cycles(&b, &lim, &mem), 2500 * OVERLAP_UNIT);
 	assert_false(mem);
+	/*
+	 * The reorder buffer, back at n = 10: a loop of U = 32 micro-ops per load
+	 * keeps 224 / 32 = 7 loads in flight, so 14400 cycles of latency take
+	 * 14400 x 32 / 224 = 2057.14 cycles (exactly 14400 x 32 x 2880 units),
+	 * more than the fill buffers' 250.
+	 */
+	b.n = 10;
+	lim.uops = 32;
+	assert_int_equal(user_access_overlap_cycles(&b, &lim, &mem), 14400ULL * 32 * 2880);
+	assert_true(mem);
+	/* U = 3: 224 / 3 = 74.7 loads, more than the load buffer's 72: the fill buffers again. */
+	lim.uops = 3;
+	assert_int_equal(user_access_overlap_cycles(&b, &lim, &mem), 250 * OVERLAP_UNIT);
 }
 
 /*
@@ -1049,6 +1065,7 @@ static void test_overlap_bounds_pages(void **state)
 {
 	const struct overlap_limits lim = {
 		.loads_per_cycle = 2, .fill_buffers = 10, .page_walkers = 2, .load_buffer = 72,
+		.rob_entries = 224, .uops = 1,
 	};
 	const struct overlap_batch b = { .n = 64, .miss_cycles = 64 * 224,
 					 .walk_cycles = 64 * 24,
@@ -1056,9 +1073,9 @@ static void test_overlap_bounds_pages(void **state)
 	bool mem;
 
 	(void)state;
-	assert_int_equal(user_access_overlap_cycles(&b, &lim, &mem), 14336ULL * 2 * 2 * 72);
+	assert_int_equal(user_access_overlap_cycles(&b, &lim, &mem), 14336ULL * 2 * 2 * 72 * 224);
 	assert_true(mem);
-	assert_true(user_access_overlap_cycles(&b, &lim, &mem) / 2880.0 < 1664);
+	assert_true(user_access_overlap_cycles(&b, &lim, &mem) / (double)OVERLAP_UNIT < 1664);
 	/* A walk of 96 cycles: the walkers bind, 64 x 96 / 2 = 3072 cycles. */
 	{
 		const struct overlap_batch slow = { .n = 64, .miss_cycles = 64 * 224,
@@ -1066,7 +1083,7 @@ static void test_overlap_bounds_pages(void **state)
 						    .window_cycles = 64 * (12 + 96 + 224) };
 
 		assert_int_equal(user_access_overlap_cycles(&slow, &lim, &mem),
-				 64ULL * 96 / 2 * 2880);
+				 64ULL * 96 / 2 * OVERLAP_UNIT);
 	}
 }
 
@@ -1158,39 +1175,43 @@ static void test_relations(void **state)
 	run_scenario(d, "desktop", rd);
 	run_scenario(k, "desktop-kvm", rk);
 	/*
-	 * The overlap model and one load per page (the defaults).  desktop:
-	 * misses fall, but time hardly changes: every load misses to DRAM and
-	 * the fill buffers bound the loop, while the native walks (about 24
-	 * cycles over two walkers) hide behind them.  The DRAM latency is the
-	 * loaded one: hot1 and hot2 each keep 10 lines of 64 B in flight, so
-	 * at a latency of L ns they read 1280 / L GB/s of the node's 30; the
-	 * curve (desktop.ini) and that demand meet near L = 84.5 ns (50% of
-	 * the node: 70 ns x 1.207), 270 cycles, 27.0 an access over ten fill
-	 * buffers (22.4 at the idle 70 ns).
-	 * At this scale time even rises by a few percent (the collapses fall
-	 * inside the short window; docs/results.md).
+	 * The overlap model, one load per page and a loop of 24 micro-ops per
+	 * access (the defaults).  desktop: every load misses to DRAM, and the
+	 * reorder buffer holds 224 / 24 = 9.33 accesses, each from its issue
+	 * until its data arrives: STLB test (12 cycles), walk (about 15: the
+	 * PDE from L1D, the PTE from L1D or, once in 8 pages, L2) and the
+	 * loaded DRAM latency (about 263 cycles: each task keeps 9.33 lines
+	 * in flight, so at L ns it reads 1194 / L GB/s of the node's 30, and
+	 * the curve in desktop.ini meets that demand near 82 ns).  So before
+	 * takes (12 + 15 + 263) x 24 / 224 = 31.1 cycles an access, more than
+	 * the fill buffers' 26.3 (263 / 10), and the walk is on the critical
+	 * path: on 2M pages (half the accesses an STLB hit, 6 cycles on
+	 * average) an access takes (6 + 263) x 24 / 224 = 28.8, 7% less, in
+	 * the steady state.  At this scale the collapses fall inside the short
+	 * window, so time falls by less (docs/results.md has the published
+	 * scale).
 	 */
 	assert_true(metric(d, &rd[1], "dtlb_load_misses") <=
 		    0.15 * metric(d, &rd[0], "dtlb_load_misses"));
 	dt_d = metric(d, &rd[1], "total_access_time_s") / metric(d, &rd[0], "total_access_time_s");
-	assert_true(dt_d > 0.95 && dt_d < 1.05);
-	assert_true(metric(d, &rd[0], "clock_cycles_per_access") > 25.5 &&
-		    metric(d, &rd[0], "clock_cycles_per_access") < 28.5);
+	assert_true(dt_d > 0.95 && dt_d < 0.995);
+	assert_true(metric(d, &rd[0], "clock_cycles_per_access") > 30.0 &&
+		    metric(d, &rd[0], "clock_cycles_per_access") < 33.0);
 	/*
 	 * KVM, with the desktop profiles' 4-entry PDPTE caches (docs/tlb.md):
 	 * a nested walk in page order reads four entries (guest PDE, EPT PDE
 	 * of the page table's frame, guest PTE, EPT PDE of the data's frame),
-	 * about 16 cycles from L1D, 8 an access over two walkers: it hides
-	 * behind the data's DRAM miss like the native walk, so before takes
-	 * what the desktop's takes (within 5%, a little more for the walks'
-	 * own misses) and time hardly changes.  Without paging-structure
-	 * caches the 19-entry walks bound the walkers and before took 1.4
-	 * times the desktop's.
+	 * about 8 cycles more than the native walk.  The walkers (about 13 an
+	 * access over two) do not bind, but the walk lies on each access's
+	 * path through the reorder buffer, so before takes a few percent more
+	 * than the desktop's and the collapse saves more.  Without
+	 * paging-structure caches the 19-entry walks bound the walkers and
+	 * before took 1.4 times the desktop's.
 	 */
 	assert_true(metric(k, &rk[1], "dtlb_load_misses") <=
 		    0.15 * metric(k, &rk[0], "dtlb_load_misses"));
 	dt_k = metric(k, &rk[1], "total_access_time_s") / metric(k, &rk[0], "total_access_time_s");
-	assert_true(dt_k > 0.95 && dt_k < 1.05);
+	assert_true(dt_k > 0.90 && dt_k < dt_d);
 	assert_true(metric(k, &rk[0], "total_access_time_s") >=
 		    metric(d, &rd[0], "total_access_time_s"));
 	assert_true(metric(k, &rk[0], "total_access_time_s") <

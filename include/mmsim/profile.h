@@ -80,6 +80,7 @@
 	X(mem, walk_fill_buffers, U64, "", "1: a page walk's loads that miss the L1D hold fill buffers, as the data's do (overlap model); 0: only the data's") \
 	X(mem, loaded_latency, STR, "", "DRAM latency under load: util:latency pairs, per mille of peak and of idle (Intel MLC --loaded_latency); none: idle always") \
 	X(mem, load_buffer_entries, U64, "", "load buffer entries: loads in flight from issue to completion (overlap model)") \
+	X(mem, rob_entries, U64, "", "reorder buffer entries: micro-ops in flight from allocation to retirement (overlap model)") \
 	X(mem, stream_gbps, U64, "GB/s", "a core's streaming rate over memory with hardware prefetch; 0: no limit") \
 	X(mm, fault_entry_ns, U64, "ns", "exception entry, exit and handle_mm_fault() walk") \
 	X(mm, syscall_ns, U64, "ns", "system call entry and exit")                 \
@@ -176,6 +177,7 @@
 	X(mem, overlap, 0, 1, "a switch: 0 the flat model, 1 the overlap model") \
 	X(mem, walk_fill_buffers, 0, 1, "a switch: 0 or 1") \
 	X(mem, load_buffer_entries, 1, 1024, "physics: 72 (Skylake) to a few hundred; the overlap model divides by it") \
+	X(mem, rob_entries, 1, 4096, "physics: 224 (Skylake) to about 512 (Golden Cove); the overlap model divides by it") \
 	X(mem, node_read_gbps, 0, 10000, "0: no limit; else a divisor, 10 TB/s above any memory system") \
 	X(mem, upi_links, 0, 16, "physics: 2 to 4 links per socket ship; 0: no link limit") \
 	X(mem, upi_mtps, 0, 100000, "physics: UPI runs 9.6 to 24 GT/s; 0: no link limit") \

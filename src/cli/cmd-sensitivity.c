@@ -9,7 +9,9 @@
  *                    range, one at a time (an end equal to the value is
  *                    left out: it is the default point)
  *   PARAM=VALUE      each other value of each parameter the post does not
- *                    publish (the scenario's `unpublished` list)
+ *                    publish (the scenario's `unpublished` list): every
+ *                    other choice of an enum, the other value of a boolean,
+ *                    half and twice the value of a count (within its range)
  *
  * At each point, each published change (a metric published for the
  * baseline and the changed variant) gives two conclusions: its sign (the
@@ -145,9 +147,20 @@ static int sens_points(struct cli *c, const struct scenario_ops *s,
 			if (sens_add(c, pts, nr, "unpublished", p->key, true, "%s=%s", p->key,
 				     cfg->params[i] ? "no" : "yes"))
 				return 2;
+		} else if (p->type == SIM_PARAM_COUNT) {
+			uint64_t v = cfg->params[i];
+
+			if (v / 2 >= p->min && v / 2 != v &&
+			    sens_add(c, pts, nr, "unpublished", p->key, false,
+				     "%s=%" PRIu64, p->key, v / 2))
+				return 2;
+			if (v <= p->max / 2 &&
+			    sens_add(c, pts, nr, "unpublished", p->key, true,
+				     "%s=%" PRIu64, p->key, v * 2))
+				return 2;
 		} else {
 			return cli_fail(c, "sensitivity: scenario %s: unpublished parameter %s: "
-					"expected an enum or a boolean", s->name, p->key);
+					"expected an enum, a boolean or a count", s->name, p->key);
 		}
 	}
 	return 0;

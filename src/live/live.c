@@ -885,6 +885,7 @@ static const struct {
 	{ "mem.upi_mtps", "0", "default: no inter-socket link limit" },
 	{ "mem.line_fill_buffers", "0", "default: no per-core lines-in-flight limit" },
 	{ "mem.load_buffer_entries", "72", "default: Skylake's load buffer (Intel Opt. manual)" },
+	{ "mem.rob_entries", "224", "default: Skylake's reorder buffer (Intel Opt. manual)" },
 	{ "mem.stream_gbps", "0", "default: no per-core streaming limit (stress-ng vm passes only)" },
 	{ "mm.fault_entry_ns", "300", "default: assumed exception entry/exit and walk" },
 	{ "mm.syscall_ns", "100", "default: assumed syscall entry/exit" },

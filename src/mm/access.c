@@ -297,6 +297,8 @@ int mm_tlb_check_profile(const struct sim_profile *p, char *err, size_t len)
 		{ "mem.load_buffer_entries", NULL, p->mem_load_buffer_entries, 0,
 		  p->mem_load_buffer_entries >= 1 && p->mem_load_buffer_entries <= 1024, true,
 		  "1 to 1024" },
+		{ "mem.rob_entries", NULL, p->mem_rob_entries, 0,
+		  p->mem_rob_entries >= 1 && p->mem_rob_entries <= 4096, true, "1 to 4096" },
 		{ "mem.line_fill_buffers", NULL, p->mem_line_fill_buffers, 0,
 		  p->mem_line_fill_buffers >= 1, true,
 		  "at least 1 with the overlap model (mem.overlap = 1)" },
@@ -433,7 +435,8 @@ void user_access_init(struct user_access *ua, struct vm_area_struct *vma)
 	ua->psc = mm_psc_of(smp_processor_id());
 	if (ua->cache) {
 		ua->scale = (uint64_t)p * w * sim_mm->prof->mem_line_fill_buffers *
-			    sim_mm->prof->mem_load_buffer_entries;
+			    sim_mm->prof->mem_load_buffer_entries * sim_mm->prof->mem_rob_entries;
+		ua->uops = 1;
 		ua->ept_huge = sim_mm->prof->tlb_ept_page_kib == 2048;
 		ua->walk_fills = sim_mm->prof->mem_walk_fill_buffers;
 	}
@@ -474,7 +477,8 @@ void user_access_charge(struct user_access *ua)
 {
 	uint64_t walks = ua->tlb->stats.walks;
 	uint64_t lookups = tlb_nr_lookups(ua->tlb);
-	uint64_t units = ua->units, num, lines = 0;
+	uint64_t units = ua->units, lines = 0;
+	unsigned __int128 num;		/* units x 10^6: past 64 bits with large limits */
 	bool memory_bound = false;
 	sim_time_t ps;
 
@@ -485,6 +489,8 @@ void user_access_charge(struct user_access *ua)
 			.fill_buffers = p->mem_line_fill_buffers,
 			.page_walkers = ua->tlb->geo.page_walkers,
 			.load_buffer = p->mem_load_buffer_entries,
+			.rob_entries = p->mem_rob_entries,
+			.uops = ua->uops,
 		};
 		const struct overlap_batch b = {
 			.n = lookups - ua->lookups_seen,
@@ -500,11 +506,11 @@ void user_access_charge(struct user_access *ua)
 		lines = ua->dram_lines;
 		ua->dram_lines = 0;
 	}
-	num = units * 1000000ULL + ua->rem;
+	num = (unsigned __int128)units * 1000000ULL + ua->rem;
 	ua->units_charged += units;
 	ua->units = 0;
-	ua->rem = num % ua->den;
-	ps = num / ua->den;
+	ua->rem = (uint64_t)(num % ua->den);
+	ps = (sim_time_t)(num / ua->den);
 	if (ua->cache)
 		user_access_memory(ua, lines, ps);
 	count_events(SIM_DTLB_LOAD_MISSES, walks - ua->walks_seen);
@@ -528,25 +534,29 @@ void user_access_charge(struct user_access *ua)
  *
  * Little's law for each of the core's limits: the batch takes at least
  * its issue time (n / P), its L1D misses' memory latency over the fill
- * buffers (L), its walks' latency over the walkers (W), and its loads'
- * whole latency (translation and memory) over the load buffer (B); it
- * takes the largest of the four.
+ * buffers (L), its walks' latency over the walkers (W), its loads' whole
+ * latency (translation and memory) over the load buffer (B), and that
+ * latency over the loads the reorder buffer holds (R / U: each load
+ * brings its loop's U micro-ops, which retire only after it); it takes
+ * the largest of the five.
  *
  * Context: any.
- * Return: that time in cycles x P x L x W x B (exact).
+ * Return: that time in cycles x P x L x W x B x R (exact).
  */
 uint64_t user_access_overlap_cycles(const struct overlap_batch *b, const struct overlap_limits *lim,
 				    bool *memory_bound)
 {
 	const uint64_t p = lim->loads_per_cycle, l = lim->fill_buffers;
-	const uint64_t w = lim->page_walkers, q = lim->load_buffer;
-	uint64_t issue = b->n * l * w * q;
-	uint64_t t = b->miss_cycles * p * w * q;
+	const uint64_t w = lim->page_walkers, q = lim->load_buffer, r = lim->rob_entries;
+	uint64_t issue = b->n * l * w * q * r;
+	uint64_t t = b->miss_cycles * p * w * q * r;
 
-	if (b->walk_cycles * p * l * q > t)
-		t = b->walk_cycles * p * l * q;
-	if (b->window_cycles * p * l * w > t)
-		t = b->window_cycles * p * l * w;
+	if (b->walk_cycles * p * l * q * r > t)
+		t = b->walk_cycles * p * l * q * r;
+	if (b->window_cycles * p * l * w * r > t)
+		t = b->window_cycles * p * l * w * r;
+	if (b->window_cycles * lim->uops * p * l * w * q > t)
+		t = b->window_cycles * lim->uops * p * l * w * q;
 	*memory_bound = t > issue;
 	return *memory_bound ? t : issue;
 }

@@ -64,7 +64,11 @@ struct mmu_caches {
  *   window: window_cycles / B, window_cycles == the summed translation +
  *           memory latency of every load, B == mem.load_buffer_entries
  *           (a load holds its load-buffer entry from issue to completion)
- *   units == that maximum * scale, scale == P * L * W * B
+ *   reorder buffer: window_cycles * U / R, R == mem.rob_entries, U ==
+ *           uops, the micro-ops of the workload's loop per load: each
+ *           holds a reorder-buffer entry from allocation until the load
+ *           before it retires, so R / U loads are in flight at most
+ *   units == that maximum * scale, scale == P * L * W * B * R
  *
  *   charged time == floor(all units * 10^6 / (scale * mhz)) ps
  */
@@ -82,13 +86,14 @@ struct user_access {
 	uint64_t scale;			/* units per cycle */
 	uint64_t walks_seen;		/* tlb->stats.walks at the last charge */
 	uint64_t lookups_seen;		/* tlb_access() calls at the last charge */
-	uint64_t units_charged;		/* all units charged so far (for metrics) */
+	unsigned __int128 units_charged; /* all units charged so far (for metrics) */
 	struct cache_path *cache;	/* overlap: this vCPU's caches; NULL: flat */
 	struct mmu_caches *psc;		/* overlap: its paging-structure caches */
 	uint64_t miss_cycles;		/* overlap: not yet charged, see above */
 	uint64_t walk_cycles;		/* overlap: not yet charged, see above */
 	uint64_t window_cycles;		/* overlap: not yet charged, see above */
 	uint64_t dram_lines;		/* overlap: lines from DRAM not yet charged */
+	uint32_t uops;			/* overlap: the loop's micro-ops per load (U) */
 	bool walk_fills;		/* overlap: a walk's L1D misses hold fill buffers */
 	bool ept_huge;			/* overlap: the host's EPT maps 2M pages */
 };
@@ -99,6 +104,8 @@ struct overlap_limits {
 	uint64_t fill_buffers;		/* L: mem.line_fill_buffers */
 	uint64_t page_walkers;		/* W: tlb.page_walkers */
 	uint64_t load_buffer;		/* B: mem.load_buffer_entries */
+	uint64_t rob_entries;		/* R: mem.rob_entries */
+	uint64_t uops;			/* U: the loop's micro-ops per load */
 };
 
 /* What a batch of accesses asked of them. */

@@ -128,6 +128,7 @@ static int khugepaged_cold_run(const struct sim_run_config *cfg, int variant,
 		tasks[i].mm = mm_alloc(m->root_memcg);
 		tasks[i].size = sim_param(cfg, "task_size");
 		tasks[i].pattern = (enum hot_cold_pattern)sim_param(cfg, "pattern");
+		tasks[i].loop_uops = (uint32_t)sim_param(cfg, "loop_uops");
 		tasks[i].advice = (enum hot_cold_advice)sim_param(cfg, "advice");
 		tasks[i].accesses = sim_param(cfg, "accesses");
 		tasks[i].measure_at = (sim_time_t)sim_param(cfg, "measure_after") * SIM_NS;
@@ -196,6 +197,8 @@ out_engine:
 	  .max = 1ULL << 40, .help = "hot2's measured accesses" },                         \
 	{ .key = "pattern", .type = SIM_PARAM_ENUM, .def = HOT_COLD_PAGES, .max = 3,                    \
 	  .choices = kc_patterns, .help = "access pattern of hot1 and hot2" },             \
+	{ .key = "loop_uops", .type = SIM_PARAM_COUNT, .def = 24, .min = 1, .max = 1024,   \
+	  .help = "micro-ops of hot1's and hot2's loop per access (overlap model)" },     \
 	{ .key = "advice", .type = SIM_PARAM_ENUM, .def = 0, .max = 1,                     \
 	  .choices = kc_advice, .help = "cold's madvise: MADV_COLD or MADV_FREE" },        \
 	{ .key = "pages_to_scan", .type = SIM_PARAM_COUNT, .def = 4096, .min = 1,          \
@@ -227,7 +230,7 @@ static const struct sim_metric khugepaged_cold_metrics[] = {
 };
 
 /* What the post does not say (docs/results.md): hot1's and hot2's access pattern. */
-static const char *const khugepaged_cold_unpublished[] = { "pattern", NULL };
+static const char *const khugepaged_cold_unpublished[] = { "pattern", "loop_uops", NULL };
 
 static const struct sim_published khugepaged_cold_published[] = {
 	/*

@@ -11,8 +11,12 @@
  * Every access goes through the vCPU's TLB (src/mm/access.c).  The loop
  * charges its cycles every ACCESS_BATCH accesses, so that it syncs with
  * the engine only when its quantum runs out.  The loop's own instructions
- * (address generation, branch) cost nothing: an access that hits the L1
- * dTLB costs its issue slot, 1/mem.loads_per_cycle cycles, and no more.
+ * take no execution time (an access that hits the L1 dTLB costs its issue
+ * slot, 1/mem.loads_per_cycle cycles), but in the overlap model they hold
+ * reorder-buffer entries: `loop_uops` micro-ops per access, which retire
+ * only after the access's load, so mem.rob_entries / loop_uops accesses
+ * are in flight at most (user_access_overlap_cycles()).  The tester's loop
+ * is unpublished; docs/results.md ("The test loop's size") chooses it.
  */
 #include "mm/access.h"
 #include "mm/khugepaged.h"
@@ -123,6 +127,7 @@ void hot_cold_task(void *arg)
 	base = vm_mmap_anon(mm, p->size, true);
 	vma = find_vma(mm, base);
 	user_access_init(&ua, vma);
+	ua.uops = p->loop_uops;
 	rng = sim_rng_next(&sim_current()->rng);
 
 	/*

@@ -41,6 +41,7 @@ struct hot_cold_task {
 	struct mm_struct *mm;		/* the task's own process */
 	uint64_t size;			/* bytes of its region */
 	enum hot_cold_pattern pattern;
+	uint32_t loop_uops;		/* micro-ops of the access loop per access */
 	enum hot_cold_advice advice;	/* what cold calls */
 	uint64_t accesses;		/* hot2: measured accesses */
 	sim_time_t measure_at;		/* hot1, hot2: first access after the touch */
