@@ -904,6 +904,17 @@ static void ua_assist_overlap(struct user_access *ua, uint64_t addr, bool huge,
  * the page gone or read-only does the store fault.  Costs a walk of that
  * page size and lock.atomic_cycles (ua_assist_units(),
  * ua_assist_overlap()); counts the TLB's stats.dirty_assists.
+ *
+ * Why reclaim may defer the flush of a clean PTE past pageout (only a
+ * dirty one makes try_to_unmap_flush_dirty() flush first):
+ *
+ *   CPU 0 (reclaim)                      CPU 1 (the owner, entry cached clean)
+ *   try_to_unmap_one(): PTE cleared,
+ *     not dirty: flush deferred
+ *   pageout(): writes the folio          store hits the clean entry: the
+ *                                        assist walks, finds no PTE: fault,
+ *                                        swap-in of what was written
+ *
  * Context: the accessing task; may sleep on mmap_lock when it faults.
  */
 void user_access_assist(struct user_access *ua, uint64_t addr, bool huge)
