@@ -79,6 +79,7 @@
 	X(LB_GAINED_BUSY, "lb_gained_busy")                               \
 	X(NR_FORKS, "nr_forks")                                           \
 	X(TLB_ACCESSES, "sim_tlb_accesses")                               \
+	X(SIM_TLB_DIRTY_ASSISTS, "sim_tlb_dirty_assists")                 \
 	X(SIM_IPIS_SENT, "sim_ipis_sent")                                 \
 	X(SIM_DEFERRED_SPLIT_QUEUED, "sim_deferred_split_queued")         \
 	X(SIM_DEFERRED_SPLIT_UNQUEUED, "sim_deferred_split_unqueued")     \

@@ -77,6 +77,34 @@ struct tlb_stats {
 	uint64_t flush_asid;		/* full flushes of one PCID */
 	uint64_t flush_one;		/* single-page flushes (INVLPG) */
 	uint64_t flushed_entries;	/* entries removed by all flushes */
+	uint64_t dirty_assists;		/* stores through a clean entry (tlb_entry_set_dirty()) */
+};
+
+/*
+ * Which entries were filled clean: the keys whose last fill found the page
+ * not writable or its dirty bit clear (SDM vol. 3A 4.8: a store through
+ * such an entry must set the dirty bit in memory first).  This is each
+ * entry's own dirty bit, kept beside the arrays rather than in them, so
+ * that the lookup of struct tlb_l1 and struct tlb_array is unchanged: a
+ * fill happens only when neither the L1 nor the STLB holds the key, so an
+ * entry that is present always comes from the last fill of its key (or
+ * the last store that set its dirty bit), which wrote the key's record
+ * here.  A record outlives its entry (an eviction or a flush leaves it),
+ * which does no harm: it is read only on a hit, and the next fill of the
+ * key rewrites it.
+ *
+ * An open-addressing set of keys with linear probing:
+ *   keys[] has mask + 1 slots, a power of two, key 0 for an empty slot
+ *   a key sits at its home slot (tlb_clean_home()) or after it, with no
+ *     empty slot between the two
+ *   nr == the keys held; 2 * nr <= mask + 1
+ *   mask == 0 and keys == NULL before the first record
+ */
+struct tlb_clean {
+	uint64_t *keys;			/* the set, by slot */
+	uint64_t mask;			/* slots - 1 */
+	uint32_t shift;			/* 64 - log2(slots) */
+	uint64_t nr;			/* keys held */
 };
 
 /*
@@ -188,6 +216,7 @@ struct tlb {
 	uint32_t cost[TLB_NR_RESULTS][2]; /* cycles per result, [4K, 2M] */
 	uint32_t walk_cost[2];		/* tlb_walk_cost(), [4K, 2M] */
 	struct tlb_stats stats;		/* counters */
+	struct tlb_clean clean;		/* the entries filled clean */
 };
 
 /*
@@ -591,6 +620,87 @@ static inline uint64_t tlb_nr_lookups(const struct tlb *t)
 static inline uint64_t tlb_dtlb_load_misses(const struct tlb *t)
 {
 	return t->stats.walks;
+}
+
+void tlb_clean_insert(struct tlb_clean *c, uint64_t key);
+bool tlb_clean_remove(struct tlb_clean *c, uint64_t key);
+
+/* The slot where @key's probe starts. */
+static inline uint64_t tlb_clean_home(const struct tlb_clean *c, uint64_t key)
+{
+	return (key * 0x9e3779b97f4a7c15ULL) >> c->shift;
+}
+
+/* Is @key in the set?  Reads only. */
+static inline bool tlb_clean_has(const struct tlb_clean *c, uint64_t key)
+{
+	uint64_t i;
+
+	if (!c->nr)
+		return false;
+	for (i = tlb_clean_home(c, key); c->keys[i]; i = (i + 1) & c->mask)
+		if (c->keys[i] == key)
+			return true;
+	return false;
+}
+
+/**
+ * tlb_entry_filled - record whether the entry a walk just filled is dirty
+ * @t: this CPU's TLB
+ * @asid: the address space (PCID)
+ * @vaddr: the address of the access that walked
+ * @huge: a 2M entry
+ * @dirty: the page is writable and its dirty bit is set (after the walk)
+ *
+ * Call after every completed walk (tlb_lookup() returned TLB_WALK and the
+ * walk found a mapping).  A store through an entry filled clean sets the
+ * dirty bit first (tlb_entry_clean(), tlb_entry_set_dirty()).
+ * Context: any; the TLB belongs to one vCPU.
+ */
+static inline void tlb_entry_filled(struct tlb *t, uint16_t asid, uint64_t vaddr, bool huge,
+				    bool dirty)
+{
+	uint64_t key = tlb_key(asid, tlb_vpn(vaddr, huge), huge);
+
+	if (!dirty)
+		tlb_clean_insert(&t->clean, key);
+	else if (t->clean.nr)
+		tlb_clean_remove(&t->clean, key);
+}
+
+/**
+ * tlb_entry_clean - was the entry that an access just hit filled clean?
+ * @t: this CPU's TLB
+ * @asid: the address space (PCID)
+ * @vaddr: the address
+ * @huge: a 2M entry
+ *
+ * Meaningful right after tlb_lookup() hit (TLB_L1_HIT or TLB_STLB_HIT).
+ * Context: any.
+ * Return: true if a store through it must set the dirty bit first.
+ */
+static inline bool tlb_entry_clean(const struct tlb *t, uint16_t asid, uint64_t vaddr, bool huge)
+{
+	if (__builtin_expect(!t->clean.nr, 1))
+		return false;
+	return tlb_clean_has(&t->clean, tlb_key(asid, tlb_vpn(vaddr, huge), huge));
+}
+
+/**
+ * tlb_entry_set_dirty - a store set the dirty bit through a clean entry
+ * @t: this CPU's TLB
+ * @asid: the address space (PCID)
+ * @vaddr: the address
+ * @huge: a 2M entry
+ *
+ * The processor has re-read the paging-structure entry and set its dirty
+ * bit; the entry it caches now is dirty.  Counts stats.dirty_assists.
+ * Context: any.
+ */
+static inline void tlb_entry_set_dirty(struct tlb *t, uint16_t asid, uint64_t vaddr, bool huge)
+{
+	tlb_clean_remove(&t->clean, tlb_key(asid, tlb_vpn(vaddr, huge), huge));
+	t->stats.dirty_assists++;
 }
 
 bool tlb_array_geometry_ok(uint64_t entries, uint64_t ways);

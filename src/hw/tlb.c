@@ -26,10 +26,16 @@
  *     single-page INVLPG (flush_tlb_one_user()), and the choice between
  *     the two for a range, as flush_tlb_func() makes it with
  *     tlb_single_page_flush_ceiling.
+ *   - The dirty bit of each entry (struct tlb_clean): whether its fill
+ *     found the page writable and dirty.  The caller records it after a
+ *     walk (tlb_entry_filled()) and, when a store hits an entry filled
+ *     clean, sets the page's dirty bit as the processor does (Intel SDM
+ *     vol. 3A 4.8) and marks the entry dirty (tlb_entry_set_dirty()).
  *
  * What it leaves out
  *   - Global pages (all of ours are user pages, non-global), 1G pages, the
- *     ITLB, instruction fetches and stores (a store is treated as a load).
+ *     ITLB, instruction fetches; a store looks the TLB up as a load does
+ *     (no separate store counters).
  *   - The paging-structure caches and the page-table contents: a walk
  *     always succeeds and has a fixed cost per page size and walk_dims.
  *   - The real set-index hash of the STLB (undocumented); sets are
@@ -322,6 +328,79 @@ static bool tlb_array_present(const struct tlb_array *a, uint64_t key,
 			    tlb_tag(key)) >= 0;
 }
 
+/* Grow the set of clean keys to @slots slots (a power of two) and rehash. */
+static void tlb_clean_grow(struct tlb_clean *c, uint64_t slots)
+{
+	uint64_t *old = c->keys, old_slots = c->keys ? c->mask + 1 : 0, i, j;
+
+	c->keys = calloc(slots, sizeof(*c->keys));
+	if (!c->keys)
+		abort();	/* out of host memory: no way to go on */
+	c->mask = slots - 1;
+	c->shift = 64 - (uint32_t)__builtin_ctzll(slots);
+	for (i = 0; i < old_slots; i++) {
+		if (!old[i])
+			continue;
+		for (j = tlb_clean_home(c, old[i]); c->keys[j]; j = (j + 1) & c->mask)
+			;
+		c->keys[j] = old[i];
+	}
+	free(old);
+}
+
+/**
+ * tlb_clean_insert - add @key to the set of entries filled clean
+ * @c: the set
+ * @key: a valid TLB key (nonzero)
+ *
+ * Context: any; may allocate (aborts if the host is out of memory).
+ */
+void tlb_clean_insert(struct tlb_clean *c, uint64_t key)
+{
+	uint64_t i;
+
+	if (!c->keys || 2 * (c->nr + 1) > c->mask + 1)
+		tlb_clean_grow(c, c->keys ? 2 * (c->mask + 1) : 64);
+	for (i = tlb_clean_home(c, key); c->keys[i]; i = (i + 1) & c->mask)
+		if (c->keys[i] == key)
+			return;
+	c->keys[i] = key;
+	c->nr++;
+}
+
+/**
+ * tlb_clean_remove - remove @key from the set of entries filled clean
+ * @c: the set
+ * @key: the key
+ *
+ * Backward-shift deletion: each key after the hole in its probe run moves
+ * into the hole unless its home slot lies after the hole (cyclically), so
+ * no probe meets an empty slot before its key.
+ * Context: any.
+ * Return: true if @key was there.
+ */
+bool tlb_clean_remove(struct tlb_clean *c, uint64_t key)
+{
+	uint64_t i, j, h;
+
+	if (!c->nr)
+		return false;
+	for (i = tlb_clean_home(c, key); c->keys[i] != key; i = (i + 1) & c->mask)
+		if (!c->keys[i])
+			return false;
+	for (j = (i + 1) & c->mask; c->keys[j]; j = (j + 1) & c->mask) {
+		h = tlb_clean_home(c, c->keys[j]);
+		/* The key at j stays if its home is in (i, j], cyclically. */
+		if (((j - h) & c->mask) < ((j - i) & c->mask))
+			continue;
+		c->keys[i] = c->keys[j];
+		i = j;
+	}
+	c->keys[i] = 0;
+	c->nr--;
+	return true;
+}
+
 /**
  * tlb_walk_refs - memory references of one page walk
  * @t: the TLB
@@ -452,7 +531,8 @@ int tlb_init(struct tlb *t, const struct tlb_geometry *geo)
  */
 void tlb_destroy(struct tlb *t)
 {
-	free(t->stlb.sets);	/* the one allocation holds everything */
+	free(t->stlb.sets);	/* the one allocation holds the arrays */
+	free(t->clean.keys);
 	memset(t, 0, sizeof(*t));
 }
 

@@ -35,15 +35,27 @@
  *     (tlb.ept_page_kib).
  *   - Costs are summed per access and charged to virtual time in bulk
  *     (user_access_charge()).
- *   - dtlb_load_misses: one per completed walk (stats.walks of the TLB).
+ *   - The dirty bit (Intel SDM vol. 3A 4.8): a walk records whether the
+ *     entry it fills is dirty (the page writable and its dirty bit set;
+ *     tlb_entry_filled()).  A store that hits an entry filled clean (a page
+ *     that do_swap_page() mapped writable and clean on a read fault, or
+ *     one MADV_FREE cleaned) walks again, sets the dirty bit in memory
+ *     with a locked update and marks the entry dirty: no fault, no pgfault
+ *     (user_access_assist()).  No source gives the cost of this assist; it
+ *     is charged as the walk of an STLB miss of that page size (flat and
+ *     overlap model alike) plus lock.atomic_cycles for the locked update
+ *     of the PTE's line.  A store whose walk finds the PTE read-only
+ *     faults (do_wp_page()).  Reclaim reads the dirty bit as the kernel
+ *     does: try_to_unmap_one() takes it from the cleared PTE
+ *     (folio_mark_dirty(), and the flush before pageout for a dirty one).
+ *   - dtlb_load_misses: one per completed walk (stats.walks of the TLB);
+ *     an assist's walk is not one (sim_tlb_dirty_assists counts them, as
+ *     the TLB's stats.dirty_assists).
  *   - arch_tlb_flush_hook: flush_tlb_func() (src/mm/tlb.c) on a CPU also
  *     flushes that CPU's TLB model: a full flush of the mm's PCID above
  *     tlb_single_page_flush_ceiling, else INVLPG per page.
  *
  * What it leaves out
- *   - The dirty bit of a store that hits the TLB on a clean entry (the
- *     hardware re-walks to set it): our workloads' stores fault their pages
- *     in, so their entries are dirty from the start.
  *   - Flat model: the data caches (the data access costs its issue slot,
  *     1/mem.loads_per_cycle).
  *   - Overlap model: the nested TLB (guest-physical mappings); the sizes
@@ -790,25 +802,35 @@ static void user_access_fault(struct user_access *ua, uint64_t addr, bool write)
 #define WALK_PMD_BITS(write)	((uint8_t)(PMD_YOUNG | ((write) ? PMD_DIRTY : 0)))
 #define WALK_PTE_BITS(write)	((pte_t)(PTE_YOUNG | ((write) ? PTE_DIRTY : 0)))
 
+/* What a walk found: nothing it may use (a fault), or a mapping it cached clean or dirty. */
+enum walk_fill {
+	WALK_FAULT,
+	WALK_CLEAN,			/* not writable, or its dirty bit clear */
+	WALK_DIRTY,			/* writable and dirty: a store may use it as it is */
+};
+
 /*
  * The walk's own work for an access that missed the STLB: set @pmd_bits
  * in the huge PMD or @pte_bits in the PTE, as the MMU does.  @pmd_flags
  * and @pte are the VMA's entry for the PMD and the page (the caller keeps
  * the arrays in registers: a byte store could alias the VMA).  Returns
- * false when nothing is mapped (a PMD that collapse has cleared, or no
- * present PTE): the access faults.
+ * WALK_FAULT when nothing is mapped (a PMD that collapse has cleared, or
+ * no present PTE) or a store finds the PTE read-only: the access faults.
+ * Otherwise whether the entry the TLB caches is dirty (a huge PMD is
+ * always writable in the model).
  */
 static inline __attribute__((always_inline))
-bool walk_set_bits(uint8_t *pmd_flags, pte_t *pte, bool huge, uint8_t pmd_bits, pte_t pte_bits)
+enum walk_fill walk_set_bits(uint8_t *pmd_flags, pte_t *pte, bool huge, bool write,
+			     uint8_t pmd_bits, pte_t pte_bits)
 {
 	if (huge) {
 		*pmd_flags |= pmd_bits;
-		return true;
+		return (*pmd_flags & PMD_DIRTY) ? WALK_DIRTY : WALK_CLEAN;
 	}
-	if ((*pmd_flags & PMD_CLEARED) || !pte_present(*pte))
-		return false;
+	if ((*pmd_flags & PMD_CLEARED) || !pte_present(*pte) || (write && !(*pte & PTE_WRITE)))
+		return WALK_FAULT;
 	*pte |= pte_bits;
-	return true;
+	return (~*pte & (PTE_WRITE | PTE_DIRTY)) ? WALK_CLEAN : WALK_DIRTY;
 }
 
 /**
@@ -818,18 +840,105 @@ bool walk_set_bits(uint8_t *pmd_flags, pte_t *pte, bool huge, uint8_t pmd_bits, 
  * @huge: the walk ends at a huge PMD
  * @write: a store
  *
- * Sets the accessed (and, for a store, dirty) bit of the PMD or PTE, or
- * faults when nothing is mapped.
+ * Sets the accessed (and, for a store, dirty) bit of the PMD or PTE and
+ * records whether the new TLB entry is dirty, or faults when nothing is
+ * mapped or a store finds the PTE read-only.
  * Context: the accessing task; may sleep on mmap_lock when it faults.
  */
 void user_access_walk(struct user_access *ua, uint64_t addr, bool huge, bool write)
 {
 	struct vm_area_struct *vma = ua->vma;
+	enum walk_fill f = walk_set_bits(&vma->pmd_flags[(addr - ua->pmd_base) >> PMD_SHIFT],
+					 &vma->ptes[(addr - vma->vm_start) >> PAGE_SHIFT], huge,
+					 write, WALK_PMD_BITS(write), WALK_PTE_BITS(write));
 
-	if (!walk_set_bits(&vma->pmd_flags[(addr - ua->pmd_base) >> PMD_SHIFT],
-			   &vma->ptes[(addr - vma->vm_start) >> PAGE_SHIFT], huge,
-			   WALK_PMD_BITS(write), WALK_PTE_BITS(write)))
+	if (f == WALK_FAULT)
 		user_access_fault(ua, addr, write);
+	else
+		tlb_entry_filled(ua->tlb, ua->asid, addr, huge, f == WALK_DIRTY);
+}
+
+/*
+ * The flat model's units of a dirty-bit assist (user_access_assist()):
+ * the walk of an STLB miss of that page size (tlb.walk_cycles scaled by
+ * its references, over the page walkers, as unit[TLB_WALK] charges it)
+ * and a locked RMW of the PTE's line (lock.atomic_cycles) in full.
+ */
+static inline uint64_t ua_assist_units(const struct user_access *ua, bool huge)
+{
+	const struct sim_profile *p = sim_mm->prof;
+
+	return (uint64_t)ua->tlb->walk_cost[huge] * p->mem_loads_per_cycle +
+	       p->lock_atomic_cycles * ua->scale;
+}
+
+/*
+ * The overlap model's account of a dirty-bit assist: the walk's entries
+ * through the caches (its latency, as an STLB miss's walk) and the locked
+ * update of the PTE's line, added to the walk and window sums of @s.
+ */
+static void ua_assist_overlap(struct user_access *ua, uint64_t addr, bool huge,
+			      struct ua_sums *s)
+{
+	struct cache_path *cp = ua->cache;
+	uint64_t hits = cp->loads[CACHE_L1];
+	uint32_t w = walk_latency(ua, addr, huge);
+
+	if (ua->walk_fills)
+		s->miss += w - (uint32_t)(cp->loads[CACHE_L1] - hits) * cp->cycles[CACHE_L1];
+	w += (uint32_t)sim_mm->prof->lock_atomic_cycles;
+	s->walk += w;
+	s->window += w;
+}
+
+/**
+ * user_access_assist - a store hit a TLB entry that was filled clean
+ * @ua: the access state
+ * @addr: the address
+ * @huge: a 2M entry
+ *
+ * The processor cannot write through an entry whose dirty bit is clear
+ * (Intel SDM vol. 3A 4.8): it walks again and sets the dirty bit of the
+ * PTE (or huge PMD) in memory with a locked update, and the entry it
+ * caches is then dirty.  No fault and no pgfault: only if the walk finds
+ * the page gone or read-only does the store fault.  Costs a walk of that
+ * page size and lock.atomic_cycles (ua_assist_units(),
+ * ua_assist_overlap()); counts the TLB's stats.dirty_assists.
+ *
+ * Why reclaim may defer the flush of a clean PTE past pageout (only a
+ * dirty one makes try_to_unmap_flush_dirty() flush first):
+ *
+ *   CPU 0 (reclaim)                      CPU 1 (the owner, entry cached clean)
+ *   try_to_unmap_one(): PTE cleared,
+ *     not dirty: flush deferred
+ *   pageout(): writes the folio          store hits the clean entry: the
+ *                                        assist walks, finds no PTE: fault,
+ *                                        swap-in of what was written
+ *
+ * Context: the accessing task; may sleep on mmap_lock when it faults.
+ */
+void user_access_assist(struct user_access *ua, uint64_t addr, bool huge)
+{
+	struct vm_area_struct *vma = ua->vma;
+
+	if (ua->cache) {
+		struct ua_sums s = { 0 };
+		uint64_t dram = ua->cache->loads[CACHE_DRAM];
+
+		ua_assist_overlap(ua, addr, huge, &s);
+		ua->dram_lines += ua->cache->loads[CACHE_DRAM] - dram;
+		ua->miss_cycles += s.miss;
+		ua->walk_cycles += s.walk;
+		ua->window_cycles += s.window;
+	} else {
+		ua->units += ua_assist_units(ua, huge);
+	}
+	tlb_entry_set_dirty(ua->tlb, ua->asid, addr, huge);
+	count_event(SIM_SIM_TLB_DIRTY_ASSISTS);
+	if (walk_set_bits(&vma->pmd_flags[(addr - ua->pmd_base) >> PMD_SHIFT],
+			  &vma->ptes[(addr - vma->vm_start) >> PAGE_SHIFT], huge, true,
+			  WALK_PMD_BITS(true), WALK_PTE_BITS(true)) == WALK_FAULT)
+		user_access_fault(ua, addr, true);
 }
 
 /*
@@ -887,6 +996,7 @@ unsigned int user_access_run(struct user_access *ua, const uint64_t *addrs, unsi
 	struct ua_sums sums = { 0 };
 	uint64_t units = 0, dram = overlap ? cp->loads[CACHE_DRAM] : 0;
 	unsigned int i;
+	enum walk_fill f;
 
 	for (i = 0; i < n; i++) {
 		uint64_t addr = addrs[i];
@@ -909,12 +1019,28 @@ unsigned int user_access_run(struct user_access *ua, const uint64_t *addrs, unsi
 			units += ua->unit[r][huge];
 		if (r != TLB_WALK) {
 			c.stlb_hits += r == TLB_STLB_HIT;
-			continue;
+			if (!write || !tlb_entry_clean(t, asid, addr, huge))
+				continue;
+			/* A store through an entry filled clean: user_access_assist(). */
+			if (overlap)
+				ua_assist_overlap(ua, addr, huge, &sums);
+			else
+				units += ua_assist_units(ua, huge);
+			tlb_entry_set_dirty(t, asid, addr, huge);
+			count_event(SIM_SIM_TLB_DIRTY_ASSISTS);
+			if (walk_set_bits(&pmd_flags[idx], &ptes[(addr - start) >> PAGE_SHIFT],
+					  huge, true, pmd_bits, pte_bits) != WALK_FAULT)
+				continue;
+		} else {
+			c.walks[huge]++;
+			f = walk_set_bits(&pmd_flags[idx], &ptes[(addr - start) >> PAGE_SHIFT], huge,
+					  write, pmd_bits, pte_bits);
+			if (f != WALK_FAULT) {
+				tlb_entry_filled(t, asid, addr, huge, f == WALK_DIRTY);
+				continue;
+			}
 		}
-		c.walks[huge]++;
-		if (walk_set_bits(&pmd_flags[idx], &ptes[(addr - start) >> PAGE_SHIFT], huge,
-				  pmd_bits, pte_bits))
-			continue;
+		/* The access faults: what the loop summed first, then the fault. */
 		ua->units += units;
 		ua->miss_cycles += sums.miss;
 		ua->walk_cycles += sums.walk;
@@ -940,7 +1066,7 @@ unsigned int user_access_run(struct user_access *ua, const uint64_t *addrs, unsi
  * @ua: the task's access state
  * @addrs: addresses inside ua->vma
  * @n: how many
- * @write: stores (set the dirty bit on a walk)
+ * @write: stores (set the dirty bit on a walk, or through a clean entry)
  *
  * Exactly what @n calls of user_access() would do, faster: in the flat
  * model the loop is chosen by what the VMA's PMDs map (all 4K, all 2M or

@@ -5,7 +5,8 @@
  * user_access() is the hot path of every workload that touches its memory:
  * a TLB lookup (include/mmsim/tlb.h) and, on an STLB miss, a page walk
  * that reads the PTE or the huge PMD and sets its accessed bit, as the
- * MMU does; a walk that finds nothing mapped faults.  user_access_batch()
+ * MMU does; a walk that finds nothing mapped faults.  A store through an
+ * entry filled clean sets the dirty bit first (user_access_assist()).  user_access_batch()
  * does the same for a chunk of addresses, faster.  The cycles of each
  * access are summed and charged in bulk by user_access_charge(), so the
  * loop syncs with the engine only when its quantum runs out.
@@ -118,6 +119,7 @@ struct overlap_batch {
 void user_access_init(struct user_access *ua, struct vm_area_struct *vma);
 void user_access_charge(struct user_access *ua);
 void user_access_walk(struct user_access *ua, uint64_t addr, bool huge, bool write);
+void user_access_assist(struct user_access *ua, uint64_t addr, bool huge);
 void user_access_batch(struct user_access *ua, const uint64_t *addrs, unsigned int n, bool write);
 void user_access_overlap(struct user_access *ua, uint64_t addr, enum tlb_result r, bool huge);
 uint64_t user_access_overlap_cycles(const struct overlap_batch *b, const struct overlap_limits *lim,
@@ -129,7 +131,7 @@ uint32_t mm_memory_latency_cycles(const struct sim_profile *p, const struct mems
  * user_access - one load (or store) of user memory at @addr
  * @ua: the task's access state
  * @addr: an address inside ua->vma
- * @write: a store (sets the dirty bit on a walk)
+ * @write: a store (sets the dirty bit on a walk, or through an entry filled clean)
  *
  * Context: user context of ua->mm on this vCPU; no lock held.  The cost is
  * charged later by user_access_charge().  Always inline: it is the
@@ -148,6 +150,8 @@ void user_access(struct user_access *ua, uint64_t addr, bool write)
 		ua->units += ua->unit[r][huge];
 	if (r == TLB_WALK)
 		user_access_walk(ua, addr, huge, write);
+	else if (write && tlb_entry_clean(ua->tlb, ua->asid, addr, huge))
+		user_access_assist(ua, addr, huge);
 }
 
 /* Cycles spent by the accesses charged so far (all of them, not only the last batch). */

@@ -12,8 +12,10 @@
  * Costs: mm.fault_entry_ns per fault (exception entry and exit, the
  * per-VMA lock and the page-table walk), mm.pte_op_ns per PTE touched,
  * zeroing at mem.zero_gbps per core within the node's write bandwidth.
- * Swap (seed 003): do_swap_page(), do_wp_page(), the zap of swap PTEs.
- * The hardware's side of a user access is src/mm/access.c.
+ * Swap (seed 003): do_swap_page() (an exclusive folio mapped writable on
+ * a read fault, dirty only on a write fault), do_wp_page(), the zap of
+ * swap PTEs.  The hardware's side of a user access, including the dirty
+ * bit a store sets through a clean TLB entry, is src/mm/access.c.
  * Left out: page-table page allocation (the tables are preallocated per
  * VMA; free_pgtables() is charged per table), file and shared mappings,
  * userfaultfd, NUMA hinting.
@@ -187,19 +189,64 @@ static int do_anonymous_page(struct vm_area_struct *vma, uint64_t addr, unsigned
  * (folio_lock(), then the PTE re-check under the PTL); a miss takes the
  * SWP_SYNCHRONOUS_IO path that skips the swap cache: a new folio is
  * charged (maybe reclaiming), read synchronously, mapped, and its slot
- * freed.  Both count pgmajfault only when I/O was done.  A write fault
- * maps the page dirty and writable; a read fault maps it read-only and a
- * later write takes do_wp_page(), which reuses the exclusive folio and
- * frees its swap space (should_try_to_free_swap()).
+ * freed.  Both count pgmajfault only when I/O was done.
+ *
+ * Exclusive folios are mapped writable even on a read fault: a fresh
+ * folio that never was in the swap cache, or a cached one whose swap PTE
+ * was exclusive (in the model every swap PTE is: private anonymous
+ * memory, no fork and no KSM, so try_to_unmap_one() would mark each
+ * pte_swp_mkexclusive()), unless it is under writeback on a device with
+ * stable writes (zram).  Every VMA of the model is VM_WRITE, and neither
+ * uffd-wp nor soft-dirty tracking is on, so such a folio gets PTE_WRITE;
+ * PTE_DIRTY only for a write fault.  A later store sets the dirty bit
+ * through the TLB (src/mm/access.c, user_access_assist()), not by a
+ * fault.  A folio that is not exclusive is mapped read-only, and a write
+ * fault then goes on to do_wp_page().
  */
+
+/* The swap device's queue has BLK_FEAT_STABLE_WRITES: zram does (zram_add()); the SSD (no integrity) does not. */
+static bool swap_stable_writes(void)
+{
+	return sim_mm->swap->zram;
+}
+
+/*
+ * mem_cgroup_swap_full() -> vm_swap_full(): less than half the swap space
+ * is free (nr_swap_pages * 2 < total_swap_pages).  The model's memcgs set
+ * no swap limit, so only the device's fill counts.
+ */
+static bool mem_cgroup_swap_full(void)
+{
+	const struct swap_info_struct *si = sim_mm->swap;
+
+	return 2ULL * (si->max - si->inuse_pages) < si->max;
+}
+
+/*
+ * should_try_to_free_swap(): drop the swap copy of a folio in the swap
+ * cache when swap is more than half full (whatever the fault), or for a
+ * write fault when the folio looks exclusive (the swap cache's refs and
+ * ours only).  No VM_LOCKED, mlock or KSM in the model.
+ */
+static bool should_try_to_free_swap(struct folio *folio, bool write)
+{
+	if (!folio_test(folio, PG_swapcache))
+		return false;
+	if (mem_cgroup_swap_full())
+		return true;
+	return write && folio->_refcount == 1 + (int32_t)folio_nr_pages(folio);
+}
+
+static int wp_page_locked(struct vm_area_struct *vma, uint64_t addr, struct spinlock *ptl);
+
 static int do_swap_page(struct vm_area_struct *vma, uint64_t addr, bool write)
 {
 	pte_t *pte = vma_pte(vma, addr);
-	pte_t orig = *pte;
+	pte_t orig = *pte, bits = PTE_YOUNG;
 	uint32_t slot = pte_swp_slot(orig);
 	struct spinlock *ptl = pte_lockptr(vma, addr);
 	struct folio *folio;
-	bool io = false;
+	bool io = false, exclusive;
 
 	folio = swap_cache_get_folio(slot);
 	if (folio) {
@@ -229,6 +276,12 @@ static int do_swap_page(struct vm_area_struct *vma, uint64_t addr, bool write)
 	}
 	if (io)
 		count_event(SIM_PGMAJFAULT);
+	/*
+	 * Under the PTL: a fresh folio is certainly exclusive; a cached one
+	 * is as its swap PTE says (exclusive), unless it is under writeback
+	 * on a device that needs stable pages.
+	 */
+	exclusive = io || !(folio_test(folio, PG_writeback) && swap_stable_writes());
 	/* the lookup (or allocation) reference becomes the mapping's */
 	vma->vm_mm->rss_anon++;
 	if (folio->place == FOLIO_PRIVATE) {
@@ -240,31 +293,48 @@ static int do_swap_page(struct vm_area_struct *vma, uint64_t addr, bool write)
 		folio->_mapcount++;
 		sim_cost_cpu_ps(sim_mm->folio_op_ps);
 	}
-	if (write)
-		*pte = mk_pte(folio, PTE_YOUNG | PTE_DIRTY | PTE_WRITE);
-	else
-		*pte = mk_pte(folio, PTE_YOUNG);
+	/*
+	 * As do_wp_page() would: an exclusive folio in a VM_WRITE VMA is
+	 * mapped writable.  (The kernel decides after swap_free_nr() and
+	 * should_try_to_free_swap(), where a folio that is not exclusive may
+	 * have dropped to one reference; the model sets the PTE first, as the
+	 * swap PTE must go before the slot's count does, and then looks.)
+	 */
+	if (exclusive) {
+		bits |= PTE_WRITE;
+		if (write) {
+			bits |= PTE_DIRTY;
+			write = false;		/* the write fault is resolved */
+		}
+	}
+	*pte = mk_pte(folio, bits);
 	vma->vm_mm->swapents--;
-	swap_free(slot);
-	/* should_try_to_free_swap(): exclusive, written */
-	if (write && folio_test(folio, PG_swapcache) &&
-	    folio->_refcount == 1 + (int32_t)folio_nr_pages(folio))
+	swap_free(slot);		/* swap_free_nr() */
+	if (should_try_to_free_swap(folio, write))
 		folio_free_swap(folio);
+	if (!exclusive && folio->_refcount == 1) {
+		*pte |= PTE_WRITE | (write ? PTE_DIRTY : 0);
+		write = false;
+	}
 	sim_cost_cpu_ps(sim_mm->pte_op_ps);
 	if (io)
 		folio_add_lru(folio);
+	if (write) {
+		/* Not exclusive: mapped read-only, and the write goes on to do_wp_page(). */
+		folio_unlock(folio);
+		return wp_page_locked(vma, addr, ptl);
+	}
 	spin_unlock(ptl);
 	folio_unlock(folio);
 	return 0;
 }
 
-static int do_wp_page(struct vm_area_struct *vma, uint64_t addr)
+/* do_wp_page() with the PTL held; releases it. */
+static int wp_page_locked(struct vm_area_struct *vma, uint64_t addr, struct spinlock *ptl)
 {
 	pte_t *pte = vma_pte(vma, addr);
-	struct spinlock *ptl = pte_lockptr(vma, addr);
 	struct folio *folio;
 
-	spin_lock(ptl);
 	if (!pte_present(*pte)) {
 		spin_unlock(ptl);
 		return 0;		/* unmapped meanwhile: fault again */
@@ -280,6 +350,14 @@ static int do_wp_page(struct vm_area_struct *vma, uint64_t addr)
 	sim_cost_cpu_ps(sim_mm->pte_op_ps);
 	spin_unlock(ptl);
 	return 0;
+}
+
+static int do_wp_page(struct vm_area_struct *vma, uint64_t addr)
+{
+	struct spinlock *ptl = pte_lockptr(vma, addr);
+
+	spin_lock(ptl);
+	return wp_page_locked(vma, addr, ptl);
 }
 
 pte_t *vma_pte_lookup(struct vm_area_struct *vma, uint64_t addr)

@@ -299,11 +299,13 @@ uint64_t stress_vm_bogo_ops(const struct stress_vm_worker *w)
 }
 
 /*
- * A store through the TLB entry that the access just used: the CPU sets
- * the PTE's dirty bit if the entry is clean (an assist that re-reads the
- * PTE); if the PTE is no longer present and writable (reclaim cleared it,
- * or swap-in mapped it read-only) the store faults.  Returns 0, or
- * -ENOMEM when the fault could not be resolved.
+ * A store through the TLB entry that the access just used.  user_access()
+ * has set the PTE's dirty bit already (its walk, or the assist of a store
+ * through an entry filled clean, src/mm/access.c), so this changes
+ * nothing unless the access hit an entry whose PTE is no longer present
+ * and writable (reclaim cleared it, its flush still pending): then the
+ * store faults.  Returns 0, or -ENOMEM when the fault could not be
+ * resolved.
  */
 static int vm_store(struct vm_area_struct *vma, uint64_t addr)
 {
