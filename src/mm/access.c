@@ -592,16 +592,42 @@ static inline uint64_t table_gfn(uint16_t asid, int l, uint64_t addr)
 }
 
 /*
+ * tlb_array_touch_mru() with its MRU shortcut, and one more: the key at
+ * rank 1 moves to the front by swapping the first two nibbles of the
+ * order, what tlb_order_to_front() does for rank 1.  A nested walk looks
+ * up the EPT's PDPTE cache for the frame of a guest table and then for
+ * the data's frame, which alternate between two entries.
+ */
+static inline __attribute__((always_inline))
+bool psc_array_touch(struct tlb_array *c, uint64_t key, uint64_t s)
+{
+	struct tlb_set *set = &c->sets[s & c->set_mask];
+	uint64_t order = set->order;
+	unsigned int w1 = (unsigned int)(order >> 4) & 15;
+
+	if (set->keys[order & 15] == key)
+		return true;
+	if (c->ways > 1 && set->keys[w1] == key) {
+		set->order = (order & ~0xffULL) | (order & 15) << 4 | w1;
+		return true;
+	}
+	return tlb_array_touch_mru(c, key, s, false);
+}
+
+/*
  * Look up the entry of @c covering @x (an address, or a guest-physical
  * address for the EPT) at @shift, filling it on a miss.  No sets: no cache.
  */
 static inline bool psc_touch(struct tlb_array *c, uint16_t asid, uint64_t x, int shift)
 {
-	uint64_t vpn = x >> shift;
+	uint64_t vpn = x >> shift, set = 0;
 
 	if (!c->nr_sets)
 		return false;
-	return tlb_array_touch_mru(c, tlb_key(asid, vpn, false), vpn % c->nr_sets, true);
+	/* A fully associative cache (up to 16 entries) has one set: no division. */
+	if (c->nr_sets > 1)
+		set = vpn % c->nr_sets;
+	return psc_array_touch(c, tlb_key(asid, vpn, false), set);
 }
 
 /*
@@ -612,7 +638,8 @@ static inline bool psc_touch(struct tlb_array *c, uint16_t asid, uint64_t x, int
  * cached there (SDM 3A 4.10.3.1), so a walk that ends at the PDE skips that
  * cache.  A miss fills the entry, as the walk that follows reads it.
  */
-static inline int psc_walk_start(struct tlb_array *lvl, uint16_t asid, uint64_t x, int last)
+static inline __attribute__((always_inline))
+int psc_walk_start(struct tlb_array *lvl, uint16_t asid, uint64_t x, int last)
 {
 	/* No paging-structure cache in this dimension (every profile today). */
 	if (!lvl[PSC_PDE].nr_sets && !lvl[PSC_PDPTE].nr_sets && !lvl[PSC_PML4].nr_sets)
@@ -629,25 +656,82 @@ static inline int psc_walk_start(struct tlb_array *lvl, uint16_t asid, uint64_t 
 /*
  * The host's walk of a guest frame: the EPT's levels down to the PTE, or
  * down to the PDE when the host maps guest memory with 2M pages
- * (tlb.ept_page_kib; a 2M EPT PDE is not kept in the PDE cache).
+ * (tlb.ept_page_kib; a 2M EPT PDE is not kept in the PDE cache).  The
+ * levels from the one the paging-structure caches leave, unrolled: each
+ * case falls through to the level below, so the loads are made top down.
  */
 static inline __attribute__((always_inline))
 uint32_t ept_walk_cycles(struct user_access *ua, uint64_t gfn)
 {
 	struct cache_path *cp = ua->cache;
 	int last = ua->ept_huge ? 2 : 1;
-	uint32_t c;
-	int k;
+	uint32_t c = 0;
 
-	k = psc_walk_start(ua->psc->lvl[1], 0, gfn << PAGE_SHIFT, last);
-	if (k == TLB_WALK_LEVELS && last == 2) {
-		/* The whole walk of a 2M EPT mapping, unrolled (the common case). */
-		c = cache_load_cycles(cp, ept_line(4, gfn));
+	switch (psc_walk_start(ua->psc->lvl[1], 0, gfn << PAGE_SHIFT, last)) {
+	case 4:
+		c += cache_load_cycles(cp, ept_line(4, gfn));
+		/* fall through */
+	case 3:
 		c += cache_load_cycles(cp, ept_line(3, gfn));
-		return c + cache_load_cycles(cp, ept_line(2, gfn));
+		/* fall through */
+	case 2:
+		c += cache_load_cycles(cp, ept_line(2, gfn));
+		if (last == 2)
+			break;
+		/* fall through */
+	default:
+		c += cache_load_cycles(cp, ept_line(1, gfn));
 	}
-	for (c = 0; k >= last; k--)
-		c += cache_load_cycles(cp, ept_line(k, gfn));
+	return c;
+}
+
+/*
+ * One level @l of a walk of @addr: in a nested walk (@nested) the host's
+ * walk of the guest frame of the table, unless the walk already knows the
+ * table's host-physical address (@known), then the table's entry.
+ */
+static inline __attribute__((always_inline))
+uint32_t walk_level(struct user_access *ua, uint64_t addr, int l, bool nested, bool known)
+{
+	uint32_t c = 0;
+
+	if (nested && !known)
+		c = ept_walk_cycles(ua, table_gfn(ua->asid, l, addr));
+	return c + cache_load_cycles(ua->cache, pt_line(ua->asid, l, addr));
+}
+
+/*
+ * walk_latency() of a native (@nested false) or nested walk; a constant
+ * after inlining, so that each kind of walk has its own code.
+ */
+static inline __attribute__((always_inline))
+uint32_t walk_latency_dims(struct user_access *ua, uint64_t addr, bool huge, bool nested)
+{
+	int l = psc_walk_start(ua->psc->lvl[0], ua->asid, addr, huge ? 2 : 1);
+	uint32_t c = 0;
+
+	/*
+	 * From level l down, top first (each case falls through).  A hit (l
+	 * below the top) gives the table at level l by its host-physical
+	 * address.
+	 */
+	switch (l) {
+	case 4:
+		c += walk_level(ua, addr, 4, nested, false);
+		/* fall through */
+	case 3:
+		c += walk_level(ua, addr, 3, nested, l == 3);
+		/* fall through */
+	case 2:
+		c += walk_level(ua, addr, 2, nested, l == 2);
+		if (huge)
+			break;
+		/* fall through */
+	default:
+		c += walk_level(ua, addr, 1, nested, l == 1);
+	}
+	if (nested)
+		c += ept_walk_cycles(ua, data_gfn(ua->asid, addr));
 	return c;
 }
 
@@ -664,30 +748,9 @@ uint32_t ept_walk_cycles(struct user_access *ua, uint64_t gfn)
  */
 static uint32_t walk_latency(struct user_access *ua, uint64_t addr, bool huge)
 {
-	struct cache_path *cp = ua->cache;
-	bool nested = ua->tlb->geo.walk_dims == 2;
-	int l, last = huge ? 2 : 1;
-	uint32_t c = 0;
-
-	l = psc_walk_start(ua->psc->lvl[0], ua->asid, addr, last);
-	if (!nested && l == TLB_WALK_LEVELS) {
-		/* A whole native walk, unrolled (the common case). */
-		c = cache_load_cycles(cp, pt_line(ua->asid, 4, addr));
-		c += cache_load_cycles(cp, pt_line(ua->asid, 3, addr));
-		c += cache_load_cycles(cp, pt_line(ua->asid, 2, addr));
-		if (!huge)
-			c += cache_load_cycles(cp, pt_line(ua->asid, 1, addr));
-		return c;
-	}
-	/* A hit (l below the top): the table at level l by its host-physical address. */
-	for (bool known = l < TLB_WALK_LEVELS; l >= last; l--, known = false) {
-		if (nested && !known)
-			c += ept_walk_cycles(ua, table_gfn(ua->asid, l, addr));
-		c += cache_load_cycles(cp, pt_line(ua->asid, l, addr));
-	}
-	if (nested)
-		c += ept_walk_cycles(ua, data_gfn(ua->asid, addr));
-	return c;
+	if (ua->tlb->geo.walk_dims == 2)
+		return walk_latency_dims(ua, addr, huge, true);
+	return walk_latency_dims(ua, addr, huge, false);
 }
 
 /* The overlap model's sums of the accesses not yet charged (struct user_access). */
@@ -876,12 +939,14 @@ unsigned int user_access_run(struct user_access *ua, const uint64_t *addrs, unsi
 	struct ua_counts c = { 0 };
 	struct ua_sums sums = { 0 };
 	uint64_t units = 0, dram = overlap ? cp->loads[CACHE_DRAM] : 0;
+	uint64_t last_key = 0;		/* the previous access's TLB key; 0 is no key */
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
 		uint64_t addr = addrs[i];
 		uint64_t idx = (addr - pmd_base) >> PMD_SHIFT;
 		bool huge = sizes == UA_HUGE || (sizes == UA_MIXED && pmd_huge[idx]);
+		uint64_t key = tlb_key(asid, tlb_vpn(addr, huge), huge);
 		enum tlb_result r;
 
 		if (overlap && i + UA_PREFETCH < n)
@@ -892,7 +957,14 @@ unsigned int user_access_run(struct user_access *ua, const uint64_t *addrs, unsi
 			if (sizes == UA_SMALL || !pmd_huge[(ahead - pmd_base) >> PMD_SHIFT])
 				__builtin_prefetch(&ptes[(ahead - start) >> PAGE_SHIFT]);
 		}
-		r = tlb_lookup(t, asid, addr, huge);
+		/*
+		 * The page of the previous access: every lookup leaves its key
+		 * the most recent of its L1 set, where a lookup is a hit that
+		 * changes nothing, and nothing else in this loop touches the
+		 * TLB.  (In the "pages" pattern on 2M pages, most accesses.)
+		 */
+		r = key == last_key ? TLB_L1_HIT : tlb_lookup(t, asid, addr, huge);
+		last_key = key;
 		if (overlap)
 			ua_overlap_one(ua, cp, addr, r, huge, &sums);
 		else
