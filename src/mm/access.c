@@ -595,7 +595,8 @@ static inline uint64_t table_gfn(uint16_t asid, int l, uint64_t addr)
  * Look up the entry of @c covering @x (an address, or a guest-physical
  * address for the EPT) at @shift, filling it on a miss.  No sets: no cache.
  */
-static inline bool psc_touch(struct tlb_array *c, uint16_t asid, uint64_t x, int shift)
+static inline bool psc_touch(struct tlb_array *c, uint16_t asid, uint64_t x, int shift,
+			     uint64_t *nr_misses)
 {
 	uint64_t vpn = x >> shift, set = 0;
 
@@ -604,7 +605,10 @@ static inline bool psc_touch(struct tlb_array *c, uint16_t asid, uint64_t x, int
 	/* A fully associative cache (up to 16 entries) has one set: no division. */
 	if (c->nr_sets > 1)
 		set = vpn % c->nr_sets;
-	return tlb_array_touch_recent(c, tlb_key(asid, vpn, false), set);
+	if (tlb_array_touch_recent(c, tlb_key(asid, vpn, false), set))
+		return true;
+	++*nr_misses;
+	return false;
 }
 
 /*
@@ -616,13 +620,15 @@ static inline bool psc_touch(struct tlb_array *c, uint16_t asid, uint64_t x, int
  * cache.  A miss fills the entry, as the walk that follows reads it.
  */
 static inline __attribute__((always_inline))
-int psc_walk_start(struct tlb_array *lvl, uint16_t asid, uint64_t x, int last)
+int psc_walk_start(struct mmu_caches *psc, int dim, uint16_t asid, uint64_t x, int last)
 {
-	if (last == 1 && psc_touch(&lvl[PSC_PDE], asid, x, 21))
+	struct tlb_array *lvl = psc->lvl[dim];
+
+	if (last == 1 && psc_touch(&lvl[PSC_PDE], asid, x, 21, &psc->nr_misses))
 		return 1;
-	if (psc_touch(&lvl[PSC_PDPTE], asid, x, 30))
+	if (psc_touch(&lvl[PSC_PDPTE], asid, x, 30, &psc->nr_misses))
 		return 2;
-	if (psc_touch(&lvl[PSC_PML4], asid, x, 39))
+	if (psc_touch(&lvl[PSC_PML4], asid, x, 39, &psc->nr_misses))
 		return 3;
 	return TLB_WALK_LEVELS;
 }
@@ -641,20 +647,20 @@ uint32_t ept_walk_cycles(struct user_access *ua, uint64_t gfn)
 	int last = ua->ept_huge ? 2 : 1;
 	uint32_t c = 0;
 
-	switch (psc_walk_start(ua->psc->lvl[1], 0, gfn << PAGE_SHIFT, last)) {
+	switch (psc_walk_start(ua->psc, 1, 0, gfn << PAGE_SHIFT, last)) {
 	case 4:
-		c += cache_load_entry_cycles(cp, ept_line(4, gfn));
+		c += cache_load_entry_cycles(cp, ept_line(4, gfn), true);
 		/* fall through */
 	case 3:
-		c += cache_load_entry_cycles(cp, ept_line(3, gfn));
+		c += cache_load_entry_cycles(cp, ept_line(3, gfn), true);
 		/* fall through */
 	case 2:
-		c += cache_load_entry_cycles(cp, ept_line(2, gfn));
+		c += cache_load_entry_cycles(cp, ept_line(2, gfn), true);
 		if (last == 2)
 			break;
 		/* fall through */
 	default:
-		c += cache_load_entry_cycles(cp, ept_line(1, gfn));
+		c += cache_load_entry_cycles(cp, ept_line(1, gfn), true);
 	}
 	return c;
 }
@@ -674,11 +680,9 @@ uint32_t walk_level(struct user_access *ua, uint64_t addr, int l, bool nested, b
 	/*
 	 * A native walk's entries are the most recent lines of their L1D sets
 	 * (98% of its L1D hits in khugepaged-cold), where the rank-1 compare
-	 * of cache_load_entry_cycles() would only cost.
+	 * would only cost.
 	 */
-	if (!nested)
-		return cache_load_cycles(ua->cache, pt_line(ua->asid, l, addr));
-	return c + cache_load_entry_cycles(ua->cache, pt_line(ua->asid, l, addr));
+	return c + cache_load_entry_cycles(ua->cache, pt_line(ua->asid, l, addr), nested);
 }
 
 /*
@@ -688,7 +692,7 @@ uint32_t walk_level(struct user_access *ua, uint64_t addr, int l, bool nested, b
 static inline __attribute__((always_inline))
 uint32_t walk_latency_dims(struct user_access *ua, uint64_t addr, bool huge, bool nested)
 {
-	int l = psc_walk_start(ua->psc->lvl[0], ua->asid, addr, huge ? 2 : 1);
+	int l = psc_walk_start(ua->psc, 0, ua->asid, addr, huge ? 2 : 1);
 	uint32_t c = 0;
 
 	/*
@@ -729,9 +733,40 @@ uint32_t walk_latency_dims(struct user_access *ua, uint64_t addr, bool huge, boo
  */
 static uint32_t walk_latency(struct user_access *ua, uint64_t addr, bool huge)
 {
-	if (ua->tlb->geo.walk_dims == 2)
-		return walk_latency_dims(ua, addr, huge, true);
-	return walk_latency_dims(ua, addr, huge, false);
+	struct walk_memo *m = &ua->memo;
+	struct cache_path *cp = ua->cache;
+	uint64_t key = addr >> 15 << 1 | huge, loads, misses;
+	uint32_t c;
+
+	if (!m->on)
+		return ua->tlb->geo.walk_dims == 2 ? walk_latency_dims(ua, addr, huge, true) :
+						      walk_latency_dims(ua, addr, huge, false);
+	if (m->valid && m->key == key && !(m->sets & m->dirty)) {
+		/* The remembered walk again (struct walk_memo): all L1D hits now. */
+		cp->loads[CACHE_L1] += m->nr_loads;
+		m->nr_hits++;
+		return m->cycles;
+	}
+	loads = cache_path_nr_loads(cp);
+	misses = ua->psc->nr_misses;
+	cp->entry_sets = 0;
+	c = ua->tlb->geo.walk_dims == 2 ? walk_latency_dims(ua, addr, huge, true) :
+					  walk_latency_dims(ua, addr, huge, false);
+	/*
+	 * The next walk of the same entries hits wherever this one found or
+	 * filled them, if its paging-structure-cache lookups hit (a miss
+	 * fills an entry, and the next walk starts lower) and it made fewer
+	 * loads than the L1D has ways (so none of its lines pushed another of
+	 * them out of the L1D).
+	 */
+	loads = cache_path_nr_loads(cp) - loads;
+	m->valid = misses == ua->psc->nr_misses && loads < cp->l1->a.ways;
+	m->key = key;
+	m->sets = cp->entry_sets;
+	m->dirty = 0;
+	m->nr_loads = (uint32_t)loads;
+	m->cycles = (uint32_t)loads * cp->cycles[CACHE_L1];
+	return c;
 }
 
 /* The overlap model's sums of the accesses not yet charged (struct user_access). */
@@ -923,6 +958,9 @@ unsigned int user_access_run(struct user_access *ua, const uint64_t *addrs, unsi
 	uint64_t last_key = 0;		/* the previous access's TLB key; 0 is no key */
 	unsigned int i;
 
+	ua->memo.on = overlap;
+	ua->memo.valid = false;
+
 	for (i = 0; i < n; i++) {
 		uint64_t addr = addrs[i];
 		uint64_t idx = (addr - pmd_base) >> PMD_SHIFT;
@@ -946,10 +984,13 @@ unsigned int user_access_run(struct user_access *ua, const uint64_t *addrs, unsi
 		 */
 		r = key == last_key ? TLB_L1_HIT : tlb_lookup(t, asid, addr, huge);
 		last_key = key;
-		if (overlap)
+		if (overlap) {
 			ua_overlap_one(ua, cp, addr, r, huge, &sums);
-		else
+			/* Its data load looked in this L1D set (struct walk_memo). */
+			ua->memo.dirty |= 1ULL << (cache_set(cp->l1, data_line(asid, addr)) & 63);
+		} else {
 			units += ua->unit[r][huge];
+		}
 		if (r != TLB_WALK) {
 			c.stlb_hits += r == TLB_STLB_HIT;
 			continue;
@@ -964,6 +1005,7 @@ unsigned int user_access_run(struct user_access *ua, const uint64_t *addrs, unsi
 		ua->window_cycles += sums.window;
 		if (overlap)
 			ua->dram_lines += cp->loads[CACHE_DRAM] - dram;
+		ua->memo.on = false;
 		ua_counts_add(t, &c, i + 1);
 		user_access_fault(ua, addr, write);
 		return i + 1;
@@ -974,6 +1016,7 @@ unsigned int user_access_run(struct user_access *ua, const uint64_t *addrs, unsi
 	ua->window_cycles += sums.window;
 	if (overlap)
 		ua->dram_lines += cp->loads[CACHE_DRAM] - dram;
+	ua->memo.on = false;
 	ua_counts_add(t, &c, n);
 	return n;
 }
