@@ -956,6 +956,8 @@ unsigned int user_access_run(struct user_access *ua, const uint64_t *addrs, unsi
 	struct ua_sums sums = { 0 };
 	uint64_t units = 0, dram = overlap ? cp->loads[CACHE_DRAM] : 0;
 	uint64_t last_key = 0;		/* the previous access's TLB key; 0 is no key */
+	/* The L1D sets of the data loads since the last walk (struct walk_memo). */
+	uint64_t dirty = 0, l1_page_mask = overlap ? cp->l1->page_mask : 0;
 	unsigned int i;
 
 	ua->memo.on = overlap;
@@ -985,9 +987,17 @@ unsigned int user_access_run(struct user_access *ua, const uint64_t *addrs, unsi
 		r = key == last_key ? TLB_L1_HIT : tlb_lookup(t, asid, addr, huge);
 		last_key = key;
 		if (overlap) {
+			if (r == TLB_WALK) {
+				ua->memo.dirty |= dirty;
+				dirty = 0;
+			}
 			ua_overlap_one(ua, cp, addr, r, huge, &sums);
-			/* Its data load looked in this L1D set (struct walk_memo). */
-			ua->memo.dirty |= 1ULL << (cache_set(cp->l1, data_line(asid, addr)) & 63);
+			/*
+			 * Its data load looked in this L1D set: with 64 sets or
+			 * fewer, the line's place in its page (cache_set()).
+			 */
+			dirty |= 1ULL << (l1_page_mask ? (addr >> 6) & l1_page_mask :
+					  cache_set(cp->l1, data_line(asid, addr)) & 63);
 		} else {
 			units += ua->unit[r][huge];
 		}
