@@ -593,7 +593,8 @@ static inline uint64_t table_gfn(uint16_t asid, int l, uint64_t addr)
 
 /*
  * Look up the entry of @c covering @x (an address, or a guest-physical
- * address for the EPT) at @shift, filling it on a miss.  No sets: no cache.
+ * address for the EPT) at @shift, filling it on a miss, which it counts in
+ * @nr_misses (struct walk_memo).  No sets: no cache, and no miss.
  */
 static inline bool psc_touch(struct tlb_array *c, uint16_t asid, uint64_t x, int shift,
 			     uint64_t *nr_misses)
