@@ -44,6 +44,9 @@ struct fixture {
 };
 
 /* A machine with a TLB: the test profile plus Skylake's [tlb] section. */
+/* 0: the flat model; 1 or 2: the overlap model with native or nested walks. */
+static uint32_t overlap_dims;
+
 static void setup_engine(struct fixture *f, const struct mm_variant *v,
 			 const struct khugepaged_tunables *tun)
 {
@@ -66,6 +69,26 @@ static void setup_engine(struct fixture *f, const struct mm_variant *v,
 	f->prof.mem_zero_gbps = 10;
 	f->prof.mem_copy_gbps = 10;
 	f->prof.mem_node_write_gbps = 10;
+	if (overlap_dims) {
+		/* The desktop profiles' caches (Skylake client). */
+		f->prof.mem_overlap = 1;
+		f->prof.tlb_walk_dims = overlap_dims;
+		f->prof.cache_l1d_kib = 32;
+		f->prof.cache_l1d_ways = 8;
+		f->prof.cache_l1d_cycles = 4;
+		f->prof.cache_l2_kib = 256;
+		f->prof.cache_l2_ways = 4;
+		f->prof.cache_l2_cycles = 12;
+		f->prof.cache_l3_kib = 2048;
+		f->prof.cache_l3_ways = 16;
+		f->prof.cache_l3_cycles = 44;
+		f->prof.cache_dram_local_ns = 70;
+		f->prof.mem_line_fill_buffers = 10;
+		f->prof.mem_load_buffer_entries = 72;
+		f->prof.mem_walk_fill_buffers = 1;
+		f->prof.tlb_pdpte_cache_entries = 4;
+		f->prof.tlb_ept_page_kib = 2048;
+	}
 	o.profile = &f->prof;
 	f->e = sim_engine_create(&o);
 	assert_non_null(f->e);
@@ -631,6 +654,8 @@ struct access_trace {
 	uint64_t bits[3];		/* a hash of the PTE and PMD bits */
 	uint64_t nr_huge[3];		/* vma->nr_pmd_huge in each phase */
 	uint64_t faults[3];		/* pgfault in each phase */
+	uint64_t loads[3][CACHE_NR_LEVELS]; /* overlap model: the cache loads by level */
+	uint64_t memo_hits[3];		/* overlap model: walks taken from struct walk_memo */
 };
 
 static bool batch_mode;
@@ -646,8 +671,19 @@ static void access_phase(struct fixture *f, struct vm_area_struct *vma, struct s
 
 	for (i = 0; i < 256; i++)
 		addrs[i] = vma->vm_start + (sim_rng_below(rng, REGION) & ~7ULL);
+	/*
+	 * The overlap model: the first 128 one per page in page order, as
+	 * khugepaged-cold's "pages" pattern (eight walks of each PTE line,
+	 * which struct walk_memo takes from the first), 64 of them in a PMD
+	 * that collapse makes huge; the rest random.
+	 */
+	for (i = 0; overlap_dims && i < 128; i++)
+		addrs[i] = vma->vm_start + PMD_SIZE - 64 * PAGE_SIZE + (uint64_t)i * PAGE_SIZE;
 	addrs[100] = must;			/* in the middle of the second chunk */
 	user_access_init(&ua, vma);
+	/* The faults filled the TLB: empty it, so that the pages in order walk. */
+	if (overlap_dims)
+		tlb_flush_all(ua.tlb);
 	for (k = 0; k < 256; k += 64) {
 		bool write = (k / 64) & 1;
 
@@ -668,6 +704,9 @@ static void access_phase(struct fixture *f, struct vm_area_struct *vma, struct s
 	trace_seen.bits[phase] = bits;
 	trace_seen.nr_huge[phase] = vma->nr_pmd_huge;
 	trace_seen.faults[phase] = sim_engine_counters(f->e)[SIM_PGFAULT] - faults;
+	if (ua.cache)
+		memcpy(trace_seen.loads[phase], ua.cache->loads, sizeof(ua.cache->loads));
+	trace_seen.memo_hits[phase] = ua.memo.nr_hits;
 }
 
 /* Zap the PTE of @addr by hand, so that the next access to it faults. */
@@ -764,6 +803,45 @@ static void test_batch_equals_single(void **state)
 		assert_int_equal(one.bits[phase], batch.bits[phase]);
 		assert_int_equal(one.faults[phase], batch.faults[phase]);
 	}
+}
+
+/*
+ * The same in the overlap model, native and nested: the batch's loop
+ * takes repeated walks from struct walk_memo, one access at a time never
+ * does, and both must load the same lines from the same levels and
+ * charge the same time.
+ */
+static void test_batch_equals_single_overlap(void **state)
+{
+	struct access_trace one, batch;
+	int phase;
+
+	(void)state;
+	for (overlap_dims = 1; overlap_dims <= 2; overlap_dims++) {
+		run_phases(false, &one);
+		run_phases(true, &batch);
+		assert_int_equal(one.nr_huge[2], NR_PMDS);
+		assert_int_equal(one.faults[0], 1);
+		for (phase = 0; phase < 3; phase++) {
+			assert_memory_equal(&one.stats[phase], &batch.stats[phase],
+					    sizeof(one.stats[phase]));
+			assert_memory_equal(one.loads[phase], batch.loads[phase],
+					    sizeof(one.loads[phase]));
+			assert_true(one.cycles[phase] == batch.cycles[phase]);
+			assert_int_equal(one.now[phase], batch.now[phase]);
+			assert_int_equal(one.bits[phase], batch.bits[phase]);
+			assert_int_equal(one.faults[phase], batch.faults[phase]);
+			assert_int_equal(one.memo_hits[phase], 0);
+		}
+		/* 128 pages in order: most of their walks (all 4K in phase 0) from the memo. */
+		print_message("dims %u: memo hits %llu %llu %llu\n", overlap_dims,
+			      (unsigned long long)batch.memo_hits[0],
+			      (unsigned long long)batch.memo_hits[1],
+			      (unsigned long long)batch.memo_hits[2]);
+		assert_true(batch.memo_hits[0] >= 64);
+		assert_true(one.loads[2][CACHE_L1] > one.loads[0][CACHE_L1]);
+	}
+	overlap_dims = 0;
 }
 
 /* ---- the overlap model's account of an access (mem.overlap = 1) ---------- */
@@ -1386,6 +1464,7 @@ int main(void)
 		cmocka_unit_test(test_flush_removes_only_its_own),
 		cmocka_unit_test(test_walk_sets_young),
 		cmocka_unit_test(test_batch_equals_single),
+		cmocka_unit_test(test_batch_equals_single_overlap),
 		cmocka_unit_test(test_overlap_native_walk),
 		cmocka_unit_test(test_overlap_walk_fill_buffers),
 		cmocka_unit_test(test_overlap_nested_walk),

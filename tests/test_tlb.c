@@ -709,6 +709,52 @@ static void test_flush_used_sets(void **state)
 }
 
 /*
+ * tlb_array_touch_recent() must be tlb_array_touch_mru() exactly: the same
+ * answer and afterwards the same keys, tag bytes, LRU order and invalid
+ * ways, on a random mix of lookups (keys from a pool small enough that
+ * the rank-1 shortcut is taken often) and flushes.  One way (where nibble
+ * 1 of the order is unused), 4 ways in 2 sets, 16 ways in one set.
+ */
+static void test_touch_recent(void **state)
+{
+	const uint32_t geo[][2] = { { 1, 1 }, { 2, 4 }, { 1, 16 } };	/* sets, ways */
+	uint64_t rng = 7, nr_rank1 = 0;
+
+	(void)state;
+	for (unsigned int g = 0; g < 3; g++) {
+		struct tlb_array a, b;
+		uint32_t nr_sets = geo[g][0], ways = geo[g][1];
+
+		assert_int_equal(tlb_array_alloc(&a, nr_sets, ways), 0);
+		assert_int_equal(tlb_array_alloc(&b, nr_sets, ways), 0);
+		for (unsigned int i = 0; i < 20000; i++) {
+			uint64_t vpn, key, s;
+
+			rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+			vpn = (rng >> 33) % (ways * nr_sets + 3);
+			key = tlb_key((uint16_t)(1 + (rng >> 60) % 2), vpn, false);
+			s = vpn % nr_sets;
+			if ((rng >> 40) % 500 == 0) {
+				assert_int_equal(tlb_array_flush_asid(&a, 1),
+						 tlb_array_flush_asid(&b, 1));
+				continue;
+			}
+			nr_rank1 += ways > 1 && a.keys[s * ways + ((a.sets[s].order >> 4) & 15)] == key;
+			assert_int_equal(tlb_array_touch_recent(&a, key, s),
+					 tlb_array_touch_mru(&b, key, s, true));
+			assert_int_equal(a.sets[s].order, b.sets[s].order);
+			assert_int_equal(a.sets[s].free_ways, b.sets[s].free_ways);
+			assert_memory_equal(a.sets[s].tag, b.sets[s].tag, sizeof(a.sets[s].tag));
+			assert_memory_equal(a.sets[s].keys, b.sets[s].keys, ways * sizeof(uint64_t));
+		}
+		assert_memory_equal(a.used, b.used, sizeof(a.used));
+		tlb_array_free(&a);
+		tlb_array_free(&b);
+	}
+	assert_true(nr_rank1 > 1000);
+}
+
+/*
  * The L1D's lookup, on an L1D of 4 sets of 4 ways indexed in the page
  * (lines 0, 4, 8, 12, 16: set 0): a hit at the MRU place, a hit below it
  * that makes it the MRU, and a miss that drops the LRU line (4), which L2
@@ -755,6 +801,7 @@ int main(void)
 		cmocka_unit_test(test_cache_geometry),
 		cmocka_unit_test(test_flush_used_sets),
 		cmocka_unit_test(test_cache_l1_lru),
+		cmocka_unit_test(test_touch_recent),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -51,6 +51,7 @@ struct cache_path {
 	struct cache_array *l1, *l2, *l3;
 	uint32_t cycles[CACHE_NR_LEVELS];
 	uint64_t loads[CACHE_NR_LEVELS];	/* loads served by each level */
+	uint64_t entry_sets;		/* bit s % 64: cache_load_entry_cycles() looked in L1D set s */
 };
 
 bool cache_geometry_ok(uint64_t kib, uint64_t ways);
@@ -120,6 +121,33 @@ static inline bool cache_array_touch(struct cache_array *c, uint64_t line)
 	return cache_array_touch_index(c, cache_key(line), cache_index(line));
 }
 
+/*
+ * cache_load() that with @recent also tries the L1D's second most recent
+ * key before a full lookup (tlb_array_touch_recent()); the same outcome
+ * and the same LRU either way.
+ */
+static inline __attribute__((always_inline))
+enum cache_level cache_load_recent(struct cache_path *p, uint64_t line, bool recent, bool record)
+{
+	struct cache_array *l1 = p->l1;
+	uint64_t key = cache_key(line), s = cache_set(l1, line), x;
+	enum cache_level l;
+
+	if (record)
+		p->entry_sets |= 1ULL << (s & 63);
+	/* The L1D is small: its MRU key is in the host's cache, so try it first. */
+	if (recent ? tlb_array_touch_recent(&l1->a, key, s) : tlb_array_touch_mru(&l1->a, key, s, true))
+		l = CACHE_L1;
+	else if (x = cache_index(line), cache_array_touch_index(p->l2, key, x))
+		l = CACHE_L2;
+	else if (cache_array_touch_index(p->l3, key, x))
+		l = CACHE_L3;
+	else
+		l = CACHE_DRAM;
+	p->loads[l]++;
+	return l;
+}
+
 /**
  * cache_load - one load of @line through @p
  * @p: the vCPU's caches
@@ -134,21 +162,7 @@ static inline bool cache_array_touch(struct cache_array *c, uint64_t line)
 static inline __attribute__((always_inline))
 enum cache_level cache_load(struct cache_path *p, uint64_t line)
 {
-	struct cache_array *l1 = p->l1;
-	uint64_t key = cache_key(line), s = cache_set(l1, line), x;
-	enum cache_level l;
-
-	/* The L1D is small: its MRU key is in the host's cache, so try it first. */
-	if (tlb_array_touch_mru(&l1->a, key, s, true))
-		l = CACHE_L1;
-	else if (x = cache_index(line), cache_array_touch_index(p->l2, key, x))
-		l = CACHE_L2;
-	else if (cache_array_touch_index(p->l3, key, x))
-		l = CACHE_L3;
-	else
-		l = CACHE_DRAM;
-	p->loads[l]++;
-	return l;
+	return cache_load_recent(p, line, false, false);
 }
 
 /* Fetch the host's lines that a lookup of @line in @c will read. */
@@ -172,11 +186,29 @@ static inline void cache_path_prefetch(const struct cache_path *p, uint64_t line
 	cache_array_prefetch(p->l3, line);
 }
 
+/* The number of cache_load() calls through @p so far. */
+static inline uint64_t cache_path_nr_loads(const struct cache_path *p)
+{
+	return p->loads[CACHE_L1] + p->loads[CACHE_L2] + p->loads[CACHE_L3] + p->loads[CACHE_DRAM];
+}
+
 /* cache_load() that returns the load's latency in cycles. */
 static inline __attribute__((always_inline))
 uint32_t cache_load_cycles(struct cache_path *p, uint64_t line)
 {
 	return p->cycles[cache_load(p, line)];
+}
+
+/*
+ * cache_load_cycles() for a page walk's entries, which notes the L1D set
+ * it looked in (entry_sets).  With @recent it also tries the set's second
+ * most recent line, which a nested walk's entries often are (its guest
+ * PDE and the EPT entry of the data's frame share a set).
+ */
+static inline __attribute__((always_inline))
+uint32_t cache_load_entry_cycles(struct cache_path *p, uint64_t line, bool recent)
+{
+	return p->cycles[cache_load_recent(p, line, recent, true)];
 }
 
 #endif /* MMSIM_CACHE_H */

@@ -378,6 +378,30 @@ bool tlb_array_touch_mru(struct tlb_array *a, uint64_t key, uint64_t vpn,
 	return false;
 }
 
+/*
+ * tlb_array_touch_mru() with the MRU shortcut and a second one: the key at
+ * rank 1 moves to the front by swapping the first two nibbles of the
+ * order (tlb_order_to_front() for rank 1).  It pays where two keys take
+ * turns in one set, as a nested walk's entries do in the L1D and the
+ * EPT's PDPTE cache; a miss pays two more compares.  With one way, nibble
+ * 1 is 0 and names way 0, whose key the first compare has seen.
+ */
+static inline __attribute__((always_inline))
+bool tlb_array_touch_recent(struct tlb_array *a, uint64_t key, uint64_t vpn)
+{
+	struct tlb_set *set = &a->sets[vpn & a->set_mask];
+	uint64_t order = set->order;
+	unsigned int w1 = (unsigned int)(order >> 4) & 15;
+
+	if (set->keys[order & 15] == key)
+		return true;
+	if (set->keys[w1] == key) {
+		set->order = (order & ~0xffULL) | (order & 15) << 4 | w1;
+		return true;
+	}
+	return tlb_array_touch_mru(a, key, vpn, false);
+}
+
 /* tlb_array_touch_mru() with the MRU shortcut, as the STLB uses it. */
 static inline __attribute__((always_inline))
 bool tlb_array_touch(struct tlb_array *a, uint64_t key, uint64_t vpn)

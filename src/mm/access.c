@@ -615,15 +615,23 @@ static inline uint64_t table_gfn(uint16_t asid, int l, uint64_t addr)
 
 /*
  * Look up the entry of @c covering @x (an address, or a guest-physical
- * address for the EPT) at @shift, filling it on a miss.  No sets: no cache.
+ * address for the EPT) at @shift, filling it on a miss, which it counts in
+ * @nr_misses (struct walk_memo).  No sets: no cache, and no miss.
  */
-static inline bool psc_touch(struct tlb_array *c, uint16_t asid, uint64_t x, int shift)
+static inline bool psc_touch(struct tlb_array *c, uint16_t asid, uint64_t x, int shift,
+			     uint64_t *nr_misses)
 {
-	uint64_t vpn = x >> shift;
+	uint64_t vpn = x >> shift, set = 0;
 
 	if (!c->nr_sets)
 		return false;
-	return tlb_array_touch_mru(c, tlb_key(asid, vpn, false), vpn % c->nr_sets, true);
+	/* A fully associative cache (up to 16 entries) has one set: no division. */
+	if (c->nr_sets > 1)
+		set = vpn % c->nr_sets;
+	if (tlb_array_touch_recent(c, tlb_key(asid, vpn, false), set))
+		return true;
+	++*nr_misses;
+	return false;
 }
 
 /*
@@ -634,16 +642,16 @@ static inline bool psc_touch(struct tlb_array *c, uint16_t asid, uint64_t x, int
  * cached there (SDM 3A 4.10.3.1), so a walk that ends at the PDE skips that
  * cache.  A miss fills the entry, as the walk that follows reads it.
  */
-static inline int psc_walk_start(struct tlb_array *lvl, uint16_t asid, uint64_t x, int last)
+static inline __attribute__((always_inline))
+int psc_walk_start(struct mmu_caches *psc, int dim, uint16_t asid, uint64_t x, int last)
 {
-	/* No paging-structure cache in this dimension (every profile today). */
-	if (!lvl[PSC_PDE].nr_sets && !lvl[PSC_PDPTE].nr_sets && !lvl[PSC_PML4].nr_sets)
-		return TLB_WALK_LEVELS;
-	if (last == 1 && psc_touch(&lvl[PSC_PDE], asid, x, 21))
+	struct tlb_array *lvl = psc->lvl[dim];
+
+	if (last == 1 && psc_touch(&lvl[PSC_PDE], asid, x, 21, &psc->nr_misses))
 		return 1;
-	if (psc_touch(&lvl[PSC_PDPTE], asid, x, 30))
+	if (psc_touch(&lvl[PSC_PDPTE], asid, x, 30, &psc->nr_misses))
 		return 2;
-	if (psc_touch(&lvl[PSC_PML4], asid, x, 39))
+	if (psc_touch(&lvl[PSC_PML4], asid, x, 39, &psc->nr_misses))
 		return 3;
 	return TLB_WALK_LEVELS;
 }
@@ -651,25 +659,87 @@ static inline int psc_walk_start(struct tlb_array *lvl, uint16_t asid, uint64_t 
 /*
  * The host's walk of a guest frame: the EPT's levels down to the PTE, or
  * down to the PDE when the host maps guest memory with 2M pages
- * (tlb.ept_page_kib; a 2M EPT PDE is not kept in the PDE cache).
+ * (tlb.ept_page_kib; a 2M EPT PDE is not kept in the PDE cache).  The
+ * levels from the one the paging-structure caches leave, unrolled: each
+ * case falls through to the level below, so the loads are made top down.
  */
 static inline __attribute__((always_inline))
 uint32_t ept_walk_cycles(struct user_access *ua, uint64_t gfn)
 {
 	struct cache_path *cp = ua->cache;
 	int last = ua->ept_huge ? 2 : 1;
-	uint32_t c;
-	int k;
+	uint32_t c = 0;
 
-	k = psc_walk_start(ua->psc->lvl[1], 0, gfn << PAGE_SHIFT, last);
-	if (k == TLB_WALK_LEVELS && last == 2) {
-		/* The whole walk of a 2M EPT mapping, unrolled (the common case). */
-		c = cache_load_cycles(cp, ept_line(4, gfn));
-		c += cache_load_cycles(cp, ept_line(3, gfn));
-		return c + cache_load_cycles(cp, ept_line(2, gfn));
+	switch (psc_walk_start(ua->psc, 1, 0, gfn << PAGE_SHIFT, last)) {
+	case 4:
+		c += cache_load_entry_cycles(cp, ept_line(4, gfn), true);
+		/* fall through */
+	case 3:
+		c += cache_load_entry_cycles(cp, ept_line(3, gfn), true);
+		/* fall through */
+	case 2:
+		c += cache_load_entry_cycles(cp, ept_line(2, gfn), true);
+		if (last == 2)
+			break;
+		/* fall through */
+	default:
+		c += cache_load_entry_cycles(cp, ept_line(1, gfn), true);
 	}
-	for (c = 0; k >= last; k--)
-		c += cache_load_cycles(cp, ept_line(k, gfn));
+	return c;
+}
+
+/*
+ * One level @l of a walk of @addr: in a nested walk (@nested) the host's
+ * walk of the guest frame of the table, unless the walk already knows the
+ * table's host-physical address (@known), then the table's entry.
+ */
+static inline __attribute__((always_inline))
+uint32_t walk_level(struct user_access *ua, uint64_t addr, int l, bool nested, bool known)
+{
+	uint32_t c = 0;
+
+	if (nested && !known)
+		c = ept_walk_cycles(ua, table_gfn(ua->asid, l, addr));
+	/*
+	 * A native walk's entries are the most recent lines of their L1D sets
+	 * (98% of its L1D hits in khugepaged-cold), where the rank-1 compare
+	 * would only cost.
+	 */
+	return c + cache_load_entry_cycles(ua->cache, pt_line(ua->asid, l, addr), nested);
+}
+
+/*
+ * walk_latency() of a native (@nested false) or nested walk; a constant
+ * after inlining, so that each kind of walk has its own code.
+ */
+static inline __attribute__((always_inline))
+uint32_t walk_latency_dims(struct user_access *ua, uint64_t addr, bool huge, bool nested)
+{
+	int l = psc_walk_start(ua->psc, 0, ua->asid, addr, huge ? 2 : 1);
+	uint32_t c = 0;
+
+	/*
+	 * From level l down, top first (each case falls through).  A hit (l
+	 * below the top) gives the table at level l by its host-physical
+	 * address.
+	 */
+	switch (l) {
+	case 4:
+		c += walk_level(ua, addr, 4, nested, false);
+		/* fall through */
+	case 3:
+		c += walk_level(ua, addr, 3, nested, l == 3);
+		/* fall through */
+	case 2:
+		c += walk_level(ua, addr, 2, nested, l == 2);
+		if (huge)
+			break;
+		/* fall through */
+	default:
+		c += walk_level(ua, addr, 1, nested, l == 1);
+	}
+	if (nested)
+		c += ept_walk_cycles(ua, data_gfn(ua->asid, addr));
 	return c;
 }
 
@@ -686,29 +756,39 @@ uint32_t ept_walk_cycles(struct user_access *ua, uint64_t gfn)
  */
 static uint32_t walk_latency(struct user_access *ua, uint64_t addr, bool huge)
 {
+	struct walk_memo *m = &ua->memo;
 	struct cache_path *cp = ua->cache;
-	bool nested = ua->tlb->geo.walk_dims == 2;
-	int l, last = huge ? 2 : 1;
-	uint32_t c = 0;
+	uint64_t key = addr >> 15 << 1 | huge, loads, misses;
+	uint32_t c;
 
-	l = psc_walk_start(ua->psc->lvl[0], ua->asid, addr, last);
-	if (!nested && l == TLB_WALK_LEVELS) {
-		/* A whole native walk, unrolled (the common case). */
-		c = cache_load_cycles(cp, pt_line(ua->asid, 4, addr));
-		c += cache_load_cycles(cp, pt_line(ua->asid, 3, addr));
-		c += cache_load_cycles(cp, pt_line(ua->asid, 2, addr));
-		if (!huge)
-			c += cache_load_cycles(cp, pt_line(ua->asid, 1, addr));
-		return c;
+	if (!m->on)
+		return ua->tlb->geo.walk_dims == 2 ? walk_latency_dims(ua, addr, huge, true) :
+						      walk_latency_dims(ua, addr, huge, false);
+	if (m->valid && m->key == key && !(m->sets & m->dirty)) {
+		/* The remembered walk again (struct walk_memo): all L1D hits now. */
+		cp->loads[CACHE_L1] += m->nr_loads;
+		m->nr_hits++;
+		return m->cycles;
 	}
-	/* A hit (l below the top): the table at level l by its host-physical address. */
-	for (bool known = l < TLB_WALK_LEVELS; l >= last; l--, known = false) {
-		if (nested && !known)
-			c += ept_walk_cycles(ua, table_gfn(ua->asid, l, addr));
-		c += cache_load_cycles(cp, pt_line(ua->asid, l, addr));
-	}
-	if (nested)
-		c += ept_walk_cycles(ua, data_gfn(ua->asid, addr));
+	loads = cache_path_nr_loads(cp);
+	misses = ua->psc->nr_misses;
+	cp->entry_sets = 0;
+	c = ua->tlb->geo.walk_dims == 2 ? walk_latency_dims(ua, addr, huge, true) :
+					  walk_latency_dims(ua, addr, huge, false);
+	/*
+	 * The next walk of the same entries hits wherever this one found or
+	 * filled them, if its paging-structure-cache lookups hit (a miss
+	 * fills an entry, and the next walk starts lower) and it made fewer
+	 * loads than the L1D has ways (so none of its lines pushed another of
+	 * them out of the L1D).
+	 */
+	loads = cache_path_nr_loads(cp) - loads;
+	m->valid = misses == ua->psc->nr_misses && loads < cp->l1->a.ways;
+	m->key = key;
+	m->sets = cp->entry_sets;
+	m->dirty = 0;
+	m->nr_loads = (uint32_t)loads;
+	m->cycles = (uint32_t)loads * cp->cycles[CACHE_L1];
 	return c;
 }
 
@@ -995,13 +1075,20 @@ unsigned int user_access_run(struct user_access *ua, const uint64_t *addrs, unsi
 	struct ua_counts c = { 0 };
 	struct ua_sums sums = { 0 };
 	uint64_t units = 0, dram = overlap ? cp->loads[CACHE_DRAM] : 0;
+	uint64_t last_key = 0;		/* the previous access's TLB key; 0 is no key */
+	/* The L1D sets of the data loads since the last walk (struct walk_memo). */
+	uint64_t dirty = 0, l1_page_mask = overlap ? cp->l1->page_mask : 0;
 	unsigned int i;
 	enum walk_fill f;
+
+	ua->memo.on = overlap;
+	ua->memo.valid = false;
 
 	for (i = 0; i < n; i++) {
 		uint64_t addr = addrs[i];
 		uint64_t idx = (addr - pmd_base) >> PMD_SHIFT;
 		bool huge = sizes == UA_HUGE || (sizes == UA_MIXED && pmd_huge[idx]);
+		uint64_t key = tlb_key(asid, tlb_vpn(addr, huge), huge);
 		enum tlb_result r;
 
 		if (overlap && i + UA_PREFETCH < n)
@@ -1012,11 +1099,29 @@ unsigned int user_access_run(struct user_access *ua, const uint64_t *addrs, unsi
 			if (sizes == UA_SMALL || !pmd_huge[(ahead - pmd_base) >> PMD_SHIFT])
 				__builtin_prefetch(&ptes[(ahead - start) >> PAGE_SHIFT]);
 		}
-		r = tlb_lookup(t, asid, addr, huge);
-		if (overlap)
+		/*
+		 * The page of the previous access: every lookup leaves its key
+		 * the most recent of its L1 set, where a lookup is a hit that
+		 * changes nothing, and nothing else in this loop touches the
+		 * TLB.  (In the "pages" pattern on 2M pages, most accesses.)
+		 */
+		r = key == last_key ? TLB_L1_HIT : tlb_lookup(t, asid, addr, huge);
+		last_key = key;
+		if (overlap) {
+			if (r == TLB_WALK) {
+				ua->memo.dirty |= dirty;
+				dirty = 0;
+			}
 			ua_overlap_one(ua, cp, addr, r, huge, &sums);
-		else
+			/*
+			 * Its data load looked in this L1D set: with 64 sets or
+			 * fewer, the line's place in its page (cache_set()).
+			 */
+			dirty |= 1ULL << (l1_page_mask ? (addr >> 6) & l1_page_mask :
+					  cache_set(cp->l1, data_line(asid, addr)) & 63);
+		} else {
 			units += ua->unit[r][huge];
+		}
 		if (r != TLB_WALK) {
 			c.stlb_hits += r == TLB_STLB_HIT;
 			if (!write || !tlb_entry_clean(t, asid, addr, huge))
@@ -1047,6 +1152,7 @@ unsigned int user_access_run(struct user_access *ua, const uint64_t *addrs, unsi
 		ua->window_cycles += sums.window;
 		if (overlap)
 			ua->dram_lines += cp->loads[CACHE_DRAM] - dram;
+		ua->memo.on = false;
 		ua_counts_add(t, &c, i + 1);
 		user_access_fault(ua, addr, write);
 		return i + 1;
@@ -1057,6 +1163,7 @@ unsigned int user_access_run(struct user_access *ua, const uint64_t *addrs, unsi
 	ua->window_cycles += sums.window;
 	if (overlap)
 		ua->dram_lines += cp->loads[CACHE_DRAM] - dram;
+	ua->memo.on = false;
 	ua_counts_add(t, &c, n);
 	return n;
 }

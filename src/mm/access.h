@@ -29,6 +29,34 @@ enum { PSC_PDE, PSC_PDPTE, PSC_PML4, PSC_NR_LEVELS };
 
 struct mmu_caches {
 	struct tlb_array lvl[2][PSC_NR_LEVELS];
+	uint64_t nr_misses;		/* lookups that missed a cache it has */
+};
+
+/*
+ * What user_access_run() keeps of the last page walk it made (the
+ * simulator's speed only): the next walk within the same 32 KiB (the same
+ * PTE line, so the same entries at every level, guest and EPT) is the
+ * same sequence of lookups.  If the remembered walk's paging-structure-
+ * cache lookups all hit and it made fewer loads than the L1D has ways,
+ * every line it loaded is in the L1D after it; if no load since looked in
+ * an L1D set it used, the walk again finds every entry in the L1D and
+ * leaves every set as it was: under true LRU a sequence of hits, repeated,
+ * changes nothing.  Nothing else touches these caches while the loop runs.
+ *
+ *   valid => key, sets, nr_loads, cycles describe a walk whose next
+ *     repeat is all L1D hits
+ *   dirty == a bit (set % 64) for each L1D set a data load looked in
+ *     since that walk
+ */
+struct walk_memo {
+	bool on;			/* user_access_run()'s loop is running */
+	bool valid;
+	uint64_t key;			/* the walk's address >> 15, and its page size */
+	uint64_t sets;			/* a bit (set % 64) per L1D set the walk used */
+	uint64_t dirty;
+	uint32_t nr_loads;		/* the walk's loads, all in the L1D after it */
+	uint32_t cycles;		/* nr_loads x the L1D's latency */
+	uint64_t nr_hits;		/* walks taken from the memo (for tests) */
 };
 
 /*
@@ -89,6 +117,7 @@ struct user_access {
 	unsigned __int128 units_charged; /* all units charged so far (for metrics) */
 	struct cache_path *cache;	/* overlap: this vCPU's caches; NULL: flat */
 	struct mmu_caches *psc;		/* overlap: its paging-structure caches */
+	struct walk_memo memo;		/* overlap: the loop's last walk */
 	uint64_t miss_cycles;		/* overlap: not yet charged, see above */
 	uint64_t walk_cycles;		/* overlap: not yet charged, see above */
 	uint64_t window_cycles;		/* overlap: not yet charged, see above */
