@@ -19,6 +19,7 @@
 #include "mmsim/scenario.h"
 #include "mm/access.h"
 #include "workloads/stress_vm.h"
+#include "mm_util.h"
 
 static struct sim_profile prof;
 static struct mm_struct *mms[3];
@@ -113,21 +114,11 @@ static void make_clean(struct folio *folio, int mm, uint64_t page)
 	*vma_pte_lookup(vma, bases[mm] + page * PAGE_SIZE) &= ~(PTE_DIRTY | PTE_WRITE);
 }
 
-/* Isolate @folio as isolate_lru_folios() would, without its young bit. */
+/* Isolate @folio (page @page of process @mm's region) as isolate_lru_folios() would. */
 static void isolate(struct folio *folio, struct list_head *list, int mm, uint64_t page)
 {
-	struct vm_area_struct *vma = find_vma(mms[mm], bases[mm]);
-	struct lruvec *lruvec = folio_lruvec(folio);
-
-	*vma_pte_lookup(vma, bases[mm] + page * PAGE_SIZE) &= ~PTE_YOUNG;
-	spin_lock_irq(&lruvec->lru_lock);
-	assert_true(folio_test_lru(folio));
-	folio_get(folio);
-	folio_clear(folio, PG_lru);
-	lruvec_del_folio(lruvec, folio);
-	folio->place = FOLIO_ISOLATED;
-	spin_unlock_irq(&lruvec->lru_lock);
-	list_add(&folio->lru_node, list);	/* head: the last added is processed last */
+	test_isolate_folio(find_vma(mms[mm], bases[mm]), bases[mm] + page * PAGE_SIZE, folio,
+			   list);
 }
 
 #define NR_DIRTY	33

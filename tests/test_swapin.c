@@ -28,6 +28,7 @@
 #include "engine_util.h"
 #include "../src/mm/vmscan.c"
 #include "mm/access.h"
+#include "mm_util.h"
 
 #define NR_PAGES	8
 
@@ -121,20 +122,10 @@ static struct folio *folio_of(uint64_t page)
 	return pte_folio(pte_of(page));
 }
 
-/* Isolate @folio from its LRU as isolate_lru_folios() would, its PTE not young. */
+/* Isolate @folio (page @page of the region) as isolate_lru_folios() would. */
 static void isolate(struct folio *folio, struct list_head *list, uint64_t page)
 {
-	struct lruvec *lruvec = folio_lruvec(folio);
-
-	*vma_pte_lookup(find_vma(mm, base), base + page * PAGE_SIZE) &= ~PTE_YOUNG;
-	spin_lock_irq(&lruvec->lru_lock);
-	assert_true(folio_test_lru(folio));
-	folio_get(folio);
-	folio_clear(folio, PG_lru);
-	lruvec_del_folio(lruvec, folio);
-	folio->place = FOLIO_ISOLATED;
-	spin_unlock_irq(&lruvec->lru_lock);
-	list_add(&folio->lru_node, list);
+	test_isolate_folio(find_vma(mm, base), base + page * PAGE_SIZE, folio, list);
 }
 
 /* Reclaim page @page: written to swap, unmapped (its PTE a swap PTE) and freed. */
