@@ -85,6 +85,7 @@ static void setup_engine(struct fixture *f, const struct mm_variant *v,
 		f->prof.cache_dram_local_ns = 70;
 		f->prof.mem_line_fill_buffers = 10;
 		f->prof.mem_load_buffer_entries = 72;
+		f->prof.mem_rob_entries = 224;
 		f->prof.mem_walk_fill_buffers = 1;
 		f->prof.tlb_pdpte_cache_entries = 4;
 		f->prof.tlb_ept_page_kib = 2048;
