@@ -54,6 +54,25 @@ void deferred_split_folio(struct folio *folio, bool partially_mapped)
 	list_lru_unlock_irqrestore(l, &flags);
 }
 
+/*
+ * Take the dying @folio off the locked sublist @l: list_del_init() when it
+ * is still queued, and PG_partially_mapped cleared.  Return: whether it was.
+ */
+static bool deferred_split_del_locked(struct list_lru_one *l, struct folio *folio)
+{
+	bool unqueued;
+
+	SIM_BUG_ON_FOLIO(folio_ref_count(folio) != 0, folio);
+	/* The sublist is the memcg's: this must run before uncharge. */
+	SIM_BUG_ON_FOLIO(folio->memcg == NULL, folio);
+	unqueued = list_lru_del_locked(&sim_mm->deferred_split_lru, l, &folio->_deferred_list,
+				       &folio->tail_line);
+	if (unqueued)
+		count_event(SIM_SIM_DEFERRED_SPLIT_UNQUEUED);
+	folio_clear(folio, PG_partially_mapped);
+	return unqueued;
+}
+
 /**
  * folio_unqueue_deferred_split_raw - take a queued folio off the queue
  * @folio: a folio with refcount 0 that is still charged to its memcg
@@ -68,33 +87,34 @@ bool folio_unqueue_deferred_split_raw(struct folio *folio)
 	unsigned long flags;
 	bool unqueued;
 
-	SIM_BUG_ON_FOLIO(folio_ref_count(folio) != 0, folio);
-	/* The sublist is the memcg's: this must run before uncharge. */
-	SIM_BUG_ON_FOLIO(folio->memcg == NULL, folio);
 	l = list_lru_lock_irqsave(&sim_mm->deferred_split_lru, folio->nid, folio->memcg, &flags);
-	unqueued = list_lru_del_locked(&sim_mm->deferred_split_lru, l, &folio->_deferred_list,
-				       &folio->tail_line);
-	if (unqueued)
-		count_event(SIM_SIM_DEFERRED_SPLIT_UNQUEUED);
-	folio_clear(folio, PG_partially_mapped);
+	unqueued = deferred_split_del_locked(l, folio);
 	list_lru_unlock_irqrestore(l, &flags);
 	return unqueued;
+}
+
+/*
+ * The lockless test of folio_unqueue_deferred_split(): may @folio be on a
+ * deferred split list?  Safe because nobody can queue a folio with
+ * refcount 0.  Costs a read of the tail page's line.
+ */
+static bool folio_deferred_queued(struct folio *folio)
+{
+	if (folio_order(folio) <= 1 || !folio_test_large_rmappable(folio))
+		return false;
+	sim_line_read(&folio->tail_line);
+	return !list_empty(&folio->_deferred_list);
 }
 
 /**
  * folio_unqueue_deferred_split - unqueue a dying folio if it is queued
  * @folio: a folio whose refcount reached 0
  *
- * The lockless test of _deferred_list is safe: nobody can queue a folio
- * with refcount 0.  Costs a read of the tail page's line.
  * Return: whether it was queued.
  */
 bool folio_unqueue_deferred_split(struct folio *folio)
 {
-	if (folio_order(folio) <= 1 || !folio_test_large_rmappable(folio))
-		return false;
-	sim_line_read(&folio->tail_line);
-	if (list_empty(&folio->_deferred_list))
+	if (!folio_deferred_queued(folio))
 		return false;
 	return folio_unqueue_deferred_split_raw(folio);
 }
@@ -125,33 +145,19 @@ void folio_batch_unqueue_deferred_split(struct folio_batch *fbatch)
 			folio_unqueue_deferred_split(fbatch->folios[i]);
 		return;
 	}
-	/*
-	 * One lock hold per run of queued folios of one sublist (the model
-	 * has one memcg per node), as a batched unqueue would take it: the
-	 * lockless test first, as folio_unqueue_deferred_split() does.
-	 */
+	/* One lock hold per run of queued folios of one sublist (one memcg per node here). */
 	for (i = 0; i < fbatch->nr; i++) {
 		struct folio *folio = fbatch->folios[i];
-		struct list_lru_one *want;
 
-		if (folio_order(folio) <= 1 || !folio_test_large_rmappable(folio))
+		if (!folio_deferred_queued(folio))
 			continue;
-		sim_line_read(&folio->tail_line);
-		if (list_empty(&folio->_deferred_list))
-			continue;
-		SIM_BUG_ON_FOLIO(folio_ref_count(folio) != 0, folio);
-		SIM_BUG_ON_FOLIO(folio->memcg == NULL, folio);
-		want = sim_mm->deferred_split_lru.node[folio->nid];
-		if (l != want) {
+		if (l != sim_mm->deferred_split_lru.node[folio->nid]) {
 			if (l)
 				list_lru_unlock_irqrestore(l, &flags);
 			l = list_lru_lock_irqsave(&sim_mm->deferred_split_lru, folio->nid,
 						  folio->memcg, &flags);
 		}
-		if (list_lru_del_locked(&sim_mm->deferred_split_lru, l, &folio->_deferred_list,
-					&folio->tail_line))
-			count_event(SIM_SIM_DEFERRED_SPLIT_UNQUEUED);
-		folio_clear(folio, PG_partially_mapped);
+		deferred_split_del_locked(l, folio);
 	}
 	if (l)
 		list_lru_unlock_irqrestore(l, &flags);
