@@ -53,7 +53,7 @@ struct walk_memo {
 	bool valid;
 	uint64_t key;			/* the walk's address >> 15, and its page size */
 	uint64_t sets;			/* a bit (set % 64) per L1D set the walk used */
-	uint64_t dirty;
+	uint64_t dirty;			/* a bit (set % 64) per L1D set a data load used since */
 	uint32_t nr_loads;		/* the walk's loads, all in the L1D after it */
 	uint32_t cycles;		/* nr_loads x the L1D's latency */
 	uint64_t nr_hits;		/* walks taken from the memo (for tests) */
