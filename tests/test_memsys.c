@@ -191,6 +191,58 @@ static void test_two_flows_share_link(void **state)
 	sim_engine_destroy(e);
 }
 
+/*
+ * The memory directory: a line written from the other socket costs its
+ * node a second DRAM write.  With the node at 4 GB/s (4 KiB in 1024 ns),
+ * a core of socket 1 zeroing 64 KiB on node 0 is bound by the node, not by
+ * its lines in flight (16384 ns): without the directory the node serves
+ * 64 KiB in 16384 ns, with it 128 KiB in 32768 ns.  A core of socket 0
+ * costs one write a line either way.  A remote load of 4 KiB at 64 GB/s
+ * (memsys_read()) costs 64 ns of reading and, with the directory, 64 ns
+ * of writing.
+ */
+static void test_directory_remote_writes(void **state)
+{
+	struct sim_engine *e;
+	int cpu;
+	uint64_t dir;
+
+	(void)state;
+	for (dir = 0; dir <= 1; dir++) {
+		memsys_profile(2, 2);
+		prof.mem_node_write_gbps = 4;
+		prof.mem_directory = dir;
+		nr_requests = 16;
+		request_bytes = 4096;
+		e = new_engine(4);
+		cpu = 2;
+		run_writers(e, &cpu, 1);
+		assert_int_equal(end_ps[2], (dir ? 32768 : 16384) * SIM_NS);
+		assert_int_equal(ms->node[0].busy_ps, (dir ? 32768 : 16384) * SIM_NS);
+		assert_int_equal(ms->node[0].bytes, dir ? 131072 : 65536);
+		memsys_destroy(ms);
+		sim_engine_destroy(e);
+
+		e = new_engine(4);
+		cpu = 0;
+		run_writers(e, &cpu, 1);
+		assert_int_equal(end_ps[0], 16384 * SIM_NS);
+		assert_int_equal(ms->node[0].bytes, 65536);
+		memsys_destroy(ms);
+		sim_engine_destroy(e);
+
+		memsys_profile(2, 2);
+		prof.mem_directory = dir;
+		ms = memsys_create(&prof, 4);
+		assert_non_null(ms);
+		memsys_read(ms, 2, 0, 0, 4096);
+		assert_int_equal(ms->node[0].busy_ps, (dir ? 128 : 64) * SIM_NS);
+		memsys_read(ms, 0, 0, 0, 4096);
+		assert_int_equal(ms->node[0].busy_ps, (dir ? 192 : 128) * SIM_NS);
+		memsys_destroy(ms);
+	}
+}
+
 static void test_loaded_latency_remote(void **state)
 {
 	struct sim_engine *e;
@@ -336,6 +388,7 @@ int main(void)
 		cmocka_unit_test(test_one_core_alone),
 		cmocka_unit_test(test_socket_saturates_controller),
 		cmocka_unit_test(test_two_flows_share_link),
+		cmocka_unit_test(test_directory_remote_writes),
 		cmocka_unit_test(test_loaded_latency_remote),
 		cmocka_unit_test(test_contended_line_queues),
 		cmocka_unit_test(test_curve),

@@ -15,15 +15,15 @@
  *
  * deferred-split at 80 workers and 40 rounds (issue 3, about 10 s): the
  * lruvec lock wait falls at least 2.5-fold (with the memory system and VMA
- * paths of issue 14: 4.2x with workers=processes, 3.1x with threads and
- * MADV_DONTNEED; 7.4x at the published 200 rounds, docs/results.md: the
- * first rounds are a start-up transient), the deferred split lock carries
+ * paths of issue 14 and the memory directory: 5.3x with workers=processes,
+ * 6.0x with threads and MADV_DONTNEED; 5.3x at the published 200 rounds,
+ * docs/results.md), the deferred split lock carries
  * more wait than the lruvec lock after the change, and queueing costs at
  * least 5% before and less after.  At 10 rounds the transient is
  * the workers' common start: spreading their starts over about one round
- * (start_spread=50ms) makes the fall larger than with a common start (3.2x
- * against 2.9x since issue 14; it was 7.6x against 3.0x before the memory
- * system), and at least threefold.
+ * (start_spread=50ms) made the fall larger than with a common start (3.2x
+ * against 2.9x in issue 14; 7.6x against 3.0x before the memory system;
+ * 6.7x against 7.5x with the memory directory), and at least threefold.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -144,8 +144,9 @@ static void test_deferred_split_start_spread(void **state)
 	 * Since the merge of issues 14 and 17 (the memory system; every task
 	 * starts up to sched.start_jitter_us late), spreading the starts no
 	 * longer deepens the fall at 10 rounds (x3.07 spread, x3.14 together
-	 * when measured): the relation "spread > together" was dropped, and
-	 * docs/results.md says so.  Both still fall at least threefold.
+	 * when measured; x6.73 and x7.49 with the memory directory): the
+	 * relation "spread > together" was dropped, and docs/results.md says
+	 * so.  Both still fall at least threefold.
 	 */
 	assert_true(lruvec_fall(spread) >= 3);
 	assert_true(lruvec_fall(together) >= 3);

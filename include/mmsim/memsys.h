@@ -19,12 +19,28 @@
  *            core's own store rate;
  *   link     socket A -> socket B, one queue per direction:
  *            upi_links x upi_mtps x 2 bytes per transfer;
- *   node     the node's DRAM: node_write_gbps for writes,
- *            node_read_gbps for reads (one queue: reads and writes share
- *            the channels).
+ *   node     the node's DRAM: node_write_gbps for writes (and the
+ *            directory's), node_read_gbps for reads (one queue: reads and
+ *            writes share the channels).
  * A zeroing write needs no read: rep stosb's fast-string mode writes
  * whole lines after an invalidation, without reading them (Intel SDM
  * vol. 3A, 8.2.4 "Out-of-order stores for string operations").
+ *
+ * The memory directory (mem.directory, multi-socket Xeons since Ivy Bridge
+ * EP; Skylake-SP has no other coherence mode): bits in each line's ECC at
+ * its home node say whether another socket may hold it.  When a core of
+ * another socket takes a line (to write it, or on a read that is answered
+ * Exclusive), the home sets the bit, which writes the line to DRAM once
+ * more; its write-back later clears it.  So a line written from a remote
+ * socket costs its node two DRAM writes, one from the local socket one
+ * (pcm-memory on a dual Skylake-SP: a core's stores to interleaved memory
+ * wrote its remote node's DRAM twice as often as its own node's, each read
+ * once; J. McCalpin's explanation in the same Intel forum thread, "SKL -
+ * strange memory behavior", and his "Memory directories in Intel
+ * processors", 28 August 2023).  Loads from a remote node count the same
+ * write (memsys_read()).  Whether the home also reads a line that
+ * rep stosb takes without its data, to update the bits in its ECC, is not
+ * measured: the model does not charge that read.
  *
  * Loaded latency (issue 16): a load from DRAM waits longer the busier
  * the node.  Each node keeps its demand over windows of
@@ -41,7 +57,8 @@
  * virtual-time order by up to a quantum, which a FIFO would turn into
  * false waits); the window's sums do not depend on that order.
  *
- * Left out: loaded latency feeding back into the core's rate of bulk
+ * Left out: the directory cache (HitME), which spares the directory write
+ * for lines that move between sockets often; loaded latency feeding back into the core's rate of bulk
  * flows (clear_page, copy_page keep the idle latency), the mesh, the
  * snoop traffic of coherence, DRAM refresh and bank conflicts.
  */
@@ -98,6 +115,7 @@ struct memsys {
 	uint64_t link_mbps;		/* one direction, all links; 0: no limit */
 	uint64_t lfb;			/* line fill buffers per core; 0: no limit */
 	uint64_t local_ns, remote_ns;	/* idle DRAM latency */
+	bool directory;			/* mem.directory: remote lines cost their home a DRAM write */
 	struct memsys_res *core;	/* [nr_cores] */
 	struct memsys_res *node;	/* [nr_nodes] */
 	struct memsys_load *load;	/* [nr_nodes] */
@@ -163,7 +181,8 @@ sim_time_t memsys_loaded_latency_ps(const struct memsys *ms, int cpu, int nid, s
  * @now: when the loads began
  * @bytes: bytes read (whole lines)
  *
- * Counts the bytes in the node's demand (node_read_gbps) and in the
+ * Counts the bytes in the node's demand (node_read_gbps; when remote,
+ * with the directory, as many again at node_write_gbps) and in the
  * statistics of the node and, when remote, the link.  No queue: the
  * loads' own limits bound them, and the node's bandwidth does through the
  * latency (struct memsys_load).

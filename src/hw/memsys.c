@@ -48,6 +48,7 @@ struct memsys *memsys_create(const struct sim_profile *p, int nr_cores)
 	ms->lfb = p->mem_line_fill_buffers;
 	ms->local_ns = p->cache_dram_local_ns;
 	ms->remote_ns = p->cache_dram_remote_ns;
+	ms->directory = p->mem_directory != 0;
 	ms->core = calloc((size_t)(nr_cores > 0 ? nr_cores : 1), sizeof(*ms->core));
 	ms->node = calloc((size_t)(ms->nr_nodes > 0 ? ms->nr_nodes : 1), sizeof(*ms->node));
 	ms->load = calloc((size_t)(ms->nr_nodes > 0 ? ms->nr_nodes : 1), sizeof(*ms->load));
@@ -160,7 +161,7 @@ static sim_time_t later(sim_time_t a, sim_time_t b)
 static void memsys_flow(struct memsys *ms, int rnid, uint64_t rbytes, int wnid,
 			uint64_t wbytes, uint64_t core_gbps, bool stream, sim_time_t issue_ps)
 {
-	uint64_t bytes = rbytes + wbytes;
+	uint64_t bytes = rbytes + wbytes, rdir, wdir;
 	struct sim_vcpu *v;
 	sim_time_t now, done, core;
 	int from, to;
@@ -173,6 +174,9 @@ static void memsys_flow(struct memsys *ms, int rnid, uint64_t rbytes, int wnid,
 	to = node_socket(ms, wnid);
 	rremote = from != v->socket;
 	wremote = to != v->socket;
+	/* The directory's writes at the homes of the lines this socket takes. */
+	rdir = ms->directory && rremote ? rbytes : 0;
+	wdir = ms->directory && wremote ? wbytes : 0;
 	if (stream) {
 		done = now + issue_ps;
 		core = memsys_ps(bytes, core_gbps);
@@ -191,16 +195,20 @@ static void memsys_flow(struct memsys *ms, int rnid, uint64_t rbytes, int wnid,
 	if (rnid == wnid) {
 		done = later(done, node_reserve(ms, rnid, now,
 						memsys_ps(rbytes, ms->node_read_gbps) +
-						memsys_ps(wbytes, ms->node_write_gbps), bytes));
+						memsys_ps(wbytes + rdir + wdir,
+							  ms->node_write_gbps),
+						bytes + rdir + wdir));
 	} else {
 		if (rbytes)
 			done = later(done, node_reserve(ms, rnid, now,
-							memsys_ps(rbytes, ms->node_read_gbps),
-							rbytes));
+							memsys_ps(rbytes, ms->node_read_gbps) +
+							memsys_ps(rdir, ms->node_write_gbps),
+							rbytes + rdir));
 		if (wbytes)
 			done = later(done, node_reserve(ms, wnid, now,
-							memsys_ps(wbytes, ms->node_write_gbps),
-							wbytes));
+							memsys_ps(wbytes + wdir,
+								  ms->node_write_gbps),
+							wbytes + wdir));
 	}
 	sim_cost_ps(done - now);
 }
@@ -220,13 +228,19 @@ void memsys_read(struct memsys *ms, int cpu, int nid, sim_time_t now, uint64_t b
 	int from = node_socket(ms, nid);
 	int to = cpu_socket(ms, cpu);
 	sim_time_t ps = memsys_ps(bytes, ms->node_read_gbps);
+	uint64_t dir = 0;
 
 	if (from != to) {
 		ms->link[from][to].busy_ps += link_ps(ms, bytes);
 		ms->link[from][to].bytes += bytes;
+		/* answered Exclusive: the home records it in the directory */
+		if (ms->directory) {
+			dir = bytes;
+			ps += memsys_ps(dir, ms->node_write_gbps);
+		}
 	}
 	ms->node[nid].busy_ps += ps;
-	ms->node[nid].bytes += bytes;
+	ms->node[nid].bytes += bytes + dir;
 	memsys_note_load(ms, nid, now, ps);
 }
 
