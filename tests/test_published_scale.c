@@ -135,9 +135,10 @@ static void test_deferred_split_start_spread(void **state)
 
 	if (!bin || !*bin)
 		skip();
-	together = run_json(bin, "run deferred-split --set rounds=10 --set workers=processes");
+	together = run_json(bin, "run deferred-split --set rounds=10 --set workers=processes "
+				 "--set round_phase=together");
 	spread = run_json(bin, "run deferred-split --set rounds=10 --set workers=processes "
-			       "--set start_spread=50ms");
+			       "--set round_phase=together --set start_spread=50ms");
 	print_message("10 rounds: lruvec wait falls x%.2f (common start), x%.2f (spread)\n",
 		      lruvec_fall(together), lruvec_fall(spread));
 	/*

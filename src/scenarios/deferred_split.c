@@ -112,6 +112,7 @@ static int deferred_split_run(const struct sim_run_config *cfg, int variant,
 	p.step = sim_param(cfg, "mthp");
 	p.dontneed = sim_param(cfg, "unmap") == 1;
 	p.start_spread_ps = sim_param(cfg, "start_spread") * 1000;
+	p.random_phase = sim_param(cfg, "round_phase") == 0;
 	/* workers=processes: the same loop, each worker a process of its own. */
 	tp = calloc((size_t)o.nr_cpus, sizeof(*tp));
 	if (!tp) {
@@ -186,6 +187,7 @@ static const char *const deferred_split_unmap_choices[] = { "munmap", "dontneed"
 static const char *const deferred_split_workers_choices[] = { "threads", "processes", NULL };
 static const char *const deferred_split_queue_choices[] = { "under_ptl", "after_ptl", NULL };
 static const char *const deferred_split_unqueue_choices[] = { "per_folio", "per_batch", NULL };
+static const char *const deferred_split_phase_choices[] = { "random", "together", NULL };
 
 static const struct sim_param deferred_split_params[] = {
 	{ .key = "threads", .type = SIM_PARAM_COUNT, .def = 80, .min = 1, .max = SIM_MAX_CPUS,
@@ -213,6 +215,9 @@ static const struct sim_param deferred_split_params[] = {
 	{ .key = "start_spread", .type = SIM_PARAM_TIME, .def = 0, .min = 0,
 	  .max = 10000000000ULL,
 	  .help = "each worker starts after a random delay below this (0: all at once)" },
+	{ .key = "round_phase", .type = SIM_PARAM_ENUM, .def = 0, .min = 0, .max = 1,
+	  .choices = deferred_split_phase_choices,
+	  .help = "where each worker starts in its round: random (a random fault of it, as workers whose rounds drifted apart; chosen by the post's numbers, docs/results.md) or together (round 1's first fault: the rounds stay in step)" },
 	{ 0 },
 };
 
@@ -227,9 +232,12 @@ static const struct sim_metric deferred_split_metrics[] = {
 	{ 0 },
 };
 
-/* What the post does not say (docs/results.md): how a round unmaps, threads or processes. */
+/*
+ * What the post does not say (docs/results.md): how a round unmaps, threads or
+ * processes, how P1 takes the sublist lock, whether the workers' rounds were in step.
+ */
 static const char *const deferred_split_unpublished[] = { "unmap", "workers", "unqueue_lock",
-							  NULL };
+							  "round_phase", NULL };
 
 static const struct sim_published deferred_split_published[] = {
 	/*

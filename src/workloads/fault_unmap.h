@@ -14,6 +14,7 @@ struct fault_unmap_params {
 	uint64_t step;			/* bytes between touches (the folio size) */
 	bool dontneed;			/* madvise(MADV_DONTNEED) instead of munmap() */
 	uint64_t start_spread_ps;	/* first round after a random delay below this */
+	bool random_phase;		/* begin at a random fault of the round (round_phase=random) */
 };
 
 void fault_unmap_thread(void *arg);
