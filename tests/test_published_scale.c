@@ -15,9 +15,9 @@
  *
  * deferred-split at 80 workers and 40 rounds (issue 3, about 10 s): the
  * lruvec lock wait falls at least 2.5-fold (with the memory system and VMA
- * paths of issue 14 and the memory directory: 5.3x with workers=processes,
- * 6.0x with threads and MADV_DONTNEED; 5.3x at the published 200 rounds,
- * docs/results.md), the deferred split lock carries
+ * paths of issue 14, the memory directory and the rounds out of step: 7.3x
+ * with workers=processes, 8.2x with threads and MADV_DONTNEED; 7.5x at the
+ * published 200 rounds, docs/results.md), the deferred split lock carries
  * more wait than the lruvec lock after the change, and queueing costs at
  * least 5% before and less after.  At 10 rounds the transient is
  * the workers' common start: spreading their starts over about one round
