@@ -295,15 +295,21 @@ static void test_young_folio_is_kept_and_looked_around(void **state)
 
 /*
  * W = page 0 at seq 2, its PTE young from the fault.  try_to_inc_max_seq(3)
- * walks the mm: W's young bit cleared, first sight: PG_referenced only;
- * inc_max_seq(): four generations, gen 0 empty, min_seq 1; max_seq 4.
- * W young again; try_to_inc_max_seq(4): the walk promotes W to seq 4
+ * walks the mm (the first walk is forced: every PTE table): W's young bit
+ * cleared, first sight: PG_referenced only; the table (1 young PTE of 4)
+ * goes in the filter of seq 4; inc_max_seq(): four generations, gen 0
+ * empty, min_seq 1; max_seq 4.  W accessed again (a TLB miss's walk sets
+ * the PTE's and the PMD's accessed bits); try_to_inc_max_seq(4): the PMD
+ * is young and in the filter, so the walk promotes W to seq 4
  * (PG_workingset, PG_referenced cleared; its counter moves, the folio stays
  * on seq 2's list); inc_max_seq(): four generations (1..4), seq 1 empty:
  * min_seq 2; max_seq 5.  A stale aging (seq 4 again) does nothing.
  * evict_folios(): seq 2's tail is W, promoted: sort_folio() moves it
  * (pgrefill 1, nothing isolated); then seq 2 and seq 3 are empty and
- * min_seq goes to max_seq - 1 = 4.
+ * min_seq goes to max_seq - 1 = 4.  Then W's PTE young but its PMD not
+ * (no walk went through it): the walk of seq 5 skips the table and W stays
+ * young; after that the table is in no filter, so even with its PMD young
+ * the walk of seq 6 skips it: only a look-around brings it back.
  */
 static void aging_task(void *arg)
 {
@@ -325,6 +331,7 @@ static void aging_task(void *arg)
 	assert_true(folio_test(w, PG_referenced));
 	assert_int_equal(folio_lru_gen(w), 2);
 	*pte_of(0) |= PTE_YOUNG;
+	find_vma(mm, base)->pmd_flags[0] |= PMD_NONLEAF_YOUNG;
 	assert_true(try_to_inc_max_seq(lruvec, 4));
 	assert_int_equal(lrugen->max_seq, 5);
 	assert_int_equal(lrugen->min_seq, 2);
@@ -341,6 +348,14 @@ static void aging_task(void *arg)
 	assert_int_equal(counter(SIM_PGSCAN_ANON), 0);
 	assert_int_equal(lrugen->min_seq, 4);
 	assert_true(pte_present(*pte_of(0)));
+	*pte_of(0) |= PTE_YOUNG;
+	assert_true(try_to_inc_max_seq(lruvec, 5));
+	assert_true(*pte_of(0) & PTE_YOUNG);
+	find_vma(mm, base)->pmd_flags[0] |= PMD_NONLEAF_YOUNG;
+	assert_true(try_to_inc_max_seq(lruvec, 6));
+	assert_true(*pte_of(0) & PTE_YOUNG);
+	assert_int_equal(lrugen->max_seq, 7);
+	assert_int_equal(folio_lru_gen(w), 0);
 	teardown_region(4);
 }
 

@@ -46,6 +46,7 @@
 #define MAX_NR_GENS		4U
 #define MIN_LRU_BATCH		64	/* BITS_PER_LONG: isolated per scan_folios() */
 #define MAX_LRU_BATCH		(MIN_LRU_BATCH * 64)	/* scanned per scan_folios() */
+#define NR_BLOOM_FILTERS	2	/* the aging's filters of PTE tables, by seq % 2 */
 
 /* ---- struct folio ----------------------------------------------------- */
 
@@ -203,6 +204,7 @@ struct lru_gen_folio {
 	unsigned long mm_seq;		/* mm_state->seq: walks completed (max_seq - 3 + ...) */
 	int mm_head;			/* id of the mm the walk is at; -1: not started */
 	struct spinlock mm_list_lock;	/* mm_list->lock: mm_seq and mm_head */
+	bool filter_valid[NR_BLOOM_FILTERS];	/* mm_state->filters[i] allocated */
 };
 
 /**
@@ -407,6 +409,14 @@ static inline uint64_t vma_nr_pmds(const struct vm_area_struct *vma)
 #define PMD_YOUNG	(1U << 0)
 #define PMD_DIRTY	(1U << 1)
 #define PMD_CLEARED	(1U << 2)
+/*
+ * A PMD that points to a PTE table: its accessed bit, which the MMU sets
+ * when a walk goes through it (x86 sets it in non-leaf entries), and
+ * MGLRU's two Bloom filters of PTE tables worth walking (exact in the
+ * model), by seq % NR_BLOOM_FILTERS.
+ */
+#define PMD_NONLEAF_YOUNG	(1U << 3)
+#define PMD_LRU_GEN_FILTER(i)	(1U << (4 + (i)))
 
 #define MMF_VM_HUGEPAGE	0	/* bit of mm->flags: registered with khugepaged */
 

@@ -718,6 +718,25 @@ static void lru_gen_list_move(struct lruvec *lruvec, struct folio *folio, int ge
 		list_move(&folio->lru_node, head);
 }
 
+/* The index of @addr's PMD in @vma's per-PMD arrays. */
+static uint64_t vma_pmd_index(const struct vm_area_struct *vma, uint64_t addr)
+{
+	return (addr >> PMD_SHIFT) - (vma->vm_start >> PMD_SHIFT);
+}
+
+/* suitable_to_scan(): at least one young PTE per cache line of PTEs on average. */
+static bool suitable_to_scan(long total, long young)
+{
+	return young * 8 >= total;	/* 64-byte lines of 8-byte PTEs */
+}
+
+/* update_bloom_filter(): remember a PTE table worth walking at @seq. */
+static void update_bloom_filter(unsigned long seq, struct vm_area_struct *vma, uint64_t addr)
+{
+	vma->pmd_flags[vma_pmd_index(vma, addr)] |=
+		(uint8_t)PMD_LRU_GEN_FILTER(seq % NR_BLOOM_FILTERS);
+}
+
 /**
  * lru_gen_look_around - clear the young bits of a young PTE's neighbours
  * @vma: the VMA of the PTE
@@ -734,9 +753,10 @@ void lru_gen_look_around(struct vm_area_struct *vma, uint64_t addr, pte_t *pte)
 {
 	struct folio *folio = pte_folio(*pte), *last = NULL;
 	struct lruvec *lruvec = folio_lruvec(folio);
-	int gen = lru_gen_from_seq(lruvec->lrugen.max_seq);
+	unsigned long max_seq = lruvec->lrugen.max_seq;
+	int gen = lru_gen_from_seq(max_seq);
 	uint64_t start, end, a;
-	long i;
+	long i, young = 0;
 
 	*pte &= ~PTE_YOUNG;		/* ptep_clear_young_notify() */
 	start = addr & ~(PMD_SIZE - 1);
@@ -763,23 +783,93 @@ void lru_gen_look_around(struct vm_area_struct *vma, uint64_t addr, pte_t *pte)
 		if (!folio)
 			continue;
 		pte[i] &= ~PTE_YOUNG;	/* ptep_clear_young_notify(): no flush on x86 */
+		young++;
 		if (folio != last) {	/* walk_update_folio() */
 			folio_update_gen(lruvec, folio, gen);
 			last = folio;
 		}
 	}
 	sim_cost_cpu_ps(sim_mm->pte_op_ps * (sim_time_t)i);
+	/* feedback from rmap walkers to page table walkers */
+	if (suitable_to_scan(i, young))
+		update_bloom_filter(max_seq, vma, start);
+}
+
+/* test_bloom_filter(): true when the filter of @seq is not set up yet, too. */
+static bool test_bloom_filter(struct lruvec *lruvec, unsigned long seq,
+			      const struct vm_area_struct *vma, uint64_t addr)
+{
+	int i = (int)(seq % NR_BLOOM_FILTERS);
+
+	if (!lruvec->lrugen.filter_valid[i])
+		return true;
+	return vma->pmd_flags[vma_pmd_index(vma, addr)] & PMD_LRU_GEN_FILTER(i);
+}
+
+/* reset_bloom_filter(): empty the filter of @seq (the kernel clears a bitmap). */
+static void reset_bloom_filter(struct lruvec *lruvec, unsigned long seq)
+{
+	int i = (int)(seq % NR_BLOOM_FILTERS);
+	struct list_head *pos, *vpos;
+
+	list_for_each(pos, &sim_mm->mmlist) {
+		struct mm_struct *mm = list_entry(pos, struct mm_struct, mmlist);
+
+		if (mm->memcg != lruvec->memcg)
+			continue;
+		list_for_each(vpos, &mm->vmas) {
+			struct vm_area_struct *vma = list_entry(vpos, struct vm_area_struct, node);
+			uint64_t k, n = vma_nr_pmds(vma);
+
+			for (k = 0; k < n; k++)
+				vma->pmd_flags[k] &= (uint8_t)~PMD_LRU_GEN_FILTER(i);
+		}
+	}
+	lruvec->lrugen.filter_valid[i] = true;
 }
 
 /*
- * walk_mm(): the aging's page-table walk of one mm, every present young
- * PTE of every VMA (walk_pte_range()); a PTE table whose PTL is taken is
- * skipped, as the kernel's spin_trylock() does.
+ * walk_pte_range(): clear the young PTEs of one PTE table and update their
+ * folios.  Return: whether the table is dense enough in young PTEs to walk
+ * at the next generation (false also when its PTL is taken).
  */
-static void walk_mm(struct lruvec *lruvec, struct mm_struct *mm, int gen)
+static bool walk_pte_range(struct lruvec *lruvec, struct vm_area_struct *vma, uint64_t addr,
+			   uint64_t end, int gen)
 {
+	struct spinlock *ptl = pte_lockptr_lookup(vma, addr);
+	long total = 0, young = 0;
+	pte_t *pte;
+
+	if (!spin_trylock(ptl))
+		return false;
+	pte = vma_pte_lookup(vma, addr);
+	for (; addr < end; addr += PAGE_SIZE, pte++) {
+		struct folio *folio = lru_gen_pte_folio(lruvec, *pte);
+
+		total++;
+		if (!folio)
+			continue;
+		*pte &= ~PTE_YOUNG;	/* ptep_clear_young_notify() */
+		young++;
+		folio_update_gen(lruvec, folio, gen);
+	}
+	sim_cost_cpu_ps(sim_mm->pte_op_ps * (sim_time_t)total);
+	spin_unlock(ptl);
+	return suitable_to_scan(total, young);
+}
+
+/*
+ * walk_mm(): the aging's page-table walk of one mm (walk_pmd_range()).
+ * A PTE table is walked when the walk is forced (the first iteration), or
+ * when its PMD's accessed bit is set (cleared here: should_clear_pmd_young()
+ * on x86) and the previous walk or a look-around put it in the Bloom
+ * filter of @seq; a table dense in young PTEs goes in the filter of seq + 1.
+ */
+static void walk_mm(struct lruvec *lruvec, struct mm_struct *mm, unsigned long seq,
+		    bool force_scan)
+{
+	int gen = lru_gen_from_seq(seq);
 	struct list_head *pos;
-	uint64_t visited = 0;
 
 	if (!down_read_trylock(&mm->mmap_lock))
 		return;
@@ -789,34 +879,29 @@ static void walk_mm(struct lruvec *lruvec, struct mm_struct *mm, int gen)
 
 		while (addr < vma->vm_end) {
 			uint64_t next = (addr | (PMD_SIZE - 1)) + 1;
-			struct spinlock *ptl;
-			pte_t *pte;
+			uint8_t *pmd_flags = &vma->pmd_flags[vma_pmd_index(vma, addr)];
 
 			if (next > vma->vm_end)
 				next = vma->vm_end;
-			if (vma->pmd_huge && vma->pmd_huge[(addr >> PMD_SHIFT) -
-							   (vma->vm_start >> PMD_SHIFT)]) {
-				addr = next;	/* a huge PMD: walk_pmd_range_locked(), not modelled */
+			sim_cost_cpu_ps(sim_mm->pte_op_ps);	/* pmdp_get_lockless() */
+			if (vma->pmd_huge[vma_pmd_index(vma, addr)] || (*pmd_flags & PMD_CLEARED)) {
+				addr = next;	/* huge or none: walk_pmd_range_locked(), not modelled */
 				continue;
 			}
-			ptl = pte_lockptr_lookup(vma, addr);
-			if (!spin_trylock(ptl)) {
-				addr = next;
-				continue;
-			}
-			pte = vma_pte_lookup(vma, addr);
-			for (; addr < next; addr += PAGE_SIZE, pte++) {
-				struct folio *folio = lru_gen_pte_folio(lruvec, *pte);
-
-				visited++;
-				if (!folio)
+			if (!force_scan) {
+				if (!(*pmd_flags & PMD_NONLEAF_YOUNG)) {
+					addr = next;
 					continue;
-				*pte &= ~PTE_YOUNG;	/* ptep_test_and_clear_young() */
-				folio_update_gen(lruvec, folio, gen);
+				}
+				*pmd_flags &= (uint8_t)~PMD_NONLEAF_YOUNG;	/* pmdp_test_and_clear_young() */
+				if (!test_bloom_filter(lruvec, seq, vma, addr)) {
+					addr = next;
+					continue;
+				}
 			}
-			sim_cost_cpu_ps(sim_mm->pte_op_ps * (sim_time_t)visited);
-			visited = 0;
-			spin_unlock(ptl);
+			if (walk_pte_range(lruvec, vma, addr, next, gen))
+				update_bloom_filter(seq + 1, vma, addr);
+			addr = next;
 			cond_resched();
 		}
 	}
@@ -856,6 +941,8 @@ static bool iterate_mm_list(struct lruvec *lruvec, unsigned long seq, struct mm_
 		spin_unlock(&lrugen->mm_list_lock);
 		return true;
 	}
+	if (lrugen->mm_head < 0)	/* a new iteration: a fresh filter for the next */
+		reset_bloom_filter(lruvec, seq + 1);
 	lrugen->mm_head = next->id;
 	*mmp = next;
 	spin_unlock(&lrugen->mm_list_lock);
@@ -941,8 +1028,9 @@ static bool try_to_inc_max_seq(struct lruvec *lruvec, unsigned long seq)
 	SIM_TRACE_SCOPE("reclaim", "lru_gen_aging");
 	do {
 		last = iterate_mm_list(lruvec, seq, &mm);
+		/* force_scan for mms new since the last iteration: all, the first time */
 		if (mm)
-			walk_mm(lruvec, mm, lru_gen_from_seq(seq));
+			walk_mm(lruvec, mm, seq, seq == MIN_NR_GENS + 1);
 	} while (mm);
 	if (!last)
 		return false;
