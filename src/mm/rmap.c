@@ -44,8 +44,8 @@ void folio_remove_rmap_ptes(struct folio *folio, int nr, struct vm_area_struct *
  * Read at torvalds/linux v6.15 mm/rmap.c and include/linux/mm_types_task.h.
  * Mirrors folio_referenced() -> folio_referenced_one() (clears the young
  * bit of each PTE; on x86 without a TLB flush; with MGLRU a young PTE's
- * neighbours are looked at too, lru_gen_look_around() in vmscan.c), try_to_unmap() ->
- * try_to_unmap_one() for an anon folio in the swap cache (swap PTE, swap
+ * neighbours are looked at too, lru_gen_look_around() in vmscan.c),
+ * try_to_unmap() -> try_to_unmap_one() for an anon folio in the swap cache (swap PTE, swap
  * count, MM_SWAPENTS, the mapping's references dropped), should_defer_flush(),
  * set_tlb_ubc_flush_pending(), try_to_unmap_flush() and
  * try_to_unmap_flush_dirty().  The folio lock (PG_locked) is here too.
