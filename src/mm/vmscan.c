@@ -607,19 +607,25 @@ static unsigned long shrink_list(enum lru_list lru, unsigned long nr_to_scan,
  * inc_max_seq() opens a new generation; inc_min_seq() first moves what is
  * left in the oldest one when there are MAX_NR_GENS.  Concurrent reclaimers
  * share one walk (iterate_mm_list(): each takes the next mm; the one that
- * reaches the end increments max_seq).  The eviction's rmap walk looks
- * around each young PTE (lru_gen_look_around()).
+ * reaches the end increments max_seq).  A PTE table is walked only if
+ * its PMD's accessed bit is set (x86 sets it in non-leaf entries; cleared
+ * by the walk) and the Bloom filter of the generation holds it: the last
+ * walk, or a look-around, found it dense in young PTEs (suitable_to_scan());
+ * the first walk is forced.  The eviction's rmap walk looks around each
+ * young PTE (lru_gen_look_around()).
  *
  * Left out: the file type and its balance with anon (get_type_to_scan(),
  * swappiness: the model has anon only), zones, tiers and the refault PID
  * controller (no shadow entries: get_tier_idx() with no refaults gives the
- * last tier, so sort_folio() protects nothing by tier), the Bloom filter and
- * the non-leaf PMD accessed bit that let walk_mm() skip PTE tables (the
- * model walks every PTE table of every VMA), the per-walk batching of size
- * updates (applied at once), the memcg LRU (one memcg), min_ttl.
+ * last tier, so sort_folio() protects nothing by tier), huge PMDs in the
+ * walk, the Bloom filter's false positives (the model's is exact), the
+ * per-walk batching of size updates (applied at once), folio_activate() on
+ * the look-around's no-walk path (the counter moves, as with a walk), the
+ * memcg LRU (one memcg), min_ttl.
  *
- * Lock order: mmap_lock (read trylock) -> PTL (trylock) in walk_mm(); the
- * lru_lock is taken after, never inside.
+ * Lock order: mm_list->lock (iterate_mm_list(), alone); mmap_lock (read
+ * trylock) -> PTL (trylock) in walk_mm(); lru_lock is taken after, never
+ * inside either.
  */
 
 /* list_count_nodes() */
