@@ -92,6 +92,7 @@
 	X(SIM_SWAPCACHE_HIT, "sim_swapcache_hit")                         \
 	X(SIM_MEMCG_RECLAIM, "sim_memcg_reclaim_calls")                   \
 	X(SIM_MEMCG_OOM, "sim_memcg_charge_fail")                         \
+	X(SIM_LRU_GEN_AGING, "sim_lru_gen_aging")                         \
 	X(SIM_MUNMAP, "sim_munmap")                                       \
 	X(VMA_LOCK_ABORT, "vma_lock_abort")                               \
 	X(VMA_LOCK_RETRY, "vma_lock_retry")

@@ -902,7 +902,10 @@ enum walk_fill walk_set_bits(uint8_t *pmd_flags, pte_t *pte, bool huge, bool wri
 		*pmd_flags |= pmd_bits;
 		return (*pmd_flags & PMD_DIRTY) ? WALK_DIRTY : WALK_CLEAN;
 	}
-	if ((*pmd_flags & PMD_CLEARED) || !pte_present(*pte) || (write && !(*pte & PTE_WRITE)))
+	if (*pmd_flags & PMD_CLEARED)
+		return WALK_FAULT;
+	*pmd_flags |= PMD_NONLEAF_YOUNG;	/* the walk went through the PMD */
+	if (!pte_present(*pte) || (write && !(*pte & PTE_WRITE)))
 		return WALK_FAULT;
 	*pte |= pte_bits;
 	return (~*pte & (PTE_WRITE | PTE_DIRTY)) ? WALK_CLEAN : WALK_DIRTY;

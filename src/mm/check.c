@@ -52,9 +52,56 @@ static bool folio_lru_isolating(const struct folio *f)
 	return false;
 }
 
+/*
+ * MGLRU: every folio on an lrugen list is in place LRU (or being isolated),
+ * its generation counter is valid, and the generations' page counts are
+ * the sums of their folios' (by counter, not by list).
+ */
+static void check_lru_gen(struct lruvec *lruvec)
+{
+	struct lru_gen_folio *lrugen = &lruvec->lrugen;
+	long pages[MAX_NR_GENS] = { 0 }, n = 0, total = 0;
+	unsigned int gen;
+
+	SIM_BUG_ON(lrugen->max_seq < lrugen->min_seq + MIN_NR_GENS - 1);
+	SIM_BUG_ON(lrugen->max_seq - lrugen->min_seq >= MAX_NR_GENS);
+	for (gen = 0; gen < MAX_NR_GENS; gen++) {
+		struct list_head *pos;
+
+		list_for_each(pos, &lrugen->folios[gen]) {
+			struct folio *f = list_entry(pos, struct folio, lru_node);
+			int fgen = folio_lru_gen(f);
+
+			if (folio_lru_isolating(f)) {
+				check_seen(f, FOLIO_ISOLATED,
+					   "folio being isolated is not in place ISOLATED");
+				SIM_BUG_ON_FOLIO(folio_test_lru(f), f);
+			} else {
+				check_seen(f, FOLIO_LRU, "folio on an LRU list is not in place LRU");
+				SIM_BUG_ON_FOLIO(!folio_test_lru(f), f);
+			}
+			SIM_BUG_ON_FOLIO(fgen < 0, f);
+			SIM_BUG_ON_FOLIO(folio_test_active(f), f);
+			pages[fgen] += folio_nr_pages(f);
+			total += folio_nr_pages(f);
+			n++;
+		}
+	}
+	for (gen = 0; gen < MAX_NR_GENS; gen++)
+		SIM_BUG_ON(pages[gen] != lrugen->nr_pages[gen]);
+	SIM_BUG_ON(n != lruvec->nr_folios[LRU_INACTIVE_ANON]);
+	SIM_BUG_ON(total != lruvec->nr_pages[LRU_INACTIVE_ANON] +
+			    lruvec->nr_pages[LRU_ACTIVE_ANON]);
+}
+
 static void check_lruvec(struct lruvec *lruvec)
 {
 	int lru;
+
+	if (sim_mm->lru_gen_enabled) {
+		check_lru_gen(lruvec);
+		return;
+	}
 
 	for (lru = 0; lru < NR_LRU_LISTS; lru++) {
 		struct list_head *pos;

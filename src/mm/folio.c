@@ -23,8 +23,17 @@
  *   unlock lru_lock                          uncharge; free
  *   uncharge; free
  *
- * Left out: MGLRU (the classic two-list LRU is modelled), mlock and
- * unevictable handling beyond the flag, zone-device and hugetlb folios.
+ * MGLRU (sim_mm->lru_gen_enabled, include/linux/mm_inline.h of v6.14-v7.0):
+ * lruvec_add_folio() and lruvec_del_folio() hand the folio to
+ * lru_gen_add_folio() and lru_gen_del_folio(), which keep it on
+ * lruvec->lrugen.folios[gen] (lru_gen_distance() places it) and its
+ * generation in folio->flags; folio_add_lru_fault() is folio_add_lru()
+ * under lru_gen_in_fault(): the new folio is marked active.
+ *
+ * Left out: mlock and unevictable handling beyond the flag, zone-device and
+ * hugetlb folios; MGLRU's file types, zones and tiers (LRU_REFS_MASK: the
+ * accesses through file descriptors; anon has only PG_referenced and
+ * PG_workingset).
  *
  * Lock order: per-CPU batch (local_lock) -> lruvec->lru_lock (IRQs off)
  * -> deferred_split_lru sublist lock (variant `before` only).
@@ -119,19 +128,243 @@ static void lruvec_list_insert(struct lruvec *lruvec, struct folio *folio, bool 
 	update_lru_size(lruvec, lru, folio_nr_pages(folio), 1);
 }
 
+/* ---- MGLRU's lists (mm_inline.h) ---------------------------------------------- */
+
+/**
+ * lru_gen_init_lruvec - empty generations: max_seq = MIN_NR_GENS + 1, min_seq 0
+ * @lruvec: the lruvec
+ *
+ * Context: creation of the memcg.
+ */
+void lru_gen_init_lruvec(struct lruvec *lruvec)
+{
+	struct lru_gen_folio *lrugen = &lruvec->lrugen;
+	unsigned int gen;
+
+	lrugen->max_seq = MIN_NR_GENS + 1;
+	lrugen->min_seq = 0;
+	lrugen->mm_seq = MIN_NR_GENS;	/* lru_gen_init_mm_state(): max_seq - 1 */
+	lrugen->mm_head = -1;
+	spin_lock_init_named(&lrugen->mm_list_lock, "&mm_list->lock");
+	for (gen = 0; gen < MAX_NR_GENS; gen++) {
+		INIT_LIST_HEAD(&lrugen->folios[gen]);
+		lrugen->nr_pages[gen] = 0;
+		lrugen->head_line[gen].last_writer = -1;
+	}
+}
+
+/* lru_gen_is_active(): the two youngest generations count as active in /proc. */
+static bool lru_gen_is_active(const struct lruvec *lruvec, int gen)
+{
+	unsigned long max_seq = lruvec->lrugen.max_seq;
+
+	return gen == lru_gen_from_seq(max_seq) || gen == lru_gen_from_seq(max_seq - 1);
+}
+
+/* update_lru_size() for MGLRU: the pages only (nr_folios is kept by add and del). */
+static void lru_gen_lru_size(struct lruvec *lruvec, enum lru_list lru, long nr_pages)
+{
+	static const char *const lru_names[2] = { "inactive_anon", "active_anon" };
+
+	lruvec->nr_pages[lru] += nr_pages;
+	sim_trace_counter("nr_", lru_names[lru], lruvec, lruvec->nr_pages[lru]);
+	sim_line_write(&lruvec->size_line);
+	sim_cost_cpu_ps(sim_mm->folio_op_ps);
+}
+
+/**
+ * lru_gen_update_size - move a folio's pages between generations' counts
+ * @lruvec: its lruvec
+ * @folio: the folio
+ * @old_gen: its generation before, -1 when it is being added
+ * @new_gen: its generation after, -1 when it is being deleted
+ *
+ * The /proc counts follow lru_gen_is_active(): a promotion from an inactive
+ * to an active generation moves the pages from nr_inactive_anon to
+ * nr_active_anon.  Context: lru_lock held.
+ */
+void lru_gen_update_size(struct lruvec *lruvec, struct folio *folio, int old_gen, int new_gen)
+{
+	struct lru_gen_folio *lrugen = &lruvec->lrugen;
+	long delta = folio_nr_pages(folio);
+
+	if (old_gen >= 0)
+		lrugen->nr_pages[old_gen] -= delta;
+	if (new_gen >= 0)
+		lrugen->nr_pages[new_gen] += delta;
+	if (old_gen < 0) {
+		lru_gen_lru_size(lruvec, LRU_INACTIVE_ANON + lru_gen_is_active(lruvec, new_gen),
+				 delta);
+		return;
+	}
+	if (new_gen < 0) {
+		lru_gen_lru_size(lruvec, LRU_INACTIVE_ANON + lru_gen_is_active(lruvec, old_gen),
+				 -delta);
+		return;
+	}
+	if (!lru_gen_is_active(lruvec, old_gen) && lru_gen_is_active(lruvec, new_gen)) {
+		lru_gen_lru_size(lruvec, LRU_INACTIVE_ANON, -delta);
+		lru_gen_lru_size(lruvec, LRU_ACTIVE_ANON, delta);
+	}
+}
+
+/*
+ * lru_gen_distance(): how far from eviction a folio goes (larger: safer).
+ * Active (marked by a fault, or by reclaim for a referenced folio) goes to
+ * the youngest generations, max_seq - 1 or, if also workingset, max_seq; a
+ * workingset folio, or an anon folio not in the swap cache, to min_seq + 1;
+ * the rest (and every folio reclaim puts back rejected) to min_seq.
+ */
+static int lru_gen_distance(const struct folio *folio, bool reclaiming)
+{
+	if (reclaiming)
+		return 0;
+	if (folio_test_active(folio))
+		return (int)MIN_NR_GENS + folio_test(folio, PG_workingset);
+	if (folio_test(folio, PG_workingset))
+		return MIN_NR_GENS - 1;
+	if (!folio_test(folio, PG_swapcache))		/* anon: the model has no file LRU */
+		return MIN_NR_GENS - 1;
+	if (folio_test(folio, PG_reclaim) &&
+	    (folio_test(folio, PG_dirty) || folio_test(folio, PG_writeback)))
+		return MIN_NR_GENS - 1;
+	return 0;
+}
+
+/**
+ * lru_gen_folio_seq - the generation lru_gen_add_folio() would put @folio in
+ * @lruvec: its lruvec
+ * @folio: the folio
+ * @reclaiming: put back by reclaim
+ *
+ * Context: lru_lock held, or a stale answer is fine (evict_folios()).
+ * Return: the sequence number of that generation.
+ */
+unsigned long lru_gen_folio_seq(const struct lruvec *lruvec, const struct folio *folio,
+				bool reclaiming)
+{
+	int dist = lru_gen_distance(folio, reclaiming);
+
+	if (dist < (int)MIN_NR_GENS)
+		return lruvec->lrugen.min_seq + (unsigned long)dist;
+	return lruvec->lrugen.max_seq + (unsigned long)dist - MIN_NR_GENS - 1;
+}
+
+/**
+ * lru_gen_add_folio - put a folio on the generation lru_gen_distance() picks
+ * @lruvec: the folio's lruvec
+ * @folio: a folio on no list
+ * @reclaiming: put back by reclaim at the tail (the oldest end)
+ *
+ * Clears PG_active (it only marks a folio while it is off the lists).
+ * Context: lru_lock held.
+ * Return: false when MGLRU is off (the caller uses the two lists).
+ */
+bool lru_gen_add_folio(struct lruvec *lruvec, struct folio *folio, bool reclaiming)
+{
+	struct lru_gen_folio *lrugen = &lruvec->lrugen;
+	struct list_head *head;
+	int gen;
+
+	if (!sim_mm->lru_gen_enabled || folio_test(folio, PG_unevictable))
+		return false;
+	SIM_BUG_ON_FOLIO(folio_lru_gen(folio) != -1, folio);
+	SIM_BUG_ON_FOLIO(!list_empty(&folio->lru_node), folio);
+	gen = lru_gen_from_seq(lru_gen_folio_seq(lruvec, folio, reclaiming));
+	folio->flags = (folio->flags & ~(LRU_GEN_MASK | (1U << PG_active))) |
+		       ((uint32_t)(gen + 1) << LRU_GEN_PGOFF);
+	lru_gen_update_size(lruvec, folio, -1, gen);
+	head = &lrugen->folios[gen];
+	/* list_add or list_add_tail: the head's line, the neighbour's, the folio's */
+	sim_line_read(&lrugen->head_line[gen]);
+	sim_line_write(&lrugen->head_line[gen]);
+	if (!list_empty(head))
+		sim_line_write(&container_of(reclaiming ? head->prev : head->next,
+					     struct folio, lru_node)->line);
+	sim_line_write(&folio->line);
+	sim_cost_cpu_ps(sim_mm->list_op_ps);
+	if (reclaiming)
+		list_add_tail(&folio->lru_node, head);
+	else
+		list_add(&folio->lru_node, head);
+	folio->lru = LRU_INACTIVE_ANON;
+	lruvec->nr_folios[LRU_INACTIVE_ANON]++;	/* model: every lrugen folio counts here */
+	return true;
+}
+
+/*
+ * A list neighbour's line is written by list_del.  The folio's list is the
+ * generation it was sorted to last, which may not be the one its counter
+ * says (folio_update_gen() moves the counter, sort_folio() the folio).
+ */
+static void lru_gen_list_neighbour_write(struct lruvec *lruvec, struct list_head *node)
+{
+	struct lru_gen_folio *lrugen = &lruvec->lrugen;
+	unsigned int gen;
+
+	for (gen = 0; gen < MAX_NR_GENS; gen++) {
+		if (node == &lrugen->folios[gen]) {
+			sim_line_write(&lrugen->head_line[gen]);
+			return;
+		}
+	}
+	sim_line_write(&container_of(node, struct folio, lru_node)->line);
+}
+
+/**
+ * lru_gen_del_folio - take a folio off its generation's list
+ * @lruvec: the folio's lruvec
+ * @folio: a folio on an lrugen list, or not (then false)
+ * @reclaiming: isolated by reclaim (PG_active stays clear)
+ *
+ * A folio isolated for any other purpose from an active generation gets
+ * PG_active, as the kernel does for folio_migrate_flags().
+ * Context: lru_lock held.
+ * Return: true if the folio was on an lrugen list.
+ */
+bool lru_gen_del_folio(struct lruvec *lruvec, struct folio *folio, bool reclaiming)
+{
+	struct list_head *prev = folio->lru_node.prev, *next = folio->lru_node.next;
+	int gen = folio_lru_gen(folio);
+
+	if (gen < 0)
+		return false;
+	folio->flags &= ~LRU_GEN_MASK;
+	if (!reclaiming && lru_gen_is_active(lruvec, gen))
+		folio_set(folio, PG_active);
+	lru_gen_update_size(lruvec, folio, gen, -1);
+	/* list_del loads prev and next from the folio, then stores to both. */
+	sim_line_read(&folio->line);
+	lru_gen_list_neighbour_write(lruvec, prev);
+	lru_gen_list_neighbour_write(lruvec, next);
+	sim_line_write(&folio->line);
+	sim_cost_cpu_ps(sim_mm->list_op_ps);
+	list_del_init(&folio->lru_node);
+	lruvec->nr_folios[LRU_INACTIVE_ANON]--;
+	return true;
+}
+
 void lruvec_add_folio(struct lruvec *lruvec, struct folio *folio)
 {
+	if (lru_gen_add_folio(lruvec, folio, false))
+		return;
 	lruvec_list_insert(lruvec, folio, false);
 }
 
 void lruvec_add_folio_tail(struct lruvec *lruvec, struct folio *folio)
 {
+	if (lru_gen_add_folio(lruvec, folio, true))
+		return;
 	lruvec_list_insert(lruvec, folio, true);
 }
 
 void lruvec_del_folio(struct lruvec *lruvec, struct folio *folio)
 {
 	enum lru_list lru = (enum lru_list)folio->lru;
+
+	if (lru_gen_del_folio(lruvec, folio, false))
+		return;
+
 	struct list_head *head = &lruvec->lists[lru];
 	struct list_head *prev = folio->lru_node.prev, *next = folio->lru_node.next;
 
@@ -188,7 +421,9 @@ typedef void (*move_fn_t)(struct lruvec *lruvec, struct folio *folio);
 
 static void lru_add(struct lruvec *lruvec, struct folio *folio)
 {
-	folio_clear(folio, PG_active);	/* __folio_clear_active() unless workingset */
+	/* MGLRU: PG_active (a fault's mark) is lru_gen_add_folio()'s to read */
+	if (!sim_mm->lru_gen_enabled)
+		folio_clear(folio, PG_active);	/* __folio_clear_active() unless workingset */
 	lruvec_add_folio(lruvec, folio);
 }
 
@@ -315,6 +550,23 @@ void folio_add_lru(struct folio *folio)
 	SIM_BUG_ON_FOLIO(folio_test_lru(folio), folio);
 	folio_set(folio, PG_swapbacked);	/* anon */
 	folio_batch_add_and_move(&fb->lru_add, folio, lru_add);
+}
+
+/**
+ * folio_add_lru_fault - folio_add_lru() from a page fault
+ * @folio: a new folio the fault maps
+ *
+ * The kernel's folio_add_lru() tests lru_gen_in_fault() (set by
+ * handle_mm_fault() for a VMA with recency): with MGLRU the folio is
+ * marked active, so lru_gen_add_folio() puts it in a young generation.
+ * With the classic LRU this is folio_add_lru().
+ * Context: may hold the PTL.
+ */
+void folio_add_lru_fault(struct folio *folio)
+{
+	if (sim_mm->lru_gen_enabled && !folio_test(folio, PG_unevictable))
+		folio_set(folio, PG_active);
+	folio_add_lru(folio);
 }
 
 void folio_deactivate(struct folio *folio)

@@ -39,6 +39,7 @@ struct mem_cgroup *mem_cgroup_create(long max_pages, int nr_nodes)
 		lruvec->size_line.last_writer = -1;
 		lruvec->nid = nid;
 		lruvec->memcg = memcg;
+		lru_gen_init_lruvec(lruvec);
 	}
 	return memcg;
 }

@@ -157,7 +157,7 @@ static int do_anonymous_page(struct vm_area_struct *vma, uint64_t addr, unsigned
 		count_event(SIM_MTHP_ANON_FAULT_ALLOC);
 	folio_add_new_anon_rmap(folio, vma, start);
 	folio->place = FOLIO_MAPPED;
-	folio_add_lru(folio);
+	folio_add_lru_fault(folio);
 	pte = vma_pte(vma, start);
 	for (i = 0; i < nr; i++)
 		pte[i] = mk_pte(folio, PTE_YOUNG | PTE_DIRTY | PTE_WRITE);
@@ -318,7 +318,7 @@ static int do_swap_page(struct vm_area_struct *vma, uint64_t addr, bool write)
 	}
 	sim_cost_cpu_ps(sim_mm->pte_op_ps);
 	if (io)
-		folio_add_lru(folio);
+		folio_add_lru_fault(folio);
 	if (write) {
 		/* Not exclusive: mapped read-only, and the write goes on to do_wp_page(). */
 		folio_unlock(folio);

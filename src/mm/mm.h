@@ -41,6 +41,12 @@
 #define SWAP_CLUSTER_MAX	32
 #define MAX_NR_ORDERS		10
 #define SIM_MAX_NODES		8
+/* MGLRU (include/linux/mmzone.h) */
+#define MIN_NR_GENS		2U
+#define MAX_NR_GENS		4U
+#define MIN_LRU_BATCH		64	/* BITS_PER_LONG: isolated per scan_folios() */
+#define MAX_LRU_BATCH		(MIN_LRU_BATCH * 64)	/* scanned per scan_folios() */
+#define NR_BLOOM_FILTERS	2	/* the aging's filters of PTE tables, by seq % 2 */
 
 /* ---- struct folio ----------------------------------------------------- */
 
@@ -51,6 +57,13 @@ enum pageflags {
 	PG_stale_tlb,	/* model only: a writable PTE was cleared, its TLB flush is pending */
 	NR_PAGEFLAGS
 };
+
+/*
+ * MGLRU's generation counter in folio->flags, above the page flags: gen + 1
+ * while the folio is on one of lruvec->lrugen.folios[], else 0.
+ */
+#define LRU_GEN_PGOFF		24
+#define LRU_GEN_MASK		(7U << LRU_GEN_PGOFF)
 
 /* Where a folio is, for the invariant checks (mm/check.c). */
 enum folio_place {
@@ -171,6 +184,29 @@ enum lru_list {
 	LRU_UNEVICTABLE, NR_LRU_LISTS
 };
 
+/*
+ * struct lru_gen_folio - MGLRU's generations of one lruvec (anon only: the
+ * model has no file LRU, so min_seq is min_seq[LRU_GEN_ANON]).
+ *
+ * Invariants (under lru_lock): min_seq + MIN_NR_GENS <= max_seq + 1 and
+ * max_seq - min_seq < MAX_NR_GENS; nr_pages[gen] == the pages of the folios
+ * whose generation counter says gen (a folio whose counter moved stays on
+ * its old list until sort_folio() moves it); folios[gen] empty for a gen
+ * outside [min_seq, max_seq].
+ */
+struct lru_gen_folio {
+	unsigned long max_seq;		/* the youngest generation */
+	unsigned long min_seq;		/* the oldest (anon) generation */
+	struct list_head folios[MAX_NR_GENS];	/* by gen = seq % MAX_NR_GENS */
+	long nr_pages[MAX_NR_GENS];
+	struct sim_line head_line[MAX_NR_GENS];	/* each list head */
+	/* lru_gen_mm_state: the page-table walk over the memcg's mms (aging) */
+	unsigned long mm_seq;		/* mm_state->seq: walks completed (max_seq - 3 + ...) */
+	int mm_head;			/* id of the mm the walk is at; -1: not started */
+	struct spinlock mm_list_lock;	/* mm_list->lock: mm_seq and mm_head */
+	bool filter_valid[NR_BLOOM_FILTERS];	/* mm_state->filters[i] allocated */
+};
+
 /**
  * struct lruvec - the LRU lists of one (memcg, node)
  *
@@ -187,6 +223,7 @@ struct lruvec {
 	int nid;
 	struct mem_cgroup *memcg;
 	unsigned long anon_cost;
+	struct lru_gen_folio lrugen;	/* MGLRU, when sim_mm->lru_gen_enabled */
 };
 
 /* ---- list_lru (one sublist per memcg and node) -------------------------------- */
@@ -372,6 +409,14 @@ static inline uint64_t vma_nr_pmds(const struct vm_area_struct *vma)
 #define PMD_YOUNG	(1U << 0)
 #define PMD_DIRTY	(1U << 1)
 #define PMD_CLEARED	(1U << 2)
+/*
+ * A PMD that points to a PTE table: its accessed bit, which the MMU sets
+ * when a walk goes through it (x86 sets it in non-leaf entries), and
+ * MGLRU's two Bloom filters of PTE tables worth walking (exact in the
+ * model), by seq % NR_BLOOM_FILTERS.
+ */
+#define PMD_NONLEAF_YOUNG	(1U << 3)
+#define PMD_LRU_GEN_FILTER(i)	(1U << (4 + (i)))
 
 #define MMF_VM_HUGEPAGE	0	/* bit of mm->flags: registered with khugepaged */
 
@@ -462,6 +507,7 @@ struct mm_model {
 	bool unqueue_batch_locked;		/* assumption: P1 takes the sublist lock per batch */
 	int preferred_nid;			/* memory policy: bind to this node */
 	bool thp_pmd_enabled;			/* PMD THP on: hugepage_pmd_enabled() */
+	bool lru_gen_enabled;			/* MGLRU on: lru_gen_enabled() */
 	/* derived costs, ps */
 	sim_time_t list_op_ps, folio_op_ps, pte_op_ps, fault_entry_ps, syscall_ps;
 	uint32_t check_epoch;
@@ -523,6 +569,19 @@ struct lruvec *folio_lruvec_relock_irqsave(struct folio *folio, struct lruvec *l
 					   unsigned long *flags);
 void lruvec_unlock_irqrestore(struct lruvec *lruvec, unsigned long flags);
 void folio_add_lru(struct folio *folio);
+void folio_add_lru_fault(struct folio *folio);
+void lru_gen_init_lruvec(struct lruvec *lruvec);
+bool lru_gen_add_folio(struct lruvec *lruvec, struct folio *folio, bool reclaiming);
+unsigned long lru_gen_folio_seq(const struct lruvec *lruvec, const struct folio *folio,
+				bool reclaiming);
+bool lru_gen_del_folio(struct lruvec *lruvec, struct folio *folio, bool reclaiming);
+void lru_gen_update_size(struct lruvec *lruvec, struct folio *folio, int old_gen, int new_gen);
+static inline int lru_gen_from_seq(unsigned long seq) { return (int)(seq % MAX_NR_GENS); }
+/* folio_lru_gen(): the folio's generation, -1 when it is on no lrugen list. */
+static inline int folio_lru_gen(const struct folio *folio)
+{
+	return (int)((folio->flags & LRU_GEN_MASK) >> LRU_GEN_PGOFF) - 1;
+}
 void folios_put_refs(struct folio_batch *folios, unsigned int *refs);
 void folios_put(struct folio_batch *folios);
 void folio_put(struct folio *folio);
@@ -536,6 +595,8 @@ bool folio_may_be_lru_cached(const struct folio *folio);
 
 /* vmscan.c */
 unsigned int move_folios_to_lru(struct list_head *list);
+struct vm_area_struct;
+void lru_gen_look_around(struct vm_area_struct *vma, uint64_t addr, pte_t *pte);
 
 /* rmap.c */
 void folio_add_new_anon_rmap(struct folio *folio, struct vm_area_struct *vma, uint64_t addr);

@@ -43,8 +43,9 @@ void folio_remove_rmap_ptes(struct folio *folio, int nr, struct vm_area_struct *
  *
  * Read at torvalds/linux v6.15 mm/rmap.c and include/linux/mm_types_task.h.
  * Mirrors folio_referenced() -> folio_referenced_one() (clears the young
- * bit of each PTE; on x86 without a TLB flush), try_to_unmap() ->
- * try_to_unmap_one() for an anon folio in the swap cache (swap PTE, swap
+ * bit of each PTE; on x86 without a TLB flush; with MGLRU a young PTE's
+ * neighbours are looked at too, lru_gen_look_around() in vmscan.c),
+ * try_to_unmap() -> try_to_unmap_one() for an anon folio in the swap cache (swap PTE, swap
  * count, MM_SWAPENTS, the mapping's references dropped), should_defer_flush(),
  * set_tlb_ubc_flush_pending(), try_to_unmap_flush() and
  * try_to_unmap_flush_dirty().  The folio lock (PG_locked) is here too.
@@ -161,6 +162,12 @@ int folio_referenced(struct folio *folio, bool is_locked)
 	for (i = 0; i < folio_nr_pages(folio); i++) {
 		if (!pte_present(pte[i]) || pte_folio(pte[i]) != folio)
 			continue;
+		/* MGLRU: a young PTE's neighbours are likely young too */
+		if (sim_mm->lru_gen_enabled && (pte[i] & PTE_YOUNG)) {
+			lru_gen_look_around(vma, (folio->index + (uint64_t)i) << PAGE_SHIFT,
+					    &pte[i]);
+			referenced++;
+		}
 		/* ptep_clear_flush_young(): x86 does not flush for this */
 		if (pte[i] & PTE_YOUNG) {
 			pte[i] &= ~PTE_YOUNG;

@@ -35,7 +35,9 @@
  * lock), then mem_cgroup_uncharge_folios(), try_to_unmap_flush(),
  * free_unref_folios() when free_folios is full and at the end.
  *
- * Left out: MGLRU, kswapd and global reclaim (only memcg direct reclaim),
+ * MGLRU (lru_gen, sim_mm->lru_gen_enabled) is below, before shrink_lruvec().
+ *
+ * Left out: kswapd and global reclaim (only memcg direct reclaim),
  * file folios and their writeback throttling, too_many_isolated()
  * throttling, demotion, large folio splitting (order 0 only), the
  * workingset refault logic (swapped-in folios start inactive),
@@ -75,6 +77,7 @@ unsigned int move_folios_to_lru(struct list_head *list)
 	folio_batch_init(&free_folios);
 	while (!list_empty(list)) {
 		struct folio *folio = list_first_entry(list, struct folio, lru_node);
+		bool active;
 
 		lruvec = folio_lruvec_relock_irqsave(folio, lruvec, &flags);
 		list_del_init(&folio->lru_node);
@@ -94,10 +97,11 @@ unsigned int move_folios_to_lru(struct list_head *list)
 			}
 			continue;
 		}
+		active = folio_test_active(folio);	/* MGLRU's add clears it */
 		lruvec_add_folio(lruvec, folio);
 		folio->place = FOLIO_LRU;
 		nr_moved += (unsigned int)folio_nr_pages(folio);
-		if (folio_test_active(folio))
+		if (active)
 			count_events(SIM_PGACTIVATE, (uint64_t)folio_nr_pages(folio));
 	}
 	if (lruvec)
@@ -219,11 +223,19 @@ static unsigned long isolate_lru_folios(unsigned long nr_to_scan, struct lruvec 
 }
 
 /* folio_check_references(): two looks before a mapped folio is evicted. */
+static bool lru_gen_set_refs(struct folio *folio);
+
 static enum folio_references folio_check_references(struct folio *folio)
 {
 	int referenced_ptes = folio_referenced(folio, true);
-	bool referenced_folio = folio_test_clear(folio, PG_referenced);
+	bool referenced_folio;
 
+	if (sim_mm->lru_gen_enabled) {
+		if (!referenced_ptes)
+			return FOLIOREF_RECLAIM;
+		return lru_gen_set_refs(folio) ? FOLIOREF_ACTIVATE : FOLIOREF_KEEP;
+	}
+	referenced_folio = folio_test_clear(folio, PG_referenced);
 	if (referenced_ptes) {
 		folio_set(folio, PG_referenced);
 		if (referenced_folio || referenced_ptes > 1)
@@ -572,12 +584,691 @@ static unsigned long shrink_list(enum lru_list lru, unsigned long nr_to_scan,
 	return shrink_inactive_list(nr_to_scan, lruvec, sc, lru);
 }
 
+
+/* ---- MGLRU (lru_gen): aging and eviction ----------------------------------------------
+ *
+ * Read at torvalds/linux v6.14-v7.0 mm/vmscan.c ("the aging", "the eviction",
+ * the rmap/PT walk feedback) with the workingset rework of v6.14 (PG_referenced
+ * then PG_workingset for folios accessed through page tables).  Memcg direct
+ * reclaim with lru_gen enabled goes shrink_lruvec() -> lru_gen_shrink_lruvec()
+ * -> try_to_shrink_lruvec(): get_nr_to_scan() (should_run_aging(); at a
+ * priority below DEF_PRIORITY with three generations left it ages and stops)
+ * -> evict_folios() -> isolate_folios() -> scan_folios() (the oldest
+ * generation's tail: sort_folio() moves a folio whose generation moved,
+ * isolate_folio() takes the rest, up to MIN_LRU_BATCH pages isolated or
+ * min(nr_to_scan, MAX_LRU_BATCH) folios looked at) -> shrink_folio_list()
+ * -> the rejected folios back with move_folios_to_lru(), the clean ones
+ * tried once more.
+ *
+ * Aging: try_to_inc_max_seq() walks the page tables of the memcg's mms
+ * (walk_mm(), lru_gen enabled = 0x0007 on x86): each young PTE's accessed
+ * bit is cleared and its folio's generation counter set to max_seq
+ * (folio_update_gen(): the first time only PG_referenced), then
+ * inc_max_seq() opens a new generation; inc_min_seq() first moves what is
+ * left in the oldest one when there are MAX_NR_GENS.  Concurrent reclaimers
+ * share one walk (iterate_mm_list(): each takes the next mm; the one that
+ * reaches the end increments max_seq).  A PTE table is walked only if
+ * its PMD's accessed bit is set (x86 sets it in non-leaf entries; cleared
+ * by the walk) and the Bloom filter of the generation holds it: the last
+ * walk, or a look-around, found it dense in young PTEs (suitable_to_scan());
+ * the first walk is forced.  The eviction's rmap walk looks around each
+ * young PTE (lru_gen_look_around()).
+ *
+ * Left out: the file type and its balance with anon (get_type_to_scan(),
+ * swappiness: the model has anon only), zones, tiers and the refault PID
+ * controller (no shadow entries: get_tier_idx() with no refaults gives the
+ * last tier, so sort_folio() protects nothing by tier), huge PMDs in the
+ * walk, the Bloom filter's false positives (the model's is exact), the
+ * per-walk batching of size updates (applied at once), folio_activate() on
+ * the look-around's no-walk path (the counter moves, as with a walk), the
+ * memcg LRU (one memcg), min_ttl.
+ *
+ * Lock order: mm_list->lock (iterate_mm_list(), alone); mmap_lock (read
+ * trylock) -> PTL (trylock) in walk_mm(); lru_lock is taken after, never
+ * inside either.
+ */
+
+/* list_count_nodes() */
+static unsigned long list_count_nodes(const struct list_head *head)
+{
+	const struct list_head *pos;
+	unsigned long n = 0;
+
+	list_for_each(pos, head)
+		n++;
+	return n;
+}
+
+/* lru_gen_set_refs(): a mapped folio seen young by the rmap walk. */
+static bool lru_gen_set_refs(struct folio *folio)
+{
+	if (!folio_test(folio, PG_referenced) && !folio_test(folio, PG_workingset)) {
+		folio_set(folio, PG_referenced);
+		return false;
+	}
+	folio_clear(folio, PG_referenced);
+	folio_set(folio, PG_workingset);
+	return true;
+}
+
+/*
+ * folio_update_gen(): a young PTE's folio goes to @gen (the youngest); the
+ * first time it is only marked PG_referenced.  The folio stays on its list
+ * until sort_folio() moves it.  Return: its old generation, or -1.
+ */
+static int folio_update_gen(struct lruvec *lruvec, struct folio *folio, int gen)
+{
+	int old_gen = folio_lru_gen(folio);
+
+	if (!folio_test(folio, PG_referenced) && !folio_test(folio, PG_workingset)) {
+		folio_set(folio, PG_referenced);
+		return -1;
+	}
+	if (old_gen < 0)		/* lru_gen_del_folio() has isolated it */
+		return -1;
+	folio->flags = (folio->flags & ~(LRU_GEN_MASK | (1U << PG_referenced))) |
+		       ((uint32_t)(gen + 1) << LRU_GEN_PGOFF) | (1U << PG_workingset);
+	sim_line_rmw(&folio->line);
+	if (old_gen != gen)
+		lru_gen_update_size(lruvec, folio, old_gen, gen);
+	return old_gen;
+}
+
+/*
+ * folio_inc_gen(): move a folio of the oldest generation to the next one,
+ * unless its counter already moved (then there).  Return: its generation.
+ */
+static int folio_inc_gen(struct lruvec *lruvec, struct folio *folio, bool reclaiming)
+{
+	struct lru_gen_folio *lrugen = &lruvec->lrugen;
+	int old_gen = lru_gen_from_seq(lrugen->min_seq);
+	int new_gen = folio_lru_gen(folio);
+
+	SIM_BUG_ON_FOLIO(new_gen < 0, folio);
+	if (new_gen != old_gen)
+		return new_gen;		/* folio_update_gen() has promoted it */
+	new_gen = (old_gen + 1) % (int)MAX_NR_GENS;
+	folio->flags = (folio->flags & ~(LRU_GEN_MASK | (1U << PG_referenced))) |
+		       ((uint32_t)(new_gen + 1) << LRU_GEN_PGOFF);
+	if (reclaiming)
+		folio_set(folio, PG_reclaim);	/* for folio_end_writeback() */
+	lru_gen_update_size(lruvec, folio, old_gen, new_gen);
+	return new_gen;
+}
+
+/* The folio whose PTE @pte is, if it is on @lruvec's generations (get_pfn_folio()). */
+static struct folio *lru_gen_pte_folio(struct lruvec *lruvec, pte_t pte)
+{
+	struct folio *folio;
+
+	if (!pte_present(pte) || !(pte & PTE_YOUNG))	/* get_pte_pfn() */
+		return NULL;
+	folio = pte_folio(pte);
+	if (folio_lru_gen(folio) < 0 || folio->memcg != lruvec->memcg ||
+	    folio->nid != lruvec->nid)
+		return NULL;
+	return folio;
+}
+
+/* A list move inside the lrugen lists (sort_folio(), inc_min_seq()): four lines. */
+static void lru_gen_list_move(struct lruvec *lruvec, struct folio *folio, int gen, bool tail)
+{
+	struct list_head *head = &lruvec->lrugen.folios[gen];
+
+	sim_line_write(&folio->line);
+	sim_line_write(&lruvec->lrugen.head_line[gen]);
+	sim_cost_cpu_ps(2 * sim_mm->list_op_ps);
+	if (tail)
+		list_move_tail(&folio->lru_node, head);
+	else
+		list_move(&folio->lru_node, head);
+}
+
+/* The index of @addr's PMD in @vma's per-PMD arrays. */
+static uint64_t vma_pmd_index(const struct vm_area_struct *vma, uint64_t addr)
+{
+	return (addr >> PMD_SHIFT) - (vma->vm_start >> PMD_SHIFT);
+}
+
+/* suitable_to_scan(): at least one young PTE per cache line of PTEs on average. */
+static bool suitable_to_scan(long total, long young)
+{
+	return young * 8 >= total;	/* 64-byte lines of 8-byte PTEs */
+}
+
+/* update_bloom_filter(): remember a PTE table worth walking at @seq. */
+static void update_bloom_filter(unsigned long seq, struct vm_area_struct *vma, uint64_t addr)
+{
+	vma->pmd_flags[vma_pmd_index(vma, addr)] |=
+		(uint8_t)PMD_LRU_GEN_FILTER(seq % NR_BLOOM_FILTERS);
+}
+
+/**
+ * lru_gen_look_around - clear the young bits of a young PTE's neighbours
+ * @vma: the VMA of the PTE
+ * @addr: its address
+ * @pte: the PTE, young, of a folio that reclaim has isolated
+ *
+ * The rmap walk found @pte young: the PTEs around it in the same PTE table
+ * and VMA (at most MIN_LRU_BATCH) are likely young too; their folios are
+ * promoted to the youngest generation (folio_update_gen()) as the aging
+ * would, without walking the page tables.  Clears @pte's young bit.
+ * Context: the PTL of @addr held.
+ */
+void lru_gen_look_around(struct vm_area_struct *vma, uint64_t addr, pte_t *pte)
+{
+	struct folio *folio = pte_folio(*pte), *last = NULL;
+	struct lruvec *lruvec = folio_lruvec(folio);
+	unsigned long max_seq = lruvec->lrugen.max_seq;
+	int gen = lru_gen_from_seq(max_seq);
+	uint64_t start, end, a;
+	long i, young = 0;
+
+	*pte &= ~PTE_YOUNG;		/* ptep_clear_young_notify() */
+	start = addr & ~(PMD_SIZE - 1);
+	if (start < vma->vm_start)
+		start = vma->vm_start;
+	end = (addr | (PMD_SIZE - 1)) + 1;
+	if (end > vma->vm_end)
+		end = vma->vm_end;
+	if (end - start == PAGE_SIZE)
+		return;
+	if (end - start > MIN_LRU_BATCH * PAGE_SIZE) {
+		if (addr - start < MIN_LRU_BATCH * PAGE_SIZE / 2)
+			end = start + MIN_LRU_BATCH * PAGE_SIZE;
+		else if (end - addr < MIN_LRU_BATCH * PAGE_SIZE / 2)
+			start = end - MIN_LRU_BATCH * PAGE_SIZE;
+		else {
+			start = addr - MIN_LRU_BATCH * PAGE_SIZE / 2;
+			end = addr + MIN_LRU_BATCH * PAGE_SIZE / 2;
+		}
+	}
+	pte -= (addr - start) >> PAGE_SHIFT;
+	for (i = 0, a = start; a != end; i++, a += PAGE_SIZE) {
+		folio = lru_gen_pte_folio(lruvec, pte[i]);
+		if (!folio)
+			continue;
+		pte[i] &= ~PTE_YOUNG;	/* ptep_clear_young_notify(): no flush on x86 */
+		young++;
+		if (folio != last) {	/* walk_update_folio() */
+			folio_update_gen(lruvec, folio, gen);
+			last = folio;
+		}
+	}
+	sim_cost_cpu_ps(sim_mm->pte_op_ps * (sim_time_t)i);
+	/* feedback from rmap walkers to page table walkers */
+	if (suitable_to_scan(i, young))
+		update_bloom_filter(max_seq, vma, start);
+}
+
+/* test_bloom_filter(): true when the filter of @seq is not set up yet, too. */
+static bool test_bloom_filter(struct lruvec *lruvec, unsigned long seq,
+			      const struct vm_area_struct *vma, uint64_t addr)
+{
+	int i = (int)(seq % NR_BLOOM_FILTERS);
+
+	if (!lruvec->lrugen.filter_valid[i])
+		return true;
+	return vma->pmd_flags[vma_pmd_index(vma, addr)] & PMD_LRU_GEN_FILTER(i);
+}
+
+/* reset_bloom_filter(): empty the filter of @seq (the kernel clears a bitmap). */
+static void reset_bloom_filter(struct lruvec *lruvec, unsigned long seq)
+{
+	int i = (int)(seq % NR_BLOOM_FILTERS);
+	struct list_head *pos, *vpos;
+
+	list_for_each(pos, &sim_mm->mmlist) {
+		struct mm_struct *mm = list_entry(pos, struct mm_struct, mmlist);
+
+		if (mm->memcg != lruvec->memcg)
+			continue;
+		list_for_each(vpos, &mm->vmas) {
+			struct vm_area_struct *vma = list_entry(vpos, struct vm_area_struct, node);
+			uint64_t k, n = vma_nr_pmds(vma);
+
+			for (k = 0; k < n; k++)
+				vma->pmd_flags[k] &= (uint8_t)~PMD_LRU_GEN_FILTER(i);
+		}
+	}
+	lruvec->lrugen.filter_valid[i] = true;
+}
+
+/*
+ * walk_pte_range(): clear the young PTEs of one PTE table and update their
+ * folios.  Return: whether the table is dense enough in young PTEs to walk
+ * at the next generation (false also when its PTL is taken).
+ */
+static bool walk_pte_range(struct lruvec *lruvec, struct vm_area_struct *vma, uint64_t addr,
+			   uint64_t end, int gen)
+{
+	struct spinlock *ptl = pte_lockptr_lookup(vma, addr);
+	long total = 0, young = 0;
+	pte_t *pte;
+
+	if (!spin_trylock(ptl))
+		return false;
+	pte = vma_pte_lookup(vma, addr);
+	for (; addr < end; addr += PAGE_SIZE, pte++) {
+		struct folio *folio = lru_gen_pte_folio(lruvec, *pte);
+
+		total++;
+		if (!folio)
+			continue;
+		*pte &= ~PTE_YOUNG;	/* ptep_clear_young_notify() */
+		young++;
+		folio_update_gen(lruvec, folio, gen);
+	}
+	sim_cost_cpu_ps(sim_mm->pte_op_ps * (sim_time_t)total);
+	spin_unlock(ptl);
+	return suitable_to_scan(total, young);
+}
+
+/*
+ * walk_mm(): the aging's page-table walk of one mm (walk_pmd_range()).
+ * A PTE table is walked when the walk is forced (the first iteration), or
+ * when its PMD's accessed bit is set (cleared here: should_clear_pmd_young()
+ * on x86) and the previous walk or a look-around put it in the Bloom
+ * filter of @seq; a table dense in young PTEs goes in the filter of seq + 1.
+ */
+static void walk_mm(struct lruvec *lruvec, struct mm_struct *mm, unsigned long seq,
+		    bool force_scan)
+{
+	int gen = lru_gen_from_seq(seq);
+	struct list_head *pos;
+
+	if (!down_read_trylock(&mm->mmap_lock))
+		return;
+	for (pos = mm->vmas.next; pos != &mm->vmas; pos = pos->next) {
+		struct vm_area_struct *vma = list_entry(pos, struct vm_area_struct, node);
+		uint64_t addr = vma->vm_start;
+
+		while (addr < vma->vm_end) {
+			uint64_t next = (addr | (PMD_SIZE - 1)) + 1;
+			uint8_t *pmd_flags = &vma->pmd_flags[vma_pmd_index(vma, addr)];
+
+			if (next > vma->vm_end)
+				next = vma->vm_end;
+			sim_cost_cpu_ps(sim_mm->pte_op_ps);	/* pmdp_get_lockless() */
+			if (vma->pmd_huge[vma_pmd_index(vma, addr)] || (*pmd_flags & PMD_CLEARED)) {
+				addr = next;	/* huge or none: walk_pmd_range_locked(), not modelled */
+				continue;
+			}
+			if (!force_scan) {
+				if (!(*pmd_flags & PMD_NONLEAF_YOUNG)) {
+					addr = next;
+					continue;
+				}
+				*pmd_flags &= (uint8_t)~PMD_NONLEAF_YOUNG;	/* pmdp_test_and_clear_young() */
+				if (!test_bloom_filter(lruvec, seq, vma, addr)) {
+					addr = next;
+					continue;
+				}
+			}
+			if (walk_pte_range(lruvec, vma, addr, next, gen))
+				update_bloom_filter(seq + 1, vma, addr);
+			addr = next;
+			cond_resched();
+		}
+	}
+	up_read(&mm->mmap_lock);
+}
+
+/*
+ * iterate_mm_list(): hand the next mm of the memcg to a walker.  Walkers
+ * share the iteration: @seq is the max_seq each started from; the one that
+ * reaches the end completes it (mm_seq++) and gets true.  *mmp is NULL when
+ * this walker has no more to do.
+ */
+static bool iterate_mm_list(struct lruvec *lruvec, unsigned long seq, struct mm_struct **mmp)
+{
+	struct lru_gen_folio *lrugen = &lruvec->lrugen;
+	struct mm_struct *next = NULL;
+	struct list_head *pos;
+
+	*mmp = NULL;
+	spin_lock(&lrugen->mm_list_lock);
+	if (seq <= lrugen->mm_seq) {
+		spin_unlock(&lrugen->mm_list_lock);
+		return false;		/* another walker completed it */
+	}
+	/* the next mm of the memcg after mm_head, by id (the mm_list's fifo order) */
+	list_for_each(pos, &sim_mm->mmlist) {
+		struct mm_struct *mm = list_entry(pos, struct mm_struct, mmlist);
+
+		if (mm->memcg != lruvec->memcg || mm->id <= lrugen->mm_head)
+			continue;
+		if (!next || mm->id < next->id)
+			next = mm;
+	}
+	if (!next) {
+		lrugen->mm_seq++;
+		lrugen->mm_head = -1;
+		spin_unlock(&lrugen->mm_list_lock);
+		return true;
+	}
+	if (lrugen->mm_head < 0)	/* a new iteration: a fresh filter for the next */
+		reset_bloom_filter(lruvec, seq + 1);
+	lrugen->mm_head = next->id;
+	*mmp = next;
+	spin_unlock(&lrugen->mm_list_lock);
+	return false;
+}
+
+/* inc_min_seq(): move what is left in the oldest generation to the next; min_seq++. */
+static bool inc_min_seq(struct lruvec *lruvec)
+{
+	struct lru_gen_folio *lrugen = &lruvec->lrugen;
+	int old_gen = lru_gen_from_seq(lrugen->min_seq);
+	struct list_head *head = &lrugen->folios[old_gen];
+	int remaining = MAX_LRU_BATCH;
+
+	while (!list_empty(head)) {
+		struct folio *folio = list_last_entry(head, struct folio, lru_node);
+		int new_gen = folio_inc_gen(lruvec, folio, false);
+
+		lru_gen_list_move(lruvec, folio, new_gen, true);
+		if (!--remaining)
+			return false;
+	}
+	lrugen->min_seq++;
+	return true;
+}
+
+/* try_to_inc_min_seq(): skip the empty oldest generations (at least MIN_NR_GENS stay). */
+static bool try_to_inc_min_seq(struct lruvec *lruvec)
+{
+	struct lru_gen_folio *lrugen = &lruvec->lrugen;
+	unsigned long min_seq = lrugen->min_seq;
+
+	while (min_seq + MIN_NR_GENS <= lrugen->max_seq &&
+	       list_empty(&lrugen->folios[lru_gen_from_seq(min_seq)]))
+		min_seq++;
+	if (min_seq <= lrugen->min_seq)
+		return false;
+	lrugen->min_seq = min_seq;
+	return true;
+}
+
+/* inc_max_seq(): open a new youngest generation. */
+static bool inc_max_seq(struct lruvec *lruvec, unsigned long seq)
+{
+	struct lru_gen_folio *lrugen = &lruvec->lrugen;
+	int prev, next;
+	long delta;
+
+restart:
+	spin_lock_irq(&lruvec->lru_lock);
+	if (seq < lrugen->max_seq) {
+		spin_unlock_irq(&lruvec->lru_lock);
+		return false;
+	}
+	if (lrugen->max_seq - lrugen->min_seq + 1 == MAX_NR_GENS && !inc_min_seq(lruvec)) {
+		spin_unlock_irq(&lruvec->lru_lock);
+		cond_resched();
+		goto restart;
+	}
+	/* the /proc active and inactive sizes: max_seq - 1 turns inactive */
+	prev = lru_gen_from_seq(lrugen->max_seq - 1);
+	next = lru_gen_from_seq(lrugen->max_seq + 1);
+	delta = lrugen->nr_pages[prev] - lrugen->nr_pages[next];
+	if (delta) {
+		lruvec->nr_pages[LRU_INACTIVE_ANON] += delta;
+		lruvec->nr_pages[LRU_ACTIVE_ANON] -= delta;
+		sim_line_write(&lruvec->size_line);
+	}
+	lrugen->max_seq++;
+	count_event(SIM_SIM_LRU_GEN_AGING);
+	spin_unlock_irq(&lruvec->lru_lock);
+	return true;
+}
+
+/* try_to_inc_max_seq(): the aging, a page-table walk of the memcg's mms first. */
+static bool try_to_inc_max_seq(struct lruvec *lruvec, unsigned long seq)
+{
+	struct mm_struct *mm;
+	bool last;
+
+	if (seq <= lruvec->lrugen.mm_seq)
+		return false;
+	SIM_TRACE_SCOPE("reclaim", "lru_gen_aging");
+	do {
+		last = iterate_mm_list(lruvec, seq, &mm);
+		/* force_scan for mms new since the last iteration: all, the first time */
+		if (mm)
+			walk_mm(lruvec, mm, seq, seq == MIN_NR_GENS + 1);
+	} while (mm);
+	if (!last)
+		return false;
+	return inc_max_seq(lruvec, seq);
+}
+
+/*
+ * sort_folio(): a folio of the oldest generation that should not be
+ * isolated goes where it belongs.  Return: true if it was moved.
+ */
+static bool sort_folio(struct lruvec *lruvec, struct folio *folio)
+{
+	struct lru_gen_folio *lrugen = &lruvec->lrugen;
+	int gen = folio_lru_gen(folio);
+
+	/* promoted: folio_update_gen() moved its counter */
+	if (gen != lru_gen_from_seq(lrugen->min_seq)) {
+		lru_gen_list_move(lruvec, folio, gen, false);
+		return true;
+	}
+	/* protected by its tier: none without the refault controller (above) */
+	/* waiting for writeback */
+	if (folio_test(folio, PG_writeback)) {
+		gen = folio_inc_gen(lruvec, folio, true);
+		lru_gen_list_move(lruvec, folio, gen, false);
+		return true;
+	}
+	return false;
+}
+
+/* isolate_folio(): take a folio off the oldest generation for shrink_folio_list(). */
+static bool isolate_folio(struct lruvec *lruvec, struct folio *folio)
+{
+	if (folio->_refcount <= 0)		/* folio_try_get(): raced with a free */
+		return false;
+	if (!folio_test_clear(folio, PG_lru))	/* raced with another isolation */
+		return false;
+	folio_get(folio);
+	folio_clear(folio, PG_reclaim);		/* for shrink_folio_list() */
+	lru_gen_del_folio(lruvec, folio, true);
+	folio->place = FOLIO_ISOLATED;
+	return true;
+}
+
+/*
+ * scan_folios(): isolate from the oldest generation's tail.
+ * Context: lru_lock held.  Return: folios looked at, 0 if none isolated.
+ */
+static unsigned long scan_folios(unsigned long nr_to_scan, struct lruvec *lruvec,
+				 struct list_head *list)
+{
+	struct lru_gen_folio *lrugen = &lruvec->lrugen;
+	unsigned long sorted = 0, scanned = 0, isolated = 0, skipped = 0;
+	unsigned long remaining = nr_to_scan < MAX_LRU_BATCH ? nr_to_scan : MAX_LRU_BATCH;
+	struct list_head *head, moved;
+
+	if (lrugen->max_seq - lrugen->min_seq + 1 == MIN_NR_GENS)
+		return 0;
+	INIT_LIST_HEAD(&moved);
+	head = &lrugen->folios[lru_gen_from_seq(lrugen->min_seq)];
+	while (!list_empty(head)) {
+		struct folio *folio = list_last_entry(head, struct folio, lru_node);
+		unsigned long delta = (unsigned long)folio_nr_pages(folio);
+
+		scanned += delta;
+		if (sort_folio(lruvec, folio)) {
+			sorted += delta;
+		} else if (isolate_folio(lruvec, folio)) {
+			list_add(&folio->lru_node, list);
+			isolated += delta;
+		} else {
+			list_move(&folio->lru_node, &moved);
+			skipped += delta;
+		}
+		if (!--remaining || (isolated > skipped ? isolated : skipped) >= MIN_LRU_BATCH)
+			break;
+	}
+	while (!list_empty(&moved))		/* list_splice(&moved, head) */
+		list_move(moved.prev, head);
+	/* cgroup reclaim: pgscan_direct is the memcg's; PGSCAN_ANON is global */
+	count_events(SIM_PGSCAN_ANON, isolated);
+	count_events(SIM_PGREFILL, sorted);
+	return isolated || !remaining ? scanned : 0;
+}
+
+/*
+ * evict_folios(): isolate a batch, reclaim it, put the rest back; the clean
+ * unmapped ones are tried once more.  Return: folios looked at (0: stop).
+ */
+static unsigned long evict_folios(unsigned long nr_to_scan, struct lruvec *lruvec,
+				  struct scan_control *sc)
+{
+	struct lru_gen_folio *lrugen = &lruvec->lrugen;
+	struct list_head list, clean;
+	struct reclaim_isolation iso;
+	struct reclaim_stat stat;
+	unsigned long scanned;
+	bool skip_retry = false;
+
+	INIT_LIST_HEAD(&list);
+	INIT_LIST_HEAD(&clean);
+	reclaim_iso_register(&iso, &list, &clean, NULL, NULL);
+	spin_lock_irq(&lruvec->lru_lock);
+	scanned = scan_folios(nr_to_scan, lruvec, &list);	/* isolate_folios(): anon */
+	scanned += try_to_inc_min_seq(lruvec);
+	if (lrugen->min_seq + MIN_NR_GENS > lrugen->max_seq)
+		scanned = 0;
+	spin_unlock_irq(&lruvec->lru_lock);
+	if (list_empty(&list)) {
+		reclaim_iso_unregister(&iso);
+		return scanned;
+	}
+retry:
+	{
+		unsigned int reclaimed;
+		struct list_head *pos, *prev;
+
+		SIM_TRACE_SCOPE_ARG("reclaim", "shrink_folio_list", "folios",
+				    (int64_t)list_count_nodes(&list));
+		reclaimed = shrink_folio_list(&list, sc, &stat);
+		sc->nr_reclaimed += reclaimed;
+		for (pos = list.prev; pos != &list; pos = prev) {
+			struct folio *folio = list_entry(pos, struct folio, lru_node);
+
+			prev = pos->prev;
+			/* retry folios that may have missed folio_rotate_reclaimable() */
+			if (!skip_retry && !folio_test_active(folio) && !folio_mapped(folio) &&
+			    !folio_test(folio, PG_dirty) && !folio_test(folio, PG_writeback)) {
+				list_move(&folio->lru_node, &clean);
+				continue;
+			}
+			/* don't add rejected folios to the oldest generation */
+			if (lru_gen_folio_seq(lruvec, folio, false) == lrugen->min_seq) {
+				folio_clear(folio, PG_referenced);
+				folio_set(folio, PG_active);
+			}
+		}
+		move_folios_to_lru(&list);
+		count_events(SIM_PGSTEAL_ANON, reclaimed);
+	}
+	if (!list_empty(&clean)) {
+		while (!list_empty(&clean))	/* list_splice_init(&clean, &list) */
+			list_move(clean.prev, &list);
+		skip_retry = true;
+		goto retry;
+	}
+	reclaim_iso_unregister(&iso);
+	return scanned;
+}
+
+/*
+ * should_run_aging(): with only MIN_NR_GENS generations nothing can be
+ * evicted; with MIN_NR_GENS + 1 it is better to age.  *nr_to_scan: the
+ * pages in all generations.
+ */
+static bool should_run_aging(struct lruvec *lruvec, unsigned long max_seq,
+			     unsigned long *nr_to_scan)
+{
+	struct lru_gen_folio *lrugen = &lruvec->lrugen;
+	unsigned long seq, size = 0;
+
+	*nr_to_scan = 0;
+	if (lrugen->min_seq + MIN_NR_GENS > max_seq)
+		return true;
+	for (seq = lrugen->min_seq; seq <= max_seq; seq++) {
+		long n = lrugen->nr_pages[lru_gen_from_seq(seq)];
+
+		size += n > 0 ? (unsigned long)n : 0;
+	}
+	*nr_to_scan = size;
+	return lrugen->min_seq + MIN_NR_GENS == max_seq;
+}
+
+/* get_nr_to_scan(): size >> priority, or age (below DEF_PRIORITY) and stop: -1. */
+static long get_nr_to_scan(struct lruvec *lruvec, struct scan_control *sc)
+{
+	unsigned long max_seq, nr_to_scan;
+	bool success;
+
+	sim_sync();		/* READ_ONCE() of what other CPUs' reclaim writes */
+	max_seq = lruvec->lrugen.max_seq;
+	success = should_run_aging(lruvec, max_seq, &nr_to_scan);
+
+	if (!success || sc->priority == DEF_PRIORITY)
+		return (long)(nr_to_scan >> sc->priority);
+	return try_to_inc_max_seq(lruvec, max_seq) ? -1 : 0;
+}
+
+/*
+ * try_to_shrink_lruvec(): evict until nr_to_scan folios were looked at
+ * (memcg reclaim never stops early: should_abort_scan() is for root).
+ */
+static bool try_to_shrink_lruvec(struct lruvec *lruvec, struct scan_control *sc)
+{
+	unsigned long scanned = 0;
+	long nr_to_scan;
+
+	for (;;) {
+		unsigned long delta;
+
+		nr_to_scan = get_nr_to_scan(lruvec, sc);
+		if (nr_to_scan <= 0)
+			break;
+		delta = evict_folios((unsigned long)nr_to_scan, lruvec, sc);
+		if (!delta)
+			break;
+		scanned += delta;
+		if (scanned >= (unsigned long)nr_to_scan)
+			break;
+		cond_resched();
+	}
+	return nr_to_scan < 0;
+}
+
+/* lru_gen_shrink_lruvec(): memcg reclaim of one lruvec with MGLRU. */
+static void lru_gen_shrink_lruvec(struct lruvec *lruvec, struct scan_control *sc)
+{
+	lru_add_drain();
+	try_to_shrink_lruvec(lruvec, sc);
+}
+
 /* shrink_lruvec(): scan both anon lists SWAP_CLUSTER_MAX at a time. */
 static void shrink_lruvec(struct lruvec *lruvec, struct scan_control *sc)
 {
 	unsigned long nr[2], nr_reclaimed = 0;
 	enum lru_list lrus[2] = { LRU_INACTIVE_ANON, LRU_ACTIVE_ANON };
 	int i;
+
+	if (sim_mm->lru_gen_enabled) {	/* lru_gen_enabled() && !root_reclaim(sc) */
+		lru_gen_shrink_lruvec(lruvec, sc);
+		return;
+	}
 
 	/* get_scan_count(): SCAN_ANON, size >> priority */
 	for (i = 0; i < 2; i++)

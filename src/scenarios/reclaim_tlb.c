@@ -131,6 +131,7 @@ static int reclaim_tlb_run(const struct sim_run_config *cfg, int variant,
 	if (!m)
 		goto out_engine;
 	m->root_memcg->memory.max = (long)(sim_param(cfg, "memcg_limit") >> PAGE_SHIFT);
+	m->lru_gen_enabled = sim_param(cfg, "lru") == 1;
 	if (mm_tlb_init(e)) {
 		snprintf(err, len, "profile %s: cannot build its TLBs", cfg->profile->machine_name);
 		goto out_model;
@@ -210,6 +211,7 @@ static const char *const reclaim_tlb_swap_devices[] = { "ssd", "zram", NULL };
 static const char *const reclaim_tlb_worker_kinds[] = { "processes", "threads", NULL };
 static const char *const reclaim_tlb_starts[] = { "fork", "direct", NULL };
 static const char *const reclaim_tlb_stress_ng[] = { "v0.22", "v0.19", NULL };
+static const char *const reclaim_tlb_lrus[] = { "classic", "mglru", NULL };
 
 static const struct sim_param reclaim_tlb_params[] = {
 	{ .key = "workers", .type = SIM_PARAM_COUNT, .def = 16, .min = 1, .max = SIM_MAX_CPUS,
@@ -240,6 +242,10 @@ static const struct sim_param reclaim_tlb_params[] = {
 	  .choices = reclaim_tlb_stress_ng,
 	  .help = "stress-ng's --vm-method all order: v0.22 (2026, default) or v0.19 (May "
 		  "2025: rowhammer after grayflip, swap before move-inv)" },
+	{ .key = "lru", .type = SIM_PARAM_ENUM, .def = 0, .min = 0, .max = 1,
+	  .choices = reclaim_tlb_lrus,
+	  .help = "classic (two lists, default) or mglru (lru_gen: generations, "
+		  "evict_folios(), the aging's page-table walk)" },
 	{ 0 },
 };
 
@@ -253,7 +259,7 @@ static const struct sim_metric reclaim_tlb_metrics[] = {
 };
 
 /* What the post does not say (docs/results.md): the swap device. */
-static const char *const reclaim_tlb_unpublished[] = { "swap_device", "stress_ng", NULL };
+static const char *const reclaim_tlb_unpublished[] = { "swap_device", "stress_ng", "lru", NULL };
 
 static const struct sim_published reclaim_tlb_published[] = {
 	/*
