@@ -19,6 +19,7 @@
 #include "engine_util.h"
 #include "../src/mm/vmscan.c"
 #include "mmsim/scenario.h"
+#include "reclaim_util.h"
 
 static struct sim_profile prof;
 static struct mm_struct *mm;
@@ -396,14 +397,6 @@ static void test_classic_unchanged(void **state)
 
 /* ---- the scenario, checked ---------------------------------------------------------- */
 
-static void set_param(struct sim_run_config *cfg, const char *key, uint64_t v)
-{
-	int i = sim_scenario_param_index(cfg->scenario, key);
-
-	assert_true(i >= 0);
-	cfg->params[i] = v;
-}
-
 /*
  * reclaim-tlb with lru=mglru at a small scale, invariant checks on: it
  * ends clean, swaps, ages, and counts pgscan as MGLRU does (isolated
@@ -411,30 +404,13 @@ static void set_param(struct sim_run_config *cfg, const char *key, uint64_t v)
  */
 static void test_checked_mglru_run(void **state)
 {
-	const struct scenario_ops *s = sim_scenario_find("reclaim-tlb");
 	struct sim_variant_result r;
-	struct sim_run_config cfg;
-	static struct sim_profile p;
-	char err[256];
 
 	(void)state;
-	assert_int_equal(sim_profile_load("server-16", &p, err, sizeof(err)), 0);
-	sim_run_config_init(&cfg, s, &p, 1);
-	cfg.check = true;
-	set_param(&cfg, "vm_bytes", 64ULL << 20);
-	set_param(&cfg, "memcg_limit", 16ULL << 20);
-	set_param(&cfg, "node_memory", 256ULL << 20);
-	set_param(&cfg, "swap", 256ULL << 20);
-	set_param(&cfg, "duration", 50ULL * 1000000);
-	set_param(&cfg, "lru", 1);
-	memset(&r, 0, sizeof(r));
-	r.name = "after";
-	assert_int_equal(s->run(&cfg, sim_scenario_variant_index(s, "after"), &r, err,
-				sizeof(err)), 0);
+	reclaim_tlb_small_checked("after", 50, "lru", 1, &r);
 	assert_true(r.counters[SIM_PSWPOUT] > 0);
 	assert_true(r.counters[SIM_SIM_LRU_GEN_AGING] > 0);
 	assert_true(r.counters[SIM_PGSTEAL_ANON] <= r.counters[SIM_PGSCAN_ANON]);
-	assert_int_equal(r.counters[SIM_SIM_MEMCG_OOM], 0);
 }
 
 int main(void)

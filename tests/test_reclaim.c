@@ -20,6 +20,7 @@
 #include "mm/access.h"
 #include "workloads/stress_vm.h"
 #include "mm_util.h"
+#include "reclaim_util.h"
 
 static struct sim_profile prof;
 static struct mm_struct *mms[3];
@@ -310,14 +311,6 @@ static void test_recheck_returns_remapped_folio(void **state)
 
 /* ---- the scenario's relations at a small scale ----------------------------------- */
 
-static void set_param(struct sim_run_config *cfg, const char *key, uint64_t v)
-{
-	int i = sim_scenario_param_index(cfg->scenario, key);
-
-	assert_true(i >= 0);
-	cfg->params[i] = v;
-}
-
 static double metric(const struct scenario_ops *s, const struct sim_variant_result *r, const char *k)
 {
 	return r->metrics[sim_scenario_metric_index(s, k)];
@@ -364,26 +357,10 @@ static void run_ci_scale(uint64_t device, uint64_t duration_ms, struct sim_varia
  */
 static void test_checked_zram_run_ends_clean(void **state)
 {
-	const struct scenario_ops *s = sim_scenario_find("reclaim-tlb");
 	struct sim_variant_result r;
-	struct sim_run_config cfg;
-	static struct sim_profile p;
-	char err[256];
 
 	(void)state;
-	assert_int_equal(sim_profile_load("server-16", &p, err, sizeof(err)), 0);
-	sim_run_config_init(&cfg, s, &p, 1);
-	cfg.check = true;
-	set_param(&cfg, "vm_bytes", 64ULL << 20);
-	set_param(&cfg, "memcg_limit", 16ULL << 20);
-	set_param(&cfg, "node_memory", 256ULL << 20);
-	set_param(&cfg, "swap", 256ULL << 20);
-	set_param(&cfg, "duration", 100ULL * 1000000);
-	set_param(&cfg, "swap_device", 1);
-	memset(&r, 0, sizeof(r));
-	r.name = "after";
-	assert_int_equal(s->run(&cfg, sim_scenario_variant_index(s, "after"), &r, err,
-				sizeof(err)), 0);
+	reclaim_tlb_small_checked("after", 100, "swap_device", 1, &r);
 	assert_true(r.counters[SIM_PSWPOUT] > 0);
 }
 

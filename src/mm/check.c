@@ -52,6 +52,18 @@ static bool folio_lru_isolating(const struct folio *f)
 	return false;
 }
 
+/* A folio on an LRU list: in place LRU with PG_lru, or being isolated without it. */
+static void check_lru_folio(struct folio *f)
+{
+	if (folio_lru_isolating(f)) {
+		check_seen(f, FOLIO_ISOLATED, "folio being isolated is not in place ISOLATED");
+		SIM_BUG_ON_FOLIO(folio_test_lru(f), f);
+	} else {
+		check_seen(f, FOLIO_LRU, "folio on an LRU list is not in place LRU");
+		SIM_BUG_ON_FOLIO(!folio_test_lru(f), f);
+	}
+}
+
 /*
  * MGLRU: every folio on an lrugen list is in place LRU (or being isolated),
  * its generation counter is valid, and the generations' page counts are
@@ -72,14 +84,7 @@ static void check_lru_gen(struct lruvec *lruvec)
 			struct folio *f = list_entry(pos, struct folio, lru_node);
 			int fgen = folio_lru_gen(f);
 
-			if (folio_lru_isolating(f)) {
-				check_seen(f, FOLIO_ISOLATED,
-					   "folio being isolated is not in place ISOLATED");
-				SIM_BUG_ON_FOLIO(folio_test_lru(f), f);
-			} else {
-				check_seen(f, FOLIO_LRU, "folio on an LRU list is not in place LRU");
-				SIM_BUG_ON_FOLIO(!folio_test_lru(f), f);
-			}
+			check_lru_folio(f);
 			SIM_BUG_ON_FOLIO(fgen < 0, f);
 			SIM_BUG_ON_FOLIO(folio_test_active(f), f);
 			pages[fgen] += folio_nr_pages(f);
@@ -110,14 +115,7 @@ static void check_lruvec(struct lruvec *lruvec)
 		list_for_each(pos, &lruvec->lists[lru]) {
 			struct folio *f = list_entry(pos, struct folio, lru_node);
 
-			if (folio_lru_isolating(f)) {
-				check_seen(f, FOLIO_ISOLATED,
-					   "folio being isolated is not in place ISOLATED");
-				SIM_BUG_ON_FOLIO(folio_test_lru(f), f);
-			} else {
-				check_seen(f, FOLIO_LRU, "folio on an LRU list is not in place LRU");
-				SIM_BUG_ON_FOLIO(!folio_test_lru(f), f);
-			}
+			check_lru_folio(f);
 			SIM_BUG_ON_FOLIO(f->lru != lru, f);
 			n++;
 			pages += folio_nr_pages(f);
