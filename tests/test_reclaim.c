@@ -474,6 +474,58 @@ static void test_stress_vm_rotation(void **state)
 	assert_string_equal(stress_vm_method_name(stress_vm_next_method(STRESS_VM_V0_19, 14)),
 			    "wrrd128nt");
 	assert_int_equal(stress_vm_next_method(STRESS_VM_V0_19, 38), 0);
+	/* V0.16.00-V0.17.05: the same, without walk-flush (V0.18.00 added it after walk-1a) */
+	assert_string_equal(stress_vm_method_name(stress_vm_next_method(STRESS_VM_V0_19, 29)),
+			    "walk-flush");
+	assert_string_equal(stress_vm_method_name(stress_vm_next_method(STRESS_VM_V0_17, 29)),
+			    "write64");
+	assert_string_equal(stress_vm_method_name(stress_vm_next_method(STRESS_VM_V0_17, 8)),
+			    "rowhammer");
+	assert_int_equal(stress_vm_next_method(STRESS_VM_V0_17, 38), 0);
+}
+
+/*
+ * Sweeps over the whole buffer per call, worked from stress-vm.c (291fc434
+ * and V0.17.05 make the same passes and page-in calls in these methods):
+ *   cache-lines   W 1 byte per line, R                       2
+ *                 + page-in after R, + the one before the call  4
+ *   flip          W, 8 x RMW, R                               10
+ *                 + page-in after W and after each RMW (9), + 1 = 20
+ *   fwdrev        W both ends, R both ends                     2; + 1 = 3
+ *   grayflip      W, page-in, R                                2; 2 + 2 = 4
+ *   modulo-x      23 strides x (W, W, R), no page-in          69; + 1 = 70
+ *   rowhammer     page-in, W, the hammer (no pages), R         2; 2 + 2 = 4
+ *   prime-incdec  memset, RMW, page-in, 4,096 strided, R    4,099; 4,101
+ * The first nine methods (cache-lines to grayflip), where the post's bogo
+ * ops place its workers: 2+2+3+10+2+3+3+2+2 = 29 sweeps in the 2026
+ * version, 4+4+5+20+3+5+5+4+4 = 54 in V0.16.00-V0.17.05.
+ */
+static void test_stress_vm_method_sweeps(void **state)
+{
+	unsigned int m, v22 = 0, v17 = 0;
+
+	(void)state;
+	assert_int_equal(stress_vm_method_sweeps(STRESS_VM_V0_22, 0), 2);
+	assert_int_equal(stress_vm_method_sweeps(STRESS_VM_V0_17, 0), 4);
+	assert_int_equal(stress_vm_method_sweeps(STRESS_VM_V0_22, 3), 10);
+	assert_int_equal(stress_vm_method_sweeps(STRESS_VM_V0_17, 3), 20);
+	assert_int_equal(stress_vm_method_sweeps(STRESS_VM_V0_19, 3), 10);
+	assert_int_equal(stress_vm_method_sweeps(STRESS_VM_V0_22, 4), 2);
+	assert_int_equal(stress_vm_method_sweeps(STRESS_VM_V0_17, 4), 3);
+	assert_int_equal(stress_vm_method_sweeps(STRESS_VM_V0_22, 8), 2);
+	assert_int_equal(stress_vm_method_sweeps(STRESS_VM_V0_17, 8), 4);
+	assert_int_equal(stress_vm_method_sweeps(STRESS_VM_V0_22, 12), 69);
+	assert_int_equal(stress_vm_method_sweeps(STRESS_VM_V0_17, 12), 70);
+	assert_int_equal(stress_vm_method_sweeps(STRESS_VM_V0_22, 25), 2);
+	assert_int_equal(stress_vm_method_sweeps(STRESS_VM_V0_17, 25), 4);
+	assert_int_equal(stress_vm_method_sweeps(STRESS_VM_V0_22, 20), 4099);
+	assert_int_equal(stress_vm_method_sweeps(STRESS_VM_V0_17, 20), 4101);
+	for (m = 0; m <= 8; m++) {
+		v22 += stress_vm_method_sweeps(STRESS_VM_V0_22, m);
+		v17 += stress_vm_method_sweeps(STRESS_VM_V0_17, m);
+	}
+	assert_int_equal(v22, 29);
+	assert_int_equal(v17, 54);
 }
 
 /*
@@ -631,6 +683,7 @@ int main(void)
 		cmocka_unit_test(test_checked_zram_run_ends_clean),
 		cmocka_unit_test(test_stress_vm_rotation),
 		cmocka_unit_test(test_stress_vm_method_counter),
+		cmocka_unit_test(test_stress_vm_method_sweeps),
 		cmocka_unit_test(test_stress_vm_worker_counts_its_calls),
 		cmocka_unit_test(test_memsys_stream_pass_time),
 	};
