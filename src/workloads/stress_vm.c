@@ -20,9 +20,11 @@
  * reported are that counter >> VM_BOGO_SHIFT (12).
  *
  * Per iteration stress_vm_child() also calls stress_mincore_touch_pages(),
- * and several methods call it between passes; it returns at once unless
- * --page-in (OPT_FLAGS_MMAP_MINCORE) is given, and the post's command has
- * none.  stress_madvise_randomize() runs once, on the new buffer (madvise
+ * and several methods call it between passes (the PAGEIN entries of
+ * vm_methods[]); it returns at once unless --page-in
+ * (OPT_FLAGS_MMAP_MINCORE) is given, and the post's command has none.  In
+ * V0.13.00-V0.17.05 (July 2021-February 2024) it swept the whole buffer
+ * back in whatever the options (vm_page_in(), stress_ng=v0.17).  stress_madvise_randomize() runs once, on the new buffer (madvise
  * is on by default): one advice drawn from 16 (normal, random, sequential,
  * willneed, dofork, dontfork, mergeable, unmergeable, hugepage,
  * nohugepage, dontdump, dodump, cold, pageout, populate-read,
