@@ -307,6 +307,15 @@ uint64_t stress_vm_method_counter(unsigned int m, uint64_t pages)
 	return c * meth->loops;
 }
 
+/**
+ * stress_vm_method_sweeps - sweeps over the whole buffer one call makes
+ * @version: STRESS_VM_V0_*: whether stress_mincore_touch_pages() sweeps
+ * @m: index in vm_methods[]
+ *
+ * Context: none (the table only).
+ * Return: the passes that touch pages (loops x repeats), plus for
+ * STRESS_VM_V0_17 the PAGEIN entries and the page-in before the call.
+ */
 unsigned int stress_vm_method_sweeps(unsigned int version, unsigned int m)
 {
 	const struct vm_method *meth = &vm_methods[m];
