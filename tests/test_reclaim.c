@@ -451,6 +451,97 @@ static void test_stress_vm_rotation(void **state)
 	assert_string_equal(stress_vm_method_name(stress_vm_next_method(STRESS_VM_V0_19, 14)),
 			    "wrrd128nt");
 	assert_int_equal(stress_vm_next_method(STRESS_VM_V0_19, 38), 0);
+	/* V0.16.00-V0.17.05: the same, without walk-flush (V0.18.00 added it after walk-1a) */
+	assert_string_equal(stress_vm_method_name(stress_vm_next_method(STRESS_VM_V0_19, 29)),
+			    "walk-flush");
+	assert_string_equal(stress_vm_method_name(stress_vm_next_method(STRESS_VM_V0_17, 29)),
+			    "write64");
+	assert_string_equal(stress_vm_method_name(stress_vm_next_method(STRESS_VM_V0_17, 8)),
+			    "rowhammer");
+	assert_int_equal(stress_vm_next_method(STRESS_VM_V0_17, 38), 0);
+}
+
+/*
+ * Sweeps over the whole buffer per call, worked from stress-vm.c (291fc434
+ * and V0.17.05 make the same passes and page-in calls in these methods):
+ *   cache-lines   W 1 byte per line, R                       2
+ *                 + page-in after R, + the one before the call  4
+ *   flip          W, 8 x RMW, R                               10
+ *                 + page-in after W and after each RMW (9), + 1 = 20
+ *   fwdrev        W both ends, R both ends                     2; + 1 = 3
+ *   grayflip      W, page-in, R                                2; 2 + 2 = 4
+ *   modulo-x      23 strides x (W, W, R), no page-in          69; + 1 = 70
+ *   rowhammer     page-in, W, the hammer (no pages), R         2; 2 + 2 = 4
+ *   prime-incdec  memset, RMW, page-in, 4,096 strided, R    4,099; 4,101
+ * The first nine methods (cache-lines to grayflip), where the post's bogo
+ * ops place its workers: 2+2+3+10+2+3+3+2+2 = 29 sweeps in the 2026
+ * version, 4+4+5+20+3+5+5+4+4 = 54 in V0.16.00-V0.17.05.
+ */
+static void test_stress_vm_method_sweeps(void **state)
+{
+	unsigned int m, v22 = 0, v17 = 0;
+
+	(void)state;
+	assert_int_equal(stress_vm_method_sweeps(STRESS_VM_V0_22, 0), 2);
+	assert_int_equal(stress_vm_method_sweeps(STRESS_VM_V0_17, 0), 4);
+	assert_int_equal(stress_vm_method_sweeps(STRESS_VM_V0_22, 3), 10);
+	assert_int_equal(stress_vm_method_sweeps(STRESS_VM_V0_17, 3), 20);
+	assert_int_equal(stress_vm_method_sweeps(STRESS_VM_V0_19, 3), 10);
+	assert_int_equal(stress_vm_method_sweeps(STRESS_VM_V0_22, 4), 2);
+	assert_int_equal(stress_vm_method_sweeps(STRESS_VM_V0_17, 4), 3);
+	assert_int_equal(stress_vm_method_sweeps(STRESS_VM_V0_22, 8), 2);
+	assert_int_equal(stress_vm_method_sweeps(STRESS_VM_V0_17, 8), 4);
+	assert_int_equal(stress_vm_method_sweeps(STRESS_VM_V0_22, 12), 69);
+	assert_int_equal(stress_vm_method_sweeps(STRESS_VM_V0_17, 12), 70);
+	assert_int_equal(stress_vm_method_sweeps(STRESS_VM_V0_22, 25), 2);
+	assert_int_equal(stress_vm_method_sweeps(STRESS_VM_V0_17, 25), 4);
+	assert_int_equal(stress_vm_method_sweeps(STRESS_VM_V0_22, 20), 4099);
+	assert_int_equal(stress_vm_method_sweeps(STRESS_VM_V0_17, 20), 4101);
+	for (m = 0; m <= 8; m++) {
+		v22 += stress_vm_method_sweeps(STRESS_VM_V0_22, m);
+		v17 += stress_vm_method_sweeps(STRESS_VM_V0_17, m);
+	}
+	assert_int_equal(v22, 29);
+	assert_int_equal(v17, 54);
+}
+
+/*
+ * The page-in sweeps swap the buffer back in and count no bogo op.  At CI
+ * scale (16 workers of 4 MiB, 1,024 pages, in a 16 MiB memcg), `before`,
+ * 300 ms, zram: both versions steal about the same, 7-8 sweeps' worth per
+ * worker (118,561 and 126,066 pages).  In those sweeps the 2026 version
+ * gets through cache-lines, cache-stripe and checkerboard (7 sweeps, 192
+ * per page) into flip's first pass: 1,803 bogo ops.  V0.16.00-V0.17.05
+ * needs 8 sweeps for cache-lines and cache-stripe alone (4 each) and
+ * stands at checkerboard's start, 128 per page: 512 bogo ops
+ * (128 x 1,024 x 16 / 4096).  Without the sweeps both would be alike.
+ */
+static void test_stress_vm_page_in_sweeps(void **state)
+{
+	const struct scenario_ops *s = sim_scenario_find("reclaim-tlb");
+	struct sim_variant_result r[2];
+	struct sim_run_config cfg;
+	static struct sim_profile p;
+	char err[256];
+	int k;
+
+	(void)state;
+	assert_int_equal(sim_profile_load("server-16", &p, err, sizeof(err)), 0);
+	for (k = 0; k < 2; k++) {
+		sim_run_config_init(&cfg, s, &p, 1);
+		set_param(&cfg, "vm_bytes", 64ULL << 20);
+		set_param(&cfg, "memcg_limit", 16ULL << 20);
+		set_param(&cfg, "swap", 256ULL << 20);
+		set_param(&cfg, "duration", 300ULL * 1000000);
+		set_param(&cfg, "stress_ng", k ? STRESS_VM_V0_17 : STRESS_VM_V0_22);
+		memset(&r[k], 0, sizeof(r[k]));
+		r[k].name = "before";
+		assert_int_equal(s->run(&cfg, sim_scenario_variant_index(s, "before"), &r[k], err,
+					sizeof(err)), 0);
+	}
+	assert_true(metric(s, &r[1], "bogo_ops_per_s") < 0.6 * metric(s, &r[0], "bogo_ops_per_s"));
+	assert_true(metric(s, &r[1], "pgsteal_anon") > 0.8 * metric(s, &r[0], "pgsteal_anon"));
+	assert_true(metric(s, &r[1], "pgsteal_anon") < 1.25 * metric(s, &r[0], "pgsteal_anon"));
 }
 
 /*
@@ -608,6 +699,8 @@ int main(void)
 		cmocka_unit_test(test_checked_zram_run_ends_clean),
 		cmocka_unit_test(test_stress_vm_rotation),
 		cmocka_unit_test(test_stress_vm_method_counter),
+		cmocka_unit_test(test_stress_vm_method_sweeps),
+		cmocka_unit_test(test_stress_vm_page_in_sweeps),
 		cmocka_unit_test(test_stress_vm_worker_counts_its_calls),
 		cmocka_unit_test(test_memsys_stream_pass_time),
 	};

@@ -20,9 +20,11 @@
  * reported are that counter >> VM_BOGO_SHIFT (12).
  *
  * Per iteration stress_vm_child() also calls stress_mincore_touch_pages(),
- * and several methods call it between passes; it returns at once unless
- * --page-in (OPT_FLAGS_MMAP_MINCORE) is given, and the post's command has
- * none.  stress_madvise_randomize() runs once, on the new buffer (madvise
+ * and several methods call it between passes (the PAGEIN entries of
+ * vm_methods[]); it returns at once unless --page-in
+ * (OPT_FLAGS_MMAP_MINCORE) is given, and the post's command has none.  In
+ * V0.13.00-V0.17.05 (July 2021-February 2024) it swept the whole buffer
+ * back in whatever the options (vm_page_in(), stress_ng=v0.17).  stress_madvise_randomize() runs once, on the new buffer (madvise
  * is on by default): one advice drawn from 16 (normal, random, sequential,
  * willneed, dofork, dontfork, mergeable, unmergeable, hugepage,
  * nohugepage, dontdump, dodump, cold, pageout, populate-read,
@@ -81,6 +83,7 @@ enum vm_order {
 	VM_REV,
 	VM_SCATTER,		/* each page once, in a fixed scattered order */
 	VM_HAMMER,		/* @repeat rounds of clflush and reload, no pages */
+	VM_PAGEIN,		/* stress_mincore_touch_pages(): see vm_page_in() */
 };
 
 enum vm_far {
@@ -106,7 +109,7 @@ struct vm_pass {
 	uint32_t repeat;		/* consecutive passes (VM_HAMMER: rounds) */
 };
 
-#define VM_MAX_PASSES	10
+#define VM_MAX_PASSES	20
 
 struct vm_method {
 	const char *name;
@@ -125,6 +128,7 @@ struct vm_method {
 				  .accesses = 2, .repeat = 1 }
 #define WALK_A			{ .order = VM_FWD, .flags = VM_W, .lines = 64, .accesses = 400, \
 				  .bogo = 16, .repeat = 1, .far = VM_FAR_XOR, .far_lines = 16 }
+#define PAGEIN			{ .order = VM_PAGEIN, .repeat = 1 }
 #define WALK_D			W_(65536, 4096)				/* 8 set-and-test per byte */
 #define SWAP_CHUNKS(o)		{ .order = (o), .flags = VM_W, .lines = 64, .accesses = 16384, \
 				  .bogo = 64, .repeat = 1, .far = VM_FAR_RANDOM, .nr_far = 64, \
@@ -170,53 +174,56 @@ struct vm_method {
  *   zero-one      memset, R 512 (+512), memset, R 512 (+512)
  */
 static const struct vm_method vm_methods[] = {
-	{ "cache-lines", { W_(64, 64), R_(64, 0) }, 1 },
-	{ "cache-stripe", { W_(4096, 64), R_(4096, 0) }, 1 },
-	{ "checkerboard", { W_(1024, 0), W_(1024, 0), R_(512, 64) }, 1 },
-	{ "flip", { W_(4096, 512), W_(8192, 512), W_(8192, 512), W_(8192, 512), W_(8192, 512),
-		    W_(8192, 512), W_(8192, 512), W_(8192, 512), W_(8192, 512), R_(4096, 0) }, 1 },
+	{ "cache-lines", { W_(64, 64), R_(64, 0), PAGEIN }, 1 },
+	{ "cache-stripe", { W_(4096, 64), R_(4096, 0), PAGEIN }, 1 },
+	{ "checkerboard", { W_(1024, 0), W_(1024, 0), PAGEIN, R_(512, 64) }, 1 },
+	{ "flip", { W_(4096, 512), PAGEIN, W_(8192, 512), PAGEIN, W_(8192, 512), PAGEIN,
+		    W_(8192, 512), PAGEIN, W_(8192, 512), PAGEIN, W_(8192, 512), PAGEIN,
+		    W_(8192, 512), PAGEIN, W_(8192, 512), PAGEIN, W_(8192, 512), PAGEIN,
+		    R_(4096, 0) }, 1 },
 	{ "fwdrev", { { .order = VM_FWD, .flags = VM_W, .lines = 64, .accesses = 4096, .bogo = 256,
 			.repeat = 1, .far = VM_FAR_MIRROR },
 		      { .order = VM_FWD, .lines = 64, .accesses = 4096, .bogo = 256, .repeat = 1,
 			.far = VM_FAR_MIRROR } }, 1 },
-	{ "galpat-0", { MEMSET, GALPAT_BITS, R_(512, 64) }, 1 },
-	{ "galpat-1", { MEMSET, GALPAT_BITS, R_(512, 64) }, 1 },
-	{ "gray", { W_(4096, 0), R_(4096, 4096) }, 1 },
-	{ "grayflip", { W_(4096, 0), R_(4096, 4096) }, 1 },
-	{ "incdec", { MEMSET, W_(8192, 0), W_(8192, 4096), R_(4096, 0) }, 1 },
-	{ "inc-nybble", { MEMSET, W_(8192, 512), W_(8192, 512), R_(4096, 0) }, 1 },
-	{ "lfsr32", { W_(1024, 128), R_(1024, 0) }, 1 },
+	{ "galpat-0", { MEMSET, GALPAT_BITS, PAGEIN, R_(512, 64) }, 1 },
+	{ "galpat-1", { MEMSET, GALPAT_BITS, PAGEIN, R_(512, 64) }, 1 },
+	{ "gray", { W_(4096, 0), PAGEIN, R_(4096, 4096) }, 1 },
+	{ "grayflip", { W_(4096, 0), PAGEIN, R_(4096, 4096) }, 1 },
+	{ "incdec", { MEMSET, W_(8192, 0), PAGEIN, W_(8192, 4096), R_(4096, 0) }, 1 },
+	{ "inc-nybble", { MEMSET, W_(8192, 512), W_(8192, 512), PAGEIN, R_(4096, 0) }, 1 },
+	{ "lfsr32", { W_(1024, 128), PAGEIN, R_(1024, 0) }, 1 },
 	{ "modulo-x", { W_(178, 0), W_(3918, 3918), R_(178, 0) }, 23 },
-	{ "move-inv", { W_(512, 0), W_(1024, 512), R_(512, 512), PASS(VM_REV, VM_W, 512, 0),
-			PASS(VM_REV, VM_W, 1024, 512), PASS(VM_REV, 0, 512, 512) }, 1 },
+	{ "move-inv", { W_(512, 0), W_(1024, 512), PAGEIN, R_(512, 512), PASS(VM_REV, VM_W, 512, 0),
+			PAGEIN, PASS(VM_REV, VM_W, 1024, 512), PASS(VM_REV, 0, 512, 512) }, 1 },
 	{ "mscan", { W_(65536, 4096), R_(4096, 0), W_(65536, 4096), R_(4096, 0) }, 1 },
-	{ "one-zero", { MEMSET, R_(512, 512), MEMSET, R_(512, 512) }, 1 },
+	{ "one-zero", { MEMSET, PAGEIN, R_(512, 512), MEMSET, PAGEIN, R_(512, 512) }, 1 },
 	{ "prime-0", { PRIME61(VM_W, 0), PRIME61(VM_W, 67), PRIME61(VM_W, 67), PRIME61(VM_W, 67),
 		       PRIME61(VM_W, 67), PRIME61(VM_W, 67), PRIME61(VM_W, 67), PRIME61(VM_W, 67),
-		       PRIME61(VM_W, 67), PRIME61(0, 0) }, 1 },
+		       PRIME61(VM_W, 67), PAGEIN, PRIME61(0, 0) }, 1 },
 	{ "prime-1", { PRIME61(VM_W, 0), PRIME61(VM_W, 67), PRIME61(VM_W, 67), PRIME61(VM_W, 67),
 		       PRIME61(VM_W, 67), PRIME61(VM_W, 67), PRIME61(VM_W, 67), PRIME61(VM_W, 67),
-		       PRIME61(VM_W, 67), PRIME61(0, 0) }, 1 },
+		       PRIME61(VM_W, 67), PAGEIN, PRIME61(0, 0) }, 1 },
 	{ "prime-gray-0", { PRIME61(VM_W, 0), PRIME61(VM_W, 67), PRIME61(VM_W, 67),
 			    PRIME61(VM_W, 67), PRIME61(VM_W, 67), PRIME61(VM_W, 67),
 			    PRIME61(VM_W, 67), PRIME61(VM_W, 67), PRIME61(VM_W, 67),
-			    PRIME61(0, 0) }, 1 },
+			    PAGEIN, PRIME61(0, 0) }, 1 },
 	{ "prime-gray-1", { PRIME61(VM_W, 0), PRIME61(VM_W, 67), PRIME61(VM_W, 67),
 			    PRIME61(VM_W, 67), PRIME61(VM_W, 67), PRIME61(VM_W, 67),
 			    PRIME61(VM_W, 67), PRIME61(VM_W, 67), PRIME61(VM_W, 67),
-			    PRIME61(0, 0) }, 1 },
-	{ "prime-incdec", { MEMSET, W_(8192, 0),
+			    PAGEIN, PRIME61(0, 0) }, 1 },
+	{ "prime-incdec", { MEMSET, W_(8192, 0), PAGEIN,
 			    { .order = VM_FWD, .flags = VM_W | VM_LAT, .lines = 1, .accesses = 2,
 			      .bogo = 1, .repeat = 4096 },
 			    R_(4096, 0) }, 1 },
-	{ "rand-set", { W_(4096, 512), R_(4096, 0) }, 1 },
-	{ "rand-sum", { W_(512, 64), R_(512, 0) }, 1 },
+	{ "rand-set", { W_(4096, 512), PAGEIN, R_(4096, 0) }, 1 },
+	{ "rand-sum", { W_(512, 64), PAGEIN, R_(512, 0) }, 1 },
 	{ "read64", { R_(512, 16) }, 1 },
-	{ "ror", { W_(4096, 512), W_(8192, 512), R_(4096, 0) }, 1 },
-	{ "rowhammer", { W_(1024, 0), { .order = VM_HAMMER, .flags = VM_LAT, .lines = 2,
+	{ "ror", { W_(4096, 512), PAGEIN, W_(8192, 512), PAGEIN, R_(4096, 0) }, 1 },
+	{ "rowhammer", { PAGEIN, W_(1024, 0), { .order = VM_HAMMER, .flags = VM_LAT, .lines = 2,
 					.accesses = 2, .bogo = 1000000, .repeat = 1000000 },
 			 R_(1024, 0) }, 1 },
-	{ "swap", { W_(128, 0), SWAP_CHUNKS(VM_FWD), SWAP_CHUNKS(VM_REV), R_(4096, 0) }, 1 },
+	{ "swap", { W_(128, 0), SWAP_CHUNKS(VM_FWD), SWAP_CHUNKS(VM_REV), PAGEIN, R_(4096, 0) },
+	  1 },
 	{ "walk-0a", { MEMSET, WALK_A }, 1 },
 	{ "walk-0d", { WALK_D }, 1 },
 	{ "walk-1a", { MEMSET, WALK_A }, 1 },
@@ -228,7 +235,7 @@ static const struct vm_method vm_methods[] = {
 	{ "write1024v", { W_(128, 32) }, 1 },
 	{ "wrrd128nt", { W_(1024, 64), R_(1024, 0) }, 1 },
 	{ "wrrd128nt", { W_(1024, 64), R_(1024, 0) }, 1 },
-	{ "zero-one", { MEMSET, R_(512, 512), MEMSET, R_(512, 512) }, 1 },
+	{ "zero-one", { MEMSET, PAGEIN, R_(512, 512), MEMSET, PAGEIN, R_(512, 512) }, 1 },
 };
 
 #define NR_VM_METHODS	(sizeof(vm_methods) / sizeof(vm_methods[0]))
@@ -263,17 +270,24 @@ static const uint8_t vm_rotation_v0_19[] = {
 	16, 17, 18, 19, 20, 28, 30, 27, 29, 31, 32, 34, 35, 38,
 };
 
+/* walk-flush, which V0.18.00 (June 2024) added; V0.16.00-V0.17.05 has the rest of that table. */
+#define VM_WALK_FLUSH	31
+
 /* stress_vm_all(): the next entry of @version's table, wrapping to its first method. */
 unsigned int stress_vm_next_method(unsigned int version, unsigned int m)
 {
-	unsigned int i, n = sizeof(vm_rotation_v0_19);
+	unsigned int i, n = sizeof(vm_rotation_v0_19), next = vm_rotation_v0_19[0];
 
 	if (version == STRESS_VM_V0_22)
 		return (m + 1) % NR_VM_METHODS;
 	for (i = 0; i < n; i++)
-		if (vm_rotation_v0_19[i] == m)
-			return vm_rotation_v0_19[(i + 1) % n];
-	return vm_rotation_v0_19[0];
+		if (vm_rotation_v0_19[i] == m) {
+			next = vm_rotation_v0_19[(i + 1) % n];
+			if (version == STRESS_VM_V0_17 && next == VM_WALK_FLUSH)
+				next = vm_rotation_v0_19[(i + 2) % n];
+			break;
+		}
+	return next;
 }
 
 uint64_t stress_vm_method_counter(unsigned int m, uint64_t pages)
@@ -291,6 +305,31 @@ uint64_t stress_vm_method_counter(unsigned int m, uint64_t pages)
 			c += (uint64_t)ps->bogo * ps->repeat * pages;
 	}
 	return c * meth->loops;
+}
+
+/**
+ * stress_vm_method_sweeps - sweeps over the whole buffer one call makes
+ * @version: STRESS_VM_V0_*: whether stress_mincore_touch_pages() sweeps
+ * @m: index in vm_methods[]
+ *
+ * Context: none (the table only).
+ * Return: the passes that touch pages (loops x repeats), plus for
+ * STRESS_VM_V0_17 the PAGEIN entries and the page-in before the call.
+ */
+unsigned int stress_vm_method_sweeps(unsigned int version, unsigned int m)
+{
+	const struct vm_method *meth = &vm_methods[m];
+	unsigned int p, n = vm_nr_passes(meth), sweeps = 0;
+
+	for (p = 0; p < n; p++) {
+		const struct vm_pass *ps = &meth->passes[p];
+
+		if (ps->order == VM_PAGEIN)
+			sweeps += version == STRESS_VM_V0_17;
+		else if (ps->order != VM_HAMMER)
+			sweeps += ps->repeat;
+	}
+	return sweeps * meth->loops + (version == STRESS_VM_V0_17);
 }
 
 uint64_t stress_vm_bogo_ops(const struct stress_vm_worker *w)
@@ -414,6 +453,49 @@ static void vm_touch_far(struct stress_vm_worker *w, struct user_access *ua, uin
 	}
 }
 
+/*
+ * stress_mincore_touch_pages() (core-mincore.c), where stress-ng calls it:
+ * once per iteration before the method (stress_vm_child()) and between
+ * some methods' passes (the PAGEIN entries of vm_methods[]).  Since
+ * 65ae7661b (6 February 2024, first in V0.17.06) it returns at once
+ * without --page-in, as in the 2026 version.  From 63d3f9972 (July 2021)
+ * until then it called madvise(MADV_POPULATE_READ) on the whole buffer
+ * whatever the options: madvise_populate() -> faultin_page_range()
+ * (mm/gup.c, FOLL_TOUCH) -> __get_user_pages() under mmap_lock for
+ * reading, which looks up each page (follow_page_pte(): one PTE read) and
+ * faults in, as a read, each one that is not present: a swapped-out page
+ * is read back (do_swap_page()), with no access through the TLB and no
+ * bogo op.  STRESS_VM_V0_17 runs that.
+ *
+ * Left out: FOLL_TOUCH's folio_mark_accessed() on a page found present
+ * (the model has no such call; at this scenario's scale the sweep finds
+ * almost every page swapped out), the zero page a read fault maps on a
+ * page never touched (skipped here: the first store then faults as on an
+ * empty PTE), and the exception entry that handle_mm_fault() charges
+ * (mm.fault_entry_ns) where GUP takes none.
+ *
+ * Returns false when the timeout hit.
+ */
+static bool vm_page_in(struct stress_vm_worker *w, struct vm_area_struct *vma)
+{
+	uint64_t pages = w->bytes >> PAGE_SHIFT, i, addr;
+	pte_t *pte;
+
+	if (w->version != STRESS_VM_V0_17)
+		return true;
+	sim_cost_cpu_ps(sim_mm->syscall_ps);
+	down_read(&vma->vm_mm->mmap_lock);
+	for (i = 0; i < pages && sim_now() < w->duration; i++) {
+		addr = vma->vm_start + (i << PAGE_SHIFT);
+		pte = vma_pte_lookup(vma, addr);
+		sim_cost_cpu_ps(sim_mm->pte_op_ps);
+		if (pte_swap(*pte) && handle_mm_fault(vma, addr, false))
+			w->oom++;
+	}
+	up_read(&vma->vm_mm->mmap_lock);
+	return sim_now() < w->duration;
+}
+
 /* rowhammer's loop: @p->repeat rounds, each two flushed lines reloaded together. */
 static bool vm_hammer(struct stress_vm_worker *w, struct user_access *ua,
 		      const struct vm_pass *p)
@@ -442,6 +524,8 @@ static bool vm_pass_run(struct stress_vm_worker *w, struct user_access *ua,
 
 	if (p->order == VM_HAMMER)
 		return vm_hammer(w, ua, p);
+	if (p->order == VM_PAGEIN)
+		return vm_page_in(w, ua->vma);
 	for (r = 0; r < p->repeat; r++) {
 		for (i = 0; i < pages; i++) {
 			if (sim_now() >= w->duration) {
@@ -489,6 +573,7 @@ void stress_vm_worker(void *arg)
 		unsigned int p, n = vm_nr_passes(meth);
 		uint32_t l;
 
+		go = vm_page_in(w, vma);	/* stress_vm_child(), before each call */
 		for (l = 0; l < meth->loops && go; l++)
 			for (p = 0; p < n && go; p++)
 				go = vm_pass_run(w, &ua, &meth->passes[p]);

@@ -11,6 +11,8 @@ struct mm_struct;
 enum {
 	STRESS_VM_V0_22,		/* 291fc434, August 2026 (the default) */
 	STRESS_VM_V0_19,		/* V0.19.00, May 2025 */
+	STRESS_VM_V0_17,		/* V0.16.00-V0.17.05, July 2023-February 2024: V0.19's
+					   order without walk-flush, and the page-in sweeps */
 };
 
 /* One stress-ng vm worker: its own process (mm) and its share of --vm-bytes. */
@@ -20,7 +22,7 @@ struct stress_vm_worker {
 	sim_time_t duration;		/* --timeout */
 	uint64_t counter;		/* stress-ng's bogo counter before >> VM_BOGO_SHIFT */
 	uint64_t oom;			/* faults that could not be resolved */
-	unsigned int version;		/* STRESS_VM_V0_22 or STRESS_VM_V0_19: the table's order */
+	unsigned int version;		/* STRESS_VM_V0_*: the table's order, the page-in sweeps */
 	unsigned int method;		/* index in the table of the method running */
 	uint64_t calls;			/* methods completed */
 };
@@ -36,5 +38,11 @@ const char *stress_vm_method_name(unsigned int m);
 unsigned int stress_vm_next_method(unsigned int version, unsigned int m);
 /* The bogo counter (before >> 12) that one call of method @m adds over @pages pages. */
 uint64_t stress_vm_method_counter(unsigned int m, uint64_t pages);
+/*
+ * The sweeps over the whole buffer that one call of method @m makes in
+ * stress-ng @version: its passes (rowhammer's hammer loop touches no
+ * pages), and for STRESS_VM_V0_17 its page-in calls and the one before it.
+ */
+unsigned int stress_vm_method_sweeps(unsigned int version, unsigned int m);
 
 #endif
