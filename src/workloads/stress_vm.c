@@ -15,16 +15,19 @@
  * back to 1 after the last, so a worker's k-th call is the table's
  * (k mod 39)-th method: 38 names in the x86-64 build, wrrd128nt listed
  * twice.  Versions up to V0.19.00 (May 2025) ordered the table otherwise
- * (vm_rotation_v0_19[]); the scenario's stress_ng parameter picks one.  Each method adds to the bogo counter as it goes (per byte, per
- * word, per chunk or per call, as its code says) and the bogo ops
- * reported are that counter >> VM_BOGO_SHIFT (12).
+ * (vm_rotation_v0_19[]); the scenario's stress_ng parameter picks one.
+ * Each method adds to the bogo counter as it goes (per byte, per word, per
+ * chunk or per call, as its code says) and the bogo ops reported are that
+ * counter >> VM_BOGO_SHIFT (12).
  *
  * Per iteration stress_vm_child() also calls stress_mincore_touch_pages(),
  * and several methods call it between passes (the PAGEIN entries of
  * vm_methods[]); it returns at once unless --page-in
  * (OPT_FLAGS_MMAP_MINCORE) is given, and the post's command has none.  In
  * V0.13.00-V0.17.05 (July 2021-February 2024) it swept the whole buffer
- * back in whatever the options (vm_page_in(), stress_ng=v0.17).  stress_madvise_randomize() runs once, on the new buffer (madvise
+ * back in whatever the options (vm_page_in(), stress_ng=v0.17, the
+ * scenario's default: the post's numbers fit that version, docs/results.md).
+ * stress_madvise_randomize() runs once, on the new buffer (madvise
  * is on by default): one advice drawn from 16 (normal, random, sequential,
  * willneed, dofork, dontfork, mergeable, unmergeable, hugepage,
  * nohugepage, dontdump, dodump, cold, pageout, populate-read,
