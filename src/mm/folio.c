@@ -103,19 +103,19 @@ static void update_lru_size(struct lruvec *lruvec, enum lru_list lru, long nr_pa
 	sim_cost_cpu_ps(sim_mm->folio_op_ps);
 }
 
-static void lruvec_list_insert(struct lruvec *lruvec, struct folio *folio, bool tail)
+/*
+ * list_add (or list_add_tail) of @folio on the list at @head, whose line is
+ * @head_line: it loads head->next (a dependent load of the head's line),
+ * then stores to the neighbour, the folio and the head.  The classic lists
+ * and MGLRU's generations both add this way.
+ */
+static void lru_list_add_charged(struct list_head *head, struct sim_line *head_line,
+				 struct folio *folio, bool tail)
 {
-	enum lru_list lru = folio_lru_list(folio);
-	struct list_head *head = &lruvec->lists[lru];
 	struct list_head *neighbour = tail ? head->prev : head->next;
 
-	SIM_BUG_ON_FOLIO(!list_empty(&folio->lru_node), folio);
-	/*
-	 * list_add loads head->next (a dependent load of the head's line),
-	 * then stores to the neighbour, the folio and the head.
-	 */
-	sim_line_read(&lruvec->head_line[lru]);
-	sim_line_write(&lruvec->head_line[lru]);
+	sim_line_read(head_line);
+	sim_line_write(head_line);
 	if (neighbour != head)
 		sim_line_write(&container_of(neighbour, struct folio, lru_node)->line);
 	sim_line_write(&folio->line);
@@ -124,6 +124,14 @@ static void lruvec_list_insert(struct lruvec *lruvec, struct folio *folio, bool 
 		list_add_tail(&folio->lru_node, head);
 	else
 		list_add(&folio->lru_node, head);
+}
+
+static void lruvec_list_insert(struct lruvec *lruvec, struct folio *folio, bool tail)
+{
+	enum lru_list lru = folio_lru_list(folio);
+
+	SIM_BUG_ON_FOLIO(!list_empty(&folio->lru_node), folio);
+	lru_list_add_charged(&lruvec->lists[lru], &lruvec->head_line[lru], folio, tail);
 	folio->lru = (uint8_t)lru;
 	update_lru_size(lruvec, lru, folio_nr_pages(folio), 1);
 }
@@ -263,7 +271,6 @@ unsigned long lru_gen_folio_seq(const struct lruvec *lruvec, const struct folio 
 bool lru_gen_add_folio(struct lruvec *lruvec, struct folio *folio, bool reclaiming)
 {
 	struct lru_gen_folio *lrugen = &lruvec->lrugen;
-	struct list_head *head;
 	int gen;
 
 	if (!sim_mm->lru_gen_enabled || folio_test(folio, PG_unevictable))
@@ -274,19 +281,7 @@ bool lru_gen_add_folio(struct lruvec *lruvec, struct folio *folio, bool reclaimi
 	folio->flags = (folio->flags & ~(LRU_GEN_MASK | (1U << PG_active))) |
 		       ((uint32_t)(gen + 1) << LRU_GEN_PGOFF);
 	lru_gen_update_size(lruvec, folio, -1, gen);
-	head = &lrugen->folios[gen];
-	/* list_add or list_add_tail: the head's line, the neighbour's, the folio's */
-	sim_line_read(&lrugen->head_line[gen]);
-	sim_line_write(&lrugen->head_line[gen]);
-	if (!list_empty(head))
-		sim_line_write(&container_of(reclaiming ? head->prev : head->next,
-					     struct folio, lru_node)->line);
-	sim_line_write(&folio->line);
-	sim_cost_cpu_ps(sim_mm->list_op_ps);
-	if (reclaiming)
-		list_add_tail(&folio->lru_node, head);
-	else
-		list_add(&folio->lru_node, head);
+	lru_list_add_charged(&lrugen->folios[gen], &lrugen->head_line[gen], folio, reclaiming);
 	folio->lru = LRU_INACTIVE_ANON;
 	lruvec->nr_folios[LRU_INACTIVE_ANON]++;	/* model: every lrugen folio counts here */
 	return true;
