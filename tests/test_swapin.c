@@ -349,6 +349,112 @@ static void test_swap_cache_read_frees_copy_when_swap_full(void **state)
 	free_model(e);
 }
 
+/* ---- what the page holds: the zero map and zram's same-filled pages ----------- */
+
+/* What one run saw of its second page (the first warms the paths up). */
+struct page_data_seen {
+	uint64_t swpout_zero, pswpout, same_pages;	/* after the two swap-outs */
+	uint64_t swpin_zero, pswpin, majfaults;	/* after the two read faults */
+	sim_time_t out_ps, in_ps;		/* the page's swap-out and read fault */
+	uint8_t data_in;			/* enum folio_data after its read fault */
+};
+
+static struct page_data_seen pd[3];		/* indexed by enum folio_data */
+
+/*
+ * Page 0, stored to, is swapped out and read back first, so that page 1's
+ * swap-out and fault meet warm paths (the first allocation of a swap
+ * cluster, the first fault's lines) whatever it holds: @arg's enum
+ * folio_data, left by a read fault (zero), a store (mixed) or a store and
+ * a workload's word (same).
+ */
+static void page_data_task(void *arg)
+{
+	enum folio_data data = (enum folio_data)(uintptr_t)arg;
+	struct page_data_seen *o = &pd[data];
+	struct vm_area_struct *vma;
+	sim_time_t t0;
+
+	switch_mm_irqs_off(mm);
+	base = vm_mmap_anon(mm, 2 * PAGE_SIZE, false);
+	vma = find_vma(mm, base);
+	assert_int_equal(handle_mm_fault(vma, base, true), 0);
+	assert_int_equal(handle_mm_fault(vma, base + PAGE_SIZE, data != FOLIO_DATA_ZERO), 0);
+	if (data == FOLIO_DATA_SAME)
+		folio_of(1)->data = FOLIO_DATA_SAME;	/* a workload's memset(0xff) */
+	swap_out(0);
+	t0 = sim_now();
+	swap_out(1);
+	o->out_ps = sim_now() - t0;
+	o->swpout_zero = counter(SIM_SWPOUT_ZERO);
+	o->pswpout = counter(SIM_PSWPOUT);
+	o->same_pages = counter(SIM_ZRAM_SAME_WRITES);
+	assert_int_equal(handle_mm_fault(vma, base, false), 0);
+	t0 = sim_now();
+	assert_int_equal(handle_mm_fault(vma, base + PAGE_SIZE, false), 0);
+	o->in_ps = sim_now() - t0;
+	o->data_in = folio_of(1)->data;
+	o->swpin_zero = counter(SIM_SWPIN_ZERO);
+	o->pswpin = counter(SIM_PSWPIN);
+	o->majfaults = counter(SIM_PGMAJFAULT);
+	vm_munmap(mm, base, 2 * PAGE_SIZE);
+}
+
+/*
+ * A page on zram, by hand (1 GHz; mem.zero_gbps = mem.copy_gbps = node
+ * writes = 10 GB/s; the test profile's node reads and stream rate
+ * unbounded; zram 780 MB/s compression, 4,970 MB/s decompression at this
+ * clock), in three runs:
+ *   all zero: swap_writeout() finds it zero and only marks the slot
+ *     (swpout_zero, no pswpout); its read fault fills zeros (swpin_zero,
+ *     no pswpin).
+ *   stored to (mixed): compressed and decompressed.
+ *   one non-zero word: zram keeps the word (ZRAM_SAME, counted in
+ *     sim_zram_same_pages) and fills the page with it on the read.
+ * The whole-page check (is_folio_zero_filled(), page_same_filled()) is
+ * 512 loads at 2 per cycle: 256 ns; a fill, 4,096 B at 10 GB/s:
+ * 409.6 ns; compression 4,096 B / 780 B/us = 5,251,282 ps; decompression
+ * 4,096 / 4,970 = 824,144 ps (longer than its 409.6 ns of writes).  So,
+ * every other cost being the same: swap-out mixed - same = 5,251,282 -
+ * 256,000 = 4,995,282 ps, same - zero = the 8 ns of folio_end_writeback()
+ * (mm.folio_op_ns) that the zero map does not reach; read fault mixed -
+ * zero = 824,144 - 409,600 = 414,544 ps, same = zero.  Every read is a
+ * major fault.
+ */
+static void test_swap_zero_map_and_zram_same_pages(void **state)
+{
+	const struct page_data_seen *z = &pd[FOLIO_DATA_ZERO], *m = &pd[FOLIO_DATA_MIXED],
+				    *s = &pd[FOLIO_DATA_SAME];
+	struct sim_engine *e;
+	uintptr_t d;
+
+	(void)state;
+	for (d = FOLIO_DATA_MIXED; d <= FOLIO_DATA_SAME; d++) {
+		e = new_model(64ULL << 20);
+		assert_non_null(sim_task_create(e, 0, "test", page_data_task, (void *)d));
+		assert_int_equal(sim_engine_run(e, NULL, 0), 0);
+		free_model(e);
+	}
+	assert_int_equal(z->swpout_zero, 1);
+	assert_int_equal(z->pswpout, 1);
+	assert_int_equal(z->swpin_zero, 1);
+	assert_int_equal(z->pswpin, 1);
+	assert_int_equal(m->swpout_zero + m->swpin_zero + m->same_pages, 0);
+	assert_int_equal(m->pswpout, 2);
+	assert_int_equal(m->pswpin, 2);
+	assert_int_equal(s->same_pages, 1);
+	assert_int_equal(s->pswpout, 2);
+	assert_int_equal(s->swpout_zero, 0);
+	assert_int_equal(z->majfaults + m->majfaults + s->majfaults, 6);
+	assert_int_equal(z->data_in, FOLIO_DATA_ZERO);
+	assert_int_equal(m->data_in, FOLIO_DATA_MIXED);
+	assert_int_equal(s->data_in, FOLIO_DATA_SAME);
+	assert_int_equal(m->out_ps - s->out_ps, 4995282);
+	assert_int_equal(s->out_ps - z->out_ps, 8000);
+	assert_int_equal(m->in_ps - z->in_ps, 414544);
+	assert_int_equal(s->in_ps, z->in_ps);
+}
+
 /* The set of clean TLB keys: insertions, removals across probe runs, growth. */
 static void test_tlb_clean_set(void **state)
 {
@@ -377,6 +483,7 @@ int main(void)
 		cmocka_unit_test(test_read_fault_maps_writable_clean_store_sets_dirty),
 		cmocka_unit_test(test_swap_cache_read_keeps_copy),
 		cmocka_unit_test(test_swap_cache_read_frees_copy_when_swap_full),
+		cmocka_unit_test(test_swap_zero_map_and_zram_same_pages),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -31,6 +31,8 @@
 	X(PGSTEAL_ANON, "pgsteal_anon")                                   \
 	X(PSWPIN, "pswpin")                                               \
 	X(PSWPOUT, "pswpout")                                             \
+	X(SWPIN_ZERO, "swpin_zero")                                       \
+	X(SWPOUT_ZERO, "swpout_zero")                                     \
 	X(NR_VMSCAN_WRITE, "nr_vmscan_write")                             \
 	X(ALLOCSTALL, "allocstall_normal")                                \
 	X(PGPGIN, "pgpgin")                                               \
@@ -90,6 +92,7 @@
 	X(SIM_PAGEOUT_BATCH, "sim_pageout_batch")                         \
 	X(SIM_PAGEOUT_BATCH_RECHECK_FAIL, "sim_pageout_batch_recheck_fail") \
 	X(SIM_SWAPCACHE_HIT, "sim_swapcache_hit")                         \
+	X(ZRAM_SAME_WRITES, "sim_zram_same_pages")                        \
 	X(SIM_MEMCG_RECLAIM, "sim_memcg_reclaim_calls")                   \
 	X(SIM_MEMCG_OOM, "sim_memcg_charge_fail")                         \
 	X(SIM_LRU_GEN_AGING, "sim_lru_gen_aging")                         \

@@ -66,6 +66,7 @@ void folio_zero_user(struct folio *folio)
 {
 	mem_write_bandwidth(folio->nid, (uint64_t)folio_nr_pages(folio) << PAGE_SHIFT,
 			    sim_mm->prof->mem_zero_gbps);
+	folio->data = FOLIO_DATA_ZERO;
 }
 
 /* alloc_anon_folio(): the largest allowed order first, then order 0. */
@@ -263,7 +264,7 @@ static int do_swap_page(struct vm_area_struct *vma, uint64_t addr, bool write)
 			return -12;	/* VM_FAULT_OOM */
 		}
 		folio_set(folio, PG_locked);
-		swap_read_folio(folio);
+		swap_read_folio(folio, slot);
 		io = true;
 	}
 	spin_lock(ptl);
@@ -399,6 +400,13 @@ static int handle_mm_fault_flags(struct vm_area_struct *vma, uint64_t addr, bool
 		ret = do_swap_page(vma, addr, write);
 	else if (write && !(*pte & PTE_WRITE))
 		ret = do_wp_page(vma, addr);
+	/*
+	 * The store that faulted writes data the model does not know: the
+	 * folio is no longer zero (a workload that knows what it stores,
+	 * stress-vm, says so after its store).
+	 */
+	if (!ret && write && pte_present(*pte))
+		pte_folio(*pte)->data = FOLIO_DATA_MIXED;
 out:
 	sim_trace_end();
 	return ret;

@@ -79,6 +79,22 @@ enum folio_place {
 	NR_FOLIO_PLACES
 };
 
+/*
+ * What a folio's memory holds, as far as swap-out's work depends on it.
+ * swap_writeout() (v6.12 and later) writes an all-zero folio nowhere: it
+ * sets the slot's zero-map bit (is_folio_zero_filled()); zram_write_page()
+ * keeps a page of one other repeated word as that word, uncompressed
+ * (page_same_filled(), ZRAM_SAME); anything else is compressed or
+ * written.  Set where the model writes memory: folio_zero_user(), a
+ * workload's stores (stress-vm's passes, each of which says what it
+ * leaves), a swap-in (what the slot held).
+ */
+enum folio_data {
+	FOLIO_DATA_MIXED,	/* anything else: compressed at the device's rates */
+	FOLIO_DATA_ZERO,	/* all zero bytes */
+	FOLIO_DATA_SAME,	/* one non-zero word repeated */
+};
+
 struct mem_cgroup;
 struct lruvec;
 struct mm_struct;
@@ -112,6 +128,7 @@ struct folio {
 	uint32_t swap;			/* swap slot + 1 when in the swap cache */
 	uint32_t pfn;			/* first page frame, while allocated */
 	uint32_t check_seen;		/* mm/check.c's visit stamp */
+	uint8_t data;			/* enum folio_data */
 };
 
 #define folio_flag(f, bit)	(((f)->flags >> (bit)) & 1)
@@ -689,6 +706,7 @@ struct swap_info_struct {
 	sim_time_t busy_until;		/* the device's transfer queue (bandwidth) */
 	sim_time_t write_ps, read_ps;	/* per request latency */
 	bool zram;			/* compressed RAM: the CPU does the I/O */
+	uint8_t *slot_data;		/* per slot: enum folio_data written (zeromap bit, ZRAM_SAME) */
 	uint64_t zram_comp_bpus, zram_decomp_bpus; /* bytes per us per core */
 	uint64_t bytes_per_us;		/* bandwidth */
 };
@@ -706,7 +724,7 @@ void swap_free(uint32_t slot);
 int free_swap_and_cache(uint32_t slot);
 struct folio *swap_cache_get_folio(uint32_t slot);
 void swap_writepage(struct folio *folio);
-void swap_read_folio(struct folio *folio);
+void swap_read_folio(struct folio *folio, uint32_t slot);
 void swap_dup_to_pte(uint32_t slot);
 
 /* ---- reclaim (vmscan.c, rmap.c) --------------------------------------------------- */

@@ -687,6 +687,7 @@ struct folio *folio_alloc_node(int order, int nid)
 	f->memcg = NULL;
 	f->mm = NULL;
 	f->swap = 0;
+	f->data = FOLIO_DATA_MIXED;	/* whatever the frame held */
 	count_events(SIM_PGALLOC_NORMAL, 1ULL << order);
 	/* prep_new_page(): struct page init, written here */
 	sim_line_write(&f->line);

@@ -72,11 +72,14 @@ int swap_device_create(uint64_t bytes, bool zram)
 		si->nr_clusters = 1;
 	si->max = si->nr_clusters * SWAPFILE_CLUSTER;
 	si->swap_map = calloc(si->max, sizeof(*si->swap_map));
+	si->slot_data = calloc(si->max, sizeof(*si->slot_data));
 	si->cluster_info = calloc(si->nr_clusters, sizeof(*si->cluster_info));
 	si->percpu_cluster = calloc((size_t)sim_mm->nr_cpus, sizeof(*si->percpu_cluster));
 	si->percpu_next = calloc((size_t)sim_mm->nr_cpus, sizeof(*si->percpu_next));
-	if (!si->swap_map || !si->cluster_info || !si->percpu_cluster || !si->percpu_next) {
+	if (!si->swap_map || !si->slot_data || !si->cluster_info || !si->percpu_cluster ||
+	    !si->percpu_next) {
 		free(si->swap_map);
+		free(si->slot_data);
 		free(si->cluster_info);
 		free(si->percpu_cluster);
 		free(si->percpu_next);
@@ -113,6 +116,7 @@ void swap_device_destroy(void)
 	free(si->cluster_info);
 	free(si->percpu_cluster);
 	free(si->percpu_next);
+	free(si->slot_data);
 	free(si);
 	sim_mm->swap = NULL;
 }
@@ -398,30 +402,78 @@ static void zram_memory_pass(struct folio *folio, bool compress, sim_time_t comp
 		sim_cost_cpu_ps(compute_ps - mem);
 }
 
+/*
+ * A check that reads the whole page, word by word, when the page passes
+ * it: is_folio_zero_filled() (mm/page_io.c) on an all-zero page, zram's
+ * page_same_filled() on a page of one other word.  A page that fails
+ * fails at its first or last word: is_folio_zero_filled() looks at the
+ * last word first, page_same_filled() compares the first with the last
+ * (the model charges nothing for those two loads; a mostly-zero page
+ * whose non-zero byte lies mid-page would read up to it, left out).  The
+ * whole-page read is a pass that streams the page from memory, 512
+ * loads.
+ */
+static void page_scan_whole(struct folio *folio)
+{
+	const struct sim_profile *p = sim_mm->prof;
+	uint64_t bytes = (uint64_t)folio_nr_pages(folio) << PAGE_SHIFT;
+
+	memsys_stream(sim_mm->memsys, folio->nid, bytes, 0, p->mem_stream_gbps,
+		      sim_cycles_to_ps(bytes / sizeof(uint64_t)) / p->mem_loads_per_cycle);
+}
+
+/* Fill the folio with one word: zram_fill_page() (memset_l, rep stosq), folio_zero_range(). */
+static void page_fill(struct folio *folio, enum folio_data data)
+{
+	memsys_write(sim_mm->memsys, folio->nid, (uint64_t)folio_nr_pages(folio) << PAGE_SHIFT,
+		     sim_mm->prof->mem_zero_gbps);
+	folio->data = data;
+}
+
 /**
  * swap_writepage - write a locked swap-cache folio out
  * @folio: locked, in the swap cache, dirty bit already cleared for I/O
  *
- * As __swap_writepage() on a block device: writeback set, the bio
- * submitted, the folio unlocked; the reclaimer does not wait.  The
- * model completes the writeback at once (no completion event and no
- * folio_rotate_reclaimable() pass): the device's time is accounted in its
- * transfer queue, so later reads wait behind the writes.
+ * As swap_writeout() (v6.12 and later): an all-zero folio is not written
+ * anywhere; is_folio_zero_filled() found it so and swap_zeromap_folio_set()
+ * marks its slot (SWPOUT_ZERO, not PSWPOUT).  Otherwise, as
+ * __swap_writepage(): writeback set, the bio submitted, the folio
+ * unlocked; the reclaimer does not wait.  On zram the bio is
+ * zram_write_page() on this CPU: a page of one repeated word is kept as
+ * that word (page_same_filled(), the slot's ZRAM_SAME flag, no
+ * compression), any other is compressed.  The model completes the
+ * writeback at once (no completion event and no
+ * folio_rotate_reclaimable() pass): a block device's time is accounted
+ * in its transfer queue, so later reads wait behind the writes.
  */
 void swap_writepage(struct folio *folio)
 {
 	struct swap_info_struct *si = sim_mm->swap;
+	uint32_t slot = folio->swap - 1;
 	long nr = folio_nr_pages(folio);
 
+	sim_sync();
+	if (folio->data == FOLIO_DATA_ZERO) {
+		page_scan_whole(folio);		/* is_folio_zero_filled() */
+		si->slot_data[slot] = FOLIO_DATA_ZERO;
+		count_events(SIM_SWPOUT_ZERO, (uint64_t)nr);
+		folio_unlock(folio);
+		return;
+	}
 	folio_set(folio, PG_writeback);		/* folio_start_writeback() */
 	folio_unlock(folio);
 	count_events(SIM_PSWPOUT, (uint64_t)nr);
 	count_events(SIM_PGPGOUT, (uint64_t)nr * (PAGE_SIZE / 1024));
-	sim_sync();
-	if (si->zram)	/* zram_write_page(): compress on this CPU */
+	si->slot_data[slot] = FOLIO_DATA_MIXED;
+	if (si->zram && folio->data == FOLIO_DATA_SAME) {
+		page_scan_whole(folio);		/* page_same_filled() */
+		si->slot_data[slot] = FOLIO_DATA_SAME;
+		count_events(SIM_ZRAM_SAME_WRITES, (uint64_t)nr);
+	} else if (si->zram) {	/* zram_write_page(): compress on this CPU */
 		zram_memory_pass(folio, true, ((uint64_t)nr << PAGE_SHIFT) * SIM_US / si->zram_comp_bpus);
-	else
+	} else {
 		swap_device_io(si, (uint64_t)nr << PAGE_SHIFT, si->write_ps);	/* submit_bio() */
+	}
 	sim_cost_cpu_ps(sim_mm->folio_op_ps);
 	folio_clear(folio, PG_writeback);	/* folio_end_writeback() */
 }
@@ -429,22 +481,38 @@ void swap_writepage(struct folio *folio)
 /**
  * swap_read_folio - read a folio's contents from its slot and wait
  * @folio: locked, new, not yet mapped
+ * @slot: the swap slot it is read from
+ *
+ * A zero-map slot is filled with zeros (swap_read_folio_zeromap():
+ * SWPIN_ZERO, not PSWPIN); on zram a ZRAM_SAME slot is filled with its
+ * word, any other decompressed on this CPU; a block device is read and
+ * waited for.
  */
-void swap_read_folio(struct folio *folio)
+void swap_read_folio(struct folio *folio, uint32_t slot)
 {
 	struct swap_info_struct *si = sim_mm->swap;
 	long nr = folio_nr_pages(folio);
 	sim_time_t t;
 
+	sim_sync();
+	if (si->slot_data[slot] == FOLIO_DATA_ZERO) {
+		count_events(SIM_SWPIN_ZERO, (uint64_t)nr);
+		page_fill(folio, FOLIO_DATA_ZERO);
+		folio_set(folio, PG_uptodate);
+		return;
+	}
 	count_events(SIM_PSWPIN, (uint64_t)nr);
 	count_events(SIM_PGPGIN, (uint64_t)nr * (PAGE_SIZE / 1024));
-	sim_sync();
-	if (si->zram) {	/* zram_read_page(): decompress on this CPU */
+	if (si->zram && si->slot_data[slot] == FOLIO_DATA_SAME) {
+		page_fill(folio, FOLIO_DATA_SAME);	/* zram_read_from_zspool(): ZRAM_SAME */
+	} else if (si->zram) {	/* zram_read_page(): decompress on this CPU */
 		zram_memory_pass(folio, false,
 				 ((uint64_t)nr << PAGE_SHIFT) * SIM_US / si->zram_decomp_bpus);
+		folio->data = FOLIO_DATA_MIXED;
 	} else {
 		t = swap_device_io(si, (uint64_t)nr << PAGE_SHIFT, si->read_ps);
 		sim_sleep_ps(t);
+		folio->data = FOLIO_DATA_MIXED;
 	}
 	folio_set(folio, PG_uptodate);
 }

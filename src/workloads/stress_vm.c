@@ -37,15 +37,19 @@
  *
  * What the model keeps: every method as data (vm_methods[]), each a list
  * of passes over the buffer; one mechanism runs them all.  A pass has
- *   order     forward, reverse, scattered (pages in a fixed pseudo-random
- *             order: galpat's random bits) or a flush-and-reload loop on
- *             two lines (rowhammer);
+ *   order     forward, reverse, random (as many draws as pages, each a
+ *             page drawn at random, with repeats: galpat's random bits)
+ *             or a flush-and-reload loop on two lines (rowhammer);
  *   flags     VM_W: it stores, so the page is dirtied and its lines are
  *             written back; VM_NT: whole-line stores that read nothing
  *             (glibc's memset of a buffer this large is rep stosb, whose
  *             fast-string stores read no line); VM_LAT: every line costs
  *             a DRAM latency, no prefetch (clflush and reload, page-sized
- *             strides);
+ *             strides); VM_ZERO, VM_SAME: the pass leaves each page it
+ *             stores to all zero, or one non-zero word repeated (a memset,
+ *             incdec's increments), which swap-out keeps as a zero-map
+ *             bit or zram as that word, uncompressed (every other store
+ *             leaves the page "mixed": enum folio_data, src/mm/mm.h);
  *   lines     cache lines it touches per page;
  *   accesses  loads and stores per page (issue slots);
  *   bogo      counter increment per page (per pass for the hammer);
@@ -78,13 +82,13 @@
 /* Pages whose memory traffic is charged in one request. */
 #define VM_CHARGE_PAGES	16
 
-/* A prime for the scattered orders: i * VM_SCATTER_PRIME mod pages. */
+/* A prime for swap's far chunks: i * VM_SCATTER_PRIME mod pages. */
 #define VM_SCATTER_PRIME	2654435761ULL
 
 enum vm_order {
 	VM_FWD,
 	VM_REV,
-	VM_SCATTER,		/* each page once, in a fixed scattered order */
+	VM_RANDOM,		/* as many draws as pages, each a random page (repeats) */
 	VM_HAMMER,		/* @repeat rounds of clflush and reload, no pages */
 	VM_PAGEIN,		/* stress_mincore_touch_pages(): see vm_page_in() */
 };
@@ -99,6 +103,8 @@ enum vm_far {
 #define VM_W	0x1	/* stores: dirties the page, its lines are written back */
 #define VM_NT	0x2	/* whole-line stores that read nothing (rep stosb) */
 #define VM_LAT	0x4	/* each line a DRAM latency: no prefetch */
+#define VM_ZERO	0x8	/* each page stored to is all zero afterwards */
+#define VM_SAME	0x10	/* each page stored to holds one non-zero word repeated afterwards */
 
 struct vm_pass {
 	uint8_t order;
@@ -124,10 +130,13 @@ struct vm_method {
 #define PASS(o, f, acc, b)	{ .order = (o), .flags = (f), .lines = 64, .accesses = (acc), \
 				  .bogo = (b), .repeat = 1 }
 #define W_(acc, b)		PASS(VM_FWD, VM_W, acc, b)		/* stores (and RMW) */
+#define W_ZERO(acc, b)		PASS(VM_FWD, VM_W | VM_ZERO, acc, b)	/* ... leaving zeros */
+#define W_SAME(acc, b)		PASS(VM_FWD, VM_W | VM_SAME, acc, b)	/* ... leaving one word */
 #define R_(acc, b)		PASS(VM_FWD, 0, acc, b)			/* loads */
-#define MEMSET			PASS(VM_FWD, VM_W | VM_NT, 64, 0)	/* glibc memset: rep stosb */
+#define MEMSET0			PASS(VM_FWD, VM_W | VM_NT | VM_ZERO, 64, 0)	/* glibc memset: rep stosb */
+#define MEMSET1			PASS(VM_FWD, VM_W | VM_NT | VM_SAME, 64, 0)	/* ... of 0xff */
 #define PRIME61(f, b)		PASS(VM_FWD, f, 67, b)			/* every 61st byte: 67 per page */
-#define GALPAT_BITS		{ .order = VM_SCATTER, .flags = VM_W | VM_LAT, .lines = 1, \
+#define GALPAT_BITS		{ .order = VM_RANDOM, .flags = VM_W | VM_LAT, .lines = 1, \
 				  .accesses = 2, .repeat = 1 }
 #define WALK_A			{ .order = VM_FWD, .flags = VM_W, .lines = 64, .accesses = 400, \
 				  .bogo = 16, .repeat = 1, .far = VM_FAR_XOR, .far_lines = 16 }
@@ -145,7 +154,8 @@ struct vm_method {
  *   checkerboard  W 16 words per line, RW swap of 8 word pairs, R 512 (+64)
  *   flip          W 4096 (+512), 8 x RMW 4096 (+512 each), R 4096
  *   fwdrev        W 16 bytes per 16 from both ends (+256), R the same (+256)
- *   galpat-0/1    memset, 1 random byte per page, R 512 (+64)
+ *   galpat-0/1    memset, as many random bytes as pages (a page drawn at
+ *                 random for each: about 37% get none), R 512 (+64)
  *   gray          W 4096, R 4096 (+4096)
  *   grayflip      W 4096, R 4096 (+4096)
  *   incdec        memset, RMW 4096, RMW 4096 (+4096), R 4096
@@ -184,22 +194,22 @@ static const struct vm_method vm_methods[] = {
 		    W_(8192, 512), PAGEIN, W_(8192, 512), PAGEIN, W_(8192, 512), PAGEIN,
 		    W_(8192, 512), PAGEIN, W_(8192, 512), PAGEIN, W_(8192, 512), PAGEIN,
 		    R_(4096, 0) }, 1 },
-	{ "fwdrev", { { .order = VM_FWD, .flags = VM_W, .lines = 64, .accesses = 4096, .bogo = 256,
+	{ "fwdrev", { { .order = VM_FWD, .flags = VM_W | VM_SAME, .lines = 64, .accesses = 4096, .bogo = 256,
 			.repeat = 1, .far = VM_FAR_MIRROR },
 		      { .order = VM_FWD, .lines = 64, .accesses = 4096, .bogo = 256, .repeat = 1,
 			.far = VM_FAR_MIRROR } }, 1 },
-	{ "galpat-0", { MEMSET, GALPAT_BITS, PAGEIN, R_(512, 64) }, 1 },
-	{ "galpat-1", { MEMSET, GALPAT_BITS, PAGEIN, R_(512, 64) }, 1 },
+	{ "galpat-0", { MEMSET0, GALPAT_BITS, PAGEIN, R_(512, 64) }, 1 },
+	{ "galpat-1", { MEMSET1, GALPAT_BITS, PAGEIN, R_(512, 64) }, 1 },
 	{ "gray", { W_(4096, 0), PAGEIN, R_(4096, 4096) }, 1 },
 	{ "grayflip", { W_(4096, 0), PAGEIN, R_(4096, 4096) }, 1 },
-	{ "incdec", { MEMSET, W_(8192, 0), PAGEIN, W_(8192, 4096), R_(4096, 0) }, 1 },
-	{ "inc-nybble", { MEMSET, W_(8192, 512), W_(8192, 512), PAGEIN, R_(4096, 0) }, 1 },
+	{ "incdec", { MEMSET0, W_SAME(8192, 0), PAGEIN, W_ZERO(8192, 4096), R_(4096, 0) }, 1 },
+	{ "inc-nybble", { MEMSET0, W_SAME(8192, 512), W_SAME(8192, 512), PAGEIN, R_(4096, 0) }, 1 },
 	{ "lfsr32", { W_(1024, 128), PAGEIN, R_(1024, 0) }, 1 },
 	{ "modulo-x", { W_(178, 0), W_(3918, 3918), R_(178, 0) }, 23 },
 	{ "move-inv", { W_(512, 0), W_(1024, 512), PAGEIN, R_(512, 512), PASS(VM_REV, VM_W, 512, 0),
 			PAGEIN, PASS(VM_REV, VM_W, 1024, 512), PASS(VM_REV, 0, 512, 512) }, 1 },
-	{ "mscan", { W_(65536, 4096), R_(4096, 0), W_(65536, 4096), R_(4096, 0) }, 1 },
-	{ "one-zero", { MEMSET, PAGEIN, R_(512, 512), MEMSET, PAGEIN, R_(512, 512) }, 1 },
+	{ "mscan", { W_SAME(65536, 4096), R_(4096, 0), W_ZERO(65536, 4096), R_(4096, 0) }, 1 },
+	{ "one-zero", { MEMSET1, PAGEIN, R_(512, 512), MEMSET0, PAGEIN, R_(512, 512) }, 1 },
 	{ "prime-0", { PRIME61(VM_W, 0), PRIME61(VM_W, 67), PRIME61(VM_W, 67), PRIME61(VM_W, 67),
 		       PRIME61(VM_W, 67), PRIME61(VM_W, 67), PRIME61(VM_W, 67), PRIME61(VM_W, 67),
 		       PRIME61(VM_W, 67), PAGEIN, PRIME61(0, 0) }, 1 },
@@ -214,22 +224,22 @@ static const struct vm_method vm_methods[] = {
 			    PRIME61(VM_W, 67), PRIME61(VM_W, 67), PRIME61(VM_W, 67),
 			    PRIME61(VM_W, 67), PRIME61(VM_W, 67), PRIME61(VM_W, 67),
 			    PAGEIN, PRIME61(0, 0) }, 1 },
-	{ "prime-incdec", { MEMSET, W_(8192, 0), PAGEIN,
-			    { .order = VM_FWD, .flags = VM_W | VM_LAT, .lines = 1, .accesses = 2,
+	{ "prime-incdec", { MEMSET0, W_ZERO(8192, 0), PAGEIN,
+			    { .order = VM_FWD, .flags = VM_W | VM_LAT | VM_ZERO, .lines = 1, .accesses = 2,
 			      .bogo = 1, .repeat = 4096 },
 			    R_(4096, 0) }, 1 },
 	{ "rand-set", { W_(4096, 512), PAGEIN, R_(4096, 0) }, 1 },
 	{ "rand-sum", { W_(512, 64), PAGEIN, R_(512, 0) }, 1 },
 	{ "read64", { R_(512, 16) }, 1 },
 	{ "ror", { W_(4096, 512), PAGEIN, W_(8192, 512), PAGEIN, R_(4096, 0) }, 1 },
-	{ "rowhammer", { PAGEIN, W_(1024, 0), { .order = VM_HAMMER, .flags = VM_LAT, .lines = 2,
+	{ "rowhammer", { PAGEIN, W_SAME(1024, 0), { .order = VM_HAMMER, .flags = VM_LAT, .lines = 2,
 					.accesses = 2, .bogo = 1000000, .repeat = 1000000 },
 			 R_(1024, 0) }, 1 },
 	{ "swap", { W_(128, 0), SWAP_CHUNKS(VM_FWD), SWAP_CHUNKS(VM_REV), PAGEIN, R_(4096, 0) },
 	  1 },
-	{ "walk-0a", { MEMSET, WALK_A }, 1 },
+	{ "walk-0a", { MEMSET0, WALK_A }, 1 },
 	{ "walk-0d", { WALK_D }, 1 },
-	{ "walk-1a", { MEMSET, WALK_A }, 1 },
+	{ "walk-1a", { MEMSET0, WALK_A }, 1 },
 	{ "walk-1d", { WALK_D }, 1 },
 	{ "walk-flush", { PASS(VM_FWD, VM_W | VM_LAT, 1024, 64) }, 1 },
 	{ "write64", { W_(512, 16) }, 1 },
@@ -238,7 +248,7 @@ static const struct vm_method vm_methods[] = {
 	{ "write1024v", { W_(128, 32) }, 1 },
 	{ "wrrd128nt", { W_(1024, 64), R_(1024, 0) }, 1 },
 	{ "wrrd128nt", { W_(1024, 64), R_(1024, 0) }, 1 },
-	{ "zero-one", { MEMSET, PAGEIN, R_(512, 512), MEMSET, PAGEIN, R_(512, 512) }, 1 },
+	{ "zero-one", { MEMSET0, PAGEIN, R_(512, 512), MEMSET1, PAGEIN, R_(512, 512) }, 1 },
 };
 
 #define NR_VM_METHODS	(sizeof(vm_methods) / sizeof(vm_methods[0]))
@@ -349,7 +359,7 @@ uint64_t stress_vm_bogo_ops(const struct stress_vm_worker *w)
  * store faults.  Returns 0, or -ENOMEM when the fault could not be
  * resolved.
  */
-static int vm_store(struct vm_area_struct *vma, uint64_t addr)
+static int vm_store(struct vm_area_struct *vma, uint64_t addr, enum folio_data data)
 {
 	pte_t *pte = vma_pte_lookup(vma, addr);
 	int tries, ret = 0;
@@ -359,6 +369,7 @@ static int vm_store(struct vm_area_struct *vma, uint64_t addr)
 
 		if (pte_present(v) && (v & PTE_WRITE)) {
 			*pte = v | PTE_YOUNG | PTE_DIRTY;
+			pte_folio(v)->data = data;	/* what the page holds now */
 			return 0;
 		}
 		down_read(&vma->vm_mm->mmap_lock);
@@ -405,16 +416,36 @@ static void vm_charge(struct user_access *ua, struct vm_traffic *t)
 	*t = (struct vm_traffic){ 0 };
 }
 
-/* One access to page @pg (and a store's dirty bit), @lines of it from memory. */
+/*
+ * What a store of pass @p at step @i leaves in the pages it touches: as
+ * its VM_ZERO or VM_SAME flag says, except in fwdrev, whose forward
+ * cursor stores the even bytes and whose backward cursor the odd ones: a
+ * page is one word repeated once both have passed it, from the middle on.
+ */
+static enum folio_data vm_leaves(const struct vm_pass *p, uint64_t i, uint64_t pages)
+{
+	if (p->far == VM_FAR_MIRROR && 2 * i < pages - 1)
+		return FOLIO_DATA_MIXED;
+	if (p->flags & VM_ZERO)
+		return FOLIO_DATA_ZERO;
+	if (p->flags & VM_SAME)
+		return FOLIO_DATA_SAME;
+	return FOLIO_DATA_MIXED;
+}
+
+/*
+ * One access to page @pg (and a store's dirty bit, the page left holding
+ * @data), @lines of it from memory.
+ */
 static void vm_touch(struct stress_vm_worker *w, struct user_access *ua, uint64_t pg,
 		     const struct vm_pass *p, unsigned int lines, bool stream,
-		     struct vm_traffic *t)
+		     enum folio_data data, struct vm_traffic *t)
 {
 	uint64_t addr = ua->vma->vm_start + (pg << PAGE_SHIFT);
 	bool write = p->flags & VM_W;
 
 	user_access(ua, addr, write);
-	if (write && vm_store(ua->vma, addr))
+	if (write && vm_store(ua->vma, addr, data))
 		w->oom++;
 	if (!stream || (p->flags & VM_LAT)) {
 		t->lat_lines += lines;
@@ -427,19 +458,20 @@ static void vm_touch(struct stress_vm_worker *w, struct user_access *ua, uint64_
 
 /* The pages a pass touches beside @pg. */
 static void vm_touch_far(struct stress_vm_worker *w, struct user_access *ua, uint64_t pg,
-			 uint64_t pages, const struct vm_pass *p, struct vm_traffic *t)
+			 uint64_t pages, const struct vm_pass *p, enum folio_data data,
+			 struct vm_traffic *t)
 {
 	uint64_t k, q;
 
 	switch (p->far) {
 	case VM_FAR_MIRROR:
-		vm_touch(w, ua, pages - 1 - pg, p, p->lines, true, t);
+		vm_touch(w, ua, pages - 1 - pg, p, p->lines, true, data, t);
 		break;
 	case VM_FAR_XOR:
 		for (k = 1; k < pages; k <<= 1) {
 			q = pg ^ k;
 			if (q < pages) {
-				vm_touch(w, ua, q, p, p->far_lines, false, t);
+				vm_touch(w, ua, q, p, p->far_lines, false, data, t);
 				t->issue += 2ULL * p->far_lines - 1;
 			}
 		}
@@ -447,7 +479,7 @@ static void vm_touch_far(struct stress_vm_worker *w, struct user_access *ua, uin
 	case VM_FAR_RANDOM:
 		for (k = 0; k < p->nr_far; k++) {
 			q = ((pg * p->nr_far + k) * VM_SCATTER_PRIME) % pages;
-			vm_touch(w, ua, q, p, p->far_lines, false, t);
+			vm_touch(w, ua, q, p, p->far_lines, false, data, t);
 			t->issue += 4ULL * 64 - 1;	/* a 64-byte exchange */
 		}
 		break;
@@ -523,6 +555,7 @@ static bool vm_pass_run(struct stress_vm_worker *w, struct user_access *ua,
 {
 	uint64_t pages = w->bytes >> PAGE_SHIFT, i, pg;
 	struct vm_traffic t = { 0 };
+	enum folio_data data;
 	uint32_t r;
 
 	if (p->order == VM_HAMMER)
@@ -537,13 +570,14 @@ static bool vm_pass_run(struct stress_vm_worker *w, struct user_access *ua,
 			}
 			if (p->order == VM_REV)
 				pg = pages - 1 - i;
-			else if (p->order == VM_SCATTER)
-				pg = (i * VM_SCATTER_PRIME) % pages;
+			else if (p->order == VM_RANDOM)
+				pg = sim_rng_below(&sim_current()->rng, pages);
 			else
 				pg = i;
-			vm_touch(w, ua, pg, p, p->lines, true, &t);
+			data = vm_leaves(p, i, pages);
+			vm_touch(w, ua, pg, p, p->lines, true, data, &t);
 			if (p->far != VM_FAR_NONE)
-				vm_touch_far(w, ua, pg, pages, p, &t);
+				vm_touch_far(w, ua, pg, pages, p, data, &t);
 			t.issue += p->accesses - 1;
 			w->counter += p->bogo;
 			if (++t.pages == VM_CHARGE_PAGES)
