@@ -555,9 +555,15 @@ static void test_stress_vm_page_in_sweeps(void **state)
  *   prime-incdec  c reset, then c++ per byte of the strided pass = 1,048,576
  *   rowhammer     VM_ROWHAMMER_LOOPS per call, any size   = 1,000,000
  *   write64       buf_sz / 256 (32 words per iteration)   = 4,096
- *   modulo-x      every byte but one in 23, 23 strides: 22 x 2^20 =
- *                 23,068,672; the model's 3,918 per page gives 23,069,184
- *                 (4096 x 22 / 23 = 3,917.9 rounded)
+ *   modulo-x      23 strides, each c++ per complement store: the loop
+ *                 stores 22 bytes then its pointer steps 23 more, so 22
+ *                 of every 46 bytes, 2^20 x 22 / 46 = 501,493 per stride,
+ *                 11,534,336 in all; the model's 1,959 per page (4096 x
+ *                 22 / 46 = 1,958.96 rounded) gives 11,534,592
+ *   lfsr32        c++ per 8 uint32_t stores, the pointer stepping 32 of
+ *                 them (128 bytes): 2^20 / 128                 = 8,192
+ *   rand-sum      c++ per 8 uint64_t stores, the pointer stepping 64 of
+ *                 them (512 bytes): 2^20 / 512                 = 2,048
  * and a worker's bogo ops are the counter >> 12.
  */
 static void test_stress_vm_method_counter(void **state)
@@ -572,7 +578,9 @@ static void test_stress_vm_method_counter(void **state)
 	assert_int_equal(stress_vm_method_counter(25, 256), 1000000);
 	assert_int_equal(stress_vm_method_counter(25, 1), 1000000);
 	assert_int_equal(stress_vm_method_counter(32, 256), 4096);
-	assert_int_equal(stress_vm_method_counter(12, 256), 23069184);
+	assert_int_equal(stress_vm_method_counter(12, 256), 11534592);
+	assert_int_equal(stress_vm_method_counter(11, 256), 8192);
+	assert_int_equal(stress_vm_method_counter(22, 256), 2048);
 	assert_int_equal(stress_vm_bogo_ops(&w), (16384 + 1179648) >> 12);
 	assert_int_equal(stress_vm_bogo_ops(&w), 292);
 }

@@ -133,6 +133,11 @@ struct vm_method {
 #define W_ZERO(acc, b)		PASS(VM_FWD, VM_W | VM_ZERO, acc, b)	/* ... leaving zeros */
 #define W_SAME(acc, b)		PASS(VM_FWD, VM_W | VM_SAME, acc, b)	/* ... leaving one word */
 #define R_(acc, b)		PASS(VM_FWD, 0, acc, b)			/* loads */
+/* A pass over @l of each page's 64 lines (strided stores or loads). */
+#define W_LINES(l, acc, b)	{ .order = VM_FWD, .flags = VM_W, .lines = (l), .accesses = (acc), \
+				  .bogo = (b), .repeat = 1 }
+#define R_LINES(l, acc, b)	{ .order = VM_FWD, .lines = (l), .accesses = (acc), .bogo = (b), \
+				  .repeat = 1 }
 #define MEMSET0			PASS(VM_FWD, VM_W | VM_NT | VM_ZERO, 64, 0)	/* glibc memset: rep stosb */
 #define MEMSET1			PASS(VM_FWD, VM_W | VM_NT | VM_SAME, 64, 0)	/* ... of 0xff */
 #define PRIME61(f, b)		PASS(VM_FWD, f, 67, b)			/* every 61st byte: 67 per page */
@@ -160,8 +165,11 @@ struct vm_method {
  *   grayflip      W 4096, R 4096 (+4096)
  *   incdec        memset, RMW 4096, RMW 4096 (+4096), R 4096
  *   inc-nybble    memset, RMW 4096 (+512), RMW 4096 (+512), R 4096
- *   lfsr32        W 1024 words (+128), R 1024
- *   modulo-x      23 x (W 178, W 3918 (+3918), R 178): stride 23
+ *   lfsr32        W 8 words per 128 bytes (its uint32_t pointer steps
+ *                 32 words): 256 words in 32 lines (+32), R the same
+ *   modulo-x      23 x (W 178, W 1959 (+1959), R 178): stride 23; the
+ *                 complement loop's pointer steps twice per 23 bytes, so
+ *                 it stores 22 bytes of every 46
  *   move-inv      W 512, RW 512 (+512), R 512 (+512), then the same in reverse
  *   mscan         RMW 8 per byte (+4096), R 4096, RMW 8 per byte (+4096), R 4096
  *   one-zero      memset, R 512 (+512), memset, R 512 (+512)
@@ -169,7 +177,8 @@ struct vm_method {
  *   prime-incdec  memset, RMW 4096, 4096 sweeps of 1 byte per page, the
  *                 stride one page and a little (+1 each), R 4096
  *   rand-set      W 4096 (+512), R 4096
- *   rand-sum      W 512 words (+64), R 512
+ *   rand-sum      W 8 words per 512 bytes (its uint64_t pointer steps 64
+ *                 words): 64 words in 8 lines (+8), R the same
  *   read64        R 512 words (+16)
  *   ror           W 4096 (+512), RMW 4096 (+512), R 4096
  *   rowhammer     W 1024 words, 10^6 rounds of 2 flushed loads (+10^6 per
@@ -204,8 +213,8 @@ static const struct vm_method vm_methods[] = {
 	{ "grayflip", { W_(4096, 0), PAGEIN, R_(4096, 4096) }, 1 },
 	{ "incdec", { MEMSET0, W_SAME(8192, 0), PAGEIN, W_ZERO(8192, 4096), R_(4096, 0) }, 1 },
 	{ "inc-nybble", { MEMSET0, W_SAME(8192, 512), W_SAME(8192, 512), PAGEIN, R_(4096, 0) }, 1 },
-	{ "lfsr32", { W_(1024, 128), PAGEIN, R_(1024, 0) }, 1 },
-	{ "modulo-x", { W_(178, 0), W_(3918, 3918), R_(178, 0) }, 23 },
+	{ "lfsr32", { W_LINES(32, 256, 32), PAGEIN, R_LINES(32, 256, 0) }, 1 },
+	{ "modulo-x", { W_(178, 0), W_(1959, 1959), R_(178, 0) }, 23 },
 	{ "move-inv", { W_(512, 0), W_(1024, 512), PAGEIN, R_(512, 512), PASS(VM_REV, VM_W, 512, 0),
 			PAGEIN, PASS(VM_REV, VM_W, 1024, 512), PASS(VM_REV, 0, 512, 512) }, 1 },
 	{ "mscan", { W_SAME(65536, 4096), R_(4096, 0), W_ZERO(65536, 4096), R_(4096, 0) }, 1 },
@@ -229,7 +238,7 @@ static const struct vm_method vm_methods[] = {
 			      .bogo = 1, .repeat = 4096 },
 			    R_(4096, 0) }, 1 },
 	{ "rand-set", { W_(4096, 512), PAGEIN, R_(4096, 0) }, 1 },
-	{ "rand-sum", { W_(512, 64), PAGEIN, R_(512, 0) }, 1 },
+	{ "rand-sum", { W_LINES(8, 64, 8), PAGEIN, R_LINES(8, 64, 0) }, 1 },
 	{ "read64", { R_(512, 16) }, 1 },
 	{ "ror", { W_(4096, 512), PAGEIN, W_(8192, 512), PAGEIN, R_(4096, 0) }, 1 },
 	{ "rowhammer", { PAGEIN, W_SAME(1024, 0), { .order = VM_HAMMER, .flags = VM_LAT, .lines = 2,
