@@ -546,6 +546,52 @@ static void test_stress_vm_page_in_sweeps(void **state)
 }
 
 /*
+ * What the methods' stores leave reaches the swap device.  Two workers of
+ * 4 MiB (1,024 pages) in a 2 MiB memcg, `before`, V0.16.00-V0.17.05's
+ * order, 1 s, with the invariant checks: cache-lines, cache-stripe and
+ * checkerboard add 64 per page, flip 4,608, fwdrev 512 (5,312 in all), so
+ * a worker past fwdrev and into galpat-0 stands at 5,312-5,376 per page.
+ * Its fwdrev pages (one 4-byte pattern once both cursors passed them)
+ * went to zram as same-filled and galpat-0's memset pages to the zero
+ * map: both counts are positive, and every write-out is one or the other
+ * (pswpout + swpout_zero = nr_vmscan_write); no more zero pages come back
+ * than went out.
+ */
+static void test_stress_vm_page_data_reaches_swap(void **state)
+{
+	const struct scenario_ops *s = sim_scenario_find("reclaim-tlb");
+	struct sim_variant_result r;
+	struct sim_run_config cfg;
+	static struct sim_profile p;
+	uint64_t per_page;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(sim_profile_load("server-16", &p, err, sizeof(err)), 0);
+	sim_run_config_init(&cfg, s, &p, 1);
+	cfg.check = true;
+	set_param(&cfg, "workers", 2);
+	set_param(&cfg, "vm_bytes", 8ULL << 20);
+	set_param(&cfg, "memcg_limit", 2ULL << 20);
+	set_param(&cfg, "node_memory", 256ULL << 20);
+	set_param(&cfg, "swap", 64ULL << 20);
+	set_param(&cfg, "duration", 1000ULL * 1000000);
+	set_param(&cfg, "stress_ng", STRESS_VM_V0_17);
+	memset(&r, 0, sizeof(r));
+	r.name = "before";
+	assert_int_equal(s->run(&cfg, sim_scenario_variant_index(s, "before"), &r, err,
+				sizeof(err)), 0);
+	/* bogo ops/s x 1 s x 4096 / (2 workers x 1,024 pages) */
+	per_page = (uint64_t)metric(s, &r, "bogo_ops_per_s") * 4096 / 2048;
+	assert_true(per_page >= 5312 && per_page < 5376 + 64);
+	assert_true(r.counters[SIM_ZRAM_SAME_WRITES] > 0);
+	assert_true(r.counters[SIM_SWPOUT_ZERO] > 0);
+	assert_int_equal(r.counters[SIM_PSWPOUT] + r.counters[SIM_SWPOUT_ZERO],
+			 r.counters[SIM_NR_VMSCAN_WRITE]);
+	assert_true(r.counters[SIM_SWPIN_ZERO] <= r.counters[SIM_SWPOUT_ZERO]);
+}
+
+/*
  * One call's bogo counter over a 1 MiB buffer (256 pages), worked from
  * each method's loop in stress-vm.c:
  *   cache-lines   c += buf_sz / 64                       = 16,384
@@ -710,6 +756,7 @@ int main(void)
 		cmocka_unit_test(test_stress_vm_method_counter),
 		cmocka_unit_test(test_stress_vm_method_sweeps),
 		cmocka_unit_test(test_stress_vm_page_in_sweeps),
+		cmocka_unit_test(test_stress_vm_page_data_reaches_swap),
 		cmocka_unit_test(test_stress_vm_worker_counts_its_calls),
 		cmocka_unit_test(test_memsys_stream_pass_time),
 	};
