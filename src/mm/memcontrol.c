@@ -92,9 +92,13 @@ static void refill_stock(struct mem_cgroup *memcg, unsigned int nr)
 }
 
 /*
- * try_charge_memcg(): over the limit, reclaim directly from the memcg
- * (try_to_free_mem_cgroup_pages()) and retry, up to MAX_RECLAIM_RETRIES
- * times; then -ENOMEM (the memcg OOM killer is not modelled).
+ * try_charge_memcg(): the CPU's stock first, then a batch of
+ * MEMCG_CHARGE_BATCH; once the batch fails the call charges only what it
+ * needs (batch = nr_pages for every retry after), so a charge after
+ * reclaim refills no stock.  Over the limit, reclaim directly from the
+ * memcg (try_to_free_mem_cgroup_pages()) and retry from the stock, up to
+ * MAX_RECLAIM_RETRIES times; then -ENOMEM (the memcg OOM killer is not
+ * modelled).
  */
 static int try_charge_memcg(struct mem_cgroup *memcg, unsigned int nr_pages)
 {
@@ -102,16 +106,18 @@ static int try_charge_memcg(struct mem_cgroup *memcg, unsigned int nr_pages)
 	int nr_retries = 16;	/* MAX_RECLAIM_RETRIES */
 	unsigned long nr_reclaimed;
 
+retry:
 	if (consume_stock(memcg, nr_pages))
 		return 0;
-retry:
 	if (page_counter_try_charge(&memcg->memory, batch)) {
 		if (batch > nr_pages)
 			refill_stock(memcg, batch - nr_pages);
 		return 0;
 	}
-	if (batch > nr_pages && page_counter_try_charge(&memcg->memory, nr_pages))
-		return 0;
+	if (batch > nr_pages) {
+		batch = nr_pages;
+		goto retry;
+	}
 	if (!sim_mm->swap)
 		return -12;	/* -ENOMEM: no reclaim without swap in the model */
 	nr_reclaimed = try_to_free_mem_cgroup_pages(memcg, nr_pages);
