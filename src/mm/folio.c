@@ -169,17 +169,6 @@ static bool lru_gen_is_active(const struct lruvec *lruvec, int gen)
 	return gen == lru_gen_from_seq(max_seq) || gen == lru_gen_from_seq(max_seq - 1);
 }
 
-/* update_lru_size() for MGLRU: the pages only (nr_folios is kept by add and del). */
-static void lru_gen_lru_size(struct lruvec *lruvec, enum lru_list lru, long nr_pages)
-{
-	static const char *const lru_names[2] = { "inactive_anon", "active_anon" };
-
-	lruvec->nr_pages[lru] += nr_pages;
-	sim_trace_counter("nr_", lru_names[lru], lruvec, lruvec->nr_pages[lru]);
-	sim_line_write(&lruvec->size_line);
-	sim_cost_cpu_ps(sim_mm->folio_op_ps);
-}
-
 /**
  * lru_gen_update_size - move a folio's pages between generations' counts
  * @lruvec: its lruvec
@@ -200,19 +189,20 @@ void lru_gen_update_size(struct lruvec *lruvec, struct folio *folio, int old_gen
 		lrugen->nr_pages[old_gen] -= delta;
 	if (new_gen >= 0)
 		lrugen->nr_pages[new_gen] += delta;
+	/* the /proc counts' pages only: nr_folios is kept by add and del */
 	if (old_gen < 0) {
-		lru_gen_lru_size(lruvec, LRU_INACTIVE_ANON + lru_gen_is_active(lruvec, new_gen),
-				 delta);
+		update_lru_size(lruvec, LRU_INACTIVE_ANON + lru_gen_is_active(lruvec, new_gen),
+				delta, 0);
 		return;
 	}
 	if (new_gen < 0) {
-		lru_gen_lru_size(lruvec, LRU_INACTIVE_ANON + lru_gen_is_active(lruvec, old_gen),
-				 -delta);
+		update_lru_size(lruvec, LRU_INACTIVE_ANON + lru_gen_is_active(lruvec, old_gen),
+				-delta, 0);
 		return;
 	}
 	if (!lru_gen_is_active(lruvec, old_gen) && lru_gen_is_active(lruvec, new_gen)) {
-		lru_gen_lru_size(lruvec, LRU_INACTIVE_ANON, -delta);
-		lru_gen_lru_size(lruvec, LRU_ACTIVE_ANON, delta);
+		update_lru_size(lruvec, LRU_INACTIVE_ANON, -delta, 0);
+		update_lru_size(lruvec, LRU_ACTIVE_ANON, delta, 0);
 	}
 }
 

@@ -338,11 +338,6 @@ void khugepaged_move_tail(struct mm_struct *mm)
 
 /* ---- collapse ------------------------------------------------------------ */
 
-static inline uint64_t vma_pmd_index(const struct vm_area_struct *vma, uint64_t addr)
-{
-	return (addr - (vma->vm_start & ~(PMD_SIZE - 1))) >> PMD_SHIFT;
-}
-
 static inline struct spinlock *vma_ptl(struct vm_area_struct *vma, uint64_t addr)
 {
 	return &vma->ptl[vma_pmd_index(vma, addr)];

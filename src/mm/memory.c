@@ -46,7 +46,7 @@ static inline pte_t *vma_pte(struct vm_area_struct *vma, uint64_t addr)
 
 static inline struct spinlock *pte_lockptr(struct vm_area_struct *vma, uint64_t addr)
 {
-	return &vma->ptl[(addr - (vma->vm_start & ~(PMD_SIZE - 1))) >> PMD_SHIFT];
+	return &vma->ptl[vma_pmd_index(vma, addr)];
 }
 
 static bool pte_range_none(struct vm_area_struct *vma, uint64_t addr, long nr)
@@ -392,7 +392,7 @@ static int handle_mm_fault_flags(struct vm_area_struct *vma, uint64_t addr, bool
 	/* The PMD-THP fault path registers the mm (do_huge_pmd_anonymous_page()). */
 	if (vma->thp_eligible && sim_mm->thp_pmd_enabled)
 		khugepaged_enter_vma(vma);
-	if (vma->pmd_huge[(addr - (vma->vm_start & ~(PMD_SIZE - 1))) >> PMD_SHIFT])
+	if (vma->pmd_huge[vma_pmd_index(vma, addr)])
 		goto out;
 	if (pte_none(*pte))
 		ret = do_anonymous_page(vma, addr, flags);
@@ -518,7 +518,7 @@ static uint64_t zap_pte_range(struct mmu_gather *tlb, struct vm_area_struct *vma
 /* zap_huge_pmd(): unmap a PMD-mapped THP into the gather, under the PMD's lock. */
 static void zap_huge_pmd(struct mmu_gather *tlb, struct vm_area_struct *vma, uint64_t addr)
 {
-	uint64_t idx = (addr - (vma->vm_start & ~(PMD_SIZE - 1))) >> PMD_SHIFT;
+	uint64_t idx = vma_pmd_index(vma, addr);
 	uint64_t haddr = addr & ~(PMD_SIZE - 1);
 	struct spinlock *ptl = pte_lockptr(vma, addr);
 	struct folio *folio;
@@ -555,7 +555,7 @@ void unmap_vmas(struct mmu_gather *tlb, struct vm_area_struct *vma)
 
 		if (next > vma->vm_end)
 			next = vma->vm_end;
-		if (vma->pmd_huge[(addr - (vma->vm_start & ~(PMD_SIZE - 1))) >> PMD_SHIFT])
+		if (vma->pmd_huge[vma_pmd_index(vma, addr)])
 			zap_huge_pmd(tlb, vma, addr);
 		else
 			zap_pte_range(tlb, vma, addr, next);

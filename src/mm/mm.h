@@ -410,6 +410,12 @@ struct vm_area_struct {
 };
 
 /* The PMDs @vma spans: the entries of pmd_huge[], pmd_flags[] and ptl[]. */
+/* The index of @addr's PMD in @vma's per-PMD arrays (ptl, pmd_huge, pmd_flags). */
+static inline uint64_t vma_pmd_index(const struct vm_area_struct *vma, uint64_t addr)
+{
+	return (addr - (vma->vm_start & ~(PMD_SIZE - 1))) >> PMD_SHIFT;
+}
+
 static inline uint64_t vma_nr_pmds(const struct vm_area_struct *vma)
 {
 	uint64_t base = vma->vm_start & ~(PMD_SIZE - 1);

@@ -423,11 +423,10 @@ static void page_scan_whole(struct folio *folio)
 }
 
 /* Fill the folio with one word: zram_fill_page() (memset_l, rep stosq), folio_zero_range(). */
-static void page_fill(struct folio *folio, enum folio_data data)
+static void page_fill(struct folio *folio)
 {
 	memsys_write(sim_mm->memsys, folio->nid, (uint64_t)folio_nr_pages(folio) << PAGE_SHIFT,
 		     sim_mm->prof->mem_zero_gbps);
-	folio->data = data;
 }
 
 /**
@@ -464,10 +463,10 @@ void swap_writepage(struct folio *folio)
 	folio_unlock(folio);
 	count_events(SIM_PSWPOUT, (uint64_t)nr);
 	count_events(SIM_PGPGOUT, (uint64_t)nr * (PAGE_SIZE / 1024));
-	si->slot_data[slot] = FOLIO_DATA_MIXED;
-	if (si->zram && folio->data == FOLIO_DATA_SAME) {
+	/* only zram keeps a page of one word as that word (ZRAM_SAME) */
+	si->slot_data[slot] = si->zram ? folio->data : FOLIO_DATA_MIXED;
+	if (si->slot_data[slot] == FOLIO_DATA_SAME) {
 		page_scan_whole(folio);		/* page_same_filled() */
-		si->slot_data[slot] = FOLIO_DATA_SAME;
 		count_events(SIM_ZRAM_SAME_WRITES, (uint64_t)nr);
 	} else if (si->zram) {	/* zram_write_page(): compress on this CPU */
 		zram_memory_pass(folio, true, ((uint64_t)nr << PAGE_SHIFT) * SIM_US / si->zram_comp_bpus);
@@ -495,24 +494,23 @@ void swap_read_folio(struct folio *folio, uint32_t slot)
 	sim_time_t t;
 
 	sim_sync();
-	if (si->slot_data[slot] == FOLIO_DATA_ZERO) {
+	folio->data = si->slot_data[slot];	/* what was written */
+	if (folio->data == FOLIO_DATA_ZERO) {
 		count_events(SIM_SWPIN_ZERO, (uint64_t)nr);
-		page_fill(folio, FOLIO_DATA_ZERO);
+		page_fill(folio);
 		folio_set(folio, PG_uptodate);
 		return;
 	}
 	count_events(SIM_PSWPIN, (uint64_t)nr);
 	count_events(SIM_PGPGIN, (uint64_t)nr * (PAGE_SIZE / 1024));
-	if (si->zram && si->slot_data[slot] == FOLIO_DATA_SAME) {
-		page_fill(folio, FOLIO_DATA_SAME);	/* zram_read_from_zspool(): ZRAM_SAME */
+	if (folio->data == FOLIO_DATA_SAME) {
+		page_fill(folio);	/* zram_read_from_zspool(): ZRAM_SAME */
 	} else if (si->zram) {	/* zram_read_page(): decompress on this CPU */
 		zram_memory_pass(folio, false,
 				 ((uint64_t)nr << PAGE_SHIFT) * SIM_US / si->zram_decomp_bpus);
-		folio->data = FOLIO_DATA_MIXED;
 	} else {
 		t = swap_device_io(si, (uint64_t)nr << PAGE_SHIFT, si->read_ps);
 		sim_sleep_ps(t);
-		folio->data = FOLIO_DATA_MIXED;
 	}
 	folio_set(folio, PG_uptodate);
 }

@@ -724,12 +724,6 @@ static void lru_gen_list_move(struct lruvec *lruvec, struct folio *folio, int ge
 		list_move(&folio->lru_node, head);
 }
 
-/* The index of @addr's PMD in @vma's per-PMD arrays. */
-static uint64_t vma_pmd_index(const struct vm_area_struct *vma, uint64_t addr)
-{
-	return (addr >> PMD_SHIFT) - (vma->vm_start >> PMD_SHIFT);
-}
-
 /* suitable_to_scan(): at least one young PTE per cache line of PTEs on average. */
 static bool suitable_to_scan(long total, long young)
 {

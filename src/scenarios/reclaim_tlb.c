@@ -260,7 +260,7 @@ static const struct sim_metric reclaim_tlb_metrics[] = {
 	{ 0 },
 };
 
-/* What the post does not say (docs/results.md): the swap device. */
+/* What the post does not say (docs/results.md): the swap device, stress-ng's version, the LRU. */
 static const char *const reclaim_tlb_unpublished[] = { "swap_device", "stress_ng", "lru", NULL };
 
 static const struct sim_published reclaim_tlb_published[] = {

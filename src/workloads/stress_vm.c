@@ -126,18 +126,16 @@ struct vm_method {
 	uint32_t loops;			/* the passes are made this many times */
 };
 
-/* A dense pass: every line of every page, in order. */
-#define PASS(o, f, acc, b)	{ .order = (o), .flags = (f), .lines = 64, .accesses = (acc), \
+/* A pass over @l of each page's 64 lines; PASS, a dense one: every line, in order. */
+#define PASS_L(o, f, l, acc, b)	{ .order = (o), .flags = (f), .lines = (l), .accesses = (acc), \
 				  .bogo = (b), .repeat = 1 }
+#define PASS(o, f, acc, b)	PASS_L(o, f, 64, acc, b)
 #define W_(acc, b)		PASS(VM_FWD, VM_W, acc, b)		/* stores (and RMW) */
 #define W_ZERO(acc, b)		PASS(VM_FWD, VM_W | VM_ZERO, acc, b)	/* ... leaving zeros */
 #define W_SAME(acc, b)		PASS(VM_FWD, VM_W | VM_SAME, acc, b)	/* ... leaving one word */
 #define R_(acc, b)		PASS(VM_FWD, 0, acc, b)			/* loads */
-/* A pass over @l of each page's 64 lines (strided stores or loads). */
-#define W_LINES(l, acc, b)	{ .order = VM_FWD, .flags = VM_W, .lines = (l), .accesses = (acc), \
-				  .bogo = (b), .repeat = 1 }
-#define R_LINES(l, acc, b)	{ .order = VM_FWD, .lines = (l), .accesses = (acc), .bogo = (b), \
-				  .repeat = 1 }
+#define W_LINES(l, acc, b)	PASS_L(VM_FWD, VM_W, l, acc, b)		/* strided stores */
+#define R_LINES(l, acc, b)	PASS_L(VM_FWD, 0, l, acc, b)		/* strided loads */
 #define MEMSET0			PASS(VM_FWD, VM_W | VM_NT | VM_ZERO, 64, 0)	/* glibc memset: rep stosb */
 #define MEMSET1			PASS(VM_FWD, VM_W | VM_NT | VM_SAME, 64, 0)	/* ... of 0xff */
 #define PRIME61(f, b)		PASS(VM_FWD, f, 67, b)			/* every 61st byte: 67 per page */

@@ -9,10 +9,11 @@ struct mm_struct;
 
 /* Which stress-ng's method table: its order changed in 2025. */
 enum {
-	STRESS_VM_V0_22,		/* 291fc434, August 2026 (the default) */
+	STRESS_VM_V0_22,		/* 291fc434, August 2026 */
 	STRESS_VM_V0_19,		/* V0.19.00, May 2025 */
 	STRESS_VM_V0_17,		/* V0.16.00-V0.17.05, July 2023-February 2024: V0.19's
-					   order without walk-flush, and the page-in sweeps */
+					   order without walk-flush, and the page-in sweeps
+					   (reclaim-tlb's default) */
 };
 
 /* One stress-ng vm worker: its own process (mm) and its share of --vm-bytes. */
