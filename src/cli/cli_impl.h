@@ -143,6 +143,7 @@ int cmd_merge(struct cli *c, int argc, char **argv);
 int cmd_diff(struct cli *c, int argc, char **argv);
 int cmd_sensitivity(struct cli *c, int argc, char **argv);
 int cmd_profiles(struct cli *c, int argc, char **argv);
+int cmd_calibrate(struct cli *c, int argc, char **argv);
 int cmd_live(struct cli *c, int argc, char **argv);
 int cmd_compare(struct cli *c, int argc, char **argv);
 int cmd_help(struct cli *c, int argc, char **argv);

@@ -61,6 +61,7 @@ struct profile_parse {
 	const char *origin;		/* this file's path or builtin name */
 	int depth;			/* includes above this file */
 	int nr_inherited_sources;	/* p->sources[0..n): from includes, may be replaced */
+	int nr_inherited_ranges;	/* p->ranges[0..n): from includes, dropped when this file sets the key */
 	bool any_key;			/* a key was read: include must come first */
 	bool err_whole;			/* err already names file:line (an include's) */
 	const char *next;		/* reader: the rest of the text */
@@ -498,6 +499,31 @@ int sim_profile_check(const struct sim_profile *p, char *err, size_t errlen)
 /* Includes nest at most this deep (a cycle ends here). */
 #define PROFILE_MAX_INCLUDE_DEPTH	8
 
+/*
+ * A range is where an assumed value may lie: it belongs to the value that
+ * its file gave.  A file that sets the key again (a measured value over
+ * an include's assumption, as `mmsim calibrate` writes) drops the range
+ * its include gave for it.
+ */
+static void profile_drop_inherited_ranges(struct profile_parse *pp)
+{
+	struct sim_profile *p = pp->p;
+	int k = 0;
+
+	while (k < pp->nr_inherited_ranges) {
+		int i = profile_field_dotted(p->ranges[k].key);
+
+		if (i < 0 || !pp->own[i]) {
+			k++;
+			continue;
+		}
+		memmove(&p->ranges[k], &p->ranges[k + 1],
+			(size_t)(p->nr_ranges - k - 1) * sizeof(p->ranges[0]));
+		p->nr_ranges--;
+		pp->nr_inherited_ranges--;
+	}
+}
+
 static bool names_a_file(const char *s);
 static char *read_whole_file(const char *path, char *err, size_t errlen);
 
@@ -533,6 +559,7 @@ static int profile_parse_text(const char *text, const char *origin, struct sim_p
 				 origin, line);
 		goto out_free;
 	}
+	profile_drop_inherited_ranges(pp);
 	ret = 0;
 out_free:
 	free(pp);
@@ -585,6 +612,7 @@ static int profile_include(struct profile_parse *pp, const char *name)
 		pp->err_whole = true;
 	}
 	pp->nr_inherited_sources = pp->p->nr_sources;
+	pp->nr_inherited_ranges = pp->p->nr_ranges;
 	free(buf);
 	return ret;
 }

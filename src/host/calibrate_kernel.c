@@ -1,0 +1,781 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * `mmsim calibrate`: the kernel's side of this machine.
+ *
+ *   ipi.*               membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED): it IPIs
+ *                       every CPU that runs a thread of this mm.  Its time with
+ *                       a thread of the mm spinning on another CPU, less its
+ *                       time without one, is an IPI round trip; the spinning
+ *                       thread sees the interrupt as a gap in its TSC readings,
+ *                       which is the receiver's entry, handler and exit
+ *   tlb.invlpg_ns, flush_all_ns  the same gaps for a TLB shootdown: a 1-page,
+ *                       a 32-page and a (ceiling + 1)-page mprotect() of pages
+ *                       the spinning thread touched (flush_tlb_func() does one
+ *                       INVLPG per page up to the ceiling, then a full flush)
+ *   single-thread kernel paths, for the fit (calibrate_fit.c) and the notes:
+ *                       a write fault of a new 4K page and of 16K and 64K mTHP,
+ *                       munmap() and MADV_DONTNEED per folio, mmap()+munmap()
+ *                       of an empty region; swap-out (MADV_PAGEOUT) and
+ *                       swap-in (a touch) of a 4K page through zram (root)
+ *   swap.zram_*         O_DIRECT writes and reads of 4K pages on a zram
+ *                       device of our own, text-like pages less zero-filled
+ *                       pages (zram stores those without compressing)
+ *
+ * As root, an mTHP size that is off is set to "madvise" for its runs (and
+ * larger sizes that would win to "never"), through live/settings.c, and
+ * restored at once; zram devices are made and removed through
+ * /sys/class/zram-control.  SIGINT, SIGTERM and SIGHUP wait while a
+ * setting is changed.  Without root nothing is changed, and the run says
+ * what it skipped.  Mirrors no kernel function.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/membarrier.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#if defined(__x86_64__)
+#include <x86intrin.h>
+#endif
+
+#include "host/calibrate.h"
+#include "live/live_internal.h"
+
+#ifndef MADV_PAGEOUT
+#define MADV_PAGEOUT 21
+#endif
+
+static double cal_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* Signals that would end the run wait while a setting of the machine is changed. */
+static void cal_hold_signals(bool hold)
+{
+	sigset_t s;
+
+	sigemptyset(&s);
+	sigaddset(&s, SIGINT);
+	sigaddset(&s, SIGTERM);
+	sigaddset(&s, SIGHUP);
+	pthread_sigmask(hold ? SIG_BLOCK : SIG_UNBLOCK, &s, NULL);
+}
+
+/* ---- IPIs and shootdowns ---- */
+
+#if defined(__x86_64__)
+#define CAL_MAX_GAPS	8192
+
+/*
+ * A thread of this mm on another CPU that reads the TSC in a loop and
+ * records every gap longer than a threshold: the time an interrupt took
+ * from it.
+ */
+struct cal_spinner {
+	int cpu;
+	int stop, ready;		/* atomics */
+	uint64_t thresh;		/* TSC ticks */
+	const char *touch;		/* pages it reads first, or NULL */
+	uint64_t touch_bytes;
+	uint64_t gap_a[CAL_MAX_GAPS], gap_b[CAL_MAX_GAPS];
+	int nr_gaps;
+};
+
+static void *cal_spinner_thread(void *p)
+{
+	struct cal_spinner *s = p;
+	uint64_t prev, now, sum = 0;
+
+	cal_pin(s->cpu);
+	for (uint64_t off = 0; s->touch && off < s->touch_bytes; off += 4096)
+		sum += (uint64_t)s->touch[off];
+	__asm__ volatile("" : : "r"(sum));
+	__atomic_store_n(&s->ready, 1, __ATOMIC_RELEASE);
+	prev = __rdtsc();
+	while (!__atomic_load_n(&s->stop, __ATOMIC_ACQUIRE)) {
+		now = __rdtsc();
+		if (now - prev > s->thresh && s->nr_gaps < CAL_MAX_GAPS) {
+			s->gap_a[s->nr_gaps] = prev;
+			s->gap_b[s->nr_gaps] = now;
+			s->nr_gaps++;
+		}
+		prev = now;
+	}
+	return NULL;
+}
+
+static double cal_tsc_per_ns(void)
+{
+	double t0 = cal_now_ns(), t1;
+	uint64_t c0 = __rdtsc(), c1;
+
+	do
+		t1 = cal_now_ns();
+	while (t1 - t0 < 20e6);
+	c1 = __rdtsc();
+	return (double)(c1 - c0) / (t1 - t0);
+}
+
+enum cal_op { CAL_OP_MEMBARRIER, CAL_OP_MPROTECT };
+
+/*
+ * @nr calls of @op, each timed by the TSC into @t0/@t1, spaced by a few
+ * microseconds so that the spinner's gaps do not run together.
+ */
+static int cal_ops(enum cal_op op, char *pages, uint64_t bytes, int nr, uint64_t *t0,
+		   uint64_t *t1)
+{
+	for (int i = 0; i < nr; i++) {
+		uint64_t wait;
+
+		if (op == CAL_OP_MPROTECT) {
+			for (uint64_t off = 0; off < bytes; off += 4096)
+				pages[off]++;		/* present and writable in this TLB */
+			t0[i] = __rdtsc();
+			if (mprotect(pages, bytes, PROT_READ))
+				return -errno;
+			t1[i] = __rdtsc();
+			if (mprotect(pages, bytes, PROT_READ | PROT_WRITE))
+				return -errno;
+		} else {
+			t0[i] = __rdtsc();
+			if (syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0))
+				return -errno;
+			t1[i] = __rdtsc();
+		}
+		wait = __rdtsc();
+		while (__rdtsc() - wait < 20000)
+			;
+	}
+	return 0;
+}
+
+/*
+ * The spinner shares its CPU with whatever else runs there: an IPI is
+ * sent (membarrier) or seen (a flush) only while it runs.  So with a
+ * spinner, only the calls in which it saw a gap count.
+ */
+struct cal_ipi_result {
+	struct cal_stat rt;		/* every call (ns) */
+	struct cal_stat rt_seen;	/* the calls whose IPI the spinner saw (ns) */
+	struct cal_stat gap;		/* the spinner's gap inside those calls (ns) */
+	int nr_matched;
+};
+
+/* @op with (@spin_cpu >= 0) or without a spinner of this mm on another CPU. */
+static int cal_ipi_measure(struct cal_run *r, enum cal_op op, char *pages, uint64_t bytes,
+			   int spin_cpu, double tpn, struct cal_ipi_result *res)
+{
+	int nr = r->quick ? 400 : 1500;
+	uint64_t *t0 = calloc((size_t)nr, sizeof(*t0)), *t1 = calloc((size_t)nr, sizeof(*t1));
+	double *rt = calloc((size_t)nr, sizeof(*rt)), *gap = calloc((size_t)nr, sizeof(*gap));
+	double *seen = calloc((size_t)nr, sizeof(*seen));
+	struct cal_spinner *s = calloc(1, sizeof(*s));
+	pthread_t t;
+	int ret = -ENOMEM, g = 0, ng = 0;
+
+	memset(res, 0, sizeof(*res));
+	if (!t0 || !t1 || !rt || !gap || !seen || !s)
+		goto out_free;
+	if (spin_cpu >= 0) {
+		s->cpu = spin_cpu;
+		s->thresh = (uint64_t)(120 * tpn);
+		s->touch = pages;
+		s->touch_bytes = bytes;
+		ret = -EAGAIN;
+		if (pthread_create(&t, NULL, cal_spinner_thread, s))
+			goto out_free;
+		while (!__atomic_load_n(&s->ready, __ATOMIC_ACQUIRE))
+			;
+	}
+	ret = cal_ops(op, pages, bytes, nr, t0, t1);
+	if (spin_cpu >= 0) {
+		__atomic_store_n(&s->stop, 1, __ATOMIC_RELEASE);
+		pthread_join(t, NULL);
+	}
+	if (ret)
+		goto out_free;
+	for (int i = 0; i < nr; i++) {
+		rt[i] = (double)(t1[i] - t0[i]) / tpn;
+		while (g < s->nr_gaps && s->gap_a[g] < t0[i])
+			g++;
+		if (g < s->nr_gaps && s->gap_a[g] <= t1[i] && s->gap_b[g] - s->gap_a[g] <=
+		    t1[i] - t0[i]) {
+			seen[ng] = rt[i];
+			gap[ng++] = (double)(s->gap_b[g] - s->gap_a[g]) / tpn;
+		}
+	}
+	cal_stat_of(rt, nr, &res->rt);
+	res->nr_matched = ng;
+	if (ng) {
+		cal_stat_of(gap, ng, &res->gap);
+		cal_stat_of(seen, ng, &res->rt_seen);
+	}
+out_free:
+	free(seen);
+	free(t0);
+	free(t1);
+	free(rt);
+	free(gap);
+	free(s);
+	return ret;
+}
+
+static void cal_stat_ns(struct cal_stat *s, double less)
+{
+	s->med -= less;
+	s->lo -= less;
+	s->hi -= less;
+}
+
+/**
+ * cal_ipi - IPI send, delivery and handling; INVLPG and full flush in a shootdown
+ * @r: the run
+ */
+void cal_ipi(struct cal_run *r)
+{
+	long ceiling = 33;
+	const char *ceiling_src = "the kernel's default";
+	struct cal_ipi_result base, with, mp[3][2];
+	double tpn, rt, rest;
+	uint64_t bytes[3];
+	char *pages;
+	char method[96];
+	int spin;
+
+	cal_progress(r, "IPIs and TLB shootdowns (membarrier, mprotect)");
+	if (r->nr_cpus < 2) {
+		cal_note(r, "IPIs: one CPU, no IPI to time; the builtin's cited values kept");
+		return;
+	}
+	spin = r->cpus[1];
+	cal_pin(r->cpus[0]);
+	tpn = cal_tsc_per_ns();
+	{
+		char path[512], buf[32];
+
+		if (!live_sys_path(path, sizeof(path),
+				   "/sys/kernel/debug/x86/tlb_single_page_flush_ceiling") &&
+		    live_read_file(path, buf, sizeof(buf)) > 0 && atol(buf) > 0) {
+			ceiling = atol(buf);
+			ceiling_src = "debugfs";
+			cal_key_set(r, "tlb.single_page_flush_ceiling", (uint64_t)ceiling,
+				    "measured: debugfs x86/tlb_single_page_flush_ceiling, %s", r->date);
+		}
+	}
+	bytes[0] = 4096;
+	bytes[1] = 32 * 4096 < (uint64_t)ceiling * 4096 ? 32 * 4096 : (uint64_t)ceiling * 4096;
+	bytes[2] = (uint64_t)(ceiling + 1) * 4096;
+	pages = cal_map(bytes[2], false);
+	if (!pages)
+		return;
+	/* without a spinner first: no other CPU has run this mm yet */
+	for (int k = 0; k < 3; k++)
+		if (cal_ipi_measure(r, CAL_OP_MPROTECT, pages, bytes[k], -1, tpn, &mp[k][0]))
+			goto out_unmap;
+	if (syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) ||
+	    cal_ipi_measure(r, CAL_OP_MEMBARRIER, pages, 0, -1, tpn, &base) ||
+	    cal_ipi_measure(r, CAL_OP_MEMBARRIER, pages, 0, spin, tpn, &with)) {
+		cal_note(r, "IPIs: membarrier(PRIVATE_EXPEDITED) failed (%s); the builtin's "
+			 "cited values kept", strerror(errno));
+		goto out_mprotect;
+	}
+	rt = with.rt_seen.med - base.rt.med;
+	cal_note(r, "IPI round trip (membarrier, CPUs %d->%d): %.0f ns (%.0f with, %.0f without "
+		 "a thread of the mm there; %d of %d calls found it running)", r->cpus[0], spin,
+		 rt, with.rt_seen.med, base.rt.med, with.nr_matched, with.rt.n);
+	if (with.nr_matched < 10) {
+		cal_note(r, "IPIs: the receiver saw too few of them; ipi.* keep the builtin's "
+			 "cited values");
+		goto out_mprotect;
+	}
+	snprintf(method, sizeof(method), "receiver's TSC gap in membarrier IPIs, CPU %d", spin);
+	cal_key_measured(r, "ipi.entry_exit_ns", (uint64_t)(with.gap.med + 0.5), method, &with.gap,
+			 "ns");
+	rest = rt - with.gap.med - r->transfer_ns;
+	if (rest < 0)
+		rest = 0;
+	cal_key_set(r, "ipi.send_ns", (uint64_t)(rest / 2 + 0.5),
+		    "inferred: half of the membarrier IPI round trip %.0f ns less entry_exit and "
+		    "the ack's line transfer, %s", rt, r->date);
+	cal_key_set(r, "ipi.latency_ns", (uint64_t)(rest / 2 + 0.5),
+		    "inferred: the other half of that round trip (send and delivery cannot be "
+		    "told apart from user space), %s", r->date);
+	fprintf(r->log, "  %-30s %10llu   (inferred)\n  %-30s %10llu   (inferred)\n", "ipi.send_ns",
+		(unsigned long long)(rest / 2 + 0.5), "ipi.latency_ns",
+		(unsigned long long)(rest / 2 + 0.5));
+	cal_note(r, "ipi.send_ns and latency_ns: one round trip split in halves, an inference");
+
+out_mprotect:
+	for (int k = 0; k < 3; k++)
+		if (cal_ipi_measure(r, CAL_OP_MPROTECT, pages, bytes[k], spin, tpn, &mp[k][1]))
+			goto out_unmap;
+	cal_note(r, "TLB shootdown round trip (mprotect of 1 page, a thread of the mm on CPU %d): "
+		 "%.0f ns, %.0f without that thread (%d of %d calls found it running)", spin,
+		 mp[0][1].rt_seen.med, mp[0][0].rt.med, mp[0][1].nr_matched, mp[0][1].rt.n);
+	if (mp[0][1].nr_matched < 10 || mp[1][1].nr_matched < 10 || mp[2][1].nr_matched < 10) {
+		cal_note(r, "shootdowns: the receiver saw too few flush IPIs; tlb.invlpg_ns and "
+			 "flush_all_ns keep the builtin's cited values");
+		goto out_unmap;
+	}
+	{
+		struct cal_stat s = mp[1][1].gap;
+		double n = (double)(bytes[1] - bytes[0]) / 4096;
+		double inv = (mp[1][1].gap.med - mp[0][1].gap.med) / n;
+
+		cal_stat_ns(&s, mp[0][1].gap.med);
+		s.med /= n;
+		s.lo /= n;
+		s.hi /= n;
+		snprintf(method, sizeof(method), "flush IPI gap, %.0f-page minus 1-page mprotect, "
+			 "per page", n + 1);
+		cal_key_measured(r, "tlb.invlpg_ns", inv > 0 ? (uint64_t)(inv + 0.5) : 0, method, &s,
+				 "ns");
+		s = mp[2][1].gap;
+		cal_stat_ns(&s, mp[0][1].gap.med - (inv > 0 ? inv : 0));
+		snprintf(method, sizeof(method), "flush IPI gap, %ld-page (full flush) minus 1-page "
+			 "mprotect, + 1 INVLPG", ceiling + 1);
+		cal_key_measured(r, "tlb.flush_all_ns", s.med > 0 ? (uint64_t)(s.med + 0.5) : 0,
+				 method, &s, "ns");
+		cal_note(r, "full flush: above %ld pages (%s); flush_all_ns excludes the refill, "
+			 "which the model charges as walks", ceiling, ceiling_src);
+	}
+out_unmap:
+	cal_unmap(pages, bytes[2], false);
+}
+#else
+void cal_ipi(struct cal_run *r)
+{
+	cal_progress(r, "IPIs and TLB shootdowns");
+	cal_note(r, "IPIs: the receiver's gaps need the x86 TSC; ipi.* and tlb.invlpg_ns keep "
+		 "the builtin's cited values");
+}
+#endif
+
+/* ---- single-thread kernel paths ---- */
+
+/* The mTHP size's setting in force: "never" also for "inherit" under a top-level "never". */
+static const char *cal_mthp_effective(struct live_settings *st, unsigned kib)
+{
+	char rel[80];
+	struct live_setting *s, *top = live_settings_find(st, "enabled");
+
+	snprintf(rel, sizeof(rel), "hugepages-%ukB/enabled", kib);
+	s = live_settings_find(st, rel);
+	if (!s)
+		return NULL;
+	if (!strcmp(s->saved, "inherit"))
+		return top ? top->saved : "never";
+	return s->saved;
+}
+
+/* Each larger size that would be chosen first: "never" (ds_want() does the same for all). */
+static int cal_mthp_want(struct cal_run *r, struct live_settings *st, unsigned kib)
+{
+	char rel[80];
+	const char *eff = cal_mthp_effective(st, kib);
+	bool change = false;
+
+	if (!eff)
+		return -ENOENT;
+	for (int i = 0; i < st->nr; i++)
+		st->s[i].want[0] = '\0';
+	if (!strcmp(eff, "never")) {
+		snprintf(rel, sizeof(rel), "hugepages-%ukB/enabled", kib);
+		live_settings_want(st, rel, "madvise");
+		change = true;
+	}
+	for (int i = 0; i < st->nr; i++) {
+		unsigned k;
+		const char *e;
+
+		if (sscanf(st->s[i].rel, "hugepages-%ukB/enabled", &k) != 1 || k <= kib)
+			continue;
+		e = cal_mthp_effective(st, k);
+		if (e && strcmp(e, "never")) {
+			snprintf(st->s[i].want, sizeof(st->s[i].want), "never");
+			change = true;
+		}
+	}
+	if (change && !r->root)
+		return -EPERM;
+	return 0;
+}
+
+static uint64_t cal_mthp_allocs(unsigned kib)
+{
+	char abs[160], path[512], buf[64];
+
+	snprintf(abs, sizeof(abs), LIVE_THP_DIR "/hugepages-%ukB/stats/anon_fault_alloc", kib);
+	if (live_sys_path(path, sizeof(path), abs) || live_read_file(path, buf, sizeof(buf)) <= 0)
+		return 0;
+	return strtoull(buf, NULL, 10);
+}
+
+/* @bytes of anonymous memory aligned to 2M, for faults of @kib folios. */
+static char *cal_region(uint64_t bytes, unsigned kib)
+{
+	const uint64_t align = 2ULL << 20;
+	char *p = mmap(NULL, bytes + align, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		       -1, 0), *q;
+
+	if (p == MAP_FAILED)
+		return NULL;
+	q = (char *)(((uintptr_t)p + align - 1) & ~(uintptr_t)(align - 1));
+	if (q > p)
+		munmap(p, (size_t)(q - p));
+	munmap(q + bytes, (size_t)(p + align - q));
+	madvise(q, bytes, kib > 4 ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
+	return q;
+}
+
+/*
+ * Rounds of: map @region, write one byte per @kib folio, then empty it by
+ * munmap() (even rounds) or MADV_DONTNEED and munmap() (odd rounds).
+ * Per folio, the thread's CPU time.  Return: 0, -ENOMEM, or -EOPNOTSUPP
+ * when the kernel did not give mTHP folios of @kib.
+ */
+static int cal_fault_runs(struct cal_run *r, int o, uint64_t region, int rounds)
+{
+	unsigned kib = cal_fault_kib[o];
+	uint64_t step = (uint64_t)kib << 10, nr = region / step, allocs = cal_mthp_allocs(kib);
+	double f[32], u[32], d[32];
+	int nf = 0, nu = 0, nd = 0;
+	struct cal_stat s;
+
+	for (int round = -2; round < 2 * rounds; round++) {	/* two rounds warm */
+		char *p = cal_region(region, kib);
+		double t0, t1, t2;
+
+		if (!p)
+			return -ENOMEM;
+		t0 = cal_cpu_ns();
+		for (uint64_t i = 0; i < nr; i++)
+			p[i * step] = 1;
+		t1 = cal_cpu_ns();
+		if (round & 1)
+			madvise(p, region, MADV_DONTNEED);
+		t2 = cal_cpu_ns();
+		munmap(p, region);
+		if (round < 0)
+			continue;
+		f[nf++] = (t1 - t0) / (double)nr;
+		if (round & 1)
+			d[nd++] = (t2 - t1) / (double)nr;
+		else
+			u[nu++] = (cal_cpu_ns() - t2) / (double)nr;
+	}
+	if (kib > 4 && cal_mthp_allocs(kib) - allocs < (uint64_t)(2 * rounds + 2) * nr * 9 / 10)
+		return -EOPNOTSUPP;
+	cal_stat_of(f, nf, &s);
+	r->paths.fault[o] = (struct cal_path){ s.med, nf };
+	cal_note(r, "path: write fault of a new %uK folio %.0f ns (median of %d, %.0f-%.0f)", kib,
+		 s.med, nf, s.lo, s.hi);
+	cal_stat_of(u, nu, &s);
+	r->paths.munmap[o] = (struct cal_path){ s.med, nu };
+	cal_note(r, "path: munmap() of %uK folios %.0f ns per folio (median of %d, %.0f-%.0f)",
+		 kib, s.med, nu, s.lo, s.hi);
+	cal_stat_of(d, nd, &s);
+	r->paths.dontneed[o] = (struct cal_path){ s.med, nd };
+	cal_note(r, "path: MADV_DONTNEED of %uK folios %.0f ns per folio (median of %d, "
+		 "%.0f-%.0f)", kib, s.med, nd, s.lo, s.hi);
+	return 0;
+}
+
+/**
+ * cal_kernel_paths - single-thread faults, unmaps and MADV_DONTNEED
+ * @r: the run; paths filled
+ */
+void cal_kernel_paths(struct cal_run *r)
+{
+	struct live_settings *st = calloc(1, sizeof(*st));
+	int rounds = r->quick ? 3 : 9, nr_orders = r->quick ? 2 : CAL_NR_ORDERS;
+	uint64_t region = r->quick ? 8ULL << 20 : 16ULL << 20;
+	double v[32];
+	struct cal_stat s;
+	char err[256];
+
+	cal_progress(r, "kernel paths: faults, munmap, MADV_DONTNEED");
+	if (!st)
+		return;
+	cal_pin(r->cpus[0]);
+	r->paths.region = region;
+	for (int i = 0; i < 2 * rounds + 1; i++) {
+		double t0 = cal_cpu_ns();
+		void *p = mmap(NULL, region, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			       -1, 0);
+
+		if (p != MAP_FAILED)
+			munmap(p, region);
+		v[i] = cal_cpu_ns() - t0;
+	}
+	cal_stat_of(v, 2 * rounds + 1, &s);
+	r->paths.mmap_ns = (struct cal_path){ s.med, s.n };
+	cal_fault_runs(r, 0, region, rounds);
+	if (live_settings_read(st) <= 0) {
+		cal_note(r, "mTHP faults: no %s; only 4K faults timed", LIVE_THP_DIR);
+		free(st);
+		return;
+	}
+	for (int o = 1; o < nr_orders; o++) {
+		unsigned kib = cal_fault_kib[o];
+		int ret = cal_mthp_want(r, st, kib);
+
+		if (ret == -ENOENT) {
+			cal_note(r, "mTHP %uK: this kernel has no such size; skipped", kib);
+			continue;
+		}
+		if (ret == -EPERM) {
+			cal_note(r, "mTHP %uK: off (or a larger size would win) and not root: "
+				 "skipped; as root calibrate sets it for the run", kib);
+			continue;
+		}
+		cal_hold_signals(true);
+		live_state_note_settings(st);
+		ret = live_settings_apply(st, err, sizeof(err));
+		live_state_note_settings(st);
+		if (!ret)
+			ret = cal_fault_runs(r, o, region, rounds);
+		else
+			cal_note(r, "mTHP %uK: %s", kib, err);
+		live_settings_restore(st, r->log);
+		live_state_note_settings(NULL);
+		cal_hold_signals(false);
+		if (ret == -EOPNOTSUPP)
+			cal_note(r, "mTHP %uK: the kernel fell back to smaller folios; not timed",
+				 kib);
+	}
+	free(st);
+}
+
+/* ---- zram ---- */
+
+/* Text-like page content: words of a small vocabulary, compressible about 3:1. */
+static void cal_fill_text(char *p, uint64_t bytes, uint64_t seed)
+{
+	static const char *const words[] = {
+		"the ", "folio ", "lruvec ", "lock ", "page ", "of ", "and ", "memory ",
+		"reclaim ", "flush ", "a ", "to ", "in ", "mm ", "kernel ", "split ",
+	};
+	uint64_t s = seed | 1, i = 0;
+
+	while (i < bytes) {
+		const char *w = words[cal_rng(&s) % 16];
+
+		for (; *w && i < bytes; w++)
+			p[i++] = *w;
+		if (cal_rng(&s) % 8 == 0 && i < bytes)
+			p[i++] = (char)('0' + cal_rng(&s) % 10);
+	}
+}
+
+static int cal_zram_add(void)
+{
+	char buf[32];
+
+	if (live_read_file("/sys/class/zram-control/hot_add", buf, sizeof(buf)) <= 0)
+		return -ENOENT;
+	return atoi(buf);
+}
+
+static void cal_zram_remove(int dev)
+{
+	char path[96], val[16];
+
+	snprintf(path, sizeof(path), "/sys/block/zram%d/reset", dev);
+	live_write_file(path, "1");
+	snprintf(val, sizeof(val), "%d", dev);
+	live_write_file("/sys/class/zram-control/hot_remove", val);
+}
+
+/* ns per 4K O_DIRECT write and read on /dev/zram@dev of text (or zero) pages. */
+static int cal_zram_rw(int fd, char *buf, uint64_t pages, bool text, double *w, double *rd)
+{
+	double t0, t1;
+
+	for (uint64_t i = 0; i < pages; i++) {
+		if (text)
+			cal_fill_text(buf + i * 4096, 4096, i + 1);
+		else
+			memset(buf + i * 4096, 0, 4096);
+	}
+	t0 = cal_now_ns();
+	for (uint64_t i = 0; i < pages; i++)
+		if (pwrite(fd, buf + i * 4096, 4096, (off_t)(i * 4096)) != 4096)
+			return -EIO;
+	t1 = cal_now_ns();
+	*w = (t1 - t0) / (double)pages;
+	for (uint64_t i = 0; i < pages; i++)
+		if (pread(fd, buf + i * 4096, 4096, (off_t)(i * 4096)) != 4096)
+			return -EIO;
+	*rd = (cal_now_ns() - t1) / (double)pages;
+	return 0;
+}
+
+static void cal_zram_rates(struct cal_run *r)
+{
+	uint64_t pages = r->quick ? 2048 : 8192;
+	int runs = r->quick ? 3 : 7, dev, fd;
+	double tw[16], tr[16], zw[16], zr[16];
+	char path[96], alg[128] = "?", val[32], method[112];
+	struct cal_stat s;
+	char *buf;
+
+	dev = cal_zram_add();
+	if (dev < 0) {
+		cal_note(r, "zram: cannot add a device; swap.zram_* keep the builtin's cited values");
+		return;
+	}
+	snprintf(path, sizeof(path), "/sys/block/zram%d/comp_algorithm", dev);
+	live_read_file(path, alg, sizeof(alg));
+	live_parse_choice(alg, alg, sizeof(alg));
+	snprintf(path, sizeof(path), "/sys/block/zram%d/disksize", dev);
+	snprintf(val, sizeof(val), "%llu", (unsigned long long)(pages * 4096 * 2));
+	if (live_write_file(path, val)) {
+		cal_note(r, "zram: cannot size /dev/zram%d; swap.zram_* keep the builtin's "
+			 "cited values", dev);
+		buf = MAP_FAILED;
+		goto out_remove;
+	}
+	buf = mmap(NULL, pages * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	snprintf(path, sizeof(path), "/dev/zram%d", dev);
+	fd = open(path, O_RDWR | O_DIRECT | O_CLOEXEC);
+	if (fd < 0 || buf == MAP_FAILED) {
+		cal_note(r, "zram: cannot open %s with O_DIRECT (%s)", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		goto out_remove;
+	}
+	for (int i = 0; i < runs; i++) {
+		if (cal_zram_rw(fd, buf, pages, true, &tw[i], &tr[i]) ||
+		    cal_zram_rw(fd, buf, pages, false, &zw[i], &zr[i])) {
+			cal_note(r, "zram: I/O on %s failed", path);
+			close(fd);
+			goto out_remove;
+		}
+		tw[i] -= zw[i];		/* ns to compress a page */
+		tr[i] -= zr[i];
+	}
+	close(fd);
+	for (int k = 0; k < 2; k++) {
+		double *d = k ? tr : tw;
+
+		cal_stat_of(d, runs, &s);
+		if (s.med <= 0) {
+			cal_note(r, "zram: %s of a text page no slower than of a zero page; "
+				 "swap.zram_%scompress_mbps keeps the builtin's value",
+				 k ? "a read" : "a write", k ? "de" : "");
+			continue;
+		}
+		/* rates: the spread of times turns over */
+		s = (struct cal_stat){ .med = 4096e3 / s.med, .n = s.n,
+				       .lo = s.hi > 0 ? 4096e3 / s.hi : 0,
+				       .hi = s.lo > 0 ? 4096e3 / s.lo : 0 };
+		snprintf(method, sizeof(method), "%s: 4K O_DIRECT %s, text less zero pages", alg,
+			 k ? "reads" : "writes");
+		cal_key_measured(r, k ? "swap.zram_decompress_mbps" : "swap.zram_compress_mbps",
+				 (uint64_t)(s.med + 0.5), method, &s, "MB/s");
+	}
+	if (r->mhz)
+		cal_key_set(r, "swap.zram_rate_mhz", (uint64_t)(r->mhz + 0.5),
+			    "measured: clock.mhz of this run, at which the zram rates were "
+			    "measured, %s", r->date);
+out_remove:
+	if (buf != MAP_FAILED)
+		munmap(buf, pages * 4096);
+	cal_zram_remove(dev);
+}
+
+/* Swap-out (MADV_PAGEOUT) and swap-in (a read) of 4K pages through zram swap. */
+static void cal_zram_swap(struct cal_run *r)
+{
+	uint64_t bytes = r->quick ? 4ULL << 20 : 16ULL << 20, pages = bytes / 4096;
+	int runs = r->quick ? 3 : 5;
+	struct live_zram z = { .dev = -1 };
+	struct live_counters c0, c1;
+	double o[16], in[16];
+	uint64_t out0 = 0, out1 = 0, sum = 0;
+	struct cal_stat s;
+	char err[256];
+	int n = 0;
+
+	if (live_zram_setup(&z, 4 * bytes, err, sizeof(err))) {
+		cal_note(r, "swap path: %s; not timed", err);
+		live_zram_teardown(&z, r->log);
+		return;
+	}
+	for (int i = 0; i < runs; i++) {
+		char *p = cal_region(bytes, 4);
+		double t0, t1;
+
+		if (!p)
+			break;
+		cal_fill_text(p, bytes, 5 + (uint64_t)i);
+		live_read_vmstat(&c0);
+		t0 = cal_cpu_ns();
+		madvise(p, bytes, MADV_PAGEOUT);
+		t1 = cal_cpu_ns();
+		live_read_vmstat(&c1);
+		if (!live_counters_get(&c0, "pswpout", &out0) ||
+		    !live_counters_get(&c1, "pswpout", &out1) || out1 - out0 < pages * 9 / 10) {
+			munmap(p, bytes);
+			continue;
+		}
+		for (uint64_t off = 0; off < bytes; off += 4096)
+			sum += (uint64_t)p[off];
+		o[n] = (t1 - t0) / (double)pages;
+		in[n++] = (cal_cpu_ns() - t1) / (double)pages;
+		munmap(p, bytes);
+	}
+	__asm__ volatile("" : : "r"(sum));
+	live_zram_teardown(&z, r->log);
+	if (!n) {
+		cal_note(r, "swap path: MADV_PAGEOUT did not swap the pages out; not timed");
+		return;
+	}
+	cal_stat_of(o, n, &s);
+	r->paths.swapout = (struct cal_path){ s.med, n };
+	cal_note(r, "path: swap-out of a 4K page to zram (MADV_PAGEOUT) %.0f ns (median of %d, "
+		 "%.0f-%.0f)", s.med, n, s.lo, s.hi);
+	cal_stat_of(in, n, &s);
+	r->paths.swapin = (struct cal_path){ s.med, n };
+	cal_note(r, "path: swap-in of a 4K page from zram (a read fault) %.0f ns (median of %d, "
+		 "%.0f-%.0f)", s.med, n, s.lo, s.hi);
+}
+
+/**
+ * cal_zram - zram's compression and decompression rates, and the swap path
+ * @r: the run
+ *
+ * Root only: it makes zram devices (one raw, one for swap) and removes them.
+ */
+void cal_zram(struct cal_run *r)
+{
+	cal_progress(r, "zram: compression rates, swap-out and swap-in");
+	if (!r->root) {
+		cal_note(r, "zram: not root; swap.zram_* keep the builtin's cited values and the "
+			 "swap path is not timed");
+		return;
+	}
+	if (access("/sys/class/zram-control/hot_add", R_OK)) {
+		cal_note(r, "zram: no /sys/class/zram-control (modprobe zram); swap.zram_* keep "
+			 "the builtin's cited values");
+		return;
+	}
+	cal_hold_signals(true);
+	cal_zram_rates(r);
+	cal_pin(r->cpus[0]);
+	cal_zram_swap(r);
+	cal_hold_signals(false);
+	cal_note(r, "swap.write_us, read_us, bandwidth_mbps: a block device's; this run has "
+		 "none to time; the builtin's assumptions kept");
+}

@@ -1,0 +1,488 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * `mmsim calibrate`: cache lines between CPUs, and memory.
+ *
+ *   cache.smt/socket/remote_transfer_ns  ping-pong of one line between two
+ *                       pinned CPUs of the pair class (SMT siblings; cores of
+ *                       one socket; two sockets), half a round trip
+ *   cache.dram_local_ns pointer chase over a buffer many times the LLC, in
+ *                       2M pages, less the share of loads that hit the LLC
+ *   mem.zero_gbps, copy_gbps  rep stosb / rep movsb, 4 KiB at a time as
+ *                       clear_page_erms() and copy_page() do, one core
+ *   mem.stream_gbps     a read pass over a large buffer, one core
+ *   mem.node_read_gbps, node_write_gbps  the same read and write passes on
+ *                       every CPU at once (one node: the machine's)
+ *
+ * Mirrors no kernel function.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "host/calibrate.h"
+#include "live/live_internal.h"
+
+static double cal_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* ---- line transfers ---- */
+
+struct cal_line_arg {
+	int cpu;
+	uint64_t *line;
+	uint64_t rounds;
+};
+
+static void *cal_line_thread(void *p)
+{
+	struct cal_line_arg *a = p;
+
+	cal_pin(a->cpu);
+	for (uint64_t k = 0; k < a->rounds; k++) {
+		while (__atomic_load_n(a->line, __ATOMIC_ACQUIRE) != 2 * k + 1)
+			;
+		__atomic_store_n(a->line, 2 * k + 2, __ATOMIC_RELEASE);
+	}
+	return NULL;
+}
+
+/* One-way ns of a modified line between @a and @b: @nr batches of @per round trips. */
+static int cal_line_pingpong(int a, int b, int nr, uint64_t per, double *v)
+{
+	static uint64_t line[16] __attribute__((aligned(128)));
+	struct cal_line_arg h = { .cpu = b, .line = line, .rounds = (nr + 1) * per };
+	pthread_t t;
+	uint64_t k = 0;
+
+	__atomic_store_n(line, 0, __ATOMIC_RELEASE);
+	if (cal_pin(a) || pthread_create(&t, NULL, cal_line_thread, &h))
+		return -EAGAIN;
+	for (int batch = -1; batch < nr; batch++) {	/* batch -1 warms */
+		double t0 = cal_now_ns();
+
+		for (uint64_t i = 0; i < per; i++, k++) {
+			while (__atomic_load_n(line, __ATOMIC_ACQUIRE) != 2 * k)
+				;
+			__atomic_store_n(line, 2 * k + 1, __ATOMIC_RELEASE);
+		}
+		while (__atomic_load_n(line, __ATOMIC_ACQUIRE) != 2 * k)
+			;
+		if (batch >= 0)
+			v[batch] = (cal_now_ns() - t0) / (2.0 * (double)per);
+	}
+	pthread_join(t, NULL);
+	return 0;
+}
+
+/**
+ * cal_transfers - one-way transfer of a modified line, per pair class
+ * @r: the run; transfer_ns set to the socket class's
+ *
+ * A pair class this machine lacks (SMT siblings, a second socket) keeps
+ * the builtin's cited value, and the run says so.
+ */
+void cal_transfers(struct cal_run *r)
+{
+	const struct {
+		const char *key, *what;
+		const int *pair;
+	} cls[] = {
+		{ "cache.smt_transfer_ns", "SMT siblings", r->pair_smt },
+		{ "cache.socket_transfer_ns", "cores of one socket, other LLC", r->pair_socket },
+		{ "cache.socket_transfer_ns", "cores of one socket and LLC", r->pair_llc },
+		{ "cache.remote_transfer_ns", "two sockets", r->pair_remote },
+	};
+	int runs = r->quick ? 41 : 201;
+	uint64_t per = 100;
+
+	cal_progress(r, "cache-line transfers (pinned ping-pong)");
+	for (size_t c = 0; c < sizeof(cls) / sizeof(cls[0]); c++) {
+		double v[256];
+		struct cal_stat s;
+		char method[96];
+
+		if (cls[c].pair[0] < 0) {
+			if (c != 1 && !(c == 2 && cal_key_find(r, cls[c].key)))
+				cal_note(r, "%s: no pair of %s here; the builtin's cited value kept",
+					 cls[c].key, cls[c].what);
+			continue;
+		}
+		if (cal_line_pingpong(cls[c].pair[0], cls[c].pair[1], runs, per, v))
+			continue;
+		cal_stat_of(v, runs, &s);
+		snprintf(method, sizeof(method), "ping-pong CPUs %d-%d (%s), half a round trip",
+			 cls[c].pair[0], cls[c].pair[1], cls[c].what);
+		if (c == 2 && cal_key_find(r, cls[c].key)) {
+			cal_note(r, "transfer within one LLC (CPUs %d-%d): %.0f ns; the socket's key "
+				 "takes the other-LLC pair", cls[c].pair[0], cls[c].pair[1], s.med);
+			continue;
+		}
+		cal_key_measured(r, cls[c].key, (uint64_t)(s.med + 0.5) ? (uint64_t)(s.med + 0.5) : 1,
+				 method, &s, "ns");
+		if (c == 1 || c == 2)
+			r->transfer_ns = s.med;
+	}
+	if (r->hypervisor)
+		cal_note(r, "transfers in a guest: two vCPUs need not be the pair of host cores "
+			 "that their numbers suggest, and the host may move them");
+}
+
+/* ---- DRAM latency ---- */
+
+static uint64_t cal_mem_available(void)
+{
+	char path[512], buf[4096];
+	const char *m;
+
+	if (live_proc_path(path, sizeof(path), "/proc/meminfo") ||
+	    live_read_file(path, buf, sizeof(buf)) <= 0 || !(m = strstr(buf, "MemAvailable:")))
+		return 1ULL << 30;
+	return strtoull(m + 13, NULL, 10) << 10;
+}
+
+static uint64_t cal_big_buffer(const struct cal_run *r, unsigned times_llc, uint64_t min)
+{
+	uint64_t b = (r->llc_bytes ? r->llc_bytes : 32ULL << 20) * times_llc;
+	uint64_t cap = cal_mem_available() / 4;
+
+	if (b < min)
+		b = min;
+	if (b > (1ULL << 30))
+		b = 1ULL << 30;
+	if (b > cap)
+		b = cap;
+	return b & ~((2ULL << 20) - 1);
+}
+
+/* ns per load of a chase over a buffer many times the LLC: the loads miss the TLBs too. */
+static int cal_dram_big(struct cal_run *r, uint64_t bytes, int runs, double *v, bool *huge)
+{
+	uint64_t steps = r->quick ? 1 << 19 : 1 << 20, before = 0, after = 0;
+	const struct cal_key *l3 = cal_key_find(r, "cache.l3_cycles");
+	double f = r->llc_bytes ? (double)r->llc_bytes / (double)bytes : 0;
+	double l3_ns = l3 && r->mhz ? (double)l3->value * 1000 / r->mhz : 0;
+	char *buf;
+	void **start;
+
+	live_read_smaps_anon_huge(getpid(), &before);
+	buf = cal_map(bytes, true);
+	if (!buf)
+		return -ENOMEM;
+	*huge = !live_read_smaps_anon_huge(getpid(), &after) && (after - before) * 1024 >= bytes / 2;
+	start = cal_chase_build(buf, bytes / 64, 64, NULL, 99);
+	if (!start) {
+		cal_unmap(buf, bytes, true);
+		return -ENOMEM;
+	}
+	cal_chase_ns(start, steps / 8);
+	for (int i = 0; i < runs; i++) {
+		double t0 = cal_cpu_ns();
+		void **p = start;
+
+		for (uint64_t k = 0; k < steps; k += 4) {
+			p = (void **)*p; p = (void **)*p;
+			p = (void **)*p; p = (void **)*p;
+		}
+		__asm__ volatile("" : : "r"(p) : "memory");
+		v[i] = (cal_cpu_ns() - t0) / (double)steps;
+		if (f < 0.5)		/* about LLC / buffer of the loads still hit the LLC */
+			v[i] = (v[i] - f * l3_ns) / (1 - f);
+	}
+	cal_unmap(buf, bytes, true);
+	return 0;
+}
+
+#if defined(__x86_64__)
+/*
+ * ns per load of a chase over lines flushed from every cache by CLFLUSH
+ * just before, in a buffer of few enough 4K pages that the L1 dTLB holds
+ * them all: DRAM's latency without a TLB miss.  One line per 256 bytes,
+ * so that the adjacent-line prefetcher brings nothing the chase uses.
+ */
+static int cal_dram_flushed(struct cal_run *r, int runs, double *v)
+{
+	const struct cal_key *l1 = cal_key_find(r, "tlb.l1_4k_entries");
+	uint64_t pages = l1 && l1->value < 64 ? l1->value : 64, bytes = pages * 4096;
+	uint64_t nr = bytes / 256;
+	int passes = r->quick ? 16 : 48;
+	char *buf = cal_map(bytes, false);
+	void **start;
+
+	if (!buf)
+		return -ENOMEM;
+	start = cal_chase_build(buf, nr, 256, NULL, 77);
+	if (!start) {
+		cal_unmap(buf, bytes, false);
+		return -ENOMEM;
+	}
+	for (int i = 0; i < runs; i++) {
+		double sum = 0;
+
+		for (int pass = 0; pass < passes; pass++) {
+			void **p = start;
+			double t0;
+
+			for (uint64_t off = 0; off < bytes; off += 64)
+				__asm__ volatile("clflush (%0)" : : "r"(buf + off) : "memory");
+			__asm__ volatile("mfence" ::: "memory");
+			t0 = cal_cpu_ns();
+			for (uint64_t k = 0; k < nr; k++)
+				p = (void **)*p;
+			__asm__ volatile("" : : "r"(p) : "memory");
+			sum += cal_cpu_ns() - t0;
+		}
+		v[i] = sum / (double)(nr * (uint64_t)passes);
+	}
+	cal_unmap(buf, bytes, false);
+	return 0;
+}
+#endif
+
+/**
+ * cal_dram - idle DRAM latency of the local node
+ * @r: the run
+ *
+ * On x86, a chase over lines that CLFLUSH has just evicted, in pages the
+ * L1 dTLB holds (cal_dram_flushed()): the model charges TLB misses apart,
+ * as walks.  The classic chase over many times the LLC (lmbench's) is run
+ * too, in full runs, and printed beside it: its loads miss the TLBs as
+ * well, and in a guest whose memory the host maps with 4K pages they pay
+ * nested walks even in 2M guest pages.  Elsewhere the classic chase is
+ * the measurement, less the share of loads that still hit the LLC.
+ */
+void cal_dram(struct cal_run *r)
+{
+	uint64_t bytes = cal_big_buffer(r, 8, 64ULL << 20);
+	int runs = r->quick ? 3 : 7;
+	double v[16], w[16];
+	struct cal_stat s, sb;
+	char method[96];
+	bool huge = false;
+
+	cal_progress(r, "DRAM latency (pointer chase)");
+	cal_pin(r->cpus[0]);
+#if defined(__x86_64__)
+	if (!cal_dram_flushed(r, runs, v)) {
+		cal_stat_of(v, runs, &s);
+		cal_key_measured(r, "cache.dram_local_ns", (uint64_t)(s.med + 0.5),
+				 "chase over lines just CLFLUSHed, 256 KiB in 4K pages", &s, "ns");
+		if (!r->quick && !cal_dram_big(r, bytes, runs, w, &huge)) {
+			cal_stat_of(w, runs, &sb);
+			cal_note(r, "DRAM: a chase over %llu MiB%s takes %.0f ns a load (TLB misses "
+				 "included; %.0f ns without)", (unsigned long long)(bytes >> 20),
+				 huge ? " in 2M guest pages" : "", sb.med, s.med);
+		}
+		goto out_remote;
+	}
+#endif
+	if (cal_dram_big(r, bytes, runs, v, &huge)) {
+		cal_note(r, "DRAM latency: no memory for %llu MiB; the builtin's value kept",
+			 (unsigned long long)(bytes >> 20));
+		return;
+	}
+	cal_stat_of(v, runs, &s);
+	snprintf(method, sizeof(method), "chase over %llu MiB%s, less the LLC's hits",
+		 (unsigned long long)(bytes >> 20), huge ? " in 2M pages" : " (4K pages: walks in)");
+	cal_key_measured(r, "cache.dram_local_ns", (uint64_t)(s.med + 0.5), method, &s, "ns");
+	goto out_remote;
+out_remote:
+	if (r->nodes < 2)
+		cal_note(r, "cache.dram_remote_ns: one node here; the builtin's value kept (unused)");
+	else
+		cal_note(r, "cache.dram_remote_ns: not measured (needs memory bound to another "
+			 "node); the builtin's cited value kept");
+}
+
+/* ---- bandwidth ---- */
+
+static void cal_zero_pages(char *p, uint64_t bytes)
+{
+	for (uint64_t off = 0; off < bytes; off += 4096) {
+#if defined(__x86_64__)
+		void *d = p + off;
+		uint64_t n = 4096;
+
+		__asm__ volatile("rep stosb" : "+D"(d), "+c"(n) : "a"(0) : "memory");
+#else
+		memset(p + off, 0, 4096);
+		__asm__ volatile("" : : "r"(p) : "memory");
+#endif
+	}
+}
+
+static void cal_copy_pages(char *dst, const char *src, uint64_t bytes)
+{
+	for (uint64_t off = 0; off < bytes; off += 4096) {
+#if defined(__x86_64__)
+		void *d = dst + off;
+		const void *s = src + off;
+		uint64_t n = 4096;
+
+		__asm__ volatile("rep movsb" : "+D"(d), "+S"(s), "+c"(n) : : "memory");
+#else
+		memcpy(dst + off, src + off, 4096);
+		__asm__ volatile("" : : "r"(dst) : "memory");
+#endif
+	}
+}
+
+static uint64_t cal_read_pass(const char *p, uint64_t bytes)
+{
+	const uint64_t *q = (const uint64_t *)p;
+	uint64_t a = 0, b = 0, c = 0, d = 0;
+
+	for (uint64_t i = 0; i < bytes / 8; i += 4) {
+		a += q[i];
+		b += q[i + 1];
+		c += q[i + 2];
+		d += q[i + 3];
+	}
+	return a + b + c + d;
+}
+
+enum cal_bw_kind { CAL_BW_ZERO, CAL_BW_READ };
+
+struct cal_bw_arg {
+	int cpu;
+	enum cal_bw_kind kind;
+	char *buf;
+	uint64_t bytes;
+	pthread_barrier_t *go;
+	double t0, t1;
+	uint64_t sink;
+};
+
+static void *cal_bw_thread(void *p)
+{
+	struct cal_bw_arg *a = p;
+
+	cal_pin(a->cpu);
+	pthread_barrier_wait(a->go);
+	a->t0 = cal_now_ns();
+	if (a->kind == CAL_BW_ZERO)
+		cal_zero_pages(a->buf, a->bytes);
+	else
+		a->sink = cal_read_pass(a->buf, a->bytes);
+	a->t1 = cal_now_ns();
+	return NULL;
+}
+
+/* GB/s of every CPU at once: @kind over @per bytes each. */
+static double cal_bw_all(struct cal_run *r, enum cal_bw_kind kind, char *buf, uint64_t per,
+			 int nr)
+{
+	struct cal_bw_arg a[64];
+	pthread_t t[64];
+	pthread_barrier_t go;
+	double first = 0, last = 0;
+	int started = 0;
+
+	pthread_barrier_init(&go, NULL, (unsigned)nr);
+	for (int i = 0; i < nr; i++) {
+		a[i] = (struct cal_bw_arg){ .cpu = r->cpus[i], .kind = kind, .buf = buf + i * per,
+					    .bytes = per, .go = &go };
+		if (pthread_create(&t[i], NULL, cal_bw_thread, &a[i]))
+			break;
+		started++;
+	}
+	if (started < nr) {	/* the barrier would wait forever: release it by hand */
+		for (int i = started; i < nr; i++)
+			pthread_barrier_wait(&go);
+	}
+	for (int i = 0; i < started; i++) {
+		pthread_join(t[i], NULL);
+		if (!i || a[i].t0 < first)
+			first = a[i].t0;
+		if (a[i].t1 > last)
+			last = a[i].t1;
+	}
+	pthread_barrier_destroy(&go);
+	return last > first ? (double)per * started / (last - first) : 0;
+}
+
+static uint64_t cal_gbps(double v)
+{
+	return v >= 1 ? (uint64_t)(v + 0.5) : 1;
+}
+
+/**
+ * cal_bandwidth - zeroing, copy and read bandwidth of one core, read and
+ * write bandwidth of every core at once
+ * @r: the run
+ */
+void cal_bandwidth(struct cal_run *r)
+{
+	uint64_t bytes = cal_big_buffer(r, r->quick ? 2 : 4, 64ULL << 20);
+	int runs = r->quick ? 3 : 7, nr = r->nr_cpus < 64 ? r->nr_cpus : 64;
+	double v[16];
+	struct cal_stat s;
+	uint64_t sink = 0, per;
+	char method[96];
+	char *buf;
+
+	cal_progress(r, "memory bandwidth");
+	buf = cal_map(bytes, true);
+	if (!buf) {
+		cal_note(r, "bandwidth: no memory for %llu MiB; the builtin's values kept",
+			 (unsigned long long)(bytes >> 20));
+		return;
+	}
+	cal_pin(r->cpus[0]);
+	for (int i = 0; i < runs; i++) {
+		double t0 = cal_cpu_ns();
+
+		cal_zero_pages(buf, bytes);
+		v[i] = (double)bytes / (cal_cpu_ns() - t0);
+	}
+	cal_stat_of(v, runs, &s);
+	snprintf(method, sizeof(method), "rep stosb per 4K page over %llu MiB, one core",
+		 (unsigned long long)(bytes >> 20));
+	cal_key_measured(r, "mem.zero_gbps", cal_gbps(s.med), method, &s, "GB/s");
+	for (int i = 0; i < runs; i++) {
+		double t0 = cal_cpu_ns();
+
+		cal_copy_pages(buf + bytes / 2, buf, bytes / 2);
+		v[i] = (double)(bytes / 2) / (cal_cpu_ns() - t0);
+	}
+	cal_stat_of(v, runs, &s);
+	snprintf(method, sizeof(method), "rep movsb per 4K page, %llu MiB copied, one core",
+		 (unsigned long long)(bytes >> 21));
+	cal_key_measured(r, "mem.copy_gbps", cal_gbps(s.med), method, &s, "GB/s");
+	for (int i = 0; i < runs; i++) {
+		double t0 = cal_cpu_ns();
+
+		sink += cal_read_pass(buf, bytes);
+		v[i] = (double)bytes / (cal_cpu_ns() - t0);
+	}
+	__asm__ volatile("" : : "r"(sink));
+	cal_stat_of(v, runs, &s);
+	snprintf(method, sizeof(method), "read pass over %llu MiB, one core",
+		 (unsigned long long)(bytes >> 20));
+	cal_key_measured(r, "mem.stream_gbps", cal_gbps(s.med), method, &s, "GB/s");
+
+	per = bytes / (uint64_t)nr / 4096 * 4096;
+	for (int i = 0; i < runs; i++)
+		v[i] = cal_bw_all(r, CAL_BW_READ, buf, per, nr);
+	cal_stat_of(v, runs, &s);
+	snprintf(method, sizeof(method), "read passes on all %d CPUs at once, %llu MiB", nr,
+		 (unsigned long long)(bytes >> 20));
+	cal_key_measured(r, "mem.node_read_gbps", cal_gbps(s.med), method, &s, "GB/s");
+	for (int i = 0; i < runs; i++)
+		v[i] = cal_bw_all(r, CAL_BW_ZERO, buf, per, nr);
+	cal_stat_of(v, runs, &s);
+	snprintf(method, sizeof(method), "rep stosb on all %d CPUs at once, %llu MiB", nr,
+		 (unsigned long long)(bytes >> 20));
+	cal_key_measured(r, "mem.node_write_gbps", cal_gbps(s.med), method, &s, "GB/s");
+	cal_unmap(buf, bytes, true);
+	if (r->nodes > 1)
+		cal_note(r, "node bandwidth: the buffer lies on CPU %d's node, so every CPU "
+			 "reads and writes that one node", r->cpus[0]);
+}
