@@ -423,6 +423,37 @@ static int cal_write_text(const struct cal_run *r, const char *include, char *bu
 	return (int)used;
 }
 
+/**
+ * cal_run_profile - the profile that the run so far would write, loaded
+ * @r: the run
+ * @include: the builtin it includes
+ * @p: the profile
+ * @err: why it does not load
+ * @len: size of @err
+ *
+ * Return: 0, or -1 with @err filled.
+ */
+int cal_run_profile(const struct cal_run *r, const char *include, struct sim_profile *p,
+		    char *err, size_t len)
+{
+	char *text = malloc(65536);
+	int n;
+
+	if (!text) {
+		snprintf(err, len, "out of memory");
+		return -1;
+	}
+	n = cal_write_text(r, include, text, 65536);
+	if (n < 0) {
+		snprintf(err, len, "the profile is too long");
+		free(text);
+		return -1;
+	}
+	n = sim_profile_parse(text, "calibrated", p, err, len);
+	free(text);
+	return n ? -1 : 0;
+}
+
 /* machine.name and .description are strings: the value rides after the source's NUL. */
 static void cal_key_string(struct cal_run *r, const char *key, const char *value,
 			   const char *source)
@@ -489,12 +520,13 @@ int calibrate_profile_text(bool quick, FILE *log, char *buf, size_t len, char *e
 	cal_ipi(r);
 	cal_kernel_paths(r);
 	cal_zram(r);
-	cal_fit(r, include);
 	sched_setaffinity(0, sizeof(saved), &saved);
 
 	n = cal_fix_quantum(r, include, err, errlen);
-	if (!n)
+	if (!n) {
+		cal_fit(r, include);
 		n = cal_write_text(r, include, buf, len);
+	}
 	if (n == -ENOSPC)
 		snprintf(err, errlen, "calibrate: the profile is longer than %zu bytes", len);
 	else if (n >= 0)

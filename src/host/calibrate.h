@@ -13,6 +13,7 @@
 #define MMSIM_HOST_CALIBRATE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -118,8 +119,21 @@ void cal_ipi(struct cal_run *r);
 void cal_kernel_paths(struct cal_run *r);
 void cal_zram(struct cal_run *r);
 
+/* calibrate.c: the profile of the run so far (the include and the keys set) */
+struct sim_profile;
+int cal_run_profile(const struct cal_run *r, const char *include, struct sim_profile *p,
+		    char *err, size_t len);
+
 /* calibrate_fit.c: the model's kernel-internal costs from the paths */
+#define CAL_FIT_NR	4
+extern const char *const cal_fit_keys[CAL_FIT_NR];	/* mm.fault_entry_ns, pte_op, folio_op, list_op */
 void cal_fit(struct cal_run *r, const char *include);
+int cal_model_round_ns(const struct sim_profile *p, uint64_t region, unsigned kib,
+		       bool dontneed, double *ns, char *err, size_t len);
+void cal_fit_targets(const struct cal_paths *m, int o, double target[2]);
+int cal_fit_solve(const struct sim_profile *base, uint64_t region,
+		  const double target[CAL_NR_ORDERS][2], int fit_orders, double x[CAL_FIT_NR],
+		  double model[CAL_NR_ORDERS][2], char *err, size_t len);
 
 /**
  * calibrate_main - `mmsim calibrate [--out FILE] [--quick]`

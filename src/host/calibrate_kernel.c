@@ -626,7 +626,7 @@ static void cal_zram_rates(struct cal_run *r)
 	uint64_t pages = r->quick ? 2048 : 8192;
 	int runs = r->quick ? 3 : 7, dev, fd;
 	double tw[16], tr[16], zw[16], zr[16];
-	char path[96], alg[128] = "?", val[32], method[112];
+	char path[96], text[128] = "", alg[48] = "?", val[32], method[112];
 	struct cal_stat s;
 	char *buf;
 
@@ -636,8 +636,8 @@ static void cal_zram_rates(struct cal_run *r)
 		return;
 	}
 	snprintf(path, sizeof(path), "/sys/block/zram%d/comp_algorithm", dev);
-	live_read_file(path, alg, sizeof(alg));
-	live_parse_choice(alg, alg, sizeof(alg));
+	if (live_read_file(path, text, sizeof(text)) <= 0 || live_parse_choice(text, alg, sizeof(alg)))
+		snprintf(alg, sizeof(alg), "?");
 	snprintf(path, sizeof(path), "/sys/block/zram%d/disksize", dev);
 	snprintf(val, sizeof(val), "%llu", (unsigned long long)(pages * 4096 * 2));
 	if (live_write_file(path, val)) {

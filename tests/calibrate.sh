@@ -1,0 +1,75 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# `mmsim calibrate` (issue 29, docs/calibrate.md), run against the real
+# binary on this machine:
+#   - --quick writes a whole profile that loads, and a scenario runs on it;
+#   - every key has a source: the file's own keys say measured, derived,
+#     inferred, fitted or a model setting; the included builtin's keys keep
+#     their citations;
+#   - bad options, an unwritable --out and a machine that cannot be
+#     measured (a /sys without CPUs) exit 2 with one line, leave no file,
+#     and measure nothing.
+# Usage: bash tests/calibrate.sh MMSIM_BIN SOURCE_DIR   (CMake runs it so)
+set -u
+BIN=$1
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+cd "$T" || exit 1
+fail() { echo "FAIL: $*"; exit 1; }
+
+# --quick: a whole profile, within its 20 s (more under the sanitizers)
+start=$(date +%s)
+timeout 300 "$BIN" calibrate --quick --out p.ini 2> log.txt || fail "calibrate --quick: exit $? ($(tail -3 log.txt))"
+echo "calibrate --quick: $(( $(date +%s) - start )) s"
+[ -s p.ini ] || fail "no profile written"
+ls p.ini.tmp* 2>/dev/null && fail "a temporary file is left"
+head -1 p.ini | grep -q 'SPDX' || fail "the profile does not start with its header"
+grep -q '^include = ' p.ini || fail "the profile does not include a builtin"
+"$BIN" profiles p.ini > shown.txt || fail "the profile does not load: $(cat shown.txt)"
+"$BIN" run deferred-split --profile p.ini --set threads=2 --set rounds=2 > run.txt ||
+	fail "run deferred-split on the profile: $(tail -3 run.txt)"
+
+# every key of the file has a source that says how it was obtained
+awk '/^\[sources\]/ { s = 1; next } /^\[/ { s = 0 } s && /=/' p.ini > sources.txt
+[ "$(wc -l < sources.txt)" -ge 20 ] || fail "only $(wc -l < sources.txt) keys measured"
+while IFS= read -r line; do
+	case "$line" in
+	*"= measured: "*|*"= derived: "*|*"= inferred: "*|*"= fitted: "*|*"= model setting: "*|*"= \`mmsim calibrate\`"*) ;;
+	*) fail "a key without a measured, derived, inferred or fitted source: $line" ;;
+	esac
+done < sources.txt
+awk '/^\[/ { sec = substr($0, 2, length($0) - 2); next }
+     sec != "" && sec != "sources" && /^[a-z_0-9]+ = / { print sec "." $1 }' p.ini > keys.txt
+while IFS= read -r k; do
+	grep -q "^$k = " sources.txt || fail "$k is set without a source"
+done < keys.txt
+grep -q 'measured: .*median of [0-9]* runs, spread .*, 20[0-9][0-9]-[0-9][0-9]-[0-9][0-9]$' sources.txt ||
+	fail "no source in the form measured: METHOD, median of N runs, spread, date"
+# every key of the loaded profile (the builtin's included) has a source
+grep -q 'no source given' shown.txt && fail "a key without a source: $(grep 'no source given' shown.txt | head -1)"
+
+# bad input: one error line, exit 2, no file, nothing measured
+expect_bad() {
+	local rc
+	timeout 20 "$BIN" "$@" > out.txt 2> err.txt
+	rc=$?
+	grep -v '^==[0-9]*==' err.txt > err1.txt
+	[ $rc -eq 2 ] || fail "$*: exit $rc, expected 2 ($(head -c 300 err1.txt))"
+	[ "$(wc -l < err1.txt)" -eq 1 ] || fail "$*: $(wc -l < err1.txt) lines on stderr: $(head -c 600 err1.txt)"
+	grep -q '^mmsim: error: ' err1.txt || fail "$*: not an mmsim error: $(cat err1.txt)"
+	grep -q '^calibrate: ' err.txt && fail "$*: measured before failing"
+	[ -s out.txt ] && fail "$*: wrote to stdout"
+	return 0
+}
+expect_bad calibrate --bogus --out b.ini
+[ -e b.ini ] && fail "a bad option left b.ini"
+expect_bad calibrate --quick --out
+expect_bad calibrate --out "$T/no/such/dir/c.ini"
+expect_bad calibrate --out "$T"
+mkdir -p nosys/sys/devices/system/cpu
+MMSIM_LIVE_SYS_ROOT="$T/nosys" expect_bad calibrate --quick --out d.ini
+grep -q 'cannot be measured' err1.txt || fail "no CPUs: $(cat err1.txt)"
+[ -e d.ini ] && fail "an unmeasurable machine left d.ini"
+ls ./*.tmp* 2>/dev/null && fail "a temporary file is left"
+echo "calibrate: ok"
