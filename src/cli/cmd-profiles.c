@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "cli/cli_impl.h"
-#include "live/live_internal.h"
+#include "host/calibrate.h"
 #include "mmsim/profile.h"
 
 static void print_profile(struct cli *c, const struct sim_profile *p)
@@ -49,17 +49,17 @@ static void print_profile(struct cli *c, const struct sim_profile *p)
 }
 
 /*
- * `mmsim profiles --from-host [FILE]`: the profile of this machine, as
- * `mmsim compare` builds it (live_host_profile(): topology and clock
- * measured, every other value a default with its source), checked as any
- * profile is, to FILE (whole or not at all) or standard output.
+ * `mmsim profiles --from-host [FILE]`: the profile of this machine, which is
+ * what `mmsim calibrate --quick [--out FILE]` writes (src/host/calibrate.c:
+ * the nearest builtin, then every key measured here), checked as any
+ * profile is, to FILE (whole or not at all) or standard output.  Progress
+ * and what could not be measured go to standard error.
  */
 static int cmd_profiles_from_host(struct cli *c, int argc, char **argv)
 {
-	static const char head[] = "; profile \"host\": written by `mmsim profiles --from-host` "
-				   "(as `mmsim compare` builds it) from this machine's /sys and /proc\n";
+	static const char head[] = "; written by `mmsim profiles --from-host`, which is "
+				   "`mmsim calibrate --quick`\n";
 	static char ini[65536], out[65536 + sizeof(head)];
-	const char *body;
 	struct sim_profile *p;
 	struct sim_outfile f;
 	int n, ret = 0;
@@ -67,25 +67,22 @@ static int cmd_profiles_from_host(struct cli *c, int argc, char **argv)
 	if (argc > 3)
 		return cli_fail(c, "profiles --from-host: expected at most one FILE, got %d",
 				argc - 2);
-	n = live_host_profile(ini, sizeof(ini));
-	if (n < 0)
-		return cli_fail(c, "profiles --from-host: cannot describe this machine (%s)",
-				strerror(-n)) - 1;
-	p = calloc(1, sizeof(*p));
-	if (!p)
-		return cli_fail(c, "out of memory") - 1;
-	if (sim_profile_parse(ini, "host", p, c->msg, sizeof(c->msg)))
-		ret = 1;	/* what live_host_profile() wrote does not parse: our bug */
-	free(p);
-	if (ret)
-		return ret;
-	/* its first line, a comment, names the command that wrote it */
-	body = ini[0] == ';' && strchr(ini, '\n') ? strchr(ini, '\n') + 1 : ini;
-	n = snprintf(out, sizeof(out), "%s%s", head, body);
+	/* an unwritable FILE fails before anything is measured */
 	if (sim_outfile_open(&f, "profiles --from-host", argc == 3 ? argv[2] : "-", c->out,
 			     c->msg, sizeof(c->msg)))
 		return 2;
-	if (sim_outfile_commit(&f, out, (size_t)n, c->msg, sizeof(c->msg)))
+	fflush(c->out);
+	n = calibrate_profile_text(true, c->err, ini, sizeof(ini), c->msg, sizeof(c->msg));
+	if (n < 0) {
+		sim_outfile_abort(&f);
+		return 2;
+	}
+	p = calloc(1, sizeof(*p));
+	if (!p || sim_profile_parse(ini, "host", p, c->msg, sizeof(c->msg)))
+		ret = 1;	/* what calibrate wrote does not parse: our bug */
+	free(p);
+	n = snprintf(out, sizeof(out), "%s%s", head, ini);
+	if (!ret && sim_outfile_commit(&f, out, (size_t)n, c->msg, sizeof(c->msg)))
 		ret = 1;
 	sim_outfile_abort(&f);
 	return ret;

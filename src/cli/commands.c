@@ -29,7 +29,7 @@ const struct cli_cmd cli_cmds[] = {
 	  "every assumption at both ends of its range: which conclusions hold",
 	  "SCENARIO [options]", .operand = CLI_OPERAND_SCENARIO },
 	{ "profiles", cmd_profiles,
-	  "list profiles, print one with sources, or write this machine's",
+	  "list profiles, print one with sources, or write this machine's (calibrate --quick)",
 	  "[NAME|FILE | --from-host [FILE]]", .operand = CLI_OPERAND_PROFILE },
 	{ "calibrate", cmd_calibrate,
 	  "measure this machine and write its profile (at most 2 minutes)",

@@ -911,12 +911,12 @@ void cal_syscall_sched(struct cal_run *r)
 	}
 
 	for (int i = 0; i < (r->quick ? 9 : 31); i++) {
-		double t0 = cal_now_ns();
+		double t0 = cal_cpu_ns();
 		pid_t pid = fork();
 
 		if (pid == 0)
 			_exit(0);
-		v[i % 32] = (cal_now_ns() - t0) / 1000;
+		v[i % 32] = (cal_cpu_ns() - t0) / 1000;
 		if (pid > 0)
 			waitpid(pid, NULL, 0);
 	}

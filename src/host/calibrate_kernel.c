@@ -230,6 +230,28 @@ out_free:
 	return ret;
 }
 
+/*
+ * With a spinner: a CPU shared with other work may leave it off the CPU
+ * for a whole attempt, so up to four attempts, keeping the one in which it
+ * saw the most IPIs.
+ */
+static int cal_ipi_measure_spun(struct cal_run *r, enum cal_op op, char *pages, uint64_t bytes,
+				int spin_cpu, double tpn, struct cal_ipi_result *res)
+{
+	struct cal_ipi_result t;
+	int ret;
+
+	memset(res, 0, sizeof(*res));
+	for (int i = 0; i < 4 && res->nr_matched < 50; i++) {
+		ret = cal_ipi_measure(r, op, pages, bytes, spin_cpu, tpn, &t);
+		if (ret)
+			return ret;
+		if (t.nr_matched >= res->nr_matched)
+			*res = t;
+	}
+	return 0;
+}
+
 static void cal_stat_ns(struct cal_stat *s, double less)
 {
 	s->med -= less;
@@ -284,7 +306,7 @@ void cal_ipi(struct cal_run *r)
 			goto out_unmap;
 	if (syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) ||
 	    cal_ipi_measure(r, CAL_OP_MEMBARRIER, pages, 0, -1, tpn, &base) ||
-	    cal_ipi_measure(r, CAL_OP_MEMBARRIER, pages, 0, spin, tpn, &with)) {
+	    cal_ipi_measure_spun(r, CAL_OP_MEMBARRIER, pages, 0, spin, tpn, &with)) {
 		cal_note(r, "IPIs: membarrier(PRIVATE_EXPEDITED) failed (%s); the builtin's "
 			 "cited values kept", strerror(errno));
 		goto out_mprotect;
@@ -317,7 +339,7 @@ void cal_ipi(struct cal_run *r)
 
 out_mprotect:
 	for (int k = 0; k < 3; k++)
-		if (cal_ipi_measure(r, CAL_OP_MPROTECT, pages, bytes[k], spin, tpn, &mp[k][1]))
+		if (cal_ipi_measure_spun(r, CAL_OP_MPROTECT, pages, bytes[k], spin, tpn, &mp[k][1]))
 			goto out_unmap;
 	cal_note(r, "TLB shootdown round trip (mprotect of 1 page, a thread of the mm on CPU %d): "
 		 "%.0f ns, %.0f without that thread (%d of %d calls found it running)", spin,
@@ -608,16 +630,17 @@ static int cal_zram_rw(int fd, char *buf, uint64_t pages, bool text, double *w, 
 		else
 			memset(buf + i * 4096, 0, 4096);
 	}
-	t0 = cal_now_ns();
+	/* zram does the I/O in the caller's context: its CPU time is the work */
+	t0 = cal_cpu_ns();
 	for (uint64_t i = 0; i < pages; i++)
 		if (pwrite(fd, buf + i * 4096, 4096, (off_t)(i * 4096)) != 4096)
 			return -EIO;
-	t1 = cal_now_ns();
+	t1 = cal_cpu_ns();
 	*w = (t1 - t0) / (double)pages;
 	for (uint64_t i = 0; i < pages; i++)
 		if (pread(fd, buf + i * 4096, 4096, (off_t)(i * 4096)) != 4096)
 			return -EIO;
-	*rd = (cal_now_ns() - t1) / (double)pages;
+	*rd = (cal_cpu_ns() - t1) / (double)pages;
 	return 0;
 }
 
