@@ -36,6 +36,7 @@
 #include "mmsim/counters.h"
 #include "mmsim/profile.h"
 #include "mmsim/scenario.h"
+#include "host/calibrate.h"
 #include "live/live_internal.h"
 #include "mmsim/profile.h"
 
@@ -500,13 +501,14 @@ struct live_opts {
 	bool apply;
 	const char *json;
 	const char *profile_out;
+	const char *profile;		/* compare: the simulated side's profile */
 };
 
 static void live_usage(const char *cmd, FILE *out)
 {
 	fprintf(out, "usage: mmsim %s SCENARIO [--set KEY=VALUE]... [--apply] "
 		"[--json FILE]%s\n", cmd,
-		strcmp(cmd, "compare") ? "" : " [--profile-out FILE]");
+		strcmp(cmd, "compare") ? "" : " [--profile FILE | --profile-out FILE]");
 	fprintf(out, "Runs the scenario's workload on this kernel (docs/live.md).\n");
 	for (int i = 0; live_scenarios[i]; i++) {
 		const struct live_scenario_ops *ops = live_scenarios[i];
@@ -520,6 +522,11 @@ static void live_usage(const char *cmd, FILE *out)
 		"experiment needs (reclaim-tlb: zram swap if there is none); "
 		"restored at exit\n"
 		"  --json FILE      write the results as JSON (\"-\": standard output)\n");
+	if (!strcmp(cmd, "compare"))
+		fprintf(out, "  --profile FILE   simulate on this profile (e.g. one that "
+			"`mmsim calibrate` wrote)\n"
+			"  --profile-out FILE  calibrate this machine (`mmsim calibrate "
+			"--quick`), simulate on it and save it\n");
 }
 
 /* Return 0, 1 (help printed) or 2 (error printed). */
@@ -567,6 +574,9 @@ static int live_parse_args(int argc, char **argv, struct live_opts *o,
 		} else if (!strcmp(a, "--profile-out") && i + 1 < argc &&
 			   !strcmp(cmd, "compare")) {
 			o->profile_out = argv[++i];
+		} else if (!strcmp(a, "--profile") && i + 1 < argc &&
+			   !strcmp(cmd, "compare")) {
+			o->profile = argv[++i];
 		} else if (!strcmp(a, "--set") && i + 1 < argc) {
 			const char *kv = argv[++i], *eq = strchr(kv, '=');
 			int j;
@@ -1254,6 +1264,9 @@ static bool compare_is_guest(void)
 	return t.hypervisor;
 }
 
+/* The simulated side's profile: 0 the defaults, 1 --profile, 2 calibrated (--profile-out). */
+static int compare_profile_kind;
+
 /* Tracepoint counts and lock waits beside the simulator's (@sim may be NULL). */
 static void compare_print_trace(const struct live_result *live,
 				const struct sim_variant_result *sim, FILE *out)
@@ -1329,9 +1342,16 @@ static void compare_print_trace(const struct live_result *live,
 			"lock waits.\n", have_sent && have_recv && sent && !recv ?
 			" (here: flushes were sent and none was received in the "
 			"TLB IPI handler)" : "");
-	fprintf(out, "- the simulated side runs the host profile: its topology "
-		"and clock are this machine's, its costs the documented "
-		"defaults (docs/live.md), not measurements of this machine.\n");
+	if (compare_profile_kind == 0)
+		fprintf(out, "- the simulated side runs the host profile: its topology "
+			"and clock are this machine's, its costs the documented "
+			"defaults (docs/live.md), not measurements of this machine; "
+			"--profile-out FILE calibrates them (docs/calibrate.md).\n");
+	else
+		fprintf(out, "- the simulated side runs %s: each key's source says "
+			"whether it was measured here (`mmsim profiles FILE`).\n",
+			compare_profile_kind == 1 ? "the profile given" :
+			"this machine's calibrated profile");
 }
 
 /**
@@ -1352,7 +1372,7 @@ static void compare_print_trace(const struct live_result *live,
  */
 int compare_cmd_main(int argc, char **argv, FILE *out, FILE *err)
 {
-	static char ini[16384];
+	static char ini[65536];
 	static struct sim_variant_result sim;
 	const struct live_result *live = NULL;
 	const struct scenario_ops *s;
@@ -1364,7 +1384,30 @@ int compare_cmd_main(int argc, char **argv, FILE *out, FILE *err)
 
 	if (ret)
 		return ret == 1 ? 0 : ret;
-	if (live_host_profile(ini, sizeof(ini)) < 0) {
+	if (o.profile && o.profile_out) {
+		fprintf(err, "mmsim: error: compare: --profile and --profile-out: expected "
+			"one of them\n");
+		return 2;
+	}
+	compare_profile_kind = o.profile ? 1 : o.profile_out ? 2 : 0;
+	if (o.profile) {
+		/* the file, with its own includes resolved from its directory */
+		char *abs = realpath(o.profile, NULL);
+
+		if (!abs) {
+			fprintf(err, "mmsim: error: compare --profile %s: %s\n", o.profile,
+				strerror(errno));
+			return 2;
+		}
+		snprintf(ini, sizeof(ini), "include = %s\n", abs);
+		free(abs);
+	} else if (o.profile_out) {
+		/* issue 29: the profile saved is this machine's, calibrated */
+		if (calibrate_profile_text(true, err, ini, sizeof(ini), msg, sizeof(msg)) < 0) {
+			fprintf(err, "mmsim: error: %s\n", msg);
+			return 2;
+		}
+	} else if (live_host_profile(ini, sizeof(ini)) < 0) {
 		fprintf(err, "mmsim: error: cannot build the host profile\n");
 		return 1;
 	}
@@ -1391,8 +1434,9 @@ int compare_cmd_main(int argc, char **argv, FILE *out, FILE *err)
 		fprintf(out, "\nlive and simulated: the simulated side is "
 			"unavailable (%s)\n", why);
 	} else {
-		fprintf(out, "\nlive and simulated (variant %s, profile host%s%s):\n",
-			s->variants[variant], o.profile_out ? " saved in " : "",
+		fprintf(out, "\nlive and simulated (variant %s, profile %s%s%s):\n",
+			s->variants[variant], o.profile ? o.profile : "host",
+			o.profile_out ? ", calibrated, saved in " : "",
 			o.profile_out ? o.profile_out : "");
 	}
 	fprintf(out, "%-28s %16s %16s %10s\n", "metric", "live", "simulated", "sim/live");
