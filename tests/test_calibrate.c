@@ -120,9 +120,45 @@ static void test_fit_targets(void **state)
 	assert_true(t[0] == 0 && t[1] == 0);
 }
 
+/*
+ * A calibrated profile includes a builtin and sets measured keys: the
+ * include's [ranges] row of a key set again goes (a measured value is no
+ * assumption); the other rows stay.
+ */
+static void test_include_drops_ranges_of_keys_set_again(void **state)
+{
+	static const char text[] =
+		"include = desktop-kvm\n"
+		"[mm]\n"
+		"list_op_ns = 9\n"
+		"[sources]\n"
+		"mm.list_op_ns = measured: a test, median of 3 runs, spread 8-10 ns, 2026-12-04\n";
+	struct sim_profile *p = calloc(1, sizeof(*p)), *base = calloc(1, sizeof(*base));
+	char err[256];
+	bool list = false, pte = false;
+
+	(void)state;
+	assert_non_null(p);
+	assert_non_null(base);
+	assert_int_equal(sim_profile_load("desktop-kvm", base, err, sizeof(err)), 0);
+	if (sim_profile_parse(text, "calibrated", p, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(p->mm_list_op_ns, 9);
+	for (int i = 0; i < p->nr_ranges; i++) {
+		list |= !strcmp(p->ranges[i].key, "mm.list_op_ns");
+		pte |= !strcmp(p->ranges[i].key, "mm.pte_op_ns");
+	}
+	assert_false(list);
+	assert_true(pte);
+	assert_int_equal(p->nr_ranges, base->nr_ranges - 1);
+	free(p);
+	free(base);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_include_drops_ranges_of_keys_set_again),
 		cmocka_unit_test(test_fit_targets),
 		cmocka_unit_test(test_fit_reproduces_its_measurement),
 		cmocka_unit_test(test_fit_keeps_costs_non_negative),
