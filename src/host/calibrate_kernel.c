@@ -171,47 +171,64 @@ struct cal_ipi_result {
 	int nr_matched;
 };
 
-/* @op with (@spin_cpu >= 0) or without a spinner of this mm on another CPU. */
+#define CAL_MAX_SPINNERS	8
+
+/*
+ * @op with @nr_spin spinners of this mm on @spin_cpus (0: none).  A call
+ * counts as seen when every spinner has a gap inside it; the gap is the
+ * first spinner's.
+ */
 static int cal_ipi_measure(struct cal_run *r, enum cal_op op, char *pages, uint64_t bytes,
-			   int spin_cpu, double tpn, struct cal_ipi_result *res)
+			   const int *spin_cpus, int nr_spin, double tpn, struct cal_ipi_result *res)
 {
 	int nr = r->quick ? 400 : 1500;
 	uint64_t *t0 = calloc((size_t)nr, sizeof(*t0)), *t1 = calloc((size_t)nr, sizeof(*t1));
 	double *rt = calloc((size_t)nr, sizeof(*rt)), *gap = calloc((size_t)nr, sizeof(*gap));
 	double *seen = calloc((size_t)nr, sizeof(*seen));
-	struct cal_spinner *s = calloc(1, sizeof(*s));
-	pthread_t t;
-	int ret = -ENOMEM, g = 0, ng = 0;
+	struct cal_spinner *s = calloc(CAL_MAX_SPINNERS, sizeof(*s));
+	pthread_t t[CAL_MAX_SPINNERS];
+	int ret = -ENOMEM, g[CAL_MAX_SPINNERS] = { 0 }, ng = 0, started = 0;
 
 	memset(res, 0, sizeof(*res));
 	if (!t0 || !t1 || !rt || !gap || !seen || !s)
 		goto out_free;
-	if (spin_cpu >= 0) {
-		s->cpu = spin_cpu;
-		s->thresh = (uint64_t)(120 * tpn);
-		s->touch = pages;
-		s->touch_bytes = bytes;
-		ret = -EAGAIN;
-		if (pthread_create(&t, NULL, cal_spinner_thread, s))
-			goto out_free;
-		while (!__atomic_load_n(&s->ready, __ATOMIC_ACQUIRE))
+	ret = 0;
+	for (int k = 0; k < nr_spin && k < CAL_MAX_SPINNERS; k++) {
+		s[k].cpu = spin_cpus[k];
+		s[k].thresh = (uint64_t)(120 * tpn);
+		s[k].touch = pages;
+		s[k].touch_bytes = bytes;
+		if (pthread_create(&t[k], NULL, cal_spinner_thread, &s[k])) {
+			ret = -EAGAIN;
+			break;
+		}
+		started++;
+		while (!__atomic_load_n(&s[k].ready, __ATOMIC_ACQUIRE))
 			;
 	}
-	ret = cal_ops(op, pages, bytes, nr, t0, t1);
-	if (spin_cpu >= 0) {
-		__atomic_store_n(&s->stop, 1, __ATOMIC_RELEASE);
-		pthread_join(t, NULL);
+	if (!ret)
+		ret = cal_ops(op, pages, bytes, nr, t0, t1);
+	for (int k = 0; k < started; k++) {
+		__atomic_store_n(&s[k].stop, 1, __ATOMIC_RELEASE);
+		pthread_join(t[k], NULL);
 	}
 	if (ret)
 		goto out_free;
 	for (int i = 0; i < nr; i++) {
+		bool all = started > 0;
+
 		rt[i] = (double)(t1[i] - t0[i]) / tpn;
-		while (g < s->nr_gaps && s->gap_a[g] < t0[i])
-			g++;
-		if (g < s->nr_gaps && s->gap_a[g] <= t1[i] && s->gap_b[g] - s->gap_a[g] <=
-		    t1[i] - t0[i]) {
+		for (int k = 0; k < started; k++) {
+			struct cal_spinner *x = &s[k];
+
+			while (g[k] < x->nr_gaps && x->gap_a[g[k]] < t0[i])
+				g[k]++;
+			all &= g[k] < x->nr_gaps && x->gap_a[g[k]] <= t1[i] &&
+			       x->gap_b[g[k]] - x->gap_a[g[k]] <= t1[i] - t0[i];
+		}
+		if (all) {
 			seen[ng] = rt[i];
-			gap[ng++] = (double)(s->gap_b[g] - s->gap_a[g]) / tpn;
+			gap[ng++] = (double)(s[0].gap_b[g[0]] - s[0].gap_a[g[0]]) / tpn;
 		}
 	}
 	cal_stat_of(rt, nr, &res->rt);
@@ -236,14 +253,15 @@ out_free:
  * saw the most IPIs.
  */
 static int cal_ipi_measure_spun(struct cal_run *r, enum cal_op op, char *pages, uint64_t bytes,
-				int spin_cpu, double tpn, struct cal_ipi_result *res)
+				const int *spin_cpus, int nr_spin, double tpn,
+				struct cal_ipi_result *res)
 {
 	struct cal_ipi_result t;
 	int ret;
 
 	memset(res, 0, sizeof(*res));
 	for (int i = 0; i < 4 && res->nr_matched < 50; i++) {
-		ret = cal_ipi_measure(r, op, pages, bytes, spin_cpu, tpn, &t);
+		ret = cal_ipi_measure(r, op, pages, bytes, spin_cpus, nr_spin, tpn, &t);
 		if (ret)
 			return ret;
 		if (t.nr_matched >= res->nr_matched)
@@ -257,6 +275,44 @@ static void cal_stat_ns(struct cal_stat *s, double less)
 	s->med -= less;
 	s->lo -= less;
 	s->hi -= less;
+}
+
+/*
+ * With 3 or more CPUs: the membarrier round trip to k targets (a spinner
+ * on each) less the round trip to one, per extra target, is what the
+ * sender spends per target (smp_call_function_many_cond() queues a csd
+ * and sends to each, then waits once); delivery is the rest of the round
+ * trip to one target.  @rest: the round trip to one target less the
+ * receiver and the ack.  Return: 0 with the keys set, or -1 when the k
+ * spinners were not all seen.
+ */
+static int cal_ipi_send_slope(struct cal_run *r, char *pages, double tpn, double rt1,
+			      double *rest)
+{
+	int k = r->nr_cpus - 1 < CAL_MAX_SPINNERS ? r->nr_cpus - 1 : CAL_MAX_SPINNERS;
+	struct cal_ipi_result many;
+	double send, lat;
+	char method[96];
+
+	if (cal_ipi_measure_spun(r, CAL_OP_MEMBARRIER, pages, 0, r->cpus + 1, k, tpn, &many) ||
+	    many.nr_matched < 10) {
+		cal_note(r, "IPIs to %d targets: the spinners were not all seen; send_ns inferred",
+			 k);
+		return -1;
+	}
+	send = (many.rt_seen.med - rt1) / (k - 1);
+	if (send < 0)
+		send = 0;
+	lat = *rest - send > 0 ? *rest - send : 0;
+	snprintf(method, sizeof(method), "membarrier to %d targets minus to 1, per target", k);
+	many.rt_seen.med = send;
+	many.rt_seen.lo = (many.rt_seen.lo - rt1) / (k - 1);
+	many.rt_seen.hi = (many.rt_seen.hi - rt1) / (k - 1);
+	cal_key_measured(r, "ipi.send_ns", (uint64_t)(send + 0.5), method, &many.rt_seen, "ns");
+	cal_key_set(r, "ipi.latency_ns", (uint64_t)(lat + 0.5),
+		    "derived: the membarrier round trip to 1 target less send, entry_exit and "
+		    "the ack's line transfer, %s", r->date);
+	return 0;
 }
 
 /**
@@ -302,11 +358,11 @@ void cal_ipi(struct cal_run *r)
 		return;
 	/* without a spinner first: no other CPU has run this mm yet */
 	for (int k = 0; k < 3; k++)
-		if (cal_ipi_measure(r, CAL_OP_MPROTECT, pages, bytes[k], -1, tpn, &mp[k][0]))
+		if (cal_ipi_measure(r, CAL_OP_MPROTECT, pages, bytes[k], NULL, 0, tpn, &mp[k][0]))
 			goto out_unmap;
 	if (syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) ||
-	    cal_ipi_measure(r, CAL_OP_MEMBARRIER, pages, 0, -1, tpn, &base) ||
-	    cal_ipi_measure_spun(r, CAL_OP_MEMBARRIER, pages, 0, spin, tpn, &with)) {
+	    cal_ipi_measure(r, CAL_OP_MEMBARRIER, pages, 0, NULL, 0, tpn, &base) ||
+	    cal_ipi_measure_spun(r, CAL_OP_MEMBARRIER, pages, 0, &spin, 1, tpn, &with)) {
 		cal_note(r, "IPIs: membarrier(PRIVATE_EXPEDITED) failed (%s); the builtin's "
 			 "cited values kept", strerror(errno));
 		goto out_mprotect;
@@ -326,6 +382,8 @@ void cal_ipi(struct cal_run *r)
 	rest = rt - with.gap.med - r->transfer_ns;
 	if (rest < 0)
 		rest = 0;
+	if (r->nr_cpus >= 3 && !cal_ipi_send_slope(r, pages, tpn, with.rt_seen.med, &rest))
+		goto out_mprotect;
 	cal_key_set(r, "ipi.send_ns", (uint64_t)(rest / 2 + 0.5),
 		    "inferred: half of the membarrier IPI round trip %.0f ns less entry_exit and "
 		    "the ack's line transfer, %s", rt, r->date);
@@ -335,18 +393,21 @@ void cal_ipi(struct cal_run *r)
 	fprintf(r->log, "  %-30s %10llu   (inferred)\n  %-30s %10llu   (inferred)\n", "ipi.send_ns",
 		(unsigned long long)(rest / 2 + 0.5), "ipi.latency_ns",
 		(unsigned long long)(rest / 2 + 0.5));
-	cal_note(r, "ipi.send_ns and latency_ns: one round trip split in halves, an inference");
+	cal_note(r, "ipi.send_ns and latency_ns: one round trip split in halves, an inference "
+		 "(a machine of 3 or more CPUs measures the send per target)");
 
 out_mprotect:
 	for (int k = 0; k < 3; k++)
-		if (cal_ipi_measure_spun(r, CAL_OP_MPROTECT, pages, bytes[k], spin, tpn, &mp[k][1]))
+		if (cal_ipi_measure_spun(r, CAL_OP_MPROTECT, pages, bytes[k], &spin, 1, tpn,
+					 &mp[k][1]))
 			goto out_unmap;
 	cal_note(r, "TLB shootdown round trip (mprotect of 1 page, a thread of the mm on CPU %d): "
 		 "%.0f ns, %.0f without that thread (%d of %d calls found it running)", spin,
 		 mp[0][1].rt_seen.med, mp[0][0].rt.med, mp[0][1].nr_matched, mp[0][1].rt.n);
-	if (mp[0][1].nr_matched < 10 || mp[1][1].nr_matched < 10 || mp[2][1].nr_matched < 10) {
-		cal_note(r, "shootdowns: the receiver saw too few flush IPIs; tlb.invlpg_ns and "
-			 "flush_all_ns keep the builtin's cited values");
+	if (mp[0][1].nr_matched < 10 || mp[1][1].nr_matched < 10) {
+		cal_note(r, "shootdowns: the receiver saw too few flush IPIs (%d, %d of %d); "
+			 "tlb.invlpg_ns and flush_all_ns keep the builtin's cited values",
+			 mp[0][1].nr_matched, mp[1][1].nr_matched, mp[0][1].rt.n);
 		goto out_unmap;
 	}
 	{
@@ -362,6 +423,12 @@ out_mprotect:
 			 "per page", n + 1);
 		cal_key_measured(r, "tlb.invlpg_ns", inv > 0 ? (uint64_t)(inv + 0.5) : 0, method, &s,
 				 "ns");
+		if (mp[2][1].nr_matched < 10) {
+			cal_note(r, "full flush: the receiver saw too few (%d of %d); "
+				 "tlb.flush_all_ns keeps the builtin's value", mp[2][1].nr_matched,
+				 mp[2][1].rt.n);
+			goto out_unmap;
+		}
 		s = mp[2][1].gap;
 		cal_stat_ns(&s, mp[0][1].gap.med - (inv > 0 ? inv : 0));
 		snprintf(method, sizeof(method), "flush IPI gap, %ld-page (full flush) minus 1-page "
