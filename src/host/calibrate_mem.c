@@ -5,8 +5,10 @@
  *   cache.smt/socket/remote_transfer_ns  ping-pong of one line between two
  *                       pinned CPUs of the pair class (SMT siblings; cores of
  *                       one socket; two sockets), half a round trip
- *   cache.dram_local_ns pointer chase over a buffer many times the LLC, in
- *                       2M pages, less the share of loads that hit the LLC
+ *   cache.dram_local_ns x86: pointer chase over lines just CLFLUSHed, in pages
+ *                       the L1 dTLB holds; elsewhere over many times the LLC
+ *   mem.line_fill_buffers  x86: k independent chases over CLFLUSHed lines,
+ *                       one load's latency / the time per load
  *   mem.zero_gbps, copy_gbps  rep stosb / rep movsb, 4 KiB at a time as
  *                       clear_page_erms() and copy_page() do, one core
  *   mem.stream_gbps     a read pass over a large buffer, one core
@@ -246,6 +248,115 @@ static int cal_dram_flushed(struct cal_run *r, int runs, double *v)
 }
 #endif
 
+#if defined(__x86_64__)
+#define CAL_MLP_MAX	64
+
+/*
+ * ns per load of @k independent chases walked in lockstep over the lines
+ * of @buf (@nr of them, 256 bytes apart), all flushed from the caches
+ * first: the core keeps up to @k misses in flight, as many as its fill
+ * buffers allow.
+ */
+static double cal_mlp_pass(char *buf, uint64_t bytes, uint64_t nr, unsigned k, int passes,
+			   uint64_t seed)
+{
+	uint32_t *perm = malloc(nr * sizeof(*perm));
+	uint64_t per = nr / k, s = seed | 1;
+	void **head[CAL_MLP_MAX];
+	double v[64];
+	struct cal_stat st;
+
+	if (!perm || k > CAL_MLP_MAX || !per)
+		goto out_fail;
+	for (uint64_t i = 0; i < nr; i++)
+		perm[i] = (uint32_t)i;
+	for (uint64_t i = nr - 1; i > 0; i--) {
+		uint64_t j = cal_rng(&s) % (i + 1);
+		uint32_t t = perm[i];
+
+		perm[i] = perm[j];
+		perm[j] = t;
+	}
+	/* chain c: slots perm[c * per .. c * per + per), one cycle each */
+	for (unsigned c = 0; c < k; c++) {
+		for (uint64_t i = 0; i < per; i++) {
+			void **slot = (void **)(buf + (uint64_t)perm[c * per + i] * 256);
+
+			*slot = buf + (uint64_t)perm[c * per + (i + 1) % per] * 256;
+		}
+		head[c] = (void **)(buf + (uint64_t)perm[c * per] * 256);
+	}
+	for (int pass = 0; pass < passes && pass < 64; pass++) {
+		void **p[CAL_MLP_MAX];
+		double t0;
+
+		for (unsigned c = 0; c < k; c++)
+			p[c] = head[c];
+		for (uint64_t off = 0; off < bytes; off += 64)
+			__asm__ volatile("clflush (%0)" : : "r"(buf + off) : "memory");
+		__asm__ volatile("mfence" ::: "memory");
+		t0 = cal_cpu_ns();
+		for (uint64_t i = 0; i < per; i++)
+			for (unsigned c = 0; c < k; c++)
+				p[c] = (void **)*p[c];
+		__asm__ volatile("" : : "r"(p) : "memory");
+		v[pass] = (cal_cpu_ns() - t0) / (double)(per * k);
+	}
+	free(perm);
+	cal_stat_of(v, passes < 64 ? passes : 64, &st);
+	return st.med;
+out_fail:
+	free(perm);
+	return 0;
+}
+
+/**
+ * cal_line_fill_buffers - a core's L1D misses in flight
+ * @r: the run; cache.dram_local_ns measured
+ *
+ * k independent chases over flushed lines: one load's latency divided by
+ * the time per load with k chases is the misses the core keeps in flight;
+ * the largest over k (up to 64) is the key.  Of 64 KiB a chase, so that
+ * the L1 dTLB holds every page.
+ */
+static void cal_line_fill_buffers(struct cal_run *r)
+{
+	static const unsigned ks[] = { 1, 2, 4, 8, 12, 16, 20, 24, 32, 48, 64 };
+	const struct cal_key *l1 = cal_key_find(r, "tlb.l1_4k_entries");
+	uint64_t pages = l1 && l1->value < 64 ? l1->value : 64, bytes = pages * 4096;
+	uint64_t nr = bytes / 256;
+	int runs = r->quick ? 3 : 7, passes = r->quick ? 8 : 24;
+	double v[16], best_k = 0;
+	struct cal_stat s;
+	char method[96];
+	char *buf = cal_map(bytes, false);
+
+	if (!buf)
+		return;
+	for (int i = 0; i < runs; i++) {
+		double one = cal_mlp_pass(buf, bytes, nr, 1, passes, 11 + (uint64_t)i), best = 0;
+
+		for (size_t j = 1; j < sizeof(ks) / sizeof(ks[0]) && one > 0; j++) {
+			double t = cal_mlp_pass(buf, bytes, nr, ks[j], passes, 11 + (uint64_t)i);
+
+			if (t > 0 && one / t > best) {
+				best = one / t;
+				best_k = ks[j];
+			}
+		}
+		v[i] = best;
+	}
+	cal_unmap(buf, bytes, false);
+	cal_stat_of(v, runs, &s);
+	if (s.med < 1)
+		return;
+	snprintf(method, sizeof(method), "1 vs k<=64 chases of CLFLUSHed lines, best k %.0f",
+		 best_k);
+	cal_key_measured(r, "mem.line_fill_buffers", (uint64_t)(s.med + 0.5), method, &s,
+			 "lines");
+}
+#endif
+
 /**
  * cal_dram - idle DRAM latency of the local node
  * @r: the run
@@ -274,6 +385,7 @@ void cal_dram(struct cal_run *r)
 		cal_stat_of(v, runs, &s);
 		cal_key_measured(r, "cache.dram_local_ns", (uint64_t)(s.med + 0.5),
 				 "chase over lines just CLFLUSHed, 256 KiB in 4K pages", &s, "ns");
+		cal_line_fill_buffers(r);
 		if (!r->quick && !cal_dram_big(r, bytes, runs, w, &huge)) {
 			cal_stat_of(w, runs, &sb);
 			cal_note(r, "DRAM: a chase over %llu MiB%s takes %.0f ns a load (TLB misses "
