@@ -35,6 +35,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -58,7 +59,13 @@ static double cal_cpu_ns(void)
 	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
-/* Signals that would end the run wait while a setting of the machine is changed. */
+/*
+ * While a setting of the machine is changed: signals that would end the
+ * run wait, and so does another calibrate (an flock), so that two runs
+ * never save each other's temporary values as the ones to restore.
+ */
+static int cal_hold_fd = -1;
+
 static void cal_hold_signals(bool hold)
 {
 	sigset_t s;
@@ -67,7 +74,17 @@ static void cal_hold_signals(bool hold)
 	sigaddset(&s, SIGINT);
 	sigaddset(&s, SIGTERM);
 	sigaddset(&s, SIGHUP);
-	pthread_sigmask(hold ? SIG_BLOCK : SIG_UNBLOCK, &s, NULL);
+	if (hold) {
+		pthread_sigmask(SIG_BLOCK, &s, NULL);
+		cal_hold_fd = open("/run/mmsim-calibrate.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+		if (cal_hold_fd >= 0)
+			flock(cal_hold_fd, LOCK_EX);
+		return;
+	}
+	if (cal_hold_fd >= 0)
+		close(cal_hold_fd);	/* drops the lock */
+	cal_hold_fd = -1;
+	pthread_sigmask(SIG_UNBLOCK, &s, NULL);
 }
 
 /* ---- IPIs and shootdowns ---- */
@@ -617,18 +634,20 @@ void cal_kernel_paths(struct cal_run *r)
 	}
 	for (int o = 1; o < nr_orders; o++) {
 		unsigned kib = cal_fault_kib[o];
-		int ret = cal_mthp_want(r, st, kib);
+		int ret;
 
-		if (ret == -ENOENT) {
+		/* the values to restore are read under the lock */
+		cal_hold_signals(true);
+		ret = live_settings_read(st) > 0 ? cal_mthp_want(r, st, kib) : -ENOENT;
+		if (ret == -ENOENT)
 			cal_note(r, "mTHP %uK: this kernel has no such size; skipped", kib);
-			continue;
-		}
-		if (ret == -EPERM) {
+		if (ret == -EPERM)
 			cal_note(r, "mTHP %uK: off (or a larger size would win) and not root: "
 				 "skipped; as root calibrate sets it for the run", kib);
+		if (ret) {
+			cal_hold_signals(false);
 			continue;
 		}
-		cal_hold_signals(true);
 		live_state_note_settings(st);
 		ret = live_settings_apply(st, err, sizeof(err));
 		live_state_note_settings(st);
