@@ -494,8 +494,31 @@ void cal_cache_latency(struct cal_run *r)
 	}
 }
 
-/* ---- locked RMW and PAUSE ---- */
+/* ---- loads per cycle, locked RMW and PAUSE ---- */
 
+#if defined(__x86_64__)
+/* Cycles of @n iterations of 12 independent loads of one L1-resident line pair. */
+static double cal_loads_ns(const uint64_t *buf, uint64_t n)
+{
+	double t0 = cal_cpu_ns();
+
+	__asm__ volatile(
+		"1:\n\t"
+		"mov (%1), %%rax\n\tmov 8(%1), %%rdx\n\tmov 16(%1), %%rcx\n\t"
+		"mov 24(%1), %%r8\n\tmov 32(%1), %%r9\n\tmov 40(%1), %%r10\n\t"
+		"mov 48(%1), %%r11\n\tmov 56(%1), %%rax\n\tmov 64(%1), %%rdx\n\t"
+		"mov 72(%1), %%rcx\n\tmov 80(%1), %%r8\n\tmov 88(%1), %%r9\n\t"
+		"dec %0\n\tjnz 1b"
+		: "+r"(n) : "r"(buf)
+		: "rax", "rdx", "rcx", "r8", "r9", "r10", "r11", "memory", "cc");
+	return cal_cpu_ns() - t0;
+}
+#endif
+
+/**
+ * cal_atomic_pause - loads per cycle, a locked RMW, PAUSE
+ * @r: the run
+ */
 void cal_atomic_pause(struct cal_run *r)
 {
 	static uint64_t line __attribute__((aligned(64)));
@@ -504,10 +527,21 @@ void cal_atomic_pause(struct cal_run *r)
 	double v[16];
 	struct cal_stat s;
 
-	cal_progress(r, "locked RMW and PAUSE");
+	cal_progress(r, "loads per cycle, locked RMW and PAUSE");
 	if (!r->mhz)
 		return;
 	cal_pin(r->cpus[0]);
+#if defined(__x86_64__)
+	{
+		static uint64_t lines[16] __attribute__((aligned(128)));
+
+		for (int i = 0; i < runs; i++)
+			v[i] = 12.0 * (double)(n / 4) / (cal_loads_ns(lines, n / 4) * r->mhz / 1000);
+		cal_stat_of(v, runs, &s);
+		cal_key_measured(r, "mem.loads_per_cycle", s.med >= 1 ? (uint64_t)(s.med + 0.5) : 1,
+				 "12 independent L1 loads a loop iteration", &s, "loads/cycle");
+	}
+#endif
 	for (int i = 0; i < runs; i++) {
 		double t0 = cal_cpu_ns();
 
