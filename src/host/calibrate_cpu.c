@@ -698,18 +698,29 @@ void cal_tlb_geometry(struct cal_run *r)
  * in page i % pages, at a line that differs for the slots of one page and
  * spreads the pages' lines over the cache sets.
  */
-static int cal_walk_chase(uint64_t nr, uint64_t pages, uint64_t steps, int runs, double *v)
+static int cal_walk_chase(uint64_t nr, uint64_t pages, bool huge, uint64_t steps, int runs,
+			  double *v)
 {
-	uint64_t bytes = pages * 4096;
+	uint64_t bytes = pages * 4096, before = 0, after = 0;
 	uint32_t *perm;
-	char *buf = cal_map(bytes, false);
+	char *buf;
 	uint64_t s = 7;
 
+	if (nr > pages * 64)
+		return -EINVAL;		/* two slots would share a line */
+	if (huge)
+		live_read_smaps_anon_huge(getpid(), &before);
+	buf = cal_map(bytes, huge);
 	if (!buf)
 		return -ENOMEM;
+	if (huge && (live_read_smaps_anon_huge(getpid(), &after) ||
+		     (after - before) * 1024 < bytes / 2)) {
+		cal_unmap(buf, bytes, huge);
+		return -EOPNOTSUPP;	/* no 2M pages given */
+	}
 	perm = malloc(nr * sizeof(*perm));
 	if (!perm) {
-		cal_unmap(buf, bytes, false);
+		cal_unmap(buf, bytes, huge);
 		return -ENOMEM;
 	}
 	for (uint64_t i = 0; i < nr; i++)
@@ -739,7 +750,7 @@ static int cal_walk_chase(uint64_t nr, uint64_t pages, uint64_t steps, int runs,
 	}
 #undef CAL_WALK_SLOT
 	free(perm);
-	cal_unmap(buf, bytes, false);
+	cal_unmap(buf, bytes, huge);
 	return 0;
 }
 
@@ -752,7 +763,7 @@ static int cal_walk_chase(uint64_t nr, uint64_t pages, uint64_t steps, int runs,
  *   - 2 x L1-dTLB lines in half the L1 dTLB's pages (every load hits it),
  *     against the same lines one per page (every load misses the L1 dTLB
  *     and hits the STLB): the difference is stlb_hit_cycles;
- *   - 16384 lines in a few pages the STLB holds, against one per page over
+ *   - 16384 lines filling 256 pages the STLB holds, against one per page over
  *     many more pages than the STLB holds: the difference is a walk whose
  *     entries are in the caches, over an STLB hit.
  * The model charges a walk stlb_hit_cycles + refs x walk_cycles / 4
@@ -775,10 +786,10 @@ void cal_page_walk(struct cal_run *r)
 	cal_progress(r, "page walks (the same lines in few pages and in many)");
 	if (!r->mhz)
 		return;
-	if (few < 16)
-		few = 16;
-	if (cal_walk_chase(nr_hit, l1e / 2, steps, runs, va) ||
-	    cal_walk_chase(nr_hit, nr_hit, steps, runs, vb))
+	if (few < 16384 / 64)
+		few = 16384 / 64;	/* every line of each page: no two slots share one */
+	if (cal_walk_chase(nr_hit, l1e / 2, false, steps, runs, va) ||
+	    cal_walk_chase(nr_hit, nr_hit, false, steps, runs, vb))
 		return;
 	for (int i = 0; i < runs; i++)
 		d[i] = (vb[i] - va[i]) * r->mhz / 1000;
@@ -789,8 +800,8 @@ void cal_page_walk(struct cal_run *r)
 		 (unsigned long long)(l1e / 2));
 	cal_key_measured(r, "tlb.stlb_hit_cycles", (uint64_t)(hit_cycles + 0.5), method, &s,
 			 "cycles");
-	if (cal_walk_chase(16384, few, steps, runs, va) ||
-	    cal_walk_chase(16384, walk_pages, steps, runs, vb))
+	if (cal_walk_chase(16384, few, false, steps, runs, va) ||
+	    cal_walk_chase(16384, walk_pages, false, steps, runs, vb))
 		return;
 	for (int i = 0; i < runs; i++)
 		d[i] = (vb[i] - va[i]) * r->mhz / 1000 * 4 / (double)refs;
@@ -800,6 +811,21 @@ void cal_page_walk(struct cal_run *r)
 		 (unsigned long long)refs);
 	cal_key_measured(r, "tlb.walk_cycles", s.med > 0 ? (uint64_t)(s.med + 0.5) : 0, method,
 			 &s, "cycles");
+	/* the classic comparison, printed: the same chase in 2M pages */
+	{
+		double vh[16];
+		struct cal_stat s2;
+
+		if (!cal_walk_chase(16384, walk_pages, true, steps / 4, runs, vh)) {
+			cal_stat_of(vh, runs, &s);
+			cal_stat_of(vb, runs, &s2);
+			cal_note(r, "page walk: the same %llu-page chase in 2M pages: %.0f cycles a "
+				 "load, in 4K pages %.0f", (unsigned long long)walk_pages,
+				 s.med * r->mhz / 1000, s2.med * r->mhz / 1000);
+		} else {
+			cal_note(r, "page walk: MADV_HUGEPAGE gave no 2M pages; no 4K-2M comparison");
+		}
+	}
 	if (r->stlb_entries && r->stlb_entries < nr_hit)
 		cal_note(r, "page walk: cpuid's STLB (%llu entries) holds fewer pages than the "
 			 "STLB-hit test's %llu; a real STLB that small would make it a walk",

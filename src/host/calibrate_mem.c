@@ -365,8 +365,7 @@ static void cal_line_fill_buffers(struct cal_run *r)
  * L1 dTLB holds (cal_dram_flushed()): the model charges TLB misses apart,
  * as walks.  The classic chase over many times the LLC (lmbench's) is run
  * too, in full runs, and printed beside it: its loads miss the TLBs as
- * well, and in a guest whose memory the host maps with 4K pages they pay
- * nested walks even in 2M guest pages.  Elsewhere the classic chase is
+ * well (two-dimensional walks in a guest).  Elsewhere the classic chase is
  * the measurement, less the share of loads that still hit the LLC.
  */
 void cal_dram(struct cal_run *r)
