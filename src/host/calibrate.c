@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "host/calibrate.h"
+#include "live/live_internal.h"
 #include "mmsim/output.h"
 #include "mmsim/profile.h"
 
@@ -112,10 +113,23 @@ static struct cal_key *cal_key_slot(struct cal_run *r, const char *key)
 void cal_key_set(struct cal_run *r, const char *key, uint64_t value, const char *fmt, ...)
 {
 	struct cal_key *k = cal_key_slot(r, key);
+	const char *dot = strchr(key, '.');
+	uint64_t min, max;
+	char sec[32];
 	va_list ap;
 
 	if (!k)
 		return;
+	/* a value outside the key's PROFILE_LIMITS range would not load: clamp it, and say so */
+	if (dot && (size_t)(dot - key) < sizeof(sec)) {
+		snprintf(sec, sizeof(sec), "%.*s", (int)(dot - key), key);
+		if (!sim_profile_limit(sec, dot + 1, &min, &max) && (value < min || value > max)) {
+			cal_note(r, "%s: %llu is outside its range %llu..%llu; %llu written", key,
+				 (unsigned long long)value, (unsigned long long)min,
+				 (unsigned long long)max, (unsigned long long)(value < min ? min : max));
+			value = value < min ? min : max;
+		}
+	}
 	k->value = value;
 	va_start(ap, fmt);
 	vsnprintf(k->source, sizeof(k->source), fmt, ap);
@@ -496,6 +510,16 @@ int calibrate_profile_text(bool quick, FILE *log, char *buf, size_t len, char *e
 		return n;
 	}
 	include = cal_nearest(r);
+	r->may_change = r->root;
+	if (r->root) {
+		char busy[256];
+
+		/* what a killed earlier run (live or calibrate) left is undone first */
+		if (live_state_recover(r->log, busy, sizeof(busy)) == -EBUSY) {
+			r->may_change = false;
+			cal_note(r, "%s: no setting is changed by this run", busy);
+		}
+	}
 	fprintf(r->log, "calibrate: %d CPUs (%d socket%s x %d cores x %d threads, %d node%s)%s; "
 		"%s; nearest builtin profile: %s\n", r->nr_cpus, r->sockets,
 		r->sockets == 1 ? "" : "s", r->cores_per_socket, r->threads_per_core, r->nodes,

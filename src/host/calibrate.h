@@ -60,6 +60,7 @@ struct cal_run {
 	FILE *log;			/* progress and notes (stderr) */
 	char date[16];			/* YYYY-MM-DD, UTC */
 	bool root;
+	bool may_change;		/* root, and no live run in progress: settings may be changed */
 	/* topology (sysfs) */
 	int cpus[CAL_MAX_CPUS];		/* allowed online CPUs, ascending */
 	int nr_cpus;

@@ -512,7 +512,7 @@ static int cal_mthp_want(struct cal_run *r, struct live_settings *st, unsigned k
 			change = true;
 		}
 	}
-	if (change && !r->root)
+	if (change && !r->may_change)
 		return -EPERM;
 	return 0;
 }
@@ -642,8 +642,9 @@ void cal_kernel_paths(struct cal_run *r)
 		if (ret == -ENOENT)
 			cal_note(r, "mTHP %uK: this kernel has no such size; skipped", kib);
 		if (ret == -EPERM)
-			cal_note(r, "mTHP %uK: off (or a larger size would win) and not root: "
-				 "skipped; as root calibrate sets it for the run", kib);
+			cal_note(r, "mTHP %uK: off (or a larger size would win) and %s: "
+				 "skipped; as root calibrate sets it for the run", kib,
+				 r->root ? "another live run is in progress" : "not root");
 		if (ret) {
 			cal_hold_signals(false);
 			continue;
@@ -692,6 +693,7 @@ static int cal_zram_add(void)
 
 	if (live_read_file("/sys/class/zram-control/hot_add", buf, sizeof(buf)) <= 0)
 		return -ENOENT;
+	live_state_note_zram(atoi(buf));	/* a SIGKILLed run's device goes at the next */
 	return atoi(buf);
 }
 
@@ -703,6 +705,7 @@ static void cal_zram_remove(int dev)
 	live_write_file(path, "1");
 	snprintf(val, sizeof(val), "%d", dev);
 	live_write_file("/sys/class/zram-control/hot_remove", val);
+	live_state_note_zram(-1);
 }
 
 /* ns per 4K O_DIRECT write and read on /dev/zram@dev of text (or zero) pages. */
@@ -870,9 +873,10 @@ static void cal_zram_swap(struct cal_run *r)
 void cal_zram(struct cal_run *r)
 {
 	cal_progress(r, "zram: compression rates, swap-out and swap-in");
-	if (!r->root) {
-		cal_note(r, "zram: not root; swap.zram_* keep the builtin's cited values and the "
-			 "swap path is not timed");
+	if (!r->may_change) {
+		cal_note(r, "zram: %s; swap.zram_* keep the builtin's cited values and the swap "
+			 "path is not timed", r->root ? "another live run is in progress" :
+			 "not root");
 		return;
 	}
 	if (access("/sys/class/zram-control/hot_add", R_OK)) {
