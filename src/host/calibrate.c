@@ -175,6 +175,32 @@ void cal_key_measured(struct cal_run *r, const char *key, uint64_t value,
 		method, lo, unit);
 }
 
+/**
+ * cal_key_difference - set a key measured as a difference of two timings
+ * @r: the run
+ * @key: "section.key"
+ * @method: as cal_key_measured()
+ * @s: the differences' median and spread
+ * @unit: their unit
+ *
+ * A difference whose median is not above zero is below the run's
+ * resolution (or noise on a busy machine): the key keeps the builtin's
+ * value, and the run says so.
+ *
+ * Return: true if the key was set.
+ */
+bool cal_key_difference(struct cal_run *r, const char *key, const char *method,
+			const struct cal_stat *s, const char *unit)
+{
+	if (s->med <= 0) {
+		cal_note(r, "%s: the difference was not above zero (median %.3g %s), below this "
+			 "run's resolution; the builtin's value kept", key, s->med, unit);
+		return false;
+	}
+	cal_key_measured(r, key, (uint64_t)(s->med + 0.5), method, s, unit);
+	return true;
+}
+
 /** cal_key_find - a key set by this run, or NULL. */
 const struct cal_key *cal_key_find(const struct cal_run *r, const char *key)
 {

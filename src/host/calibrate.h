@@ -90,6 +90,8 @@ void cal_key_set(struct cal_run *r, const char *key, uint64_t value, const char 
 	__attribute__((format(printf, 4, 5)));
 void cal_key_measured(struct cal_run *r, const char *key, uint64_t value,
 		      const char *method, const struct cal_stat *s, const char *unit);
+bool cal_key_difference(struct cal_run *r, const char *key, const char *method,
+			const struct cal_stat *s, const char *unit);
 const struct cal_key *cal_key_find(const struct cal_run *r, const char *key);
 void cal_note(struct cal_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void cal_progress(struct cal_run *r, const char *what);

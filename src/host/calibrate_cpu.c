@@ -779,7 +779,6 @@ void cal_page_walk(struct cal_run *r)
 	uint64_t steps = r->quick ? 1 << 20 : 1 << 22, refs = r->hypervisor ? 24 : 4;
 	int runs = r->quick ? 3 : 7;
 	double va[16], vb[16], d[16];
-	double hit_cycles;
 	struct cal_stat s;
 	char method[96];
 
@@ -794,12 +793,10 @@ void cal_page_walk(struct cal_run *r)
 	for (int i = 0; i < runs; i++)
 		d[i] = (vb[i] - va[i]) * r->mhz / 1000;
 	cal_stat_of(d, runs, &s);
-	hit_cycles = s.med > 0 ? s.med : 0;
 	snprintf(method, sizeof(method), "%llu lines in %llu pages minus in %llu",
 		 (unsigned long long)nr_hit, (unsigned long long)nr_hit,
 		 (unsigned long long)(l1e / 2));
-	cal_key_measured(r, "tlb.stlb_hit_cycles", (uint64_t)(hit_cycles + 0.5), method, &s,
-			 "cycles");
+	cal_key_difference(r, "tlb.stlb_hit_cycles", method, &s, "cycles");
 	if (cal_walk_chase(16384, few, false, steps, runs, va) ||
 	    cal_walk_chase(16384, walk_pages, false, steps, runs, vb))
 		return;
@@ -809,8 +806,7 @@ void cal_page_walk(struct cal_run *r)
 	snprintf(method, sizeof(method), "16384 lines in %llu pages minus in %llu, x4/%llu refs",
 		 (unsigned long long)walk_pages, (unsigned long long)few,
 		 (unsigned long long)refs);
-	cal_key_measured(r, "tlb.walk_cycles", s.med > 0 ? (uint64_t)(s.med + 0.5) : 0, method,
-			 &s, "cycles");
+	cal_key_difference(r, "tlb.walk_cycles", method, &s, "cycles");
 	/* the classic comparison, printed: the same chase in 2M pages */
 	{
 		double vh[16];
@@ -951,8 +947,7 @@ void cal_syscall_sched(struct cal_run *r)
 		ctx_ns = s.med > 0 ? s.med : 0;
 		snprintf(method, sizeof(method), "pipe ping-pong on CPU %d, less 2 pipe write+read",
 			 r->cpus[0]);
-		cal_key_measured(r, "sched.context_switch_ns", (uint64_t)(ctx_ns + 0.5), method, &s,
-				 "ns");
+		cal_key_difference(r, "sched.context_switch_ns", method, &s, "ns");
 	}
 	if (r->nr_cpus >= 2 &&
 	    !cal_pingpong(r->cpus[0], r->cpus[1], batches, r->quick ? 20 : 40, v)) {
@@ -961,8 +956,7 @@ void cal_syscall_sched(struct cal_run *r)
 		cal_stat_of(v, batches, &s);
 		snprintf(method, sizeof(method), "pipe ping-pong CPUs %d-%d, half, less write+read "
 			 "and a switch", r->cpus[0], r->cpus[1]);
-		cal_key_measured(r, "sched.wakeup_ns", s.med > 0 ? (uint64_t)(s.med + 0.5) : 0,
-				 method, &s, "ns");
+		cal_key_difference(r, "sched.wakeup_ns", method, &s, "ns");
 		if (r->hypervisor)
 			cal_note(r, "wake-up in a guest: an idle vCPU halts and the host must "
 				 "wake it; that is in sched.wakeup_ns, as a guest kernel sees it");

@@ -438,8 +438,7 @@ out_mprotect:
 		s.hi /= n;
 		snprintf(method, sizeof(method), "flush IPI gap, %.0f-page minus 1-page mprotect, "
 			 "per page", n + 1);
-		cal_key_measured(r, "tlb.invlpg_ns", inv > 0 ? (uint64_t)(inv + 0.5) : 0, method, &s,
-				 "ns");
+		cal_key_difference(r, "tlb.invlpg_ns", method, &s, "ns");
 		if (mp[2][1].nr_matched < 10) {
 			cal_note(r, "full flush: the receiver saw too few (%d of %d); "
 				 "tlb.flush_all_ns keeps the builtin's value", mp[2][1].nr_matched,
@@ -450,8 +449,7 @@ out_mprotect:
 		cal_stat_ns(&s, mp[0][1].gap.med - (inv > 0 ? inv : 0));
 		snprintf(method, sizeof(method), "flush IPI gap, %ld-page (full flush) minus 1-page "
 			 "mprotect, + 1 INVLPG", ceiling + 1);
-		cal_key_measured(r, "tlb.flush_all_ns", s.med > 0 ? (uint64_t)(s.med + 0.5) : 0,
-				 method, &s, "ns");
+		cal_key_difference(r, "tlb.flush_all_ns", method, &s, "ns");
 		cal_note(r, "full flush: above %ld pages (%s); flush_all_ns excludes the refill, "
 			 "which the model charges as walks", ceiling, ceiling_src);
 	}
