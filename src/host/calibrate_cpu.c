@@ -5,12 +5,14 @@
  *   topology.*          /sys/devices/system/cpu/cpuN/topology, /sys/devices/system/node
  *   cache.*_kib, _ways  /sys/devices/system/cpu/cpu0/cache/indexN
  *   clock.mhz           a chain of dependent adds (one cycle each) on every CPU at once
- *   cache.l1d/l2/l3_cycles  pointer chase over half of each level, in 2M pages
+ *   cache.l1d/l2/l3_cycles  pointer chase over half of each level (L3: at
+ *                       most 4 x L2), in 2M pages
+ *   mem.loads_per_cycle 12 independent L1 loads a loop iteration (x86)
  *   lock.atomic_cycles  back-to-back lock xadd on one line this CPU owns
- *   lock.pause_cycles   a loop of PAUSE
+ *   lock.pause_cycles   a loop of PAUSE (x86)
  *   tlb.* geometry      cpuid 0x80000005/0x80000006 (AMD), leaf 0x18 (Intel)
- *   tlb.stlb_hit_cycles, walk_cycles  pointer chase, one line per page, over
- *                       4K pages minus the same chase over 2M pages
+ *   tlb.stlb_hit_cycles, walk_cycles  the same lines chased in few 4K pages
+ *                       and spread one per page over many: the difference
  *   mm.syscall_ns       getppid()
  *   sched.context_switch_ns  pipe ping-pong of two threads pinned on one CPU
  *   sched.wakeup_ns     the same across two CPUs, less a switch and the pipe
