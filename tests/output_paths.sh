@@ -103,10 +103,18 @@ for c in "${CASES[@]}"; do
 done
 
 # reproduce --plot DIR: a directory that cannot be written fails first
+# (read-only by its mode for a user, by a read-only mount for root)
+mkdir ro && chmod 555 ro
+ro_dir=
 if [ "$(id -u)" != 0 ]; then
-	mkdir ro && chmod 555 ro
-	"$BIN" reproduce deferred-split --plot ro/charts > out.txt 2> err.txt
+	ro_dir=ro
+elif mkdir romnt && mount -t tmpfs -o ro,size=1M mmsim-ro-test romnt 2>/dev/null; then
+	ro_dir=romnt
+fi
+if [ -n "$ro_dir" ]; then
+	"$BIN" reproduce deferred-split --plot "$ro_dir" > out.txt 2> err.txt
 	rc=$?
+	[ "$ro_dir" = romnt ] && umount romnt
 	[ "$rc" = 2 ] && [ ! -s out.txt ] || fail "reproduce --plot into a read-only folder: exit $rc"
 fi
 "$BIN" reproduce deferred-split --plot nosuch/dir/charts > out.txt 2> err.txt
