@@ -5,6 +5,7 @@
 #   tests/docs_generated.sh MMSIM SOURCE_DIR
 #
 # - docs/costs.md is exactly what scripts/gen_costs.py prints from profiles/.
+# - docs/index.md lists every page of docs/.
 # - Every experiment page (docs/experiments/*.md, and README.md's example)
 #   has well-formed generated blocks, each exactly what
 #   scripts/gen_experiment_tables.py renders from the saved runs
@@ -70,11 +71,21 @@ elif ! python3 "$gen" --mmsim "$mmsim" --json "$tmp/spinlock.json" --check spinl
 	fail=1
 fi
 
+# docs/index.md lists every page of docs/.
+while IFS= read -r page; do
+	rel=${page#"$src"/docs/}
+	[ "$rel" = index.md ] && continue
+	if ! grep -qF "]($rel)" "$src/docs/index.md"; then
+		echo "FAIL: docs/index.md does not list docs/$rel"
+		fail=1
+	fi
+done < <(find "$src/docs" -name '*.md' | sort)
+
 # The script refuses what it cannot use.
 if python3 "$gen" --mmsim "$mmsim" --nosuch > /dev/null 2>&1; then
 	echo "FAIL: scripts/gen_experiment_tables.py took an unknown option"
 	fail=1
 fi
 
-[ "$fail" = 0 ] && echo "docs_generated: costs.md and the experiment pages' blocks match their sources"
+[ "$fail" = 0 ] && echo "docs_generated: costs.md and the experiment pages' blocks match their sources; the index lists every page"
 exit $fail
