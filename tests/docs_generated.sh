@@ -5,7 +5,7 @@
 #   tests/docs_generated.sh MMSIM SOURCE_DIR
 #
 # - docs/costs.md is exactly what scripts/gen_costs.py prints from profiles/.
-# - docs/index.md lists every page of docs/.
+# - docs/index.md lists every page of docs/, and every relative link resolves.
 # - Every experiment page (docs/experiments/*.md, and README.md's example)
 #   has well-formed generated blocks, each exactly what
 #   scripts/gen_experiment_tables.py renders from the saved runs
@@ -80,6 +80,19 @@ while IFS= read -r page; do
 		fail=1
 	fi
 done < <(find "$src/docs" -name '*.md' | sort)
+
+# Every relative link of README.md and docs/ names a file that exists.
+while IFS= read -r page; do
+	dir=$(dirname "$page")
+	while IFS= read -r target; do
+		target=${target%%#*}
+		[ -z "$target" ] && continue
+		if [ ! -e "$dir/$target" ]; then
+			echo "FAIL: ${page#"$src"/}: a link to $target, which does not exist"
+			fail=1
+		fi
+	done < <(grep -o '](\([^)]*\))' "$page" | sed 's/^](//; s/)$//' | grep -v '^[a-z]*:')
+done < <(find "$src/README.md" "$src/docs" -name '*.md' | sort)
 
 # The script refuses what it cannot use.
 if python3 "$gen" --mmsim "$mmsim" --nosuch > /dev/null 2>&1; then
