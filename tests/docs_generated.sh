@@ -6,6 +6,7 @@
 #
 # - docs/costs.md is exactly what scripts/gen_costs.py prints from profiles/.
 # - docs/index.md lists every page of docs/, and every relative link resolves.
+# - Every experiment page has the same five sections, in order.
 # - Every experiment page (docs/experiments/*.md, and README.md's example)
 #   has well-formed generated blocks, each exactly what
 #   scripts/gen_experiment_tables.py renders from the saved runs
@@ -44,8 +45,17 @@ for page in "$src"/docs/experiments/*.md "$src/README.md"; do
 		fail=1
 	fi
 done
+sections="## What it models
+## The published table and the simulated one
+## Defaults and the evidence for each
+## Why each difference exists
+## Sensitivity"
 for page in "$src"/docs/experiments/*.md; do
 	name=$(basename "$page" .md)
+	if [ "$(grep '^## ' "$page")" != "$sections" ]; then
+		echo "FAIL: ${page#"$src"/}: its sections are not the five every experiment page has, in order"
+		fail=1
+	fi
 	if ! grep -q "^<!-- generated:begin $name -->$" "$page"; then
 		echo "FAIL: ${page#"$src"/}: no generated block for $name"
 		fail=1
