@@ -111,7 +111,7 @@ static int cli_dry_run(struct cli *c, const struct cli_cmd *cmd, int argc, char 
 	unsigned bits;
 	int k, ret;
 
-	for (k = 1; k < argc && !cmd->own_help; k++)
+	for (k = 1; k < argc; k++)
 		if (!strcmp(argv[k], "--help") || !strcmp(argv[k], "-h"))
 			return 0;	/* its help, which runs nothing */
 	if (cmd->fn == cmd_run || cmd->fn == cmd_reproduce || cmd->fn == cmd_sweep ||
