@@ -17,7 +17,7 @@
  * same CPU cheap unless it also wrote the line), capacity misses, and
  * bandwidth limits of the interconnect.
  */
-#include "core/engine.h"
+#include "engine/engine.h"
 #include "mmsim/profile.h"
 
 int sim_cpu_distance(int a, int b)

@@ -24,7 +24,7 @@
  */
 #include <stdlib.h>
 
-#include "core/engine.h"
+#include "engine/engine.h"
 #include "mmsim/trace.h"
 
 struct sim_call {

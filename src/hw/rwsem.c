@@ -12,7 +12,7 @@
  * downgrade_write() ends the write hold and starts a read hold.
  * Left out: optimistic spinning, writer lock stealing, handoff bits.
  */
-#include "core/engine.h"
+#include "engine/engine.h"
 #include "mmsim/profile.h"
 
 #define RWSEM_WAIT_WRITER	1U

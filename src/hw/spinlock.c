@@ -34,7 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/engine.h"
+#include "engine/engine.h"
 #include "mmsim/profile.h"
 #include "mmsim/trace.h"
 

@@ -60,8 +60,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "core/ctx/ctx.h"
-#include "core/engine.h"
+#include "engine/ctx/ctx.h"
+#include "engine/engine.h"
 #include "mmsim/hw.h"
 #include "mmsim/profile.h"
 
