@@ -264,9 +264,6 @@ static inline void sim_cost_ns(uint64_t ns)
 {
 	sim_cost_ps(ns * SIM_NS);
 }
-/* Cycles at the profile's clock. */
-void sim_cost_cycles(uint64_t cycles);
-sim_time_t sim_cycles_to_ps(uint64_t cycles);
 
 /* Wait until this vCPU is the earliest; take due interrupts if enabled. */
 void sim_sync(void);
@@ -300,6 +297,13 @@ static inline uint64_t sim_rand(void)
 }
 
 /* ---- interrupts ------------------------------------------------------ */
+struct sim_csd;
+/*
+ * Queue the function call @csd on @target, to be taken at or after
+ * csd->arrival (src/hw/ipi.c); returns true if @target's queue was empty,
+ * when the sender raises an interrupt.
+ */
+bool sim_vcpu_queue_csd(struct sim_vcpu *target, struct sim_csd *csd);
 void local_irq_disable(void);
 void local_irq_enable(void);
 static inline bool irqs_disabled(void)

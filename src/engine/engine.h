@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The engine's private state, shared by src/core and src/hw. */
+/* The engine's private state, shared by the files of src/engine. */
 #ifndef MMSIM_ENGINE_H
 #define MMSIM_ENGINE_H
 
 #include "engine/ctx/asan_fiber.h"
+#include "hw/machine.h"
 #include "mmsim/hw.h"
 #include "mmsim/sim.h"
 
@@ -13,9 +14,9 @@
  */
 struct sim_engine {
 	const struct sim_profile *profile;
+	struct sim_machine machine;	/* the hardware and its costs */
 	int nr_cpus;
 	struct sim_vcpu *vcpus;		/* [nr_cpus] */
-	uint32_t *cpu_topo;		/* [nr_cpus]: socket << 16 | core */
 	struct sim_vcpu **heap;		/* vCPUs with an event, min-heap */
 	struct sg_stats *sg;		/* [nr_cpus]: a domain's groups, scratch */
 	int heap_n;
@@ -35,23 +36,15 @@ struct sim_engine {
 	void (*check_fn)(void *);
 	void *check_arg;
 	void *priv;
-	/* costs from the profile, in ps */
-	uint64_t mhz;
+	/* the scheduler's costs from the profile, in ps (the machine's: machine) */
 	sim_time_t quantum_ps, ctxsw_ps, wakeup_ps, slice_ps;
 	sim_time_t start_jitter_ps;	/* sched.start_jitter_us */
 	sim_time_t fork_ps;		/* sched.fork_us */
-	sim_time_t ipi_send_ps, ipi_latency_ps, irq_entry_exit_ps;
-	sim_time_t line_ps[4];		/* by sim_cpu_distance() */
-	uint64_t ps_per_cycle_q20;	/* ps per cycle, 20 fractional bits */
-	sim_time_t atomic_ps;		/* lock.atomic_cycles */
-	sim_time_t pause_half_ps;	/* half of lock.pause_cycles */
 	uint64_t smt_scale_q10;		/* 1024 * 100 / sched.smt_throughput_pct */
 	/* progress (sim_engine_set_work()); never decides anything */
 	uint64_t progress_at;		/* next events count to report at */
 	uint64_t work_total, work_done;	/* units of the scenario's work */
 };
 
-bool sim_vcpu_queue_csd(struct sim_vcpu *target, struct sim_csd *csd);
-void sim_ipi_run_csd(struct sim_csd *csd);
 
 #endif

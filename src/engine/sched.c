@@ -734,8 +734,8 @@ static void nohz_idle_balance(struct sim_engine *e, struct sim_vcpu *v)
 		t = newidle_balance(e, u, SIM_LB_GAINED_IDLE);
 		if (!t)
 			continue;
-		if (t->ready_at < v->now + e->ipi_latency_ps)
-			t->ready_at = v->now + e->ipi_latency_ps;
+		if (t->ready_at < v->now + e->machine.ipi_latency_ps)
+			t->ready_at = v->now + e->machine.ipi_latency_ps;
 		vcpu_switch_to(e, u, t);
 		vcpu_requeue(e, u);
 	}
@@ -850,9 +850,9 @@ static void vcpu_handle_irqs(struct sim_engine *e, struct sim_vcpu *v)
 	e->events++;
 	e->counters[SIM_IRQ_CALL_COUNT]++;
 	v->irq_call_count++;		/* per CPU: /proc/interrupts' CAL row */
-	v->now += e->irq_entry_exit_ps;
+	v->now += e->machine.irq_entry_exit_ps;
 	/* The handler drains every request queued before it runs. */
-	while (v->csd_head && v->csd_head->arrival - e->ipi_latency_ps <= v->now) {
+	while (v->csd_head && v->csd_head->arrival - e->machine.ipi_latency_ps <= v->now) {
 		struct sim_csd *csd = v->csd_head;
 
 		v->csd_head = csd->next;
@@ -1070,16 +1070,6 @@ void sim_quantum_expired(void)
 	e->nr_mid_step++;
 	sim_sync();
 	e->nr_mid_step--;
-}
-
-void sim_cost_cycles(uint64_t cycles)
-{
-	sim_cost_ps(sim_cycles_to_ps(cycles));
-}
-
-sim_time_t sim_cycles_to_ps(uint64_t cycles)
-{
-	return (cycles * sim_engine_current->ps_per_cycle_q20) >> 20;
 }
 
 /* The current task stops running; the vCPU runs the next one, if any. */
@@ -1363,11 +1353,6 @@ void sim_waitpid(struct sim_task *child)
 	sim_sleep_block("waitpid", child, child->comm);
 }
 
-static sim_time_t sim_cycles_to_ps_q20(const struct sim_engine *e, uint64_t cycles)
-{
-	return (cycles * e->ps_per_cycle_q20) >> 20;
-}
-
 /* ---- the engine ---------------------------------------------------------------- */
 
 struct sim_engine *sim_engine_create(const struct sim_engine_opts *o)
@@ -1375,7 +1360,7 @@ struct sim_engine *sim_engine_create(const struct sim_engine_opts *o)
 	const struct sim_profile *p = o->profile;
 	struct sim_engine *e;
 	int i, n = o->nr_cpus;
-	int per_socket, siblings_apart;
+	int siblings_apart;
 
 	if (n <= 0 || n > SIM_MAX_CPUS || n > sim_profile_nr_cpus(p))
 		return NULL;
@@ -1390,51 +1375,30 @@ struct sim_engine *sim_engine_create(const struct sim_engine_opts *o)
 #if SIM_ASAN
 	e->stack_size *= 4;	/* ASan frames are larger */
 #endif
-	e->mhz = p->clock_mhz;
 	e->quantum_ps = p->sched_quantum_ns * SIM_NS;
 	e->ctxsw_ps = p->sched_context_switch_ns * SIM_NS;
 	e->wakeup_ps = p->sched_wakeup_ns * SIM_NS;
 	e->slice_ps = p->sched_slice_us * SIM_US;
 	e->start_jitter_ps = p->sched_start_jitter_us * SIM_US;
 	e->fork_ps = p->sched_fork_us * SIM_US;
-	e->ipi_send_ps = p->ipi_send_ns * SIM_NS;
-	e->ipi_latency_ps = p->ipi_latency_ns * SIM_NS;
-	e->irq_entry_exit_ps = p->ipi_entry_exit_ns * SIM_NS;
-	e->line_ps[0] = p->cache_l1_hit_ns * SIM_NS;
-	e->line_ps[1] = p->cache_smt_transfer_ns * SIM_NS;
-	e->line_ps[2] = p->cache_socket_transfer_ns * SIM_NS;
-	e->line_ps[3] = p->cache_remote_transfer_ns * SIM_NS;
-	e->ps_per_cycle_q20 = (1000000ULL << 20) / p->clock_mhz;
-	e->atomic_ps = sim_cycles_to_ps_q20(e, p->lock_atomic_cycles);
-	e->pause_half_ps = sim_cycles_to_ps_q20(e, p->lock_pause_cycles) / 2;
 	e->vcpus = calloc((size_t)n, sizeof(*e->vcpus));
-	e->cpu_topo = calloc((size_t)n, sizeof(*e->cpu_topo));
 	e->heap = calloc((size_t)n, sizeof(*e->heap));
 	e->sg = calloc((size_t)n, sizeof(*e->sg));
 	e->main_ctx = sim_ctx_create_main();
-	if (!e->vcpus || !e->cpu_topo || !e->heap || !e->sg || !e->main_ctx) {
+	if (!e->vcpus || !e->heap || !e->sg || !e->main_ctx ||
+	    sim_machine_init(&e->machine, p, n)) {
 		sim_engine_destroy(e);
 		return NULL;
 	}
-	/*
-	 * Linux's numbering on Intel servers: first one thread of every core,
-	 * socket by socket, then the SMT siblings in the same order.
-	 */
-	per_socket = (int)p->topology_cores_per_socket;
+	/* Each vCPU where Linux numbers it (sim_machine_cpu_place()). */
 	siblings_apart = (int)(p->topology_sockets * p->topology_cores_per_socket);
 	for (i = 0; i < n; i++) {
 		struct sim_vcpu *v = &e->vcpus[i];
-		int rem = i % siblings_apart;
 
 		v->id = i;
 		v->heap_pos = -1;
-		v->smt = i / siblings_apart;
-		v->socket = rem / per_socket;
-		v->core = rem;
-		v->node = (int)((uint64_t)v->socket * p->topology_nodes /
-				p->topology_sockets);
+		sim_machine_cpu_place(p, i, &v->socket, &v->core, &v->smt, &v->node);
 		sim_rng_seed(&v->rng, o->seed, (uint64_t)i);
-		e->cpu_topo[i] = (uint32_t)v->socket << 16 | (uint32_t)v->core;
 	}
 	/* The order of vCPUs due at the same time: a permutation from the seed. */
 	{
@@ -1479,7 +1443,7 @@ struct sim_engine *sim_engine_create(const struct sim_engine_opts *o)
 	sim_engine_current = e;
 	sim_counters_current = e->counters;
 	sim_vcpu_current = &e->vcpus[0];
-	sim_line_hit_ps = e->line_ps[0];
+	sim_machine_set_current(&e->machine);
 	sim_smt_scale_q10 = e->smt_scale_q10;
 	return e;
 }
@@ -1502,8 +1466,8 @@ void sim_engine_destroy(struct sim_engine *e)
 		free(c);
 	}
 	sim_ctx_destroy(e->main_ctx);
+	sim_machine_destroy(&e->machine);
 	free(e->vcpus);
-	free(e->cpu_topo);
 	free(e->heap);
 	free(e->sg);
 	if (sim_engine_current == e) {
@@ -1545,7 +1509,7 @@ int sim_engine_run(struct sim_engine *e, char *report, size_t len)
 {
 	sim_engine_current = e;
 	sim_counters_current = e->counters;
-	sim_line_hit_ps = e->line_ps[0];
+	sim_machine_set_current(&e->machine);
 	sim_smt_scale_q10 = e->smt_scale_q10;
 	e->running = NULL;
 	sched_next(e, 0);
@@ -1576,6 +1540,37 @@ uint64_t *sim_engine_counters(struct sim_engine *e) { return e->counters; }
 bool sim_engine_checking(const struct sim_engine *e) { return e->check; }
 void sim_engine_set_priv(struct sim_engine *e, void *priv) { e->priv = priv; }
 void *sim_engine_priv(const struct sim_engine *e) { return e->priv; }
+
+/* ---- lock_stat: the run's lock classes, as it keeps its counters ---------- */
+
+/**
+ * sim_lock_class() - the lock class named @name of @e, created at first use
+ * @e: the engine
+ * @name: the class, as lock_stat names it
+ *
+ * Context: creating a lock (spin_lock_init(), init_rwsem()).
+ * Return: the class; it lives as long as @e.
+ */
+struct lock_class_stat *sim_lock_class(struct sim_engine *e, const char *name)
+{
+	struct lock_class_stat *c;
+
+	for (c = e->classes; c; c = c->next)
+		if (!strcmp(c->name, name))
+			return c;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		abort();
+	snprintf(c->name, sizeof(c->name), "%s", name);
+	*e->class_tail = c;
+	e->class_tail = &c->next;
+	return c;
+}
+
+struct lock_class_stat *sim_lock_classes(struct sim_engine *e)
+{
+	return e->classes;
+}
 
 void sim_engine_set_check_hook(struct sim_engine *e, void (*fn)(void *), void *arg)
 {
