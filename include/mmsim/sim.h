@@ -94,7 +94,7 @@ struct sim_wait_info {
  *
  * A task runs on one vCPU at a time (@vcpu).  It starts where it is
  * created, or where fork placement puts it (sim_task_fork()), and moves
- * to another when it wakes up (select_task_rq(), src/engine/sched.c) or
+ * to another when it wakes up (select_task_rq_fair(), src/mm/fair.c) or
  * when a vCPU pulls it from a run queue (newly-idle balancing, the tick's
  * balancer), unless @pinned (a per-CPU kthread, or a test that places
  * tasks by hand).
