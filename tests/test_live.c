@@ -236,13 +236,15 @@ static void test_parse_state(void **state)
 {
 	static struct live_saved_state s;
 
-	assert_int_equal(live_parse_state("pid 42\ntracefs /sys/kernel/tracing\n"
-		"zram 3\nmemcg /sys/fs/cgroup/x/mmsim-live-42\n"
+	assert_int_equal(live_parse_state("pid 42 1234\ntracefs /sys/kernel/tracing\n"
+		"zram 3 268435456\nmemcg /sys/fs/cgroup/x/mmsim-live-42\n"
 		"setting /sys/kernel/mm/transparent_hugepage/enabled always\n"
 		"setting /sys/kernel/mm/transparent_hugepage/khugepaged/max_ptes_none 511\n",
 		&s), 0);
 	assert_int_equal(s.pid, 42);
+	assert_int_equal(s.start_time, 1234);
 	assert_int_equal(s.zram, 3);
+	assert_int_equal(s.zram_bytes, 268435456);
 	assert_string_equal(s.tracefs, "/sys/kernel/tracing");
 	assert_string_equal(s.memcg, "/sys/fs/cgroup/x/mmsim-live-42");
 	assert_int_equal(s.nr_settings, 2);
@@ -602,24 +604,188 @@ static void test_restore_after_sigkill(void **state)
 	assert_no_leftover_children();
 }
 
+/* A child that lives until killed: a live run of this program (same comm). */
+static pid_t start_sleeper(void)
+{
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		for (;;)
+			pause();
+	}
+	return pid;
+}
+
+static void write_state(const char *text)
+{
+	FILE *f = fopen(state_file, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
 /* A state file of a run that is still alive: refuse, change nothing. */
 static void test_state_of_live_run(void **state)
 {
 	char msg[256], v[64], text[512];
-	FILE *f = fopen(state_file, "w");
+	pid_t run = start_sleeper();
 	struct stat sb;
 
-	assert_non_null(f);
-	snprintf(text, sizeof(text), "pid %d\nsetting %s/sys/kernel/mm/"
-		 "transparent_hugepage/enabled never\n", (int)getppid(), fake_root);
-	fputs(text, f);
-	fclose(f);
+	snprintf(text, sizeof(text), "pid %d %llu\nsetting %s/sys/kernel/mm/"
+		 "transparent_hugepage/enabled never\n", (int)run,
+		 live_pid_start_time(run), fake_root);
+	write_state(text);
 	assert_int_equal(live_state_recover(stderr, msg, sizeof(msg)), -EBUSY);
 	assert_non_null(strstr(msg, "in progress"));
 	fake_read("enabled", v, sizeof(v));
 	assert_string_equal(v, "always");
 	assert_int_equal(stat(state_file, &sb), 0);
 	unlink(state_file);
+	kill(run, SIGKILL);
+	waitpid(run, NULL, 0);
+}
+
+/*
+ * A pid that is alive but is not the run that wrote the file (pid 1, or
+ * our sleeper with another start time) does not block: the file is stale,
+ * and its valid setting is restored.
+ */
+static void test_state_pid_reused(void **state)
+{
+	char msg[256], v[64], text[512];
+	pid_t other = start_sleeper();
+	const char *lines[] = { "pid 1 %llu\n", "pid %d 1\n", "pid %d\n" };
+
+	for (int i = 0; i < 3; i++) {
+		char pid_line[64];
+
+		if (i == 0)
+			snprintf(pid_line, sizeof(pid_line), lines[0],
+				 live_pid_start_time(1));
+		else
+			snprintf(pid_line, sizeof(pid_line), lines[i], (int)other);
+		snprintf(text, sizeof(text), "%ssetting %s/sys/kernel/mm/"
+			 "transparent_hugepage/enabled never\n", pid_line, fake_root);
+		write_state(text);
+		assert_int_equal(live_state_recover(stderr, msg, sizeof(msg)), 0);
+		fake_read("enabled", v, sizeof(v));
+		assert_string_equal(v, "never");
+		fake_mkfile("enabled", "[always] madvise never\n");
+	}
+	kill(other, SIGKILL);
+	waitpid(other, NULL, 0);
+}
+
+static bool file_holds(const char *path, const char *text)
+{
+	char buf[256];
+
+	return live_read_file(path, buf, sizeof(buf)) >= 0 && !strcmp(buf, text);
+}
+
+/*
+ * A damaged or hostile state file: each line names something mmsim did
+ * not make.  Recovery leaves every one alone and says so: no file outside
+ * the THP settings is written, no process of another cgroup is killed, no
+ * directory is removed, nothing is unmounted.
+ */
+static void test_state_file_untrusted(void **state)
+{
+	char msg[256], text[4096], dir[128], victim[192], cg[192], procs[256],
+	     tmp_victim[160], mnt[192], v[64];
+	pid_t bystander = start_sleeper(), dead = fork();
+	FILE *out = tmpfile(), *f;
+	bool mounted = false;
+	struct stat sb;
+	char said[8192];
+	size_t n;
+
+	assert_true(dead >= 0);
+	if (dead == 0)
+		_exit(0);
+	waitpid(dead, NULL, 0);
+	snprintf(dir, sizeof(dir), "/tmp/mmsim-state-victims-XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	/* a file that is not a THP setting */
+	snprintf(victim, sizeof(victim), "%s/victim", dir);
+	f = fopen(victim, "w");
+	fputs("precious", f);
+	fclose(f);
+	/* a "cgroup" holding a live process: any directory with cgroup.procs */
+	snprintf(cg, sizeof(cg), "%s/mmsim-live-%d", dir, (int)dead);
+	assert_int_equal(mkdir(cg, 0755), 0);
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", cg);
+	f = fopen(procs, "w");
+	fprintf(f, "%d\n", (int)bystander);
+	fclose(f);
+	/* a folder that only looks like perf's, by a ".." */
+	assert_int_equal(mkdir("/tmp/mmsim-live-statetest", 0755) == 0 ||
+			 errno == EEXIST, 1);
+	snprintf(tmp_victim, sizeof(tmp_victim), "%s/lock.data", dir);
+	f = fopen(tmp_victim, "w");
+	fputs("precious", f);
+	fclose(f);
+	/* a mount that is not tracefs (only as root) */
+	snprintf(mnt, sizeof(mnt), "%s/mnt", dir);
+	assert_int_equal(mkdir(mnt, 0755), 0);
+	if (geteuid() == 0) {
+		char cmd[256];
+
+		snprintf(cmd, sizeof(cmd), "mount -t tmpfs -o size=1M "
+			 "mmsim-state-test '%s' 2>/dev/null", mnt);
+		mounted = !system(cmd);
+	}
+
+	snprintf(text, sizeof(text),
+		 "pid %d 1\n"
+		 "memcg %s\n"
+		 "zram 9999 1048576\n"
+		 "tmpdir /tmp/mmsim-live-statetest/../%s\n"
+		 "tracefs %s\n"
+		 "setting %s always\n"
+		 "setting %s/sys/kernel/mm/transparent_hugepage/../../../../..%s x\n"
+		 "setting %s/sys/kernel/mm/transparent_hugepage/enabled never;reboot\n"
+		 "setting %s/sys/kernel/mm/transparent_hugepage/defrag never\n",
+		 (int)dead, cg, dir + 5, mnt, victim, fake_root, victim, fake_root,
+		 fake_root);
+	write_state(text);
+	assert_int_equal(live_state_recover(out, msg, sizeof(msg)), 0);
+
+	assert_true(file_holds(victim, "precious"));
+	assert_true(file_holds(tmp_victim, "precious"));
+	assert_int_equal(kill(bystander, 0), 0);		/* not killed */
+	assert_int_equal(stat(cg, &sb), 0);			/* not removed */
+	if (mounted) {
+		char cmd[256];
+
+		snprintf(cmd, sizeof(cmd), "grep -q ' %s tmpfs ' /proc/self/mounts", mnt);
+		assert_int_equal(system(cmd), 0);		/* not unmounted */
+		snprintf(cmd, sizeof(cmd), "umount '%s'", mnt);
+		assert_int_equal(system(cmd), 0);
+	}
+	fake_read("enabled", v, sizeof(v));
+	assert_string_equal(v, "always");		/* "never;reboot": no */
+	fake_read("defrag", v, sizeof(v));
+	assert_string_equal(v, "never");		/* the one valid line */
+	rewind(out);
+	n = fread(said, 1, sizeof(said) - 1, out);
+	said[n] = '\0';
+	fclose(out);
+	assert_non_null(strstr(said, "left alone: memcg"));
+	assert_non_null(strstr(said, "left alone: zram 9999"));
+	assert_non_null(strstr(said, "left alone: tmpdir"));
+	assert_non_null(strstr(said, "left alone: tracefs"));
+	assert_non_null(strstr(said, "left alone: setting"));
+	assert_non_null(strstr(said, "restored 1 of them"));
+	assert_int_equal(stat(state_file, &sb), -1);
+
+	kill(bystander, SIGKILL);
+	waitpid(bystander, NULL, 0);
+	rmdir("/tmp/mmsim-live-statetest");
+	snprintf(text, sizeof(text), "rm -rf '%s'", dir);
+	assert_int_equal(system(text), 0);
 }
 
 static bool tracefs_mounted(void)
@@ -736,6 +902,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_restore_after_sigkill,
 						fake_setup, fake_teardown),
 		cmocka_unit_test_setup_teardown(test_state_of_live_run,
+						fake_setup, fake_teardown),
+		cmocka_unit_test_setup_teardown(test_state_pid_reused,
+						fake_setup, fake_teardown),
+		cmocka_unit_test_setup_teardown(test_state_file_untrusted,
 						fake_setup, fake_teardown),
 		cmocka_unit_test(test_live_smoke),
 		cmocka_unit_test_setup_teardown(test_ds_processes,

@@ -109,19 +109,26 @@ struct json_t *sim_verdict_json(const struct scenario_ops *s,
 				const struct sim_variant_result *res, int nr);
 
 /*
- * A result file written whole or not at all: opened as PATH.tmp.PID at the
- * start of a run (so that a bad path fails before any work), renamed over
- * PATH at the end.  "-" is the caller's standard output.
+ * A result file written whole or not at all: opened at the start of a run
+ * (so that a bad path fails before any work) as an unnamed file in PATH's
+ * directory, renamed over PATH at the end.  "-" is the caller's standard
+ * output; a device or FIFO is written directly and never replaced; a
+ * symbolic link is followed (docs/input.md, "Output files").
  */
 struct sim_outfile {
-	char *path;			/* as the user gave it */
-	char *tmp;			/* PATH.tmp.PID, NULL for "-" */
-	FILE *fp;			/* tmp file or the stdout stream */
+	char *path;			/* where it goes: links followed */
+	char *tmp;			/* DIR/.mmsim.PID.N.tmp; NULL for "-", direct */
+	FILE *fp;			/* tmp file, device, or the stdout stream */
 	bool anonymous;			/* O_TMPFILE: tmp is its name only from commit */
+	bool direct;			/* a device or FIFO, written in place */
 };
+
+/* How long a FIFO named for output or input may wait for its other end. */
+#define SIM_FIFO_WAIT_MS 10000
 
 int sim_outfile_open(struct sim_outfile *f, const char *opt, const char *path,
 		     FILE *stdout_fp, char *err, size_t len);
+int sim_outfile_check(const char *opt, const char *path, char *err, size_t len);
 int sim_outfile_commit(struct sim_outfile *f, const char *text, size_t n,
 		       char *err, size_t len);
 void sim_outfile_abort(struct sim_outfile *f);

@@ -38,6 +38,8 @@ const struct cli_cmd cli_cmds[] = {
 	  .operand = CLI_OPERAND_SCENARIO, .own_help = true },
 	{ "compare", cmd_compare, "compare live and simulated results", "...",
 	  .operand = CLI_OPERAND_SCENARIO, .own_help = true },
+	{ "validate", cmd_validate, "the model against this machine's kernel, thread "
+	  "count by thread count", "...", .operand = CLI_OPERAND_SCENARIO, .own_help = true },
 	{ "help", cmd_help, "this text (also --help), or one command's", "[COMMAND]",
 	  .operand = CLI_OPERAND_COMMAND },
 	{ "version", cmd_version, "the version (also --version)", "" },

@@ -67,7 +67,44 @@ int cli_plot_check_path(struct cli *c, const char *path)
 				path);
 	if (!stat(path, &st) && S_ISDIR(st.st_mode))
 		return cli_fail(c, "--plot %s: expected a file, not a directory", path);
+	if (sim_outfile_check("--plot", path, c->msg, sizeof(c->msg)))
+		return 2;
 	return 0;
+}
+
+/*
+ * Put gnuplot's finished drawing @tmp_out at @path through the result-file
+ * rules (sim_outfile_open(): whole or not at all; a device or FIFO
+ * written, never replaced; a link followed).  0, or -1 with @err filled.
+ */
+static int plot_put(const char *opt, const char *path, const char *tmp_out,
+		    char *err, size_t len)
+{
+	struct sim_outfile f;
+	struct sim_out text;
+	char buf[65536];
+	size_t n;
+	FILE *in = fopen(tmp_out, "rb");
+	int ret;
+
+	if (!in) {
+		snprintf(err, len, "%s %s: gnuplot wrote nothing (%s)", opt, path,
+			 strerror(errno));
+		return -1;
+	}
+	sim_out_init_buffer(&text);
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		sim_out_write(&text, buf, n);
+	ret = ferror(in) ? -1 : 0;
+	fclose(in);
+	if (ret)
+		snprintf(err, len, "%s %s: cannot read gnuplot's drawing", opt, path);
+	else if (sim_outfile_open(&f, opt, path, NULL, err, len))
+		ret = -1;
+	else if (sim_outfile_commit(&f, sim_out_text(&text), text.len, err, len))
+		ret = -1;
+	sim_out_release(&text);
+	return ret;
 }
 
 /* A gnuplot double-quoted string; a newline in @s is a line break. */
@@ -216,6 +253,20 @@ static void gp_terminal(struct sim_out *o, enum plot_kind kind, int w, int h,
 		       "set border lc rgb \"#555555\"\n");
 }
 
+/*
+ * A scratch file of gnuplot's in $TMPDIR (or /tmp), never beside the
+ * result: the result is written through sim_outfile_open() at the end.
+ */
+static void plot_tmp_path(char *buf, size_t n, const char *ext)
+{
+	static unsigned int seq;
+	const char *dir = getenv("TMPDIR");
+
+	snprintf(buf, n, "%s/mmsim-plot.%ld.%u%s",
+		 dir && *dir && strlen(dir) < 160 ? dir : "/tmp", (long)getpid(),
+		 seq++, ext);
+}
+
 static const char *gnuplot_program(void)
 {
 	const char *g = getenv("MMSIM_GNUPLOT");
@@ -233,14 +284,14 @@ static int gp_run(struct cli *c, const char *opt, const char *path,
 	char *gp = NULL, line[200] = "";
 	struct sim_out err;
 	int pe[2], status, ret = 0;
-	size_t n = strlen(path) + 32;
+	size_t n = 256;
 	FILE *f;
 	pid_t pid;
 
 	gp = malloc(n);
 	if (!gp)
 		return cli_fail(c, "out of memory") - 1;
-	snprintf(gp, n, "%s.gp.tmp.%ld", path, (long)getpid());
+	plot_tmp_path(gp, n, ".gp");
 	f = fopen(gp, "w");
 	if (!f || fwrite(sim_out_text(script), 1, script->len, f) != script->len) {
 		if (f)
@@ -308,13 +359,11 @@ static int gp_run(struct cli *c, const char *opt, const char *path,
 	} else if (!WIFEXITED(status) || WEXITSTATUS(status)) {
 		ret = cli_fail(c, "%s %s: gnuplot failed: %s", opt, path,
 			       line[0] ? line : "no message") - 1;
-	} else if (rename(tmp_out, path)) {
-		ret = cli_fail(c, "%s %s: cannot put it in place (%s)", opt, path,
-			       strerror(errno)) - 1;
+	} else if (plot_put(opt, path, tmp_out, c->msg, sizeof(c->msg))) {
+		ret = 1;
 	}
 out_unlink:
-	if (ret)
-		unlink(tmp_out);
+	unlink(tmp_out);
 	unlink(gp);
 	free(gp);
 	sim_out_release(&err);
@@ -323,13 +372,13 @@ out_unlink:
 
 static char *tmp_name(const char *path)
 {
-	size_t n = strlen(path) + 32;
+	size_t n = 256;
 	char *t = malloc(n);
 	const char *dot = strrchr(path, '.');
 
-	/* keep the extension last: some tools look at it */
+	/* keep the extension last: gnuplot's terminal and some tools look at it */
 	if (t)
-		snprintf(t, n, "%.*s.tmp.%ld%s", (int)(dot - path), path, (long)getpid(), dot);
+		plot_tmp_path(t, n, dot ? dot : "");
 	return t;
 }
 

@@ -564,6 +564,13 @@ int cli_run_all(struct cli *c, const struct scenario_ops **scn,
 			sim_outfile_abort(&csv_f);
 			return cli_fail(c, "--plot %s: expected a directory for the charts", a->plot);
 		}
+		if (access(a->plot, W_OK | X_OK)) {
+			sim_outfile_abort(&json_f);
+			sim_outfile_abort(&csv_f);
+			return cli_fail(c, "--plot %s: cannot write in it (%s): expected a "
+					"writable directory for the charts", a->plot,
+					strerror(errno));
+		}
 	}
 
 	/* --seeds N: N configurations of each scenario, seeds SEED.. SEED+N-1 */

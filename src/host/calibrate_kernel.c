@@ -685,13 +685,14 @@ static void cal_fill_text(char *p, uint64_t bytes, uint64_t seed)
 	}
 }
 
-static int cal_zram_add(void)
+/* A new zram device of @bytes to come, in the live state file at once. */
+static int cal_zram_add(uint64_t bytes)
 {
 	char buf[32];
 
 	if (live_read_file("/sys/class/zram-control/hot_add", buf, sizeof(buf)) <= 0)
 		return -ENOENT;
-	live_state_note_zram(atoi(buf));	/* a SIGKILLed run's device goes at the next */
+	live_state_note_zram(atoi(buf), bytes);	/* a SIGKILLed run's device goes at the next */
 	return atoi(buf);
 }
 
@@ -703,7 +704,7 @@ static void cal_zram_remove(int dev)
 	live_write_file(path, "1");
 	snprintf(val, sizeof(val), "%d", dev);
 	live_write_file("/sys/class/zram-control/hot_remove", val);
-	live_state_note_zram(-1);
+	live_state_note_zram(-1, 0);
 }
 
 /* ns per 4K O_DIRECT write and read on /dev/zram@dev of text (or zero) pages. */
@@ -740,7 +741,7 @@ static void cal_zram_rates(struct cal_run *r)
 	struct cal_stat s;
 	char *buf;
 
-	dev = cal_zram_add();
+	dev = cal_zram_add(pages * 4096 * 2);
 	if (dev < 0) {
 		cal_note(r, "zram: cannot add a device; swap.zram_* keep the builtin's cited values");
 		return;

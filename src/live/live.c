@@ -34,6 +34,7 @@
 
 #include "live/live.h"
 #include "mmsim/counters.h"
+#include "mmsim/output.h"
 #include "mmsim/profile.h"
 #include "mmsim/scenario.h"
 #include "host/calibrate.h"
@@ -392,6 +393,21 @@ static void live_json_counters(json_t *obj, const struct live_counters *c,
 	}
 }
 
+/*
+ * Write @text to @path through the result-file rules (sim_outfile_open():
+ * whole or not at all, a device or FIFO written and never replaced).
+ */
+static int live_write_whole(const char *opt, const char *path,
+			    const char *text, char *msg, size_t len)
+{
+	struct sim_outfile f;
+
+	if (sim_outfile_open(&f, opt, path, stdout, msg, len) ||
+	    sim_outfile_commit(&f, text, strlen(text), msg, len))
+		return -EIO;
+	return 0;
+}
+
 static int live_write_json(const char *path, const struct live_scenario_ops *ops,
 			   const uint64_t *p, const struct live_result *res,
 			   const struct live_deltas *d, const struct live_settings *st,
@@ -402,7 +418,6 @@ static int live_write_json(const char *path, const struct live_scenario_ops *ops
 	json_t *counters = json_object(), *settings = json_object();
 	json_t *variants = json_array(), *host = json_object();
 	struct utsname u;
-	char tmp[PATH_MAX];
 	int ret = 0;
 
 	uname(&u);
@@ -481,12 +496,14 @@ static int live_write_json(const char *path, const struct live_scenario_ops *ops
 		json_dumpf(root, stdout, JSON_INDENT(2));
 		fputc('\n', stdout);
 	} else {
-		snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
-		if (json_dump_file(root, tmp, JSON_INDENT(2)) || rename(tmp, path)) {
-			snprintf(err, errlen, "cannot write %s: %s", path,
-				 strerror(errno));
-			unlink(tmp);
-			ret = -EIO;
+		char *text = json_dumps(root, JSON_INDENT(2));
+
+		if (!text) {
+			snprintf(err, errlen, "cannot write %s: out of memory", path);
+			ret = -ENOMEM;
+		} else {
+			ret = live_write_whole("--json", path, text, err, errlen);
+			free(text);
 		}
 	}
 	json_decref(root);
@@ -534,7 +551,7 @@ static int live_parse_args(int argc, char **argv, struct live_opts *o,
 			   FILE *out, FILE *err)
 {
 	const char *cmd = argv[0];
-	char msg[256];
+	char msg[1024];
 	int i;
 
 	memset(o, 0, sizeof(*o));
@@ -601,6 +618,13 @@ static int live_parse_args(int argc, char **argv, struct live_opts *o,
 				"(see mmsim %s --help)\n", a, cmd, cmd);
 			return 2;
 		}
+	}
+	/* every destination is checked before the workload changes anything */
+	if ((o->json && sim_outfile_check("--json", o->json, msg, sizeof(msg))) ||
+	    (o->profile_out && sim_outfile_check("--profile-out", o->profile_out,
+						 msg, sizeof(msg)))) {
+		fprintf(err, "mmsim: error: %s\n", msg);
+		return 2;
 	}
 	return 0;
 }
@@ -1092,22 +1116,6 @@ int live_host_profile(char *buf, size_t len)
 	return (int)used;
 }
 
-static int live_write_whole(const char *path, const char *text, char *msg,
-			    size_t len)
-{
-	char tmp[PATH_MAX];
-	FILE *f;
-
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
-	f = fopen(tmp, "w");
-	if (!f || fputs(text, f) < 0 || fclose(f) || rename(tmp, path)) {
-		snprintf(msg, len, "cannot write %s: %s", path, strerror(errno));
-		if (f)
-			unlink(tmp);
-		return -EIO;
-	}
-	return 0;
-}
 
 /**
  * compare_cmd_main - `mmsim compare SCENARIO [options] [--profile-out FILE]`
@@ -1411,7 +1419,7 @@ int compare_cmd_main(int argc, char **argv, FILE *out, FILE *err)
 		fprintf(err, "mmsim: error: cannot build the host profile\n");
 		return 1;
 	}
-	if (o.profile_out && live_write_whole(o.profile_out, ini, msg, sizeof(msg))) {
+	if (o.profile_out && live_write_whole("--profile-out", o.profile_out, ini, msg, sizeof(msg))) {
 		fprintf(err, "mmsim: error: %s\n", msg);
 		return 2;
 	}

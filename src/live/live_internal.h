@@ -77,6 +77,7 @@ struct live_settings {
 };
 
 int live_settings_read(struct live_settings *st);
+bool live_setting_name_ok(const char *rel);
 struct live_setting *live_settings_find(struct live_settings *st,
 					const char *rel);
 int live_settings_want(struct live_settings *st, const char *rel,
@@ -227,8 +228,10 @@ enum { LIVE_STATE_TMPDIR_PERF, LIVE_STATE_TMPDIR_STRESS_NG,
 /* What a state file lists. */
 struct live_saved_state {
 	int pid;
+	unsigned long long start_time;	/* of pid, /proc/PID/stat; 0: unknown */
 	char tracefs[512];
 	int zram;			/* -1: none */
+	unsigned long long zram_bytes;	/* the disksize the run gave it */
 	char memcg[512];
 	char tmpdir[LIVE_STATE_NR_TMPDIRS][256];
 	int nr_tmpdirs;
@@ -237,12 +240,14 @@ struct live_saved_state {
 };
 
 void live_state_note_tracefs(const char *dir);
-void live_state_note_zram(int dev);
+void live_state_note_zram(int dev, uint64_t bytes);
 void live_state_note_memcg(const char *path);
 void live_state_note_tmpdir(int slot, const char *dir);
 void live_state_note_settings(const struct live_settings *st);
 int live_parse_state(const char *text, struct live_saved_state *s);
 int live_state_recover(FILE *out, char *msg, size_t len);
+unsigned long long live_pid_start_time(pid_t pid);
+bool live_pid_is_ours(pid_t pid, unsigned long long start_time);
 int live_zram_setup(struct live_zram *z, uint64_t bytes, char *err, size_t errlen);
 void live_zram_teardown(struct live_zram *z, FILE *err);
 

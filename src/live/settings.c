@@ -41,6 +41,27 @@ static const char *const live_setting_files[] = {
 	"khugepaged/alloc_sleep_millisecs",
 };
 
+/**
+ * live_setting_name_ok - whether live mode ever writes this setting
+ * @rel: a path below LIVE_THP_DIR
+ *
+ * Context: any; the state file's recovery restores only these.
+ * Return: true for a top-level file above or "hugepages-<N>kB/enabled".
+ */
+bool live_setting_name_ok(const char *rel)
+{
+	const char *p;
+
+	for (size_t i = 0; i < sizeof(live_setting_files) / sizeof(char *); i++)
+		if (!strcmp(rel, live_setting_files[i]))
+			return true;
+	if (strncmp(rel, "hugepages-", 10))
+		return false;
+	for (p = rel + 10; *p >= '0' && *p <= '9'; p++)
+		;
+	return p > rel + 10 && !strcmp(p, "kB/enabled");
+}
+
 static int live_setting_add(struct live_settings *st, const char *dir,
 			    const char *rel)
 {

@@ -13,9 +13,11 @@
  * something is changed or undone; it is removed when nothing is left to
  * undo.  One line per change:
  *
- *   pid 1234                       the run
+ *   pid 1234 567890                the run, and its start time (clock
+ *                                  ticks after boot, /proc/PID/stat)
  *   tracefs /sys/kernel/tracing    mounted by the run
- *   zram 1                         /dev/zram1, made by the run (swapon)
+ *   zram 1 268435456               /dev/zram1 of that disksize, made by
+ *                                  the run (swapon)
  *   memcg /sys/fs/cgroup/...       the run's memory cgroup
  *   tmpdir /tmp/mmsim-live-perf-X  perf's files (and stress-ng's)
  *   setting PATH VALUE             PATH held VALUE before the run
@@ -23,13 +25,32 @@
  * Order of undo (live_state_recover()): processes in the memcg are killed
  * and the memcg removed; the zram device is swapped off and removed; the
  * settings are written back; tracefs is unmounted.
+ *
+ * The file is not trusted: root runs live mode, and whoever can write the
+ * file (or a damaged one) must not make the next run kill, remove or
+ * overwrite what mmsim did not make.  So recovery acts on a line only when
+ * it names what a run makes, after resolving the path
+ * (live_state_line_ok()):
+ *   pid      busy only while that pid is a process of this program (its
+ *            comm is ours or "mmsim") started at the recorded time
+ *   memcg    a directory on a cgroup file system named mmsim-live-PID,
+ *            PID the state file's
+ *   zram     a device whose disksize is the recorded one (or still 0),
+ *            and not mounted
+ *   setting  a file below the THP directory that live mode writes, by name
+ *            (live_setting_name_ok()), and a value of one plain word
+ *   tmpdir   /tmp/mmsim-live-WORD itself, a directory, not a link
+ *   tracefs  the tracefs directory live mode mounts, holding a tracefs
+ * Anything else is left alone, with a warning naming the line.
  */
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/swap.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -38,10 +59,14 @@
 
 #define LIVE_STATE_DEFAULT "/run/mmsim-live.state"
 #define LIVE_ZRAM_CONTROL "/sys/class/zram-control"
+#define LIVE_TRACEFS_MAGIC 0x74726163UL	/* include/uapi/linux/magic.h */
+#define LIVE_CGROUP_MAGIC 0x27e0ebUL
+#define LIVE_CGROUP2_MAGIC 0x63677270UL
 
 static struct {
 	char tracefs[512];
 	int zram;			/* -1: none */
+	uint64_t zram_bytes;		/* its disksize */
 	char memcg[512];
 	char tmpdir[LIVE_STATE_NR_TMPDIRS][256];
 	const struct live_settings *st;	/* its changed entries are saved */
@@ -77,11 +102,13 @@ static void live_state_save(void)
 	f = fopen(tmp, "w");
 	if (!f)
 		return;	/* a run without root: nothing it could change either */
-	fprintf(f, "pid %d\n", (int)getpid());
+	fprintf(f, "pid %d %llu\n", (int)getpid(),
+		(unsigned long long)live_pid_start_time(getpid()));
 	if (live_state.tracefs[0])
 		fprintf(f, "tracefs %s\n", live_state.tracefs);
 	if (live_state.zram >= 0)
-		fprintf(f, "zram %d\n", live_state.zram);
+		fprintf(f, "zram %d %llu\n", live_state.zram,
+			(unsigned long long)live_state.zram_bytes);
 	if (live_state.memcg[0])
 		fprintf(f, "memcg %s\n", live_state.memcg);
 	for (int i = 0; i < LIVE_STATE_NR_TMPDIRS; i++)
@@ -104,10 +131,15 @@ void live_state_note_tracefs(const char *dir)
 	live_state_save();
 }
 
-/** live_state_note_zram - remember (or, -1, forget) a zram device. */
-void live_state_note_zram(int dev)
+/**
+ * live_state_note_zram - remember (or, -1, forget) a zram device
+ * @dev: its number
+ * @bytes: the disksize the run gives it (before it is set)
+ */
+void live_state_note_zram(int dev, uint64_t bytes)
 {
 	live_state.zram = dev;
+	live_state.zram_bytes = bytes;
 	live_state_save();
 }
 
@@ -193,7 +225,7 @@ int live_zram_setup(struct live_zram *z, uint64_t bytes, char *err, size_t errle
 		return ret ? ret : -EIO;
 	}
 	z->dev = atoi(buf);
-	live_state_note_zram(z->dev);
+	live_state_note_zram(z->dev, bytes);
 	snprintf(path, sizeof(path), "/sys/block/zram%d/disksize", z->dev);
 	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)bytes);
 	ret = live_write_file(path, buf);
@@ -231,7 +263,7 @@ void live_zram_teardown(struct live_zram *z, FILE *err)
 	live_zram_remove(z->dev, err);
 	z->dev = -1;
 	z->swapon = false;
-	live_state_note_zram(-1);
+	live_state_note_zram(-1, 0);
 }
 
 /**
@@ -256,9 +288,9 @@ int live_parse_state(const char *text, struct live_saved_state *s)
 			 (int)strlen(line), line);
 		line = next ? next + 1 : NULL;
 		b[0] = '\0';
-		if (sscanf(buf, "pid %d", &s->pid) == 1)
+		if (sscanf(buf, "pid %d %llu", &s->pid, &s->start_time) >= 1)
 			continue;
-		if (sscanf(buf, "zram %d", &s->zram) == 1)
+		if (sscanf(buf, "zram %d %llu", &s->zram, &s->zram_bytes) >= 1)
 			continue;
 		if (sscanf(buf, "tracefs %511s", s->tracefs) == 1)
 			continue;
@@ -280,8 +312,182 @@ int live_parse_state(const char *text, struct live_saved_state *s)
 }
 
 /**
+ * live_pid_start_time - when a process started
+ * @pid: the process
+ *
+ * Context: any.
+ * Return: field 22 of /proc/PID/stat (clock ticks after boot), or 0 when
+ * there is no such process.
+ */
+unsigned long long live_pid_start_time(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long t = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (live_read_file(path, buf, sizeof(buf)) <= 0)
+		return 0;
+	p = strrchr(buf, ')');	/* comm may hold spaces and parentheses */
+	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u "
+			 "%*u %*u %*d %*d %*d %*d %*d %*d %llu", &t) != 1)
+		return 0;
+	return t;
+}
+
+static void live_pid_comm(pid_t pid, char *buf, size_t len)
+{
+	char path[64];
+	ssize_t n;
+
+	if (pid)
+		snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	else
+		snprintf(path, sizeof(path), "/proc/self/comm");
+	n = live_read_file(path, buf, len);
+	if (n <= 0)
+		buf[0] = '\0';
+	else if (buf[n - 1] == '\n')
+		buf[n - 1] = '\0';
+}
+
+/**
+ * live_pid_is_ours - whether a state file's pid is a run still going
+ * @pid: from the "pid" line
+ * @start_time: its start time from the same line
+ *
+ * A pid is reused: only a process of this program ("mmsim", or the
+ * caller's own name, as a test calls live mode in process) that started
+ * at the recorded time is the run that wrote the file.
+ *
+ * Context: any.
+ * Return: true when that run is alive.
+ */
+bool live_pid_is_ours(pid_t pid, unsigned long long start_time)
+{
+	char comm[64], self[64];
+
+	if (pid <= 0 || (kill(pid, 0) && errno == ESRCH))
+		return false;
+	if (!start_time || live_pid_start_time(pid) != start_time)
+		return false;
+	live_pid_comm(pid, comm, sizeof(comm));
+	live_pid_comm(0, self, sizeof(self));
+	return !strcmp(comm, "mmsim") || (self[0] && !strcmp(comm, self));
+}
+
+/* A word of letters, digits and "+-_.", as THP settings' values are. */
+static bool live_plain_word(const char *w, size_t max)
+{
+	size_t n = strlen(w);
+
+	if (!n || n > max)
+		return false;
+	for (; *w; w++)
+		if (!((*w >= 'a' && *w <= 'z') || (*w >= 'A' && *w <= 'Z') ||
+		      (*w >= '0' && *w <= '9') || strchr("+-_.", *w)))
+			return false;
+	return true;
+}
+
+static bool live_fs_is(const char *path, unsigned long magic)
+{
+	struct statfs sfs;
+
+	return !statfs(path, &sfs) && (unsigned long)sfs.f_type == magic;
+}
+
+/*
+ * The setting @path resolves to LIVE_THP_DIR/REL below the sys root, REL a
+ * file live mode writes, and @value is one plain word.
+ */
+static bool live_state_setting_ok(const char *path, const char *value)
+{
+	char dir[512], rdir[PATH_MAX], rpath[PATH_MAX];
+	size_t n;
+
+	if (live_sys_path(dir, sizeof(dir), LIVE_THP_DIR) ||
+	    !realpath(dir, rdir) || !realpath(path, rpath))
+		return false;
+	n = strlen(rdir);
+	return !strncmp(rpath, rdir, n) && rpath[n] == '/' &&
+	       live_setting_name_ok(rpath + n + 1) &&
+	       live_plain_word(value, sizeof(((struct live_setting *)0)->saved) - 1);
+}
+
+/* A memory cgroup named mmsim-live-@pid, as live_memcg_create() makes. */
+static bool live_state_memcg_ok(const char *path, int pid, char *real,
+				size_t len)
+{
+	char rpath[PATH_MAX], want[32];
+	const char *base;
+	struct stat st;
+
+	if (!realpath(path, rpath) || lstat(rpath, &st) || !S_ISDIR(st.st_mode))
+		return false;
+	base = strrchr(rpath, '/');
+	snprintf(want, sizeof(want), "mmsim-live-%d", pid);
+	if (!base || strcmp(base + 1, want))
+		return false;
+	if (!live_fs_is(rpath, LIVE_CGROUP2_MAGIC) &&
+	    !live_fs_is(rpath, LIVE_CGROUP_MAGIC))
+		return false;
+	if (strlen(rpath) >= len)
+		return false;
+	memcpy(real, rpath, strlen(rpath) + 1);
+	return true;
+}
+
+/* /dev/zram@dev with the disksize the run gave it (or none yet), unmounted. */
+static bool live_state_zram_ok(int dev, unsigned long long bytes)
+{
+	char path[128], buf[64], mounts[65536], name[32];
+	ssize_t n;
+
+	if (dev < 0 || dev > 65535 || !bytes)
+		return false;
+	snprintf(path, sizeof(path), "/sys/block/zram%d/disksize", dev);
+	if (live_read_file(path, buf, sizeof(buf)) <= 0)
+		return false;
+	if (strtoull(buf, NULL, 10) != bytes && strtoull(buf, NULL, 10) != 0)
+		return false;
+	n = live_read_file("/proc/self/mounts", mounts, sizeof(mounts));
+	snprintf(name, sizeof(name), "/dev/zram%d ", dev);
+	return n >= 0 && !strstr(mounts, name);
+}
+
+/* /tmp/mmsim-live-WORD itself: a directory, not a link, nothing above it. */
+static bool live_state_tmpdir_ok(const char *dir)
+{
+	const char *w = dir + 16;
+	struct stat st;
+
+	if (strncmp(dir, "/tmp/mmsim-live-", 16) || !live_plain_word(w, 200) ||
+	    strstr(w, ".."))
+		return false;
+	return !lstat(dir, &st) && S_ISDIR(st.st_mode);
+}
+
+/* The tracefs directory live_tracefs_open() mounts, with a tracefs there. */
+static bool live_state_tracefs_ok(const char *dir)
+{
+	char want[512], rwant[PATH_MAX], rdir[PATH_MAX];
+
+	if (live_sys_path(want, sizeof(want), "/sys/kernel/tracing") ||
+	    !realpath(want, rwant) || !realpath(dir, rdir) || strcmp(rwant, rdir))
+		return false;
+	return live_fs_is(rdir, LIVE_TRACEFS_MAGIC);
+}
+
+static void live_state_refuse(FILE *out, const char *path, const char *what,
+			      const char *value, const char *expected)
+{
+	fprintf(out, "mmsim: warning: state file %s: left alone: %s %s: "
+		"expected %s\n", path, what, value, expected);
+}
+
+/**
  * live_state_recover - undo what a killed earlier run left, if anything
- * @out: where to say what was restored
+ * @out: where to say what was restored, and which lines were left alone
  * @msg: when another run is still going, a one-line error
  * @len: size of @msg
  *
@@ -293,7 +499,7 @@ int live_state_recover(FILE *out, char *msg, size_t len)
 {
 	static char text[32768];
 	static struct live_saved_state s;
-	char path[512];
+	char path[512], real[sizeof(((struct live_memcg *)0)->path)];
 	int nr = 0;
 
 	live_state_file(path, sizeof(path));
@@ -303,23 +509,41 @@ int live_state_recover(FILE *out, char *msg, size_t len)
 		unlink(path);
 		return 0;
 	}
-	if (s.pid != getpid() && !kill(s.pid, 0)) {
+	if (s.pid != getpid() && live_pid_is_ours(s.pid, s.start_time)) {
 		snprintf(msg, len, "another live run (pid %d) is in progress "
 			 "(state file %s); wait for it to end", s.pid, path);
 		return -EBUSY;
 	}
-	if (s.memcg[0]) {
+	if (s.memcg[0] && !live_state_memcg_ok(s.memcg, s.pid, real, sizeof(real))) {
+		char want[64];
+
+		snprintf(want, sizeof(want), "a memory cgroup named mmsim-live-%d",
+			 s.pid);
+		live_state_refuse(out, path, "memcg", s.memcg, want);
+	} else if (s.memcg[0]) {
 		struct live_memcg cg = { .created = true };
 
-		snprintf(cg.path, sizeof(cg.path), "%s", s.memcg);
+		memcpy(cg.path, real, sizeof(cg.path));
 		live_memcg_destroy(&cg);
 		nr++;
 	}
-	if (s.zram >= 0) {
+	if (s.zram >= 0 && !live_state_zram_ok(s.zram, s.zram_bytes)) {
+		char dev[32];
+
+		snprintf(dev, sizeof(dev), "%d", s.zram);
+		live_state_refuse(out, path, "zram", dev, "an unmounted zram "
+				  "device of the disksize the run gave it");
+	} else if (s.zram >= 0) {
 		live_zram_remove(s.zram, out);
 		nr++;
 	}
 	for (int i = s.nr_settings - 1; i >= 0; i--) {
+		if (!live_state_setting_ok(s.setting[i][0], s.setting[i][1])) {
+			live_state_refuse(out, path, "setting", s.setting[i][0],
+					  "a THP setting live mode writes, below "
+					  LIVE_THP_DIR ", and one word");
+			continue;
+		}
 		if (live_write_file(s.setting[i][0], s.setting[i][1]))
 			fprintf(out, "mmsim: warning: could not restore %s to '%s'\n",
 				s.setting[i][0], s.setting[i][1]);
@@ -330,8 +554,11 @@ int live_state_recover(FILE *out, char *msg, size_t len)
 			"record.out", "contention.out", "stress-ng.yaml",
 			"stress-ng.out" };
 
-		if (strncmp(s.tmpdir[t], "/tmp/mmsim-live-", 16))
-			continue;	/* only ever ours */
+		if (!live_state_tmpdir_ok(s.tmpdir[t])) {
+			live_state_refuse(out, path, "tmpdir", s.tmpdir[t],
+					  "a directory /tmp/mmsim-live-NAME");
+			continue;
+		}
 		for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 			char f[400];
 
@@ -341,7 +568,10 @@ int live_state_recover(FILE *out, char *msg, size_t len)
 		rmdir(s.tmpdir[t]);
 		nr++;
 	}
-	if (s.tracefs[0]) {
+	if (s.tracefs[0] && !live_state_tracefs_ok(s.tracefs)) {
+		live_state_refuse(out, path, "tracefs", s.tracefs,
+				  "a tracefs mounted at /sys/kernel/tracing");
+	} else if (s.tracefs[0]) {
 		umount(s.tracefs);
 		nr++;
 	}

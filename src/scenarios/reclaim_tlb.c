@@ -14,7 +14,7 @@
  * The workers start as stress-ng starts them (start=fork: the main process
  * forks the instances, each forks its worker; the scheduler places each
  * fork), or worker i on cpu i mod the CPUs (start=direct); they may move
- * (src/core/sched.c);
+ * (src/mm/fair.c);
  * every vCPU has the profile's TLB (src/mm/access.c), which the workers'
  * accesses go through.  The swap device is zram by default (see
  * docs/results.md "reclaim-tlb" for the evidence), ssd as a parameter.

@@ -1,0 +1,773 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * `mmsim validate [EXPERIMENT...] [options]`: the model against this
+ * machine's kernel, thread count by thread count.
+ *
+ * For each experiment with a live form and each thread count (1, 2, 4, ...
+ * up to this machine's CPUs, or --threads), the experiment runs live
+ * --repeat times (after one warm-up run that is not counted: the first
+ * touch of memory a guest gave back to its host measures the hypervisor)
+ * and once simulated on a profile of this machine (--profile, else the one
+ * `mmsim calibrate --quick` writes, else `profiles --from-host`), in the
+ * variant that models the running kernel.  Each metric both sides have is
+ * judged: sim/live within the band (25% by default), or, where the live
+ * median is near zero (below the tolerance of its unit, stated in the
+ * report), |sim - live| within that tolerance.  A metric the machine cannot
+ * measure is "unavailable", with live mode's reason, and is not judged.
+ *
+ * Every run is a child process of this binary (`mmsim live ... --json F`,
+ * `mmsim run ... --json F`), so that validate reads what a user reads and
+ * a crash or a signal in one run cannot leave the machine changed: a live
+ * child gets SIGTERM when validate ends (PR_SET_PDEATHSIG) and restores its
+ * settings itself.  Their JSON goes to a temporary folder, removed at the
+ * end and on SIGINT, SIGTERM and SIGHUP.
+ *
+ * Output: a table, --json FILE (the whole report), --plot FILE (simulated
+ * and live against thread count, one chart per experiment and metric).
+ * Exit 0; with --check, 1 when a judged metric misses (`make validate`).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli/cli_impl.h"
+#include "mmsim/output.h"
+
+#define VALIDATE_MAX_THREADS 16		/* thread counts per experiment */
+#define VALIDATE_MAX_REPEAT 50
+#define VALIDATE_MAX_EXPS 8
+
+/*
+ * What validate needs of an experiment beyond its definition: the
+ * parameter that counts its tasks (NULL: a fixed set of tasks, run at its
+ * defaults only), the simulated variant that models a mainline kernel, and
+ * the settings of a validation-size run, for both sides.
+ */
+struct validate_exp {
+	const char *name;
+	const char *threads_key;
+	const char *variant;
+	const char *const sets[4];
+};
+
+static const struct validate_exp validate_exps[] = {
+	/* mainline does not queue mTHPs on the deferred split list at fault */
+	{ "deferred-split", "threads", "unqueued", { "rounds=20", NULL } },
+	{ "reclaim-tlb", "workers", "before", { "duration=5s", NULL } },
+	{ "khugepaged-cold", NULL, "before", { NULL } },
+};
+
+/* The tolerance of a near-zero live value, by the metric's unit. */
+static double validate_abs_tol(const char *key)
+{
+	size_t n = strlen(key);
+
+	if (n > 2 && !strcmp(key + n - 2, "_s"))
+		return 1e-3;			/* seconds: 1 ms */
+	if (n > 4 && !strcmp(key + n - 4, "_pct"))
+		return 1.0;			/* a percentage point */
+	return 100.0;				/* events, pages, ops */
+}
+
+struct validate_point {
+	const struct validate_exp *x;
+	int threads;
+	char metric[48];
+	double live[VALIDATE_MAX_REPEAT];
+	int nr_live;
+	double median, lo, hi;
+	bool has_sim;
+	double sim;
+	char why[600];			/* unavailable: live mode's reason */
+	bool failed;			/* the point could not run: why */
+	const char *verdict;		/* agrees, misses, unavailable, not simulated */
+};
+
+static struct {
+	char dir[64];			/* the temporary folder, "" when none */
+	volatile pid_t child;
+	int steps;			/* runs done, for the progress line */
+} validate_tmp;
+
+static void validate_rm_tmp(void)
+{
+	DIR *d;
+	struct dirent *de;
+
+	if (!validate_tmp.dir[0])
+		return;
+	d = opendir(validate_tmp.dir);
+	while (d && (de = readdir(d))) {
+		char p[400];
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(p, sizeof(p), "%s/%s", validate_tmp.dir, de->d_name);
+		unlink(p);
+	}
+	if (d)
+		closedir(d);
+	rmdir(validate_tmp.dir);
+	validate_tmp.dir[0] = '\0';
+}
+
+static void validate_on_signal(int sig)
+{
+	pid_t child = validate_tmp.child;
+
+	/* the live child restores what it changed before it exits */
+	if (child > 0) {
+		kill(child, SIGTERM);
+		waitpid(child, NULL, 0);
+	}
+	validate_rm_tmp();
+	_exit(128 + sig);
+}
+
+/*
+ * Run this binary with @argv (argv[0] is ignored); its standard output to
+ * /dev/null, its standard error kept in @err (the last line).  Return its
+ * exit status, or -1 when it could not run.
+ */
+static int validate_spawn(char *const argv[], char *err, size_t len)
+{
+	int pe[2], status;
+	pid_t parent = getpid(), pid;
+	char buf[4096];
+	size_t used = 0;
+
+	err[0] = '\0';
+	if (pipe(pe))
+		return -1;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		close(pe[0]);
+		close(pe[1]);
+		return -1;
+	}
+	if (!pid) {
+		int null = open("/dev/null", O_RDWR);
+
+		if (prctl(PR_SET_PDEATHSIG, SIGTERM) || getppid() != parent)
+			_exit(127);
+		if (null >= 0)
+			dup2(null, 1);
+		dup2(pe[1], 2);
+		close(pe[0]);
+		execv("/proc/self/exe", argv);
+		_exit(127);
+	}
+	validate_tmp.child = pid;
+	close(pe[1]);
+	for (;;) {
+		ssize_t r = read(pe[0], buf + used, sizeof(buf) - 1 - used);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		used += (size_t)r;
+		if (used == sizeof(buf) - 1) {	/* keep the tail */
+			memmove(buf, buf + used / 2, used - used / 2);
+			used -= used / 2;
+		}
+	}
+	close(pe[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	validate_tmp.child = 0;
+	buf[used] = '\0';
+	while (used && (buf[used - 1] == '\n' || buf[used - 1] == ' '))
+		buf[--used] = '\0';
+	{
+		char *last = strrchr(buf, '\n');
+
+		snprintf(err, len, "%.400s", last ? last + 1 : buf);
+	}
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* The "metrics" object of the first variant of a --json file, or NULL. */
+static json_t *validate_metrics(const char *path, json_t **doc, json_t **unavail)
+{
+	json_t *v;
+
+	*doc = json_load_file(path, 0, NULL);
+	if (!*doc)
+		return NULL;
+	v = json_array_get(json_object_get(*doc, "variants"), 0);
+	if (unavail)
+		*unavail = json_object_get(v, "unavailable");
+	return json_object_get(v, "metrics");
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static struct validate_point *validate_point(struct validate_point **pts, int *nr,
+					     int *cap, const struct validate_exp *x,
+					     int threads, const char *metric)
+{
+	struct validate_point *p;
+
+	for (int i = 0; i < *nr; i++)
+		if ((*pts)[i].x == x && (*pts)[i].threads == threads &&
+		    !strcmp((*pts)[i].metric, metric))
+			return &(*pts)[i];
+	if (*nr == *cap) {
+		int ncap = *cap ? *cap * 2 : 32;
+		struct validate_point *n = realloc(*pts, (size_t)ncap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		*pts = n;
+		*cap = ncap;
+	}
+	p = &(*pts)[(*nr)++];
+	memset(p, 0, sizeof(*p));
+	p->x = x;
+	p->threads = threads;
+	snprintf(p->metric, sizeof(p->metric), "%s", metric);
+	return p;
+}
+
+struct validate_opts {
+	const struct validate_exp *exps[VALIDATE_MAX_EXPS];
+	int nr_exps;
+	int threads[VALIDATE_MAX_THREADS];
+	int nr_threads;
+	int repeat;
+	double band;			/* 0.25: sim/live in [0.75, 1.25] */
+	const char *profile, *json, *plot;
+	const char *sets[32];
+	int nr_sets;
+	bool check;
+};
+
+static int validate_usage(struct cli *c)
+{
+	fprintf(c->out,
+		"usage: mmsim validate [EXPERIMENT...] [--profile FILE] [--threads LIST] [--repeat N]\n"
+		"                      [--band PCT] [--set KEY=VALUE]... [--json FILE] [--plot FILE] [--check]\n"
+		"Runs each experiment that has a live form on this kernel and simulated on a\n"
+		"profile of this machine, at each thread count, and judges sim/live per metric.\n"
+		"  EXPERIMENT        deferred-split, reclaim-tlb, khugepaged-cold (default: all)\n"
+		"  --profile FILE    the simulated side's machine (default: `mmsim calibrate --quick`,\n"
+		"                    else `mmsim profiles --from-host`)\n"
+		"  --threads LIST    thread counts, e.g. 1,2,4 (default: 1, 2, 4, ... up to the CPUs)\n"
+		"  --repeat N        live runs per point, after one warm-up run (default 3)\n"
+		"  --band PCT        sim/live within this many percent agrees (default 25)\n"
+		"  --set KEY=VALUE   a parameter of both sides, for every experiment that has it\n"
+		"  --json FILE       the whole report (\"-\": standard output, no table)\n"
+		"  --plot FILE       simulated and live against thread count (.svg or .png)\n"
+		"  --check           exit 1 when a judged metric misses (make validate)\n"
+		"Live runs change THP settings with --apply when run as root, and restore them.\n");
+	return 0;
+}
+
+static int validate_parse(struct cli *c, int argc, char **argv, struct validate_opts *o)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+	memset(o, 0, sizeof(*o));
+	o->repeat = 3;
+	o->band = 0.25;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		char *end;
+
+		if (!strcmp(a, "--help") || !strcmp(a, "-h"))
+			return validate_usage(c) - 1;
+		if (a[0] != '-') {
+			size_t k;
+
+			for (k = 0; k < sizeof(validate_exps) / sizeof(validate_exps[0]); k++)
+				if (!strcmp(a, validate_exps[k].name))
+					break;
+			if (k == sizeof(validate_exps) / sizeof(validate_exps[0]))
+				return cli_fail(c, "validate %s: not an experiment with a live form: "
+						"expected deferred-split, reclaim-tlb or khugepaged-cold", a);
+			if (o->nr_exps == VALIDATE_MAX_EXPS)
+				return cli_fail(c, "validate: too many experiments: expected at most %d",
+						VALIDATE_MAX_EXPS);
+			o->exps[o->nr_exps++] = &validate_exps[k];
+			continue;
+		}
+		if (!strcmp(a, "--check")) {
+			o->check = true;
+			continue;
+		}
+		if (strcmp(a, "--profile") && strcmp(a, "--threads") && strcmp(a, "--repeat") &&
+		    strcmp(a, "--band") && strcmp(a, "--json") && strcmp(a, "--plot") &&
+		    strcmp(a, "--set"))
+			return cli_fail(c, "validate: unknown option '%s': expected --profile, "
+					"--threads, --repeat, --band, --set, --json, --plot or --check", a);
+		if (!v)
+			return cli_fail(c, "validate %s: missing value: expected %s VALUE", a, a);
+		i++;
+		if (!strcmp(a, "--profile")) {
+			o->profile = v;
+		} else if (!strcmp(a, "--json")) {
+			o->json = v;
+		} else if (!strcmp(a, "--plot")) {
+			o->plot = v;
+		} else if (!strcmp(a, "--set")) {
+			if (!strchr(v, '=') || o->nr_sets == 32)
+				return cli_fail(c, "validate --set %s: expected KEY=VALUE (at most 32)", v);
+			o->sets[o->nr_sets++] = v;
+		} else if (!strcmp(a, "--repeat")) {
+			long n;
+
+			errno = 0;
+			n = strtol(v, &end, 10);
+			if (errno || *end || end == v || n < 1 || n > VALIDATE_MAX_REPEAT)
+				return cli_fail(c, "validate --repeat %s: expected a count from 1 to %d",
+						v, VALIDATE_MAX_REPEAT);
+			o->repeat = (int)n;
+		} else if (!strcmp(a, "--band")) {
+			double b;
+
+			errno = 0;
+			b = strtod(v, &end);
+			if (errno || *end || end == v || !(b > 0 && b < 1000))
+				return cli_fail(c, "validate --band %s: expected a percentage above 0 "
+						"and below 1000", v);
+			o->band = b / 100;
+		} else {	/* --threads */
+			const char *p = v;
+
+			o->nr_threads = 0;
+			while (*p) {
+				long n;
+
+				errno = 0;
+				n = strtol(p, &end, 10);
+				if (errno || end == p || n < 1 || n > 4096 ||
+				    (*end && *end != ',') || o->nr_threads == VALIDATE_MAX_THREADS)
+					return cli_fail(c, "validate --threads %s: expected a list of "
+							"up to %d counts from 1 to 4096, e.g. 1,2,4",
+							v, VALIDATE_MAX_THREADS);
+				o->threads[o->nr_threads++] = (int)n;
+				p = *end ? end + 1 : end;
+			}
+			if (!o->nr_threads)
+				return cli_fail(c, "validate --threads: expected a list such as 1,2,4");
+		}
+	}
+	if (!o->nr_exps)
+		for (size_t k = 0; k < sizeof(validate_exps) / sizeof(validate_exps[0]); k++)
+			o->exps[o->nr_exps++] = &validate_exps[k];
+	if (!o->nr_threads) {
+		for (long n = 1; n <= (ncpu > 0 ? ncpu : 1) &&
+		     o->nr_threads < VALIDATE_MAX_THREADS; n *= 2)
+			o->threads[o->nr_threads++] = (int)n;
+		if (ncpu > 1 && o->threads[o->nr_threads - 1] != ncpu &&
+		    o->nr_threads < VALIDATE_MAX_THREADS)
+			o->threads[o->nr_threads++] = (int)ncpu;
+	}
+	if (o->profile && access(o->profile, R_OK))
+		return cli_fail(c, "validate --profile %s: cannot read it (%s): expected a "
+				"profile file (mmsim calibrate --out FILE)", o->profile,
+				strerror(errno));
+	if (o->json && sim_outfile_check("--json", o->json, c->msg, sizeof(c->msg)))
+		return 2;
+	if (o->plot && cli_plot_check_path(c, o->plot))
+		return 2;
+	return 0;
+}
+
+/* argv for one child: "mmsim", then @pre, then the experiment's and the user's --set. */
+static int validate_argv(char **argv, int max, const char *const *pre,
+			 const struct validate_opts *o, const struct validate_exp *x,
+			 const char *threads_set)
+{
+	int n = 0;
+
+	argv[n++] = "mmsim";
+	for (; *pre && n < max - 3; pre++)
+		argv[n++] = (char *)*pre;
+	for (int i = 0; i < 4 && x->sets[i] && n < max - 3; i++) {
+		bool overridden = false;
+		size_t kl = strcspn(x->sets[i], "=");
+
+		for (int j = 0; j < o->nr_sets; j++)
+			overridden |= !strncmp(o->sets[j], x->sets[i], kl + 1);
+		if (overridden)
+			continue;
+		argv[n++] = "--set";
+		argv[n++] = (char *)x->sets[i];
+	}
+	for (int j = 0; j < o->nr_sets && n < max - 3; j++) {
+		argv[n++] = "--set";
+		argv[n++] = (char *)o->sets[j];
+	}
+	if (threads_set && n < max - 3) {
+		argv[n++] = "--set";
+		argv[n++] = (char *)threads_set;
+	}
+	argv[n] = NULL;
+	return n;
+}
+
+/* One experiment at one thread count: live runs and the simulated run. */
+static int validate_one(struct cli *c, const struct validate_opts *o,
+			const struct validate_exp *x, int threads, const char *profile,
+			struct validate_point **pts, int *nr, int *cap)
+{
+	char tset[64] = "", jpath[128], err[512];
+	char *argv[96];
+	bool root = geteuid() == 0;
+	json_t *doc, *m, *un, *val;
+	const char *key;
+	int st;
+
+	if (x->threads_key)
+		snprintf(tset, sizeof(tset), "%s=%d", x->threads_key, threads);
+	snprintf(jpath, sizeof(jpath), "%s/live.json", validate_tmp.dir);
+	for (int r = -1; r < o->repeat; r++) {		/* r == -1: the warm-up */
+		const char *pre[] = { "live", x->name, "--json", jpath,
+				      root ? "--apply" : NULL, NULL };
+
+		validate_argv(argv, 96, pre, o, x, tset[0] ? tset : NULL);
+		st = validate_spawn(argv, err, sizeof(err));
+		cli_progress_step(++validate_tmp.steps);
+		if (st)
+			return cli_fail(c, "the live run failed (exit %d): %s", st, err) - 1;
+		if (r < 0)
+			continue;
+		m = validate_metrics(jpath, &doc, &un);
+		if (!m) {
+			json_decref(doc);
+			return cli_fail(c, "the live run's JSON has no metrics") - 1;
+		}
+		json_object_foreach(m, key, val) {
+			struct validate_point *p = validate_point(pts, nr, cap, x, threads, key);
+
+			if (!p) {
+				json_decref(doc);
+				return cli_fail(c, "out of memory") - 1;
+			}
+			if (json_is_number(val)) {
+				p->live[p->nr_live++] = json_number_value(val);
+			} else {
+				json_t *why = json_object_get(un, key);
+
+				snprintf(p->why, sizeof(p->why), "%s", json_is_string(why) ?
+					 json_string_value(why) : "live mode gives no value");
+			}
+		}
+		json_decref(doc);
+	}
+	{
+		const char *pre[] = { "run", x->name, "--variant", x->variant, "--profile",
+				      profile, "--jobs", "1", "--quiet", "--json", jpath, NULL };
+
+		snprintf(jpath, sizeof(jpath), "%s/sim.json", validate_tmp.dir);
+		validate_argv(argv, 96, pre, o, x, tset[0] ? tset : NULL);
+		st = validate_spawn(argv, err, sizeof(err));
+		if (st)
+			return cli_fail(c, "the simulated run failed (exit %d): %s", st, err) - 1;
+	}
+	m = validate_metrics(jpath, &doc, NULL);
+	for (int i = 0; i < *nr; i++) {
+		struct validate_point *p = &(*pts)[i];
+
+		if (p->x != x || p->threads != threads)
+			continue;
+		val = m ? json_object_get(m, p->metric) : NULL;
+		if (json_is_number(val)) {
+			p->has_sim = true;
+			p->sim = json_number_value(val);
+		}
+	}
+	json_decref(doc);
+	return 0;
+}
+
+static void validate_judge(struct validate_point *p, double band)
+{
+	if (p->failed) {
+		p->verdict = "failed";
+		return;
+	}
+	if (!p->nr_live) {
+		p->verdict = "unavailable";
+		return;
+	}
+	qsort(p->live, (size_t)p->nr_live, sizeof(double), cmp_double);
+	p->lo = p->live[0];
+	p->hi = p->live[p->nr_live - 1];
+	p->median = p->nr_live % 2 ? p->live[p->nr_live / 2] :
+		    (p->live[p->nr_live / 2 - 1] + p->live[p->nr_live / 2]) / 2;
+	if (!p->has_sim) {
+		p->verdict = "not simulated";
+		return;
+	}
+	if (fabs(p->median) < validate_abs_tol(p->metric))
+		p->verdict = fabs(p->sim - p->median) <= validate_abs_tol(p->metric) ?
+			     "agrees (near zero)" : "misses (near zero)";
+	else
+		p->verdict = fabs(p->sim / p->median - 1) <= band ? "agrees" : "misses";
+}
+
+static int validate_plot(struct cli *c, const struct validate_opts *o,
+			 struct validate_point *pts, int nr, const char *profile)
+{
+	struct plot_chart charts[64];
+	struct plot_series series[64][2];
+	double xs[64][VALIDATE_MAX_THREADS], ys[64][2][3][VALIDATE_MAX_THREADS];
+	struct plot_axis axis = { .nr = o->nr_threads, .log2 = true };
+	double pos[VALIDATE_MAX_THREADS];
+	char text[VALIDATE_MAX_THREADS][32], title[256];
+	int nr_c = 0;
+
+	snprintf(axis.label, sizeof(axis.label), "threads");
+	for (int t = 0; t < o->nr_threads; t++) {
+		pos[t] = o->threads[t];
+		snprintf(text[t], sizeof(text[t]), "%d", o->threads[t]);
+	}
+	axis.pos = pos;
+	axis.text = text;
+	for (int i = 0; i < nr && nr_c < 64; i++) {
+		struct plot_chart *ch;
+		int k = 0;
+
+		if (pts[i].threads != o->threads[0] || !pts[i].nr_live || !pts[i].has_sim)
+			continue;
+		ch = &charts[nr_c];
+		memset(ch, 0, sizeof(*ch));
+		snprintf(ch->title, sizeof(ch->title), "%s", pts[i].x->name);
+		snprintf(ch->ylabel, sizeof(ch->ylabel), "%s", pts[i].metric);
+		ch->series = series[nr_c];
+		ch->nr_series = 2;
+		for (int s = 0; s < 2; s++) {
+			memset(&series[nr_c][s], 0, sizeof(series[nr_c][s]));
+			snprintf(series[nr_c][s].title, sizeof(series[nr_c][s].title), "%s",
+				 s ? "simulated" : "live (median, min..max)");
+			series[nr_c][s].x = xs[nr_c];
+			series[nr_c][s].mean = ys[nr_c][s][0];
+			series[nr_c][s].lo = ys[nr_c][s][1];
+			series[nr_c][s].hi = ys[nr_c][s][2];
+		}
+		for (int j = 0; j < nr; j++) {
+			if (pts[j].x != pts[i].x || strcmp(pts[j].metric, pts[i].metric) ||
+			    !pts[j].nr_live || !pts[j].has_sim)
+				continue;
+			xs[nr_c][k] = pts[j].threads;
+			ys[nr_c][0][0][k] = pts[j].median;
+			ys[nr_c][0][1][k] = pts[j].lo;
+			ys[nr_c][0][2][k] = pts[j].hi;
+			ys[nr_c][1][0][k] = ys[nr_c][1][1][k] = ys[nr_c][1][2][k] = pts[j].sim;
+			k++;
+		}
+		series[nr_c][0].nr = series[nr_c][1].nr = k;
+		nr_c++;
+	}
+	if (!nr_c)
+		return 0;
+	snprintf(title, sizeof(title), "mmsim validate: simulated (profile %s) and live", profile);
+	return cli_plot_sweep(c, o->plot, title, &axis, charts, nr_c);
+}
+
+/* The profile of the simulated side: --profile, else made now. */
+static int validate_profile(struct cli *c, const struct validate_opts *o, char *path,
+			    size_t len)
+{
+	char err[512];
+	char *argv[8];
+	bool have_calibrate = false;
+	int st;
+
+	if (o->profile) {
+		snprintf(path, len, "%s", o->profile);
+		return 0;
+	}
+	for (const struct cli_cmd *k = cli_cmds; k->name; k++)
+		have_calibrate |= !strcmp(k->name, "calibrate");
+	snprintf(path, len, "%s/host.ini", validate_tmp.dir);
+	argv[0] = "mmsim";
+	if (have_calibrate) {
+		argv[1] = "calibrate";
+		argv[2] = "--quick";
+		argv[3] = "--out";
+		argv[4] = path;
+		argv[5] = NULL;
+	} else {
+		argv[1] = "profiles";
+		argv[2] = "--from-host";
+		argv[3] = path;
+		argv[4] = NULL;
+	}
+	st = validate_spawn(argv, err, sizeof(err));
+	if (st)
+		return cli_fail(c, "validate: cannot make this machine's profile (%s exit %d): %s",
+				argv[1], st, err);
+	fprintf(c->err, "mmsim: note: the simulated side runs the profile `mmsim %s %s` "
+		"wrote; give --profile FILE to keep one\n", argv[1],
+		have_calibrate ? "--quick" : "--from-host");
+	return 0;
+}
+
+int cmd_validate(struct cli *c, int argc, char **argv)
+{
+	static struct validate_opts o;
+	struct validate_point *pts = NULL;
+	int nr = 0, cap = 0, ret, judged = 0, agree = 0, unavail = 0, steps;
+	char profile[256];
+	struct sigaction sa = { .sa_handler = validate_on_signal };
+	json_t *doc = NULL, *arr;
+	bool text_on;
+
+	ret = validate_parse(c, argc, argv, &o);
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	text_on = !(o.json && !strcmp(o.json, "-"));
+	snprintf(validate_tmp.dir, sizeof(validate_tmp.dir), "/tmp/mmsim-validate-XXXXXX");
+	if (!mkdtemp(validate_tmp.dir)) {
+		validate_tmp.dir[0] = '\0';
+		return cli_fail(c, "validate: cannot make a temporary folder in /tmp (%s)",
+				strerror(errno)) - 1;
+	}
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	ret = validate_profile(c, &o, profile, sizeof(profile));
+	steps = 0;
+	for (int e = 0; e < o.nr_exps; e++)
+		steps += (o.exps[e]->threads_key ? o.nr_threads : 1) * (o.repeat + 1);
+	if (!ret && text_on)
+		cli_progress_begin(c, "validate", steps);
+	/*
+	 * A point that cannot run (a kernel without the experiment's settings,
+	 * a machine the simulated side refuses) is a row saying why; the
+	 * others go on.  Out of memory ends the command.
+	 */
+	for (int e = 0; e < o.nr_exps && !ret; e++) {
+		const struct validate_exp *x = o.exps[e];
+
+		for (int t = 0; t < (x->threads_key ? o.nr_threads : 1) && !ret; t++) {
+			int th = x->threads_key ? o.threads[t] : 0;
+			struct validate_point *p;
+
+			if (!validate_one(c, &o, x, th, profile, &pts, &nr, &cap))
+				continue;
+			p = validate_point(&pts, &nr, &cap, x, th, "(run)");
+			if (!p) {
+				ret = cli_fail(c, "out of memory") - 1;
+				break;
+			}
+			p->nr_live = 0;
+			p->failed = true;
+			snprintf(p->why, sizeof(p->why), "%s", c->msg);
+			c->msg[0] = '\0';
+		}
+	}
+	if (text_on)
+		cli_progress_end();
+	for (int i = 0; i < nr; i++) {
+		validate_judge(&pts[i], o.band);
+		if (!strcmp(pts[i].verdict, "unavailable") ||
+		    !strcmp(pts[i].verdict, "not simulated") ||
+		    !strcmp(pts[i].verdict, "failed")) {
+			unavail++;
+			continue;
+		}
+		judged++;
+		agree += !strncmp(pts[i].verdict, "agrees", 6);
+	}
+	if (!ret && text_on) {
+		fprintf(c->out, "mmsim validate: profile %s; %d live runs per point (median, "
+			"min..max) after one warm-up; band sim/live %.0f%%..%.0f%%; a live median "
+			"near zero (below 1 ms, 1 point, 100 events) is judged by |sim - live| "
+			"within that\n", o.profile ? o.profile : "of this machine (made now)",
+			o.repeat, 100 * (1 - o.band), 100 * (1 + o.band));
+		fprintf(c->out, "%-16s %7s  %-28s %14s %25s %14s %9s  %s\n", "experiment",
+			"threads", "metric", "live", "live min..max", "simulated", "sim/live",
+			"verdict");
+		for (int i = 0; i < nr; i++) {
+			const struct validate_point *p = &pts[i];
+			char lv[32] = "-", range[64] = "-", sv[32] = "-", ratio[16] = "-", th[16];
+
+			snprintf(th, sizeof(th), p->x->threads_key ? "%d" : "-", p->threads);
+			if (p->nr_live) {
+				snprintf(lv, sizeof(lv), "%.6g", p->median);
+				snprintf(range, sizeof(range), "%.4g..%.4g", p->lo, p->hi);
+			}
+			if (p->has_sim)
+				snprintf(sv, sizeof(sv), "%.6g", p->sim);
+			if (p->has_sim && p->nr_live && p->median != 0)
+				snprintf(ratio, sizeof(ratio), "%.2f", p->sim / p->median);
+			fprintf(c->out, "%-16s %7s  %-28s %14s %25s %14s %9s  %s%s%s\n",
+				p->x->name, th, p->metric, lv, range, sv, ratio, p->verdict,
+				p->why[0] ? ": " : "", p->why);
+		}
+		fprintf(c->out, "validate: %d of %d judged metrics agree, %d miss; %d not "
+			"judged (unavailable live, not simulated, or failed to run)\n", agree, judged,
+			judged - agree, unavail);
+	}
+	if (!ret && o.json) {
+		struct sim_outfile f;
+		char *text;
+
+		doc = json_object();
+		json_object_set_new(doc, "profile", json_string(o.profile ? o.profile : "made now"));
+		json_object_set_new(doc, "repeat", json_integer(o.repeat));
+		json_object_set_new(doc, "band", json_real(o.band));
+		arr = json_array();
+		for (int i = 0; i < nr; i++) {
+			const struct validate_point *p = &pts[i];
+			json_t *pt = json_object(), *runs = json_array();
+
+			json_object_set_new(pt, "experiment", json_string(p->x->name));
+			json_object_set_new(pt, "threads", p->x->threads_key ?
+					    json_integer(p->threads) : json_null());
+			json_object_set_new(pt, "metric", json_string(p->metric));
+			for (int r = 0; r < p->nr_live; r++)
+				json_array_append_new(runs, json_real(p->live[r]));
+			json_object_set_new(pt, "live_runs", runs);
+			json_object_set_new(pt, "live_median", p->nr_live ? json_real(p->median) :
+					    json_null());
+			json_object_set_new(pt, "simulated", p->has_sim ? json_real(p->sim) :
+					    json_null());
+			json_object_set_new(pt, "verdict", json_string(p->verdict));
+			if (p->why[0])
+				json_object_set_new(pt, "unavailable", json_string(p->why));
+			json_array_append_new(arr, pt);
+		}
+		json_object_set_new(doc, "points", arr);
+		json_object_set_new(doc, "summary", json_pack("{s:i,s:i,s:i}", "judged", judged,
+							      "agree", agree, "not_judged", unavail));
+		text = json_dumps(doc, JSON_INDENT(2));
+		if (!text || sim_outfile_open(&f, "--json", o.json, c->out, c->msg, sizeof(c->msg)) ||
+		    sim_outfile_commit(&f, text, strlen(text), c->msg, sizeof(c->msg)))
+			ret = 1;
+		else if (f.fp == NULL && !strcmp(o.json, "-"))
+			fputc('\n', c->out);
+		free(text);
+		json_decref(doc);
+	}
+	if (!ret && o.plot)
+		ret = validate_plot(c, &o, pts, nr, o.profile ? o.profile : "of this machine");
+	validate_rm_tmp();
+	free(pts);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	if (!ret && o.check && agree < judged)
+		return 1;
+	return ret;
+}

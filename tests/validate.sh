@@ -1,0 +1,66 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# mmsim validate end to end on a tiny matrix (1 thread, one live run after
+# the warm-up, 1 MiB rounds): the report is whole (every point of every
+# metric has a verdict, each judged one a live median and a simulated
+# value), the JSON parses, and bad input gets exit 2 before anything runs.
+# The THP settings live mode writes with --apply are a fake sysfs tree
+# (MMSIM_LIVE_SYS_ROOT), so the test changes nothing on the machine.
+# Usage: bash tests/validate.sh MMSIM_BIN SOURCE_DIR   (CMake runs it so)
+set -u
+BIN=$1
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+cd "$T" || exit 1
+fail() { echo "FAIL: $*"; exit 1; }
+
+thp=$T/sys/sys/kernel/mm/transparent_hugepage
+mkdir -p "$thp/khugepaged" "$thp/hugepages-16kB" "$thp/hugepages-2048kB"
+echo "always [madvise] never" > "$thp/enabled"
+echo "always defer defer+madvise [madvise] never" > "$thp/defrag"
+echo 511 > "$thp/khugepaged/max_ptes_none"
+echo 10000 > "$thp/khugepaged/scan_sleep_millisecs"
+echo "always inherit madvise [never]" > "$thp/hugepages-16kB/enabled"
+echo "always [inherit] madvise never" > "$thp/hugepages-2048kB/enabled"
+export MMSIM_LIVE_SYS_ROOT=$T/sys MMSIM_LIVE_STATE=$T/state
+
+# bad input: one line, exit 2, nothing run
+for bad in "nosuch" "--threads 0" "--threads 1,x" "--repeat 0" "--band -1" \
+	   "--set rounds" "--profile $T/none.ini" "--json $T/nodir/r.json" "--frobnicate"; do
+	# shellcheck disable=SC2086
+	"$BIN" validate deferred-split $bad > out.txt 2> err.txt
+	rc=$?
+	[ "$rc" = 2 ] || fail "validate $bad: exit $rc, expected 2"
+	[ "$(grep -v '^==' err.txt | wc -l)" = 1 ] || fail "validate $bad: $(cat err.txt)"
+	[ ! -s out.txt ] || fail "validate $bad: printed $(head -2 out.txt)"
+done
+echo "ok: bad input"
+
+"$BIN" profiles --from-host host.ini || fail "profiles --from-host"
+"$BIN" validate deferred-split --profile host.ini --threads 1 --repeat 1 \
+	--set rounds=1 --set region=1M --json r.json > out.txt 2> err.txt ||
+	fail "validate exited $?: $(cat err.txt)"
+python3 - r.json <<'PY' || fail "the report"
+import json, sys
+d = json.load(open(sys.argv[1]))
+pts = d["points"]
+keys = {p["metric"] for p in pts}
+assert {"runtime_s", "faults", "lruvec_lock_wait_s"} <= keys, keys
+for p in pts:
+    assert p["experiment"] == "deferred-split" and p["threads"] == 1, p
+    assert p["verdict"] in ("agrees", "misses", "agrees (near zero)",
+                            "misses (near zero)", "unavailable", "not simulated"), p
+    if p["verdict"].startswith(("agrees", "misses")):
+        assert len(p["live_runs"]) == 1 and p["simulated"] is not None, p
+# 1 MiB of 16K mTHP in one round: 64 faults on both sides
+f = [p for p in pts if p["metric"] == "faults"][0]
+assert f["simulated"] == 64, f
+s = d["summary"]
+assert s["judged"] + s["not_judged"] == len(pts), s
+PY
+grep -q "^validate: [0-9]* of [0-9]* judged metrics agree" out.txt || fail "no summary line"
+[ ! -e "$T/state" ] || fail "the live state file was left behind"
+grep -qx -e never -e '.*\[never\]' "$thp/hugepages-16kB/enabled" || fail "the fake mTHP setting was not restored"
+ls /tmp/mmsim-validate-* > /dev/null 2>&1 && fail "a temporary folder was left in /tmp"
+echo "ok: a 1-thread report"
