@@ -68,7 +68,7 @@ expect_bad calibrate --quick --out
 expect_bad calibrate --out "$T/no/such/dir/c.ini"
 expect_bad calibrate --out "$T"
 mkdir -p nosys/sys/devices/system/cpu
-MMSIM_LIVE_SYS_ROOT="$T/nosys" expect_bad calibrate --quick --out d.ini
+MMSIM_CALIBRATE_SYS_ROOT="$T/nosys" expect_bad calibrate --quick --out d.ini
 grep -q 'cannot be measured' err1.txt || fail "no CPUs: $(cat err1.txt)"
 [ -e d.ini ] && fail "an unmeasurable machine left d.ini"
 ls ./*.tmp* 2>/dev/null && fail "a temporary file is left"

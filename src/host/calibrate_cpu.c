@@ -49,11 +49,24 @@ static double cal_cpu_ns(void)
 	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
+/*
+ * The machine's /sys: the real one.  MMSIM_LIVE_SYS_ROOT fakes only the
+ * THP settings that live mode writes (tests/validate.sh); a test that
+ * fakes the CPUs themselves sets MMSIM_CALIBRATE_SYS_ROOT (tests/calibrate.sh).
+ */
+static int cal_sys_path(char *buf, size_t len, const char *abs)
+{
+	const char *root = getenv("MMSIM_CALIBRATE_SYS_ROOT");
+	int n = snprintf(buf, len, "%s%s", root ? root : "", abs);
+
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
 static int cal_read_int(const char *abs, long *v)
 {
 	char path[512], buf[64];
 
-	if (live_sys_path(path, sizeof(path), abs) || live_read_file(path, buf, sizeof(buf)) <= 0)
+	if (cal_sys_path(path, sizeof(path), abs) || live_read_file(path, buf, sizeof(buf)) <= 0)
 		return -ENOENT;
 	*v = strtol(buf, NULL, 10);
 	return 0;
@@ -64,7 +77,7 @@ static int cal_read_text(const char *abs, char *buf, size_t len)
 	char path[512];
 	ssize_t n;
 
-	if (live_sys_path(path, sizeof(path), abs))
+	if (cal_sys_path(path, sizeof(path), abs))
 		return -ENOENT;
 	n = live_read_file(path, buf, len);
 	if (n <= 0)
@@ -270,7 +283,7 @@ int cal_topology(struct cal_run *r, char *err, size_t len)
 	r->threads_per_core = r->nr_cpus / nr_cores ? r->nr_cpus / nr_cores : 1;
 	r->cores_per_socket = nr_cores / nr_pkgs ? nr_cores / nr_pkgs : 1;
 	r->nodes = 0;
-	if (!live_sys_path(path, sizeof(path), "/sys/devices/system/node") &&
+	if (!cal_sys_path(path, sizeof(path), "/sys/devices/system/node") &&
 	    (d = opendir(path))) {
 		while ((de = readdir(d)))
 			r->nodes += !strncmp(de->d_name, "node", 4) && de->d_name[4] >= '0' &&

@@ -356,11 +356,10 @@ void cal_ipi(struct cal_run *r)
 	cal_pin(r->cpus[0]);
 	tpn = cal_tsc_per_ns();
 	{
-		char path[512], buf[32];
+		char buf[32];
 
-		if (!live_sys_path(path, sizeof(path),
-				   "/sys/kernel/debug/x86/tlb_single_page_flush_ceiling") &&
-		    live_read_file(path, buf, sizeof(buf)) > 0 && atol(buf) > 0) {
+		if (live_read_file("/sys/kernel/debug/x86/tlb_single_page_flush_ceiling", buf,
+				   sizeof(buf)) > 0 && atol(buf) > 0) {
 			ceiling = atol(buf);
 			ceiling_src = "debugfs";
 			cal_key_set(r, "tlb.single_page_flush_ceiling", (uint64_t)ceiling,
@@ -867,11 +866,18 @@ static void cal_zram_swap(struct cal_run *r)
  * cal_zram - zram's compression and decompression rates, and the swap path
  * @r: the run
  *
- * Root only: it makes zram devices (one raw, one for swap) and removes them.
+ * Root only, full runs only: it makes zram devices (one raw, one for swap)
+ * and removes them; --quick (also `profiles --from-host` and `compare
+ * --profile-out`) changes no more than the mTHP settings of its faults.
  */
 void cal_zram(struct cal_run *r)
 {
 	cal_progress(r, "zram: compression rates, swap-out and swap-in");
+	if (r->quick) {
+		cal_note(r, "zram: --quick makes no device; swap.zram_* keep the builtin's cited "
+			 "values (a full run measures them)");
+		return;
+	}
 	if (!r->may_change) {
 		cal_note(r, "zram: %s; swap.zram_* keep the builtin's cited values and the swap "
 			 "path is not timed", r->root ? "another live run is in progress" :
