@@ -37,6 +37,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_impl.h"
+#include "host/calibrate.h"
 #include "mmsim/output.h"
 #include "mmsim/profile.h"
 #include "mmsim/trace.h"
@@ -159,6 +160,12 @@ static int cli_dry_run(struct cli *c, const struct cli_cmd *cmd, int argc, char 
 		for (k = 1; k < argc; k++)
 			if (!strcmp(argv[k], "--from-host"))
 				return 0;	/* it would measure this machine */
+	if (cmd->fn == cmd_calibrate) {		/* its options only: it would measure */
+		bool quick;
+		const char *path;
+
+		return calibrate_parse_args(argc, argv, c->out, c->err, &quick, &path) == 2 ? 2 : 0;
+	}
 	null = fopen("/dev/null", "w");
 	if (!null)
 		return cli_fail(c, "--dry-run: cannot open /dev/null") - 1;

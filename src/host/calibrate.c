@@ -600,25 +600,32 @@ static int calibrate_usage(FILE *f)
 	return 0;
 }
 
-int calibrate_main(int argc, char **argv, FILE *out, FILE *err)
+/**
+ * calibrate_parse_args - the options of `mmsim calibrate`
+ * @argc: argument count
+ * @argv: arguments; argv[0] is "calibrate"
+ * @out: where --help goes
+ * @err: where the error line goes
+ * @quick: --quick given
+ * @path: --out FILE, or "-"
+ *
+ * Return: 0, 1 (--help printed) or 2 (an error line printed).
+ */
+int calibrate_parse_args(int argc, char **argv, FILE *out, FILE *err, bool *quick,
+			 const char **path)
 {
-	static char text[65536];
-	const char *path = "-";
-	struct sim_outfile f;
-	struct sim_profile *p;
-	char msg[512];
-	bool quick = false;
-	int n, ret = 0;
-
+	*quick = false;
+	*path = "-";
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--quick")) {
-			quick = true;
+			*quick = true;
 		} else if (!strcmp(argv[i], "--out") && i + 1 < argc) {
-			path = argv[++i];
+			*path = argv[++i];
 		} else if (!strncmp(argv[i], "--out=", 6)) {
-			path = argv[i] + 6;
+			*path = argv[i] + 6;
 		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			return calibrate_usage(out);
+			calibrate_usage(out);
+			return 1;
 		} else {
 			fprintf(err, "mmsim: error: calibrate: %s%s: expected --out FILE or "
 				"--quick\n", argv[i], !strcmp(argv[i], "--out") ?
@@ -626,6 +633,21 @@ int calibrate_main(int argc, char **argv, FILE *out, FILE *err)
 			return 2;
 		}
 	}
+	return 0;
+}
+
+int calibrate_main(int argc, char **argv, FILE *out, FILE *err)
+{
+	static char text[65536];
+	const char *path;
+	struct sim_outfile f;
+	struct sim_profile *p;
+	char msg[512];
+	bool quick;
+	int n, ret = calibrate_parse_args(argc, argv, out, err, &quick, &path);
+
+	if (ret)
+		return ret == 1 ? 0 : ret;
 	/* an unwritable --out fails here, before anything is measured */
 	if (sim_outfile_open(&f, "calibrate --out", path, out, msg, sizeof(msg))) {
 		fprintf(err, "mmsim: error: %s\n", msg);

@@ -138,6 +138,9 @@ int cal_fit_solve(const struct sim_profile *base, uint64_t region,
 		  const double target[CAL_NR_ORDERS][2], int fit_orders, double x[CAL_FIT_NR],
 		  double model[CAL_NR_ORDERS][2], char *err, size_t len);
 
+int calibrate_parse_args(int argc, char **argv, FILE *out, FILE *err, bool *quick,
+			 const char **path);
+
 /**
  * calibrate_main - `mmsim calibrate [--out FILE] [--quick]`
  * @argc: argument count

@@ -1411,17 +1411,23 @@ int compare_cmd_main(int argc, char **argv, FILE *out, FILE *err)
 		free(abs);
 	} else if (o.profile_out) {
 		/* issue 29: the profile saved is this machine's, calibrated */
-		if (calibrate_profile_text(true, err, ini, sizeof(ini), msg, sizeof(msg)) < 0) {
+		struct sim_outfile pf;
+
+		/* an unwritable FILE fails before anything is measured */
+		if (sim_outfile_open(&pf, "--profile-out", o.profile_out, out, msg, sizeof(msg))) {
 			fprintf(err, "mmsim: error: %s\n", msg);
 			return 2;
 		}
+		if (calibrate_profile_text(true, err, ini, sizeof(ini), msg, sizeof(msg)) < 0 ||
+		    sim_outfile_commit(&pf, ini, strlen(ini), msg, sizeof(msg))) {
+			sim_outfile_abort(&pf);
+			fprintf(err, "mmsim: error: %s\n", msg);
+			return 2;
+		}
+		sim_outfile_abort(&pf);
 	} else if (live_host_profile(ini, sizeof(ini)) < 0) {
 		fprintf(err, "mmsim: error: cannot build the host profile\n");
 		return 1;
-	}
-	if (o.profile_out && live_write_whole("--profile-out", o.profile_out, ini, msg, sizeof(msg))) {
-		fprintf(err, "mmsim: error: %s\n", msg);
-		return 2;
 	}
 	ret = compare_simulate(&o, ini, &sim, &variant, true, why, sizeof(why), err);
 	if (ret && ret != 3)
