@@ -72,4 +72,10 @@ MMSIM_CALIBRATE_SYS_ROOT="$T/nosys" expect_bad calibrate --quick --out d.ini
 grep -q 'cannot be measured' err1.txt || fail "no CPUs: $(cat err1.txt)"
 [ -e d.ini ] && fail "an unmeasurable machine left d.ini"
 ls ./*.tmp* 2>/dev/null && fail "a temporary file is left"
+# --dry-run parses the options and measures nothing
+timeout 20 "$BIN" --dry-run calibrate --quick --out e.ini > out.txt 2> err.txt || fail "--dry-run calibrate: exit $?"
+grep -q '^calibrate: ' err.txt && fail "--dry-run calibrate measured"
+[ -e e.ini ] && fail "--dry-run calibrate wrote e.ini"
+timeout 20 "$BIN" --dry-run calibrate --frobnicate > out.txt 2> err.txt
+[ $? -eq 2 ] || fail "--dry-run calibrate --frobnicate: not exit 2"
 echo "calibrate: ok"
