@@ -2,9 +2,10 @@
 /*
  * Scenarios: named experiments with variants, parameters, metrics and the
  * published numbers they reproduce.  Each scenario is a const
- * struct scenario_ops in src/scenarios/, listed once in the registry
- * (src/scenarios/registry.c).  `mmsim list`, `show`, the help text and the
- * "unknown scenario" errors are generated from that table.
+ * struct scenario_ops in its folder src/experiments/NAME/, listed once
+ * in the registry (src/experiments/registry.c).  `mmsim list`, `show`,
+ * the help text and the "unknown scenario" errors are generated from
+ * that table.
  */
 #ifndef MMSIM_SCENARIO_H
 #define MMSIM_SCENARIO_H

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Live mode: the three scenarios' workloads, run with real processes and
- * threads on the kernel mmsim runs on.  They do what src/workloads/ makes
+ * threads on the kernel mmsim runs on.  They do what src/experiments/ makes
  * the simulated tasks do:
  *
  *   deferred-split   one process with @threads threads (workers=processes:

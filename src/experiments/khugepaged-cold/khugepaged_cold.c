@@ -29,7 +29,7 @@
 #include "mm/khugepaged.h"
 #include "mm/mm.h"
 #include "mmsim/scenario.h"
-#include "workloads/hot_cold.h"
+#include "experiments/khugepaged-cold/hot_cold.h"
 
 enum { KC_HOT1, KC_COLD, KC_HOT2, KC_NR_TASKS };
 #define KC_KHUGEPAGED_CPU	3

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The scenario registry: one line per scenario.  Adding a scenario takes
- * three edits: its file in src/scenarios/, one line here, nothing in the
- * build (CMake globs src/scenarios/).
+ * The experiment registry: one line per experiment.  Adding one takes its
+ * folder src/experiments/NAME/ (definition, simulated workload, live
+ * workload), one line here, and nothing in the build (CMake globs
+ * every .c file under src/experiments/).
  */
 #include "mmsim/scenario.h"
 

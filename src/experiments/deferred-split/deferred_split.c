@@ -18,7 +18,7 @@
 
 #include "mm/mm.h"
 #include "mmsim/scenario.h"
-#include "workloads/fault_unmap.h"
+#include "experiments/deferred-split/fault_unmap.h"
 
 static const struct mm_variant deferred_split_variants_mm[] = {
 	{ .name = "unqueued" },

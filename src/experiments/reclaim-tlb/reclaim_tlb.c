@@ -27,7 +27,7 @@
 #include "mm/access.h"
 #include "mm/mm.h"
 #include "mmsim/scenario.h"
-#include "workloads/stress_vm.h"
+#include "experiments/reclaim-tlb/stress_vm.h"
 
 static const struct mm_variant reclaim_tlb_variants_mm[] = {
 	{ .name = "before" },
