@@ -98,6 +98,19 @@ struct sim_variant_result {
 	uint32_t irq_call[SIM_MAX_CPUS];	/* function-call interrupts per CPU (CAL) */
 };
 
+struct mm_variant;
+
+/*
+ * One variant of an experiment, a column of its table: its name and what
+ * it changes in the kernel model (struct mm_variant, src/mm/mm.h), NULL
+ * for an experiment of the engine alone.  An experiment's variants are one
+ * table of these, terminated by name == NULL.
+ */
+struct sim_variant {
+	const char *name;
+	const struct mm_variant *mm;
+};
+
 /* The effective configuration of one run. */
 struct sim_run_config {
 	const struct scenario_ops *scenario;
@@ -112,7 +125,7 @@ struct scenario_ops {
 	const char *summary;			/* one line for `mmsim list` */
 	const char *description;		/* a paragraph for `mmsim show` */
 	const char *profile;			/* default profile name */
-	const char *const *variants;		/* NULL-terminated */
+	const struct sim_variant *variants;	/* terminated by name == NULL */
 	const char *baseline;			/* the "before" column */
 	const char *changed;			/* the "after" column */
 	const struct sim_param *params;		/* terminated by key == NULL */

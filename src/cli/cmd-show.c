@@ -45,14 +45,14 @@ int cmd_show(struct cli *c, int argc, char **argv)
 		fprintf(c->out, "\n%s\n", s->description);
 	fprintf(c->out, "\nprofile: %s\n", s->profile ? s->profile : "-");
 	fprintf(c->out, "variants:");
-	for (i = 0; s->variants && s->variants[i]; i++) {
+	for (i = 0; s->variants && s->variants[i].name; i++) {
 		const char *role = "";
 
-		if (s->baseline && !strcmp(s->variants[i], s->baseline))
+		if (s->baseline && !strcmp(s->variants[i].name, s->baseline))
 			role = " (baseline)";
-		if (s->changed && !strcmp(s->variants[i], s->changed))
+		if (s->changed && !strcmp(s->variants[i].name, s->changed))
 			role = " (changed)";
-		fprintf(c->out, " %s%s", s->variants[i], role);
+		fprintf(c->out, " %s%s", s->variants[i].name, role);
 	}
 	fprintf(c->out, "\n\nparameters:\n");
 	for (i = 0; s->params && s->params[i].key; i++)

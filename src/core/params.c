@@ -469,8 +469,8 @@ int sim_scenario_variant_index(const struct scenario_ops *s, const char *name)
 {
 	int i;
 
-	for (i = 0; s->variants && s->variants[i]; i++)
-		if (!strcmp(s->variants[i], name))
+	for (i = 0; s->variants && s->variants[i].name; i++)
+		if (!strcmp(s->variants[i].name, name))
 			return i;
 	return -1;
 }

@@ -1178,7 +1178,7 @@ static int compare_simulate(const struct live_opts *o, const char *ini,
 		return 0;
 	*variant = compare_variant(s);
 	memset(res, 0, sizeof(*res));
-	res->name = s->variants[*variant];
+	res->name = s->variants[*variant].name;
 	if (s->run(&cfg, *variant, res, msg, sizeof(msg))) {
 		fprintf(err, "mmsim: error: compare %s: the simulation failed: %s\n", s->name, msg);
 		return 1;
@@ -1392,7 +1392,7 @@ int compare_cmd_main(int argc, char **argv, FILE *out, FILE *err)
 			"unavailable (%s)\n", why);
 	} else {
 		fprintf(out, "\nlive and simulated (variant %s, profile host%s%s):\n",
-			s->variants[variant], o.profile_out ? " saved in " : "",
+			s->variants[variant].name, o.profile_out ? " saved in " : "",
 			o.profile_out ? o.profile_out : "");
 	}
 	fprintf(out, "%-28s %16s %16s %10s\n", "metric", "live", "simulated", "sim/live");

@@ -20,13 +20,14 @@
 #include "mmsim/scenario.h"
 #include "experiments/deferred-split/fault_unmap.h"
 
-static const struct mm_variant deferred_split_variants_mm[] = {
-	{ .name = "unqueued" },
-	{ .name = "before", .queue_mthp_on_fault = true },
-	{ .name = "after", .queue_mthp_on_fault = true, .unqueue_after_lru_unlock = true },
+/* The variants, each with what it changes in the kernel model. */
+static const struct sim_variant deferred_split_variants[] = {
+	{ "unqueued", &(const struct mm_variant){ 0 } },
+	{ "before", &(const struct mm_variant){ .queue_mthp_on_fault = true } },
+	{ "after", &(const struct mm_variant){ .queue_mthp_on_fault = true,
+					       .unqueue_after_lru_unlock = true } },
+	{ NULL },
 };
-
-static const char *const deferred_split_variants[] = { "unqueued", "before", "after", NULL };
 
 static int ilog2_u64(uint64_t v)
 {
@@ -98,7 +99,7 @@ static int deferred_split_run(const struct sim_run_config *cfg, int variant,
 		snprintf(err, len, "cannot create an engine of %d vCPUs", o.nr_cpus);
 		return -1;
 	}
-	m = mm_model_create(e, &deferred_split_variants_mm[variant],
+	m = mm_model_create(e, s->variants[variant].mm,
 			    (long)(sim_param(cfg, "node_memory") >> PAGE_SHIFT), err, len);
 	if (!m)
 		goto out_engine;

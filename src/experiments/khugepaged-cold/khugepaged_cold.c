@@ -35,15 +35,15 @@ enum { KC_HOT1, KC_COLD, KC_HOT2, KC_NR_TASKS };
 #define KC_KHUGEPAGED_CPU	3
 #define KC_NR_CPUS		4
 
-static const struct mm_variant khugepaged_cold_variants_mm[] = {
-	{ .name = "before" },
-	{ .name = "after", .khugepaged_move_tail = true },
-	{ .name = "skip-lazyfree", .khugepaged_skip_lazyfree = true,
-	  .khugepaged_count_scanned = true },
+/* The variants, each with what it changes in the kernel model. */
+static const struct sim_variant khugepaged_cold_variants[] = {
+	{ "before", &(const struct mm_variant){ 0 } },
+	{ "after", &(const struct mm_variant){ .khugepaged_move_tail = true } },
+	{ "skip-lazyfree", &(const struct mm_variant){ .khugepaged_skip_lazyfree = true,
+						       .khugepaged_count_scanned = true } },
+	{ NULL },
 };
 
-static const char *const khugepaged_cold_variants[] = { "before", "after", "skip-lazyfree",
-							 NULL };
 static const char *const kc_patterns[] = { "random", "sequential", "pages", "pages-shuffled",
 					    NULL };
 static const char *const kc_advice[] = { "cold", "free", NULL };
@@ -102,7 +102,7 @@ static int khugepaged_cold_run(const struct sim_run_config *cfg, int variant,
 		snprintf(err, len, "cannot create an engine of %d vCPUs", o.nr_cpus);
 		return -1;
 	}
-	m = mm_model_create(e, &khugepaged_cold_variants_mm[variant],
+	m = mm_model_create(e, s->variants[variant].mm,
 			    (long)(sim_param(cfg, "node_memory") >> PAGE_SHIFT), err, len);
 	if (!m)
 		goto out_engine;

@@ -29,12 +29,12 @@
 #include "mmsim/scenario.h"
 #include "experiments/reclaim-tlb/stress_vm.h"
 
-static const struct mm_variant reclaim_tlb_variants_mm[] = {
-	{ .name = "before" },
-	{ .name = "after", .batch_dirty_flush = true },
+/* The variants, each with what it changes in the kernel model. */
+static const struct sim_variant reclaim_tlb_variants[] = {
+	{ "before", &(const struct mm_variant){ 0 } },
+	{ "after", &(const struct mm_variant){ .batch_dirty_flush = true } },
+	{ NULL },
 };
-
-static const char *const reclaim_tlb_variants[] = { "before", "after", NULL };
 
 static int reclaim_tlb_validate(const struct sim_run_config *cfg, char *err, size_t len)
 {
@@ -126,7 +126,7 @@ static int reclaim_tlb_run(const struct sim_run_config *cfg, int variant,
 		snprintf(err, len, "cannot create an engine of %d vCPUs", o.nr_cpus);
 		return -1;
 	}
-	m = mm_model_create(e, &reclaim_tlb_variants_mm[variant],
+	m = mm_model_create(e, s->variants[variant].mm,
 			    (long)(sim_param(cfg, "node_memory") >> PAGE_SHIFT), err, len);
 	if (!m)
 		goto out_engine;

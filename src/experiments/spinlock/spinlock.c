@@ -81,7 +81,8 @@ static int spinlock_run(const struct sim_run_config *cfg, int variant,
 	return 0;
 }
 
-static const char *const spinlock_variants[] = { "qspinlock", NULL };
+/* One variant: the engine's queued spinlock (no kernel model). */
+static const struct sim_variant spinlock_variants[] = { { "qspinlock" }, { NULL } };
 
 static const struct sim_param spinlock_params[] = {
 	{ .key = "cpus", .type = SIM_PARAM_COUNT, .def = 80, .min = 1, .max = SIM_MAX_CPUS,
