@@ -31,6 +31,8 @@
 #include "mmsim/scenario.h"
 #include "experiments/khugepaged-cold/hot_cold.h"
 
+extern const struct live_ops khugepaged_cold_live;	/* live.c */
+
 enum { KC_HOT1, KC_COLD, KC_HOT2, KC_NR_TASKS };
 #define KC_KHUGEPAGED_CPU	3
 #define KC_NR_CPUS		4
@@ -192,20 +194,24 @@ out_engine:
  */
 #define KC_PARAMS(accesses_default)                                                      \
 	{ .key = "task_size", .type = SIM_PARAM_SIZE, .def = 128ULL << 20,                \
-	  .min = 2ULL << 20, .max = 1ULL << 34, .help = "bytes of memory per task" },      \
+	  .min = 2ULL << 20, .max = 1ULL << 34, .help = "bytes of memory per task",        \
+	  .live = true, .has_live_def = true, .live_def = 32ULL << 20 },                   \
 	{ .key = "accesses", .type = SIM_PARAM_COUNT, .def = (accesses_default), .min = 1, \
-	  .max = 1ULL << 40, .help = "hot2's measured accesses" },                         \
+	  .max = 1ULL << 40, .help = "hot2's measured accesses",                           \
+	  .live = true, .has_live_def = true, .live_def = 50000000 },                      \
 	{ .key = "pattern", .type = SIM_PARAM_ENUM, .def = HOT_COLD_PAGES, .max = 3,                    \
 	  .choices = kc_patterns, .help = "access pattern of hot1 and hot2" },             \
 	{ .key = "loop_uops", .type = SIM_PARAM_COUNT, .def = 24, .min = 1, .max = 1024,   \
 	  .help = "micro-ops of hot1's and hot2's loop per access (overlap model)" },     \
 	{ .key = "advice", .type = SIM_PARAM_ENUM, .def = 0, .max = 1,                     \
-	  .choices = kc_advice, .help = "cold's madvise: MADV_COLD or MADV_FREE" },        \
+	  .choices = kc_advice, .help = "cold's madvise: MADV_COLD or MADV_FREE",          \
+	  .live = true },                                                                  \
 	{ .key = "pages_to_scan", .type = SIM_PARAM_COUNT, .def = 4096, .min = 1,          \
 	  .max = 1U << 30, .help = "khugepaged/pages_to_scan (kernel default 4096)" },     \
 	{ .key = "scan_sleep", .type = SIM_PARAM_TIME, .def = 10000000000ULL,              \
 	  .min = 1000000, .max = 3600000000000ULL,                                         \
-	  .help = "khugepaged/scan_sleep_millisecs (kernel default 10s)" },                \
+	  .help = "khugepaged/scan_sleep_millisecs (kernel default 10s)",                  \
+	  .live = true, .has_live_def = true, .live_def = 100000000 },                     \
 	{ .key = "first_wake", .type = SIM_PARAM_TIME, .def = 5000000000ULL, .min = 0,     \
 	  .max = 3600000000000ULL,                                                         \
 	  .help = "khugepaged's first wake-up after the tasks start (model)" },            \
@@ -221,11 +227,12 @@ out_engine:
 static const struct sim_param khugepaged_cold_params[] = { KC_PARAMS(327753200) };
 static const struct sim_param khugepaged_cold_kvm_params[] = { KC_PARAMS(327897800) };
 
+/* Live: hot2's time and the clock (/proc/cpuinfo), dTLB misses from perf. */
 static const struct sim_metric khugepaged_cold_metrics[] = {
-	{ "total_access_time_s", "hot2: total accesses time (s)", 3 },
-	{ "clock_cycles_per_access", "hot2: time x clock / accesses", 2 },
-	{ "throughput_per_s", "hot2: throughput (accesses/s)", 0 },
-	{ "dtlb_load_misses", "hot2: dTLB-load-misses", 0 },
+	{ "total_access_time_s", "hot2: total accesses time (s)", 3, "s" },
+	{ "clock_cycles_per_access", "hot2: time x clock / accesses", 2, "cycles" },
+	{ "throughput_per_s", "hot2: throughput (accesses/s)", 0, "accesses/s" },
+	{ "dtlb_load_misses", "hot2: dTLB-load-misses", 0, "page walks" },
 	{ 0 },
 };
 
@@ -283,6 +290,7 @@ const struct scenario_ops scenario_khugepaged_cold = {
 	.validate = khugepaged_cold_validate,
 	.mapped_bytes = khugepaged_cold_mapped_bytes,
 	.run = khugepaged_cold_run,
+	.live = &khugepaged_cold_live,
 };
 
 const struct scenario_ops scenario_khugepaged_cold_kvm = {

@@ -97,12 +97,12 @@ static const struct sim_param spinlock_params[] = {
 };
 
 static const struct sim_metric spinlock_metrics[] = {
-	{ "runtime_s", "runtime (s)", 6 },
-	{ "acquisitions", "acquisitions", 0 },
-	{ "contentions", "contentions", 0 },
-	{ "lock_wait_total_s", "lock wait, summed (s)", 6 },
-	{ "lock_wait_avg_ns", "lock wait per acquisition (ns)", 1 },
-	{ "lock_hold_avg_ns", "lock hold per acquisition (ns)", 1 },
+	{ "runtime_s", "runtime (s)", 6, "s" },
+	{ "acquisitions", "acquisitions", 0, "acquisitions" },
+	{ "contentions", "contentions", 0, "contentions" },
+	{ "lock_wait_total_s", "lock wait, summed (s)", 6, "s" },
+	{ "lock_wait_avg_ns", "lock wait per acquisition (ns)", 1, "ns" },
+	{ "lock_hold_avg_ns", "lock hold per acquisition (ns)", 1, "ns" },
 	{ 0 },
 };
 
