@@ -216,26 +216,29 @@ out_engine:
 	  .max = 1ULL << 40, .help = "hot2's measured accesses",                           \
 	  .live = true, .has_live_def = true, .live_def = 50000000 },                      \
 	{ .key = "pattern", .type = SIM_PARAM_ENUM, .def = HOT_COLD_PAGES, .max = 3,                    \
-	  .choices = kc_patterns, .help = "access pattern of hot1 and hot2" },             \
+	  .choices = kc_patterns, .help = "access pattern of hot1 and hot2", .live = true },\
 	{ .key = "loop_uops", .type = SIM_PARAM_COUNT, .def = 24, .min = 1, .max = 1024,   \
 	  .help = "micro-ops of hot1's and hot2's loop per access (overlap model)" },     \
 	{ .key = "advice", .type = SIM_PARAM_ENUM, .def = 0, .max = 1,                     \
 	  .choices = kc_advice, .help = "cold's madvise: MADV_COLD or MADV_FREE",          \
 	  .live = true },                                                                  \
 	{ .key = "pages_to_scan", .type = SIM_PARAM_COUNT, .def = 4096, .min = 1,          \
-	  .max = 1U << 30, .help = "khugepaged/pages_to_scan (kernel default 4096)" },     \
+	  .max = 1U << 30, .help = "khugepaged/pages_to_scan (kernel default 4096)",       \
+	  .live = true },                                                                  \
 	{ .key = "scan_sleep", .type = SIM_PARAM_TIME, .def = 10000000000ULL,              \
 	  .min = 1000000, .max = 3600000000000ULL,                                         \
 	  .help = "khugepaged/scan_sleep_millisecs (kernel default 10s)",                  \
 	  .live = true, .has_live_def = true, .live_def = 100000000 },                     \
 	{ .key = "first_wake", .type = SIM_PARAM_TIME, .def = 5000000000ULL, .min = 0,     \
 	  .max = 3600000000000ULL,                                                         \
-	  .help = "khugepaged's first wake-up after the tasks start (model)" },            \
+	  .help = "khugepaged's first wake-up after the tasks start (model)",              \
+	  .has_live_def = true, .live_def = 50000000 },                                    \
 	{ .key = "measure_after", .type = SIM_PARAM_TIME, .def = 158000000000ULL,          \
 	  .min = 0, .max = 3600000000000ULL,                                               \
-	  .help = "start of hot2's measured window; hot1, hot2 idle before it (model)" },  \
+	  .help = "start of hot2's measured window; hot1, hot2 idle before it (model)",    \
+	  .live = true, .has_live_def = true, .live_def = 0 },                             \
 	{ .key = "max_ptes_none", .type = SIM_PARAM_COUNT, .def = 511, .min = 0,           \
-	  .max = 511, .help = "khugepaged/max_ptes_none" },                                \
+	  .max = 511, .help = "khugepaged/max_ptes_none", .live = true },                  \
 	{ .key = "node_memory", .type = SIM_PARAM_SIZE, .def = 1ULL << 30,                 \
 	  .min = 8ULL << 20, .max = 1ULL << 40, .help = "memory of the node" },            \
 	{ 0 }

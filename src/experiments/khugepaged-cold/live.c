@@ -4,10 +4,13 @@
  * docs/live.md): processes hot1, cold and hot2, created in that order.
  * Each maps `task_size` aligned to 2M, faults it in with 4K pages, then
  * calls MADV_HUGEPAGE (which puts its mm on khugepaged's scan list:
- * khugepaged_enter_vma()).  hot1 reads random words until told to stop;
- * cold calls MADV_COLD or MADV_FREE (`advice`) and sleeps; hot2 makes
- * `accesses` random 8-byte reads and times them, with perf counters on
- * itself.
+ * khugepaged_enter_vma()).  cold calls MADV_COLD or MADV_FREE (`advice`)
+ * and sleeps; hot1 and hot2 wait until `measure_after` from the start,
+ * then hot2 makes `accesses` 8-byte loads in the simulator's `pattern`
+ * (kc_accesses(), as hot_cold_run() in hot_cold.c) and times them, with
+ * perf counters on itself, while hot1 loads in the same pattern until
+ * hot2 is done.  --apply writes khugepaged's tunables from the
+ * parameters of the same names (pages_to_scan, scan_sleep, max_ptes_none).
  *
  * Its parameters are the experiment's (khugepaged_cold.c, those marked
  * .live).
@@ -18,6 +21,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "experiments/khugepaged-cold/hot_cold.h"
 #include "live/live_internal.h"
 
 enum { KC_HOT1, KC_COLD, KC_HOT2, KC_NR_TASKS };
@@ -30,20 +34,77 @@ static void kc_touch(char *p, size_t size)
 }
 static const char *const kc_task_names[KC_NR_TASKS] = { "hot1", "cold", "hot2" };
 
-static uint64_t kc_random_reads(const char *p, uint64_t nr_words,
-				uint64_t nr, uint64_t *seed,
-				volatile int *stop)
+/* wyrand, the simulator's generator (hot_cold_rand() in hot_cold.c). */
+static inline uint64_t kc_rand(uint64_t *s)
 {
-	uint64_t x = *seed, sum = 0;
+	unsigned __int128 t;
 
-	for (uint64_t i = 0; i < nr && !(stop && *stop); i++) {
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
-		sum += ((const volatile uint64_t *)p)
-			[(uint64_t)(((unsigned __int128)x * nr_words) >> 64)];
+	*s += 0xa0761d6478bd642fULL;
+	t = (unsigned __int128)*s * (*s ^ 0xe7037ed1a0b428dbULL);
+	return (uint64_t)(t >> 64) ^ (uint64_t)t;
+}
+
+/* One task's accesses, in the simulator's patterns (enum hot_cold_pattern). */
+struct kc_access {
+	const char *p;			/* the region */
+	uint64_t size;			/* its bytes, a multiple of 2M */
+	enum hot_cold_pattern pattern;
+	uint64_t rng;			/* random and pages-shuffled */
+	uint64_t seq;			/* the next offset, or the place in the pass */
+	uint32_t *order;		/* pages-shuffled: this pass's page order */
+};
+
+/* A new random order of the region's pages (Fisher-Yates), for the next pass. */
+static void kc_shuffle(struct kc_access *a)
+{
+	uint32_t nr = (uint32_t)(a->size / LIVE_PAGE), i;
+
+	for (i = 0; i < nr; i++)
+		a->order[i] = i;
+	for (i = nr - 1; i > 0; i--) {
+		uint32_t j = (uint32_t)(((unsigned __int128)kc_rand(&a->rng) * (i + 1)) >> 64);
+		uint32_t t = a->order[i];
+
+		a->order[i] = a->order[j];
+		a->order[j] = t;
 	}
-	*seed = x;
+}
+
+/*
+ * @nr 8-byte loads of the pattern, as hot_cold_run() draws them: random
+ * 8-byte-aligned offsets; one load per cache line in order (sequential);
+ * one load per 4K page at its first byte, in page order (pages) or in a
+ * new random order each pass (pages-shuffled).  Stops early when *@stop.
+ */
+static uint64_t kc_accesses(struct kc_access *a, uint64_t nr, volatile int *stop)
+{
+	uint64_t sum = 0, off = 0;
+
+	for (uint64_t i = 0; i < nr; i++) {
+		if (stop && !(i & 4095) && *stop)
+			break;
+		switch (a->pattern) {
+		case HOT_COLD_RANDOM:
+			off = (uint64_t)(((unsigned __int128)kc_rand(&a->rng) * a->size) >> 64) &
+			      ~7ULL;
+			break;
+		case HOT_COLD_PAGES_SHUFFLED:
+			if (!a->seq)
+				kc_shuffle(a);
+			off = (uint64_t)a->order[a->seq] * LIVE_PAGE;
+			if (++a->seq == a->size / LIVE_PAGE)
+				a->seq = 0;
+			break;
+		case HOT_COLD_SEQUENTIAL:
+		case HOT_COLD_PAGES:
+			off = a->seq;
+			a->seq += a->pattern == HOT_COLD_SEQUENTIAL ? 64 : LIVE_PAGE;
+			if (a->seq >= a->size)
+				a->seq = 0;
+			break;
+		}
+		sum += *(const volatile uint64_t *)(a->p + off);
+	}
 	return sum;
 }
 
@@ -51,7 +112,12 @@ static void kc_task(struct live_run *r, void *arg, int idx)
 {
 	struct live_shm *shm = arg;
 	size_t size = live_param(r, "task_size") & ~(LIVE_PMD_SIZE - 1);
-	uint64_t seed = 0x9e3779b97f4a7c15ULL * (uint64_t)(idx + 1);
+	double measure_at = shm->t_start[0] + (double)live_param(r, "measure_after") * 1e-9;
+	struct kc_access a = {
+		.size = size,
+		.pattern = (enum hot_cold_pattern)live_param(r, "pattern"),
+		.rng = 0x9e3779b97f4a7c15ULL * (uint64_t)(idx + 1),
+	};
 	volatile uint64_t sink;
 	void *base;
 	size_t len;
@@ -61,7 +127,20 @@ static void kc_task(struct live_run *r, void *arg, int idx)
 		shm->fail = errno;
 		_exit(5);
 	}
-	/* 4K faults first; then khugepaged has something to collapse */
+	a.p = p;
+	if (a.pattern == HOT_COLD_PAGES_SHUFFLED) {
+		a.order = calloc(size / LIVE_PAGE, sizeof(*a.order));
+		if (!a.order) {
+			shm->fail = ENOMEM;
+			_exit(5);
+		}
+	}
+	/*
+	 * 4K faults first, then MADV_HUGEPAGE: the simulator's region is
+	 * THP-eligible from its mmap and faults small pages (mthp_order 0);
+	 * with enabled=madvise the kernel does so only for memory not yet
+	 * advised, so the advice comes after the touch.
+	 */
 	kc_touch(p, size);
 	if (madvise(p, size, MADV_HUGEPAGE)) {
 		shm->fail = errno;
@@ -73,6 +152,9 @@ static void kc_task(struct live_run *r, void *arg, int idx)
 		_exit(7);
 	}
 	shm->ready[idx] = 1;
+	/* hot1 and hot2 access nothing before measure_after, as in the model */
+	while (idx != KC_COLD && !shm->stop && live_now() < measure_at)
+		live_sleep_ms(10);
 	if (idx == KC_HOT2) {
 		struct live_perf perf;
 		double t0;
@@ -80,7 +162,7 @@ static void kc_task(struct live_run *r, void *arg, int idx)
 		live_perf_open(&perf, 0, false);
 		live_perf_enable(&perf);
 		t0 = live_now();
-		sink = kc_random_reads(p, size / 8, live_param(r, "accesses"), &seed, NULL);
+		sink = kc_accesses(&a, live_param(r, "accesses"), NULL);
 		shm->time_s = live_now() - t0;
 		live_perf_disable(&perf);
 		for (int e = 0; e < LIVE_PERF_NR; e++) {
@@ -93,8 +175,7 @@ static void kc_task(struct live_run *r, void *arg, int idx)
 	}
 	while (!shm->stop) {
 		if (idx == KC_HOT1)
-			sink = kc_random_reads(p, size / 8, 1 << 20, &seed,
-					       &shm->stop);
+			sink = kc_accesses(&a, 1 << 20, &shm->stop);
 		else
 			live_sleep_ms(10);
 	}
@@ -112,7 +193,10 @@ static int kc_want(const struct sim_run_config *cfg, struct live_settings *st)
 
 	/* faults stay 4K; only MADV_HUGEPAGE regions are collapsed */
 	live_settings_want(st, "enabled", "madvise");
-	live_settings_want(st, "khugepaged/max_ptes_none", "511");
+	snprintf(ms, sizeof(ms), "%llu", (unsigned long long)sim_param(cfg, "max_ptes_none"));
+	live_settings_want(st, "khugepaged/max_ptes_none", ms);
+	snprintf(ms, sizeof(ms), "%llu", (unsigned long long)sim_param(cfg, "pages_to_scan"));
+	live_settings_want(st, "khugepaged/pages_to_scan", ms);
 	snprintf(ms, sizeof(ms), "%llu",
 		 (unsigned long long)(sim_param(cfg, "scan_sleep") / 1000000));
 	live_settings_want(st, "khugepaged/scan_sleep_millisecs", ms);
@@ -185,6 +269,7 @@ static enum live_stop kc_run(struct live_run *r)
 	if (!shm)
 		return LIVE_STOP_ERROR;
 	w.t0 = live_now();
+	shm->t_start[0] = w.t0;		/* measure_after counts from here */
 	for (int i = 0; i < KC_NR_TASKS; i++)
 		w.full_at[i] = -1;
 	/* created in order, each after the previous one is on the list */
