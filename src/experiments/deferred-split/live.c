@@ -4,10 +4,12 @@
  * docs/live.md): the simulated workload's tasks with real threads or
  * processes.  One process with `threads` threads (workers=processes:
  * `threads` processes of one thread each); each maps `region` of anonymous
- * memory aligned to the mTHP size, writes one byte to every 4K page (one
- * fault per folio), and unmaps it, `rounds` times.  With only that mTHP
- * size enabled, each unmap queues its folios for deferred split
- * (deferred_split_folio()) and frees them.
+ * memory aligned to the mTHP size, writes one byte per mTHP folio (one
+ * fault each, the simulated workload's accesses: ds_thread_fn()), and
+ * unmaps it (or empties it with MADV_DONTNEED), `rounds` times.  With only
+ * that mTHP size enabled (--apply), each unmap queues its folios for
+ * deferred split (deferred_split_folio()) and frees them; without it the
+ * kernel faults one 4K page per store.
  *
  * Its parameters are the experiment's (deferred_split.c, those marked
  * .live); runtime_s and faults are measured here, the lock waits by live
@@ -19,6 +21,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "live/live_internal.h"
@@ -26,34 +29,72 @@
 struct ds_thread {
 	const struct live_run *r;
 	pthread_barrier_t *barrier;
+	uint64_t rng;			/* this worker's generator */
 	int fail;
 };
 
-static void ds_touch(char *p, size_t size)
+/* wyrand: a fast 64-bit generator (the simulator's tasks use one too). */
+static uint64_t ds_rand(uint64_t *s)
 {
-	for (size_t off = 0; off < size; off += LIVE_PAGE)
-		((volatile char *)p)[off] = 1;
+	unsigned __int128 t;
+
+	*s += 0xa0761d6478bd642fULL;
+	t = (unsigned __int128)*s * (*s ^ 0xe7037ed1a0b428dbULL);
+	return (uint64_t)(t >> 64) ^ (uint64_t)t;
 }
 
+/*
+ * One worker, as fault_unmap_thread() (fault_unmap.c): after a random
+ * delay below start_spread, `rounds` times map `region`, store one byte
+ * per mTHP folio (one fault each), and empty it: munmap(), or
+ * madvise(MADV_DONTNEED) of a region mapped once (unmap=dontneed).  With
+ * round_phase=random the worker starts at a random fault k of its first
+ * round and takes faults 0..k-1 in one more mapping at the end, as
+ * workers whose rounds have drifted apart.
+ */
 static void *ds_thread_fn(void *arg)
 {
 	struct ds_thread *t = arg;
-	size_t region = live_param(t->r, "region"), align = live_param(t->r, "mthp");
-	uint64_t rounds = live_param(t->r, "rounds");
+	const struct live_run *r = t->r;
+	size_t region = live_param(r, "region"), step = live_param(r, "mthp");
+	uint64_t n = region / step, k = 0, nr_maps, spread = live_param(r, "start_spread");
+	bool dontneed = live_param(r, "unmap") == 1, mapped = false;
+	void *base = NULL;
+	size_t len = 0;
+	char *p = NULL;
 
 	pthread_barrier_wait(t->barrier);
-	for (uint64_t i = 0; i < rounds && !t->fail; i++) {
-		void *base;
-		size_t len;
-		char *p = live_map_aligned(region, align, &base, &len);
+	if (spread) {
+		uint64_t ns = ds_rand(&t->rng) % spread;
+		struct timespec ts = { (time_t)(ns / 1000000000ULL), (long)(ns % 1000000000ULL) };
 
-		if (!p) {
-			t->fail = errno;
-			break;
-		}
-		ds_touch(p, region);
-		munmap(base, len);
+		nanosleep(&ts, NULL);
 	}
+	if (live_param(r, "round_phase") == 0 && n)
+		k = ds_rand(&t->rng) % n;
+	nr_maps = live_param(r, "rounds") + (k ? 1 : 0);
+	for (uint64_t i = 0; i < nr_maps && !t->fail; i++) {
+		uint64_t lo = i == 0 ? k : 0, hi = k && i == nr_maps - 1 ? k : n;
+
+		if (!mapped) {
+			p = live_map_aligned(region, step, &base, &len);
+			if (!p) {
+				t->fail = errno;
+				break;
+			}
+			mapped = true;
+		}
+		for (uint64_t f = lo; f < hi; f++)
+			((volatile char *)p)[f * step] = 1;
+		if (dontneed) {
+			madvise(p, region, MADV_DONTNEED);
+		} else {
+			munmap(base, len);
+			mapped = false;
+		}
+	}
+	if (mapped)
+		munmap(base, len);
 	return NULL;
 }
 
@@ -83,6 +124,7 @@ static void ds_process(struct live_run *r, void *arg, int idx)
 	for (int i = 0; i < nr; i++) {
 		t[i].r = r;
 		t[i].barrier = &barrier;
+		t[i].rng = 0x9e3779b97f4a7c15ULL * (uint64_t)(idx * nr + i + 1);
 		if (pthread_create(&tid[i], NULL, ds_thread_fn, &t[i]))
 			_exit(4);
 	}
