@@ -18,7 +18,7 @@ fi
 export MMSIM_LIVE_STATE=/tmp/mmsim-compare-test-state.$$
 
 # One small run per experiment with a live form: NAME ARGS...
-cases="deferred-split --set region=1M --set rounds=2
+cases="deferred-split --set region=4M --set rounds=5
 reclaim-tlb --apply --set vm_bytes=32M --set memcg_limit=16M --set duration=1s
 khugepaged-cold --set task_size=4M --set accesses=1M"
 

@@ -1144,9 +1144,9 @@ static void compare_print_command(const struct live_opts *o, int variant, FILE *
 	const struct scenario_ops *s = o->s;
 	char v[64];
 
-	fprintf(out, "simulated side: mmsim run %s --profile %s --variant %s",
-		s->name, o->profile_out ? o->profile_out : "HOST.ini",
-		s->variants[variant].name);
+	fprintf(out, "simulated side%s: mmsim run %s --profile %s --variant %s",
+		o->profile_out ? "" : " (FILE: the host profile, which --profile-out FILE saves)",
+		s->name, o->profile_out ? o->profile_out : "FILE", s->variants[variant].name);
 	for (int i = 0; s->params[i].key; i++) {
 		sim_param_format(&s->params[i], o->cfg.params[i], v, sizeof(v));
 		fprintf(out, " --set %s=%s", s->params[i].key, v);
