@@ -14,7 +14,8 @@
 	X(deferred_split)		\
 	X(reclaim_tlb)			\
 	X(khugepaged_cold)		\
-	X(khugepaged_cold_kvm)
+	X(khugepaged_cold_kvm)		\
+	/* add an experiment above this line */
 
 #define SIM_EXPERIMENT_DECLARE(name) extern const struct scenario_ops scenario_##name;
 SIM_EXPERIMENTS(SIM_EXPERIMENT_DECLARE)
