@@ -18,9 +18,12 @@ fi
 export MMSIM_LIVE_STATE=/tmp/mmsim-compare-test-state.$$
 
 # One small run per experiment with a live form: NAME ARGS...
-cases="deferred-split --set region=4M --set rounds=5
+cases=$(cat <<'CASES'
+deferred-split --set region=4M --set rounds=5
 reclaim-tlb --apply --set vm_bytes=32M --set memcg_limit=16M --set duration=1s
-khugepaged-cold --set task_size=4M --set accesses=1M"
+khugepaged-cold --set task_size=4M --set accesses=1M
+CASES
+)
 
 # the experiments with a live form, from live's own help (the registry)
 live_names=$("$bin" live --help | awk '/^  [a-z]/ && !/^  --/ { print $1 }')
