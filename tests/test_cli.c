@@ -25,7 +25,7 @@
 
 /* ---- the fake scenario -------------------------------------------------- */
 
-static const char *const tiny_variants[] = { "before", "after", NULL };
+static const struct sim_variant tiny_variants[] = { { "before" }, { "after" }, { NULL } };
 static const char *const tiny_modes[] = { "fifo", "lifo", NULL };
 
 static const struct sim_param tiny_params[] = {

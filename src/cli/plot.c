@@ -571,17 +571,17 @@ int cli_plot_reproduce(struct cli *c, const char *dir, const struct sim_report *
 		int mi = sim_scenario_metric_index(s, metrics[m]);
 
 		sim_out_printf(&o, "$d%d << EOD\n", m);
-		for (v = 0; s->variants[v]; v++) {
+		for (v = 0; s->variants[v].name; v++) {
 			double pub, sim = NAN;
-			bool has_pub = sim_published_value(s, s->variants[v], metrics[m], &pub);
+			bool has_pub = sim_published_value(s, s->variants[v].name, metrics[m], &pub);
 
 			for (k = 0; k < r->nr_res; k++)
-				if (!strcmp(r->res[k].name, s->variants[v]) && mi >= 0 &&
+				if (!strcmp(r->res[k].name, s->variants[v].name) && mi >= 0 &&
 				    r->res[k].has_metric[mi])
 					sim = r->res[k].metrics[mi];
 			if (!has_pub)
 				continue;
-			gp_str(&o, s->variants[v]);
+			gp_str(&o, s->variants[v].name);
 			gp_num(&o, pub);
 			gp_num(&o, sim);
 			sim_out_printf(&o, "\n");
@@ -598,14 +598,14 @@ int cli_plot_reproduce(struct cli *c, const char *dir, const struct sim_report *
 		int mi = sim_scenario_metric_index(s, metrics[m]);
 		double lo = 0, hi = NAN;
 
-		for (v = 0; s->variants[v]; v++) {
+		for (v = 0; s->variants[v].name; v++) {
 			double pub;
 
-			if (!sim_published_value(s, s->variants[v], metrics[m], &pub))
+			if (!sim_published_value(s, s->variants[v].name, metrics[m], &pub))
 				continue;
 			range_add(&lo, &hi, pub);
 			for (k = 0; k < r->nr_res; k++)
-				if (!strcmp(r->res[k].name, s->variants[v]) && mi >= 0 &&
+				if (!strcmp(r->res[k].name, s->variants[v].name) && mi >= 0 &&
 				    r->res[k].has_metric[mi])
 					range_add(&lo, &hi, r->res[k].metrics[mi]);
 		}

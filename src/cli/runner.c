@@ -165,14 +165,19 @@ int cli_select_variants(struct cli *c, const struct scenario_ops *s,
 			snprintf(c->msg, sizeof(c->msg),
 				 "unknown variant %s for scenario %s: expected one of",
 				 a->variants[k], s->name);
-			cli_append_names(c, s->variants);
+			for (i = 0; s->variants[i].name; i++) {
+				size_t n = strlen(c->msg);
+
+				snprintf(c->msg + n, sizeof(c->msg) - n, "%s %s", i ? "," : "",
+					 s->variants[i].name);
+			}
 			return -1;
 		}
-	for (i = 0; s->variants && s->variants[i] && nr < SIM_MAX_VARIANTS; i++) {
+	for (i = 0; s->variants && s->variants[i].name && nr < SIM_MAX_VARIANTS; i++) {
 		bool take = !a->nr_variants;
 
 		for (k = 0; k < a->nr_variants; k++)
-			take |= !strcmp(a->variants[k], s->variants[i]);
+			take |= !strcmp(a->variants[k], s->variants[i].name);
 		if (take)
 			idx[nr++] = i;
 	}
@@ -276,7 +281,7 @@ int cli_prepare(struct cli *c, const struct scenario_ops *s,
 
 			for (i = 0; i < p->nr && n < sizeof(c->msg); i++)
 				n += (size_t)snprintf(c->msg + n, sizeof(c->msg) - n, "%s %s",
-						      i ? "," : "", s->variants[p->idx[i]]);
+						      i ? "," : "", s->variants[p->idx[i]].name);
 			return 2;
 		}
 	}
@@ -382,7 +387,7 @@ static int cli_run_scenario(struct cli *c, struct cli_prep *p,
 	for (; i < nr; i++) {
 		char err[CLI_ERR] = "";
 
-		res[i].name = s->variants[idx[i]];
+		res[i].name = s->variants[idx[i]].name;
 		if (a->trace)
 			sim_trace_start(a->trace_limit);
 		if (s->run(&cfg, idx[i], &res[i], err, sizeof(err))) {
