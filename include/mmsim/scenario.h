@@ -179,6 +179,17 @@ struct scenario_ops {
 	 * src/live/live_internal.h), for `mmsim live` and `mmsim compare`.
 	 */
 	const struct live_ops *live;
+	/*
+	 * Live runs: the variant that models the running (mainline) kernel,
+	 * which `compare` and `validate` simulate beside it (NULL: @baseline);
+	 * the parameter that counts the workload's tasks, which `validate`
+	 * sets to each thread count (NULL: a fixed set of tasks); and the
+	 * KEY=VALUE settings of a validation run (NULL-terminated, or NULL),
+	 * long enough for a stable median where a live default is not.
+	 */
+	const char *mainline;
+	const char *tasks_param;
+	const char *const *validate_sets;
 };
 
 /* The registry. */

@@ -1091,13 +1091,13 @@ int live_host_profile(char *buf, size_t len)
  * Return: the exit code, as live_cmd_main().
  */
 /*
- * The simulator's variant that models the kernel that runs here: the one
- * without the change.  For deferred-split that is `unqueued` (mainline
- * does not queue mTHPs at fault), else the scenario's baseline.
+ * The simulator's variant that models the kernel that runs here: the
+ * experiment's mainline variant (deferred-split: `unqueued`), else its
+ * baseline.
  */
 static int compare_variant(const struct scenario_ops *s)
 {
-	int v = sim_scenario_variant_index(s, "unqueued");
+	int v = s->mainline ? sim_scenario_variant_index(s, s->mainline) : -1;
 
 	if (v < 0 && s->baseline)
 		v = sim_scenario_variant_index(s, s->baseline);

@@ -267,6 +267,9 @@ static const struct sim_published deferred_split_published[] = {
 	{ NULL, NULL, 0 },
 };
 
+/* 20 rounds: the live default's 5 last about 50 ms, too short for a stable median */
+static const char *const deferred_split_validate_sets[] = { "rounds=20", NULL };
+
 const struct scenario_ops scenario_deferred_split = {
 	.name = "deferred-split",
 	.summary = "seed 000: unqueue deferred split folios outside the lruvec lock",
@@ -289,4 +292,8 @@ const struct scenario_ops scenario_deferred_split = {
 	.run = deferred_split_run,
 	.finish = deferred_split_finish,
 	.live = &deferred_split_live,
+	/* mainline does not queue mTHPs on the deferred split list at fault */
+	.mainline = "unqueued",
+	.tasks_param = "threads",
+	.validate_sets = deferred_split_validate_sets,
 };

@@ -293,6 +293,8 @@ static const struct sim_published reclaim_tlb_published[] = {
 	{ NULL, NULL, 0 },
 };
 
+static const char *const reclaim_tlb_validate_sets[] = { "duration=5s", NULL };
+
 const struct scenario_ops scenario_reclaim_tlb = {
 	.name = "reclaim-tlb",
 	.summary = "seed 003: batch TLB flushing for dirty folios in vmscan",
@@ -314,4 +316,6 @@ const struct scenario_ops scenario_reclaim_tlb = {
 	.mapped_bytes = reclaim_tlb_mapped_bytes,
 	.run = reclaim_tlb_run,
 	.live = &reclaim_tlb_live,
+	.tasks_param = "workers",
+	.validate_sets = reclaim_tlb_validate_sets,
 };
