@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mmsim/input.h"
 #include "mmsim/profile.h"
 
 extern const char *const sim_builtin_profiles[];
@@ -565,7 +566,7 @@ static int profile_include(struct profile_parse *pp, const char *name)
 			snprintf(path, sizeof(path), "%s", name);
 		buf = read_whole_file(path, err, sizeof(err));
 		if (!buf) {
-			snprintf(pp->err, sizeof(pp->err), "include: %.200s", err);
+			snprintf(pp->err, sizeof(pp->err), "include: %.240s", err);
 			return -1;
 		}
 		text = buf;
@@ -748,56 +749,22 @@ static bool names_a_file(const char *s)
 /* A profile is a few KiB; more is not a profile (and /dev/zero never ends). */
 #define PROFILE_MAX_BYTES	(1024 * 1024)
 
+/*
+ * The text of the profile file @path, to free(); NULL with @err filled.
+ * A FIFO with no writer or a terminal is refused after a bounded wait
+ * (sim_input_read()).
+ */
 static char *read_whole_file(const char *path, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	size_t len = 0, cap = 0, n;
+	char *buf, why[512];
+	size_t len;
 
-	if (!f) {
-		snprintf(err, errlen,
-			 "profile %s: cannot read it (%s): expected a readable INI file",
-			 path, strerror(errno));
+	if (sim_input_read(path, PROFILE_MAX_BYTES, "a readable INI file",
+			   &buf, &len, why, sizeof(why))) {
+		snprintf(err, errlen, "profile %s", why);
 		return NULL;
 	}
-	for (;;) {
-		if (cap - len < 4096) {
-			char *nb;
-
-			cap = cap ? cap * 2 : 8192;
-			nb = realloc(buf, cap);
-			if (!nb) {
-				snprintf(err, errlen, "profile %s: out of memory",
-					 path);
-				goto out_free;
-			}
-			buf = nb;
-		}
-		n = fread(buf + len, 1, cap - len - 1, f);
-		if (memchr(buf + len, '\0', n)) {
-			snprintf(err, errlen, "profile %s: a NUL byte: expected a text file", path);
-			goto out_free;
-		}
-		len += n;
-		if (len > PROFILE_MAX_BYTES) {
-			snprintf(err, errlen, "profile %s: longer than %d bytes: expected an INI file",
-				 path, PROFILE_MAX_BYTES);
-			goto out_free;
-		}
-		if (n == 0)
-			break;
-	}
-	if (ferror(f)) {
-		snprintf(err, errlen, "profile %s: read error", path);
-		goto out_free;
-	}
-	buf[len] = '\0';
-	fclose(f);
 	return buf;
-out_free:
-	free(buf);
-	fclose(f);
-	return NULL;
 }
 
 /**

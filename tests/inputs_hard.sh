@@ -1,0 +1,127 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Issue 31's input items, against the real binary: inputs that hung
+# (FIFOs with no writer, an endless diff input), seeds of 2^63 and more,
+# malformed merge rows, a closed stderr, small error messages, interrupted
+# plots, and live mode's exit code after a late signal.  Each block failed
+# on 0f0bb47.  FIFOs are made here with mkfifo; no /dev node is used.
+# Usage: bash tests/inputs_hard.sh MMSIM_BIN SOURCE_DIR   (CMake runs it so)
+set -u
+BIN=$1
+SRC=$2
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+cd "$T" || exit 1
+fail() { echo "FAIL: $*"; exit 1; }
+n=0
+SPIN=(--set cpus=2 --set iterations=10)
+
+# check_bad WANT OUT ERR RC: one error line containing WANT, exit 2, no stdout.
+check_bad() {
+	local want=$1 out=$2 err=$3 rc=$4 what=$5
+	grep -v '^==[0-9]*==' "$err" > "$err.1"	# the sanitizer's own notes
+	[ "$rc" -eq 2 ] || fail "$what: exit $rc, expected 2 ($(head -c 300 "$err.1"))"
+	[ "$(wc -l < "$err.1")" -eq 1 ] || fail "$what: $(wc -l < "$err.1") lines on stderr: $(head -c 600 "$err.1")"
+	grep -q '^mmsim: error: ' "$err.1" || fail "$what: not an mmsim error: $(cat "$err.1")"
+	grep -qF -- "$want" "$err.1" || fail "$what: expected \"$want\" in: $(cat "$err.1")"
+	[ -s "$out" ] && fail "$what: wrote to stdout"
+	n=$((n + 1))
+}
+
+# expect_bad WANT ARGS...: the same, within 20 s.
+expect_bad() {
+	local want=$1 rc
+	shift
+	timeout 20 "$BIN" "$@" > out.txt 2> err.txt
+	rc=$?
+	check_bad "$want" out.txt err.txt $rc "$*"
+}
+
+"$BIN" run spinlock "${SPIN[@]}" --quiet --json a.json > /dev/null 2>&1 || fail "a small run failed"
+
+# ---- item 5: what cannot be read in bounded time is refused -------------
+# A FIFO with no writer, as --profile, as an include, in merge and in diff:
+# each refused after the bounded wait (10 s), in parallel.
+mkfifo p.ini inc.ini m.csv d.json
+printf 'include = inc.ini\n' > top.ini
+i=0
+for args in "run spinlock --profile p.ini" "run spinlock --profile top.ini" "merge m.csv" \
+	    "diff a.json d.json"; do
+	i=$((i + 1))
+	( timeout 40 "$BIN" $args > fifo$i.out 2> fifo$i.err; echo $? > fifo$i.rc ) &
+done
+wait
+i=0
+for want in "profile p.ini: nothing to read for 10 s" "top.ini:1: include: profile inc.ini: nothing to read" \
+	    "merge m.csv: nothing to read for 10 s" "diff d.json: nothing to read for 10 s"; do
+	i=$((i + 1))
+	check_bad "$want" fifo$i.out fifo$i.err "$(cat fifo$i.rc)" "FIFO $i"
+done
+# a FIFO whose writer comes, and a pipe, still work
+( sleep 1; cat "$SRC/profiles/desktop.ini" > p.ini ) &
+"$BIN" run spinlock "${SPIN[@]}" --profile p.ini --json fifo.json > /dev/null 2>&1 ||
+	fail "a profile from a FIFO with a writer: exit $?"
+wait
+grep -q '"profile": "p.ini"' fifo.json || fail "the FIFO's profile was not used"
+"$BIN" run spinlock "${SPIN[@]}" --profile <(cat "$SRC/profiles/desktop.ini") > /dev/null 2>&1 ||
+	fail "--profile <(...): exit $?"
+# diff's input is capped as merge's is (an endless pipe grew without bound)
+expect_bad "longer than 67108864 bytes" diff a.json <(yes)
+expect_bad "longer than 268435456 bytes" merge <(yes)
+# a directory says so
+mkdir dir
+expect_bad "profile dir/: a directory: expected a readable INI file" run spinlock --profile dir/
+expect_bad "merge dir: a directory" merge dir
+expect_bad "diff dir: a directory" diff a.json dir
+echo "ok: item 5, FIFOs, pipes and directories"
+
+# ---- item 7: with a standard descriptor closed, notes do not land in files
+"$BIN" run spinlock "${SPIN[@]}" --quiet --trace t.json --trace-limit 1 --json c.json \
+	> /dev/null 2>&-
+for f in t.json c.json; do
+	[ -s $f ] || fail "2>&-: no $f"
+	[ "$(head -c 6 $f)" = "mmsim:" ] && fail "2>&-: $f starts with $(head -c 60 $f)"
+	python3 -c "import json,sys; json.load(open(sys.argv[1]))" $f 2> /dev/null ||
+		fail "2>&-: $f is not JSON: $(head -c 80 $f)"
+done
+"$BIN" run spinlock "${SPIN[@]}" --quiet --json c2.json <&- >&- 2>&- || fail "0-2 closed: exit $?"
+python3 -c "import json,sys; json.load(open(sys.argv[1]))" c2.json || fail "0-2 closed: bad JSON"
+echo "ok: item 7, closed standard descriptors"
+
+# ---- item 8: seeds of 2^63 and more are written unsigned ---------------
+"$BIN" run spinlock "${SPIN[@]}" --quiet --seed 9223372036854775808 --json - 2> /dev/null |
+	grep -q '^  "seed": 9223372036854775808,$' || fail "seed 2^63 not written unsigned"
+"$BIN" run spinlock "${SPIN[@]}" --quiet --seed 18446744073709551615 --json max.json > /dev/null 2>&1
+grep -q '^  "seed": 18446744073709551615,$' max.json || fail "seed 2^64-1 not written unsigned"
+"$BIN" run spinlock "${SPIN[@]}" --quiet --seed 9223372036854775809 --seeds 2 --json s2.json \
+	> /dev/null 2>&1
+grep -q '^  "seed": 9223372036854775809,$' s2.json || fail "--seeds: seed not unsigned"
+grep -q '^    "first": 9223372036854775809,$' s2.json || fail "seeds.first not unsigned"
+"$BIN" diff max.json s2.json > diff.txt 2> err.txt || fail "diff of big seeds: exit $?: $(cat err.txt)"
+grep -q '^A: max.json (seed 18446744073709551615, ' diff.txt || fail "diff A seed: $(head -3 diff.txt)"
+grep -q '^B: s2.json (seed 9223372036854775809, ' diff.txt || fail "diff B seed: $(head -3 diff.txt)"
+echo "ok: item 8, unsigned seeds"
+
+# ---- item 11: merge refuses malformed rows, naming the line ------------
+"$BIN" sweep spinlock --set iterations=10 --vary cpus=2,4 --csv good.csv > /dev/null 2>&1 ||
+	fail "a small sweep failed"
+"$BIN" merge good.csv | cmp -s - good.csv || fail "merge of a good shard changed it"
+printf 'scenario,cpus,iterations,seed,variant,metric,value\nspinlock,2,10,1,q,m,\n' > unset.csv
+"$BIN" merge unset.csv > /dev/null 2>&1 || fail "an empty value (a metric not set) was refused"
+bad_row() {
+	{ head -3 good.csv; printf '%s\n' "$1"; } > bad.csv
+	expect_bad "merge bad.csv:4: $2" merge bad.csv
+}
+bad_row 'spinlock,2,10,1,q,m' "6 fields: expected 7"
+bad_row 'spinlock,2,10,1,q,m,1,2' "more than 7 fields: expected 7"
+bad_row '"spinlock",2,10,1,q,m,1' "field 1 is quoted: expected"
+bad_row 'spinlock,2,10,1,"q,m",1' "field 5 is quoted: expected"
+bad_row 'spinlock,,10,1,q,m,1' "field 2 is empty: expected"
+bad_row 'spinlock,2,10,x1,q,m,1' "seed x1: expected a decimal number"
+bad_row 'spinlock,2,10,1,q,m,1.5x' "value 1.5x: expected a number"
+bad_row 'deferred-split,2,10,1,q,m,1' "scenario deferred-split: expected spinlock"
+bad_row '' "1 fields: expected 7"
+echo "ok: item 11, malformed merge rows"
+
+echo "ok: $n bad inputs, one line and exit 2 each"
