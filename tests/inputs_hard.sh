@@ -124,4 +124,36 @@ bad_row 'deferred-split,2,10,1,q,m,1' "scenario deferred-split: expected spinloc
 bad_row '' "1 fields: expected 7"
 echo "ok: item 11, malformed merge rows"
 
+# ---- item 12: small ones -----------------------------------------------
+# a repeated --cost key is refused as a repeated --set key is
+expect_bad "--cost cache.l1_hit_ns=3: cache.l1_hit_ns given twice (first cache.l1_hit_ns=2): expected each key once" \
+	run spinlock --cost cache.l1_hit_ns=2 --cost cache.l1_hit_ns=3
+expect_bad "given twice (first cache.remote_transfer_ns=90): expected each key once" sweep spinlock \
+	--vary cpus=2,4 --cost cache.remote_transfer_ns=90 --cost cache.remote_transfer_ns=120
+# live and compare: a missing value is one, not an unknown option
+expect_bad "--json: missing value: expected a FILE after it" live deferred-split --json
+expect_bad "--set: missing value: expected KEY=VALUE after it" live deferred-split --set
+expect_bad "--profile-out: missing value: expected a FILE after it" compare deferred-split --profile-out
+expect_bad "unknown option '--bogus' for live: expected --set, --apply, --json" live deferred-split --bogus
+# every bad-input message has its "expected ..." part
+sed 's/^mm.pte_op_ns = /mm.nope = /' "$SRC/profiles/desktop.ini" > unknown-src.ini
+printf '[clock]\nturbo = 1\n' | cat "$SRC/profiles/desktop.ini" - > unknown-key.ini
+sed '/^mhz = /p' "$SRC/profiles/desktop.ini" > twice.ini
+expect_ex() { expect_bad "$@"; grep -q ': expected ' err.txt.1 || fail "$*: no \"expected\": $(cat err.txt.1)"; }
+expect_ex "source for unknown field mm.nope: expected" profiles unknown-src.ini
+expect_ex "unknown key clock.turbo: expected" profiles unknown-key.ini
+expect_ex "given twice: expected each key once" profiles twice.ini
+expect_ex "no profile key cache.nope: expected" run spinlock --cost cache.nope=1
+expect_ex "--variant qspinlock: given twice: expected" run spinlock --variant qspinlock --variant qspinlock
+expect_ex "--seed 2: given twice: expected" run spinlock --seed 1 --seed 2
+expect_ex "--json b.json: given twice (first a.json): expected" run spinlock --json a.json --json b.json
+expect_ex "--quiet: takes no value, got 1: expected --quiet alone" run spinlock --quiet=1
+expect_ex "--set cpus=4: cpus given twice: expected" run spinlock --set cpus=2 --set cpus=4
+expect_ex "--vary cpus=2,2: value 2 given twice: expected" sweep spinlock --vary cpus=2,2
+expect_ex "is varied twice: expected" sweep spinlock --vary cpus=2,4 --vary cpus=8,16
+expect_ex "reproduce spinlock: given twice: expected" reproduce spinlock spinlock
+expect_ex "version x: takes no operand: expected none" version x
+expect_ex "man x: takes no operand: expected none" man x
+echo "ok: item 12, small messages"
+
 echo "ok: $n bad inputs, one line and exit 2 each"

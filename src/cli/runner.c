@@ -140,7 +140,8 @@ int cli_configure(struct cli *c, const struct scenario_ops *s,
 		if (i < 0)
 			return 2;
 		if (given[i])
-			return cli_fail(c, "--set %s: %s given twice", a->sets[k], s->params[i].key);
+			return cli_fail(c, "--set %s: %s given twice: expected each key once",
+					a->sets[k], s->params[i].key);
 		given[i] = true;
 	}
 	return cli_validate(c, cfg);

@@ -164,7 +164,7 @@ static int profile_add_source(struct profile_parse *pp, const char *name,
 	}
 	if (profile_field_dotted(name) < 0) {
 		snprintf(pp->err, sizeof(pp->err),
-			 "source for unknown field %s", name);
+			 "source for unknown field %s: expected section.key of a profile field", name);
 		return -1;
 	}
 	for (i = 0; i < p->nr_sources; i++) {
@@ -179,12 +179,13 @@ static int profile_add_source(struct profile_parse *pp, const char *name,
 				break;
 			}
 			snprintf(pp->err, sizeof(pp->err),
-				 "source for %s given twice", name);
+				 "source for %s given twice: expected one per field", name);
 			return -1;
 		}
 	}
 	if (p->nr_sources >= (int)(sizeof(p->sources) / sizeof(p->sources[0]))) {
-		snprintf(pp->err, sizeof(pp->err), "too many sources");
+		snprintf(pp->err, sizeof(pp->err), "too many sources: expected at most %zu",
+			 sizeof(p->sources) / sizeof(p->sources[0]));
 		return -1;
 	}
 	n = (size_t)snprintf(p->sources[p->nr_sources], sizeof(p->sources[0]),
@@ -256,7 +257,7 @@ static int profile_field_assign(struct sim_profile *p, int i, const char *value,
 
 	if (f->type == PROFILE_TYPE_STR) {
 		if (strlen(value) >= f->size) {
-			snprintf(err, errlen, "%s.%s: longer than %zu characters",
+			snprintf(err, errlen, "%s.%s: longer than %zu characters: expected a shorter text",
 				 f->section, f->key, f->size - 1);
 			return -1;
 		}
@@ -306,11 +307,12 @@ static int profile_add_range(struct profile_parse *pp, const char *name, const c
 	}
 	for (k = 0; k < p->nr_ranges; k++)
 		if (!strcmp(p->ranges[k].key, name)) {
-			snprintf(pp->err, sizeof(pp->err), "[ranges] %s given twice", name);
+			snprintf(pp->err, sizeof(pp->err), "[ranges] %s given twice: expected each key once", name);
 			return -1;
 		}
 	if (p->nr_ranges >= (int)(sizeof(p->ranges) / sizeof(p->ranges[0]))) {
-		snprintf(pp->err, sizeof(pp->err), "too many ranges");
+		snprintf(pp->err, sizeof(pp->err), "too many ranges: expected at most %zu",
+			 sizeof(p->ranges) / sizeof(p->ranges[0]));
 		return -1;
 	}
 	if (!dots || !comma || comma < dots || (size_t)(dots - value) >= sizeof(lo) ||
@@ -433,12 +435,12 @@ static int profile_handler(void *user, const char *section, const char *name,
 	}
 	i = profile_field_find(section, name);
 	if (i < 0) {
-		snprintf(pp->err, sizeof(pp->err), "unknown key %s.%s",
+		snprintf(pp->err, sizeof(pp->err), "unknown key %s.%s: expected a key that `mmsim profiles NAME` lists",
 			 section, name);
 		return 0;
 	}
 	if (pp->own[i]) {
-		snprintf(pp->err, sizeof(pp->err), "%s.%s given twice",
+		snprintf(pp->err, sizeof(pp->err), "%s.%s given twice: expected each key once",
 			 section, name);
 		return 0;
 	}
@@ -675,7 +677,7 @@ int sim_profile_set(struct sim_profile *p, const char *assign, char *err, size_t
 	key[eq - dot - 1] = '\0';
 	i = profile_field_find(section, key);
 	if (i < 0) {
-		snprintf(err, errlen, "%s: no profile key %s.%s (`mmsim profiles NAME` lists them)",
+		snprintf(err, errlen, "%s: no profile key %s.%s: expected a key that `mmsim profiles NAME` lists",
 			 assign, section, key);
 		return -1;
 	}
@@ -700,7 +702,7 @@ int sim_profile_set(struct sim_profile *p, const char *assign, char *err, size_t
 	n = strlen(p->overrides);
 	if (n + strlen(assign) + 2 > sizeof(p->overrides)) {
 		*p = saved;
-		snprintf(err, errlen, "%s: too many overrides", assign);
+		snprintf(err, errlen, "%s: too many overrides: expected fewer --cost", assign);
 		return -1;
 	}
 	snprintf(p->overrides + n, sizeof(p->overrides) - n, "%s%s", n ? " " : "", assign);

@@ -586,9 +586,15 @@ static int live_parse_args(int argc, char **argv, struct live_opts *o,
 				fprintf(err, "mmsim: error: %s\n", msg);
 				return 2;
 			}
+		} else if (i + 1 == argc && (!strcmp(a, "--json") || !strcmp(a, "--set") ||
+					     (!strcmp(a, "--profile-out") && !strcmp(cmd, "compare")))) {
+			fprintf(err, "mmsim: error: %s: missing value: expected %s after it\n", a,
+				!strcmp(a, "--set") ? "KEY=VALUE" : "a FILE");
+			return 2;
 		} else {
-			fprintf(err, "mmsim: error: unknown option '%s' for %s "
-				"(see mmsim %s --help)\n", a, cmd, cmd);
+			fprintf(err, "mmsim: error: unknown option '%s' for %s: expected --set, "
+				"--apply, --json%s (see mmsim %s --help)\n", a, cmd,
+				strcmp(cmd, "compare") ? "" : ", --profile-out", cmd);
 			return 2;
 		}
 	}
