@@ -40,6 +40,41 @@ expect_bad() {
 
 "$BIN" run spinlock "${SPIN[@]}" --quiet --json a.json > /dev/null 2>&1 || fail "a small run failed"
 
+# ---- item 4: an interrupted plot leaves no file and no gnuplot behind ----
+# A fake gnuplot that takes 3 s and then writes the picture it was told to.
+cat > fakegp <<'GP'
+#!/bin/bash
+echo $$ > "$GP_PID"
+out=$(sed -n 's/^set output "\(.*\)"$/\1/p' "$1")
+sleep 3
+echo '<svg/>' > "$out"
+GP
+chmod +x fakegp
+mkdir plot
+for sig in INT TERM HUP; do
+	rm -f gp.pid
+	( cd plot && trap - INT && MMSIM_GNUPLOT="$T/fakegp" GP_PID="$T/gp.pid" exec "$BIN" sweep spinlock \
+		--vary cpus=2,4 --set iterations=5 --csv s.csv --plot s.svg > /dev/null 2>&1 ) &
+	pid=$!
+	for _ in $(seq 100); do
+		[ -s gp.pid ] && break
+		sleep 0.1
+	done
+	[ -s gp.pid ] || fail "SIG$sig: the fake gnuplot did not start"
+	gp=$(cat gp.pid)
+	kill -$sig $pid
+	wait $pid
+	rc=$?
+	[ $rc -eq $((128 + $(kill -l $sig))) ] || fail "SIG$sig during the plot: exit $rc"
+	[ -e /proc/$gp ] && [ "$(cut -d' ' -f3 /proc/$gp/stat 2> /dev/null)" != Z ] &&
+		fail "SIG$sig: gnuplot ($gp) outlived mmsim"
+	sleep 3.5	# past the fake gnuplot's write
+	# the CSV is written whole before the plot starts; nothing else may be there
+	[ "$(ls -A plot)" = s.csv ] || fail "SIG$sig during the plot left: $(ls -A plot)"
+	rm -f plot/s.csv
+done
+echo "ok: item 4, interrupted plots"
+
 # ---- item 5: what cannot be read in bounded time is refused -------------
 # A FIFO with no writer, as --profile, as an include, in merge and in diff:
 # each refused after the bounded wait (10 s), in parallel.
