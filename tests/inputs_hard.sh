@@ -138,6 +138,28 @@ grep -q '^A: max.json (seed 18446744073709551615, ' diff.txt || fail "diff A see
 grep -q '^B: s2.json (seed 9223372036854775809, ' diff.txt || fail "diff B seed: $(head -3 diff.txt)"
 echo "ok: item 8, unsigned seeds"
 
+# ---- item 10: a run past `ulimit -v` is refused with the estimate -------
+# ASan cannot start under ulimit -v: this needs the release binary
+# (MMSIM_RELEASE_BIN, as `make test` sets it, or SOURCE_DIR/build/mmsim).
+REL=${MMSIM_RELEASE_BIN:-$SRC/build/mmsim}
+if [ -x "$REL" ] && (ulimit -v 400000; "$REL" version > /dev/null 2>&1); then
+	DS=(deferred-split --set threads=8 --set mthp=4K --set rounds=1)
+	for j in 1 2; do
+		(ulimit -v 400000; exec timeout 60 "$REL" run "${DS[@]}" --quiet --set region=4G --jobs $j) \
+			> out.txt 2> err.txt
+		check_bad "the address-space limit (ulimit -v) leaves this process" out.txt err.txt $? \
+			"ulimit -v, --jobs $j"
+	done
+	(ulimit -v 400000; exec timeout 60 "$REL" sweep "${DS[@]}" --vary region=1M,4G) \
+		> out.txt 2> err.txt
+	check_bad "sweep point region=4G" out.txt err.txt $? "ulimit -v, sweep"
+	(ulimit -v 400000; exec "$REL" run "${DS[@]}" --quiet --set region=64M > /dev/null 2>&1) ||
+		fail "ulimit -v: a small run failed"
+	echo "ok: item 10, ulimit -v"
+else
+	echo "skipped: item 10 (no release binary that starts under ulimit -v)"
+fi
+
 # ---- item 11: merge refuses malformed rows, naming the line ------------
 "$BIN" sweep spinlock --set iterations=10 --vary cpus=2,4 --csv good.csv > /dev/null 2>&1 ||
 	fail "a small sweep failed"
