@@ -329,12 +329,14 @@ static int gp_run(struct cli *c, const char *opt, const char *path,
 	gp_guard(gp, tmp_out);
 	f = fopen(gp, "w");
 	if (!f || fwrite(sim_out_text(script), 1, script->len, f) != script->len) {
+		int e = errno;
+
 		if (f)
 			fclose(f);
 		unlink(gp);
 		gp_unguard();
 		ret = cli_fail(c, "%s %s: cannot write the gnuplot script %s (%s): expected a writable directory",
-			       opt, path, gp, strerror(errno));
+			       opt, path, gp, strerror(e));
 		free(gp);
 		return ret;
 	}
