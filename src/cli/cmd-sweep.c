@@ -256,7 +256,8 @@ static int sweep_axis_fill(struct cli *c, struct sweep *sw, struct sweep_axis *a
 			return 2;
 		for (k = 0; k < ax->nr; k++)
 			if (ax->val[k] == v)
-				return cli_fail(c, "--vary %s: value %s given twice", arg, val);
+				return cli_fail(c, "--vary %s: value %s given twice: expected each value once",
+						arg, val);
 		ax->val[ax->nr++] = v;
 		if (!end)
 			break;
@@ -309,7 +310,8 @@ static int sweep_key_taken(struct cli *c, const struct sweep *sw, const char *ar
 
 	for (k = 0; k < sw->nr_axes; k++)
 		if (!strcmp(sw->axis[k].key, key))
-			return cli_fail(c, "--vary %s: %s is varied twice", arg, key);
+			return cli_fail(c, "--vary %s: %s is varied twice: expected each key once",
+					arg, key);
 	for (k = 0; k < nr; k++)
 		if (!strncmp(given[k], key, n) && given[k][n] == '=')
 			return cli_fail(c, "--vary %s: %s is also given with %s %s: expected one of them",

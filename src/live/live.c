@@ -548,9 +548,15 @@ static int live_parse_args(int argc, char **argv, struct live_opts *o,
 				return 2;
 			}
 			sets[nr_sets++] = argv[++i];
+		} else if (i + 1 == argc && (!strcmp(a, "--json") || !strcmp(a, "--set") ||
+					     (!strcmp(a, "--profile-out") && compare))) {
+			fprintf(err, "mmsim: error: %s: missing value: expected %s after it\n", a,
+				!strcmp(a, "--set") ? "KEY=VALUE" : "a FILE");
+			return 2;
 		} else {
-			fprintf(err, "mmsim: error: unknown option '%s' for %s "
-				"(see mmsim %s --help)\n", a, cmd, cmd);
+			fprintf(err, "mmsim: error: unknown option '%s' for %s: expected --set, "
+				"--apply, --json%s (see mmsim %s --help)\n", a, cmd,
+				strcmp(cmd, "compare") ? "" : ", --profile-out", cmd);
 			return 2;
 		}
 	}
@@ -737,6 +743,13 @@ static int live_run_scenario(struct live_opts *o, FILE *out, FILE *err,
 		stop = stop == LIVE_STOP_NONE ? LIVE_STOP_ERROR : stop;
 	live_state_note_settings(NULL);
 
+	/*
+	 * A signal after the workload (while perf stopped, the undo ran) or one
+	 * that also killed a workload process (the terminal's SIGINT reaches
+	 * the whole group) still ends the run as a signal: 128+N, no table.
+	 */
+	if (live_signal && (stop == LIVE_STOP_NONE || stop == LIVE_STOP_CHILD_DIED))
+		stop = LIVE_STOP_SIGNAL;
 	switch (stop) {
 	case LIVE_STOP_NONE:
 		live_snapshot_delta(&before, &after, &d);
@@ -769,6 +782,10 @@ static int live_run_scenario(struct live_opts *o, FILE *out, FILE *err,
 			"could not restore every setting");
 		code = 1;
 		break;
+	}
+	if (live_signal && code != 128 + live_signal) {	/* while printing the results */
+		fprintf(err, "mmsim: interrupted by %s\n", live_signal == SIGINT ? "SIGINT" : "SIGTERM");
+		code = 128 + live_signal;
 	}
 out_signals:
 	sigaction(SIGINT, &old_int, NULL);
