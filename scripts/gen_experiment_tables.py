@@ -67,7 +67,9 @@ def show(mmsim, name):
             section = line.split()[0].rstrip(":")
         elif section == "metrics" and line.startswith("  ") and line.strip():
             key, _, title = line.strip().partition("  ")
-            titles[key] = title.strip() or key
+            # `show` adds " [unit]" and "; live: ..." after the title
+            title = re.sub(r" \[[^\]]*\](;.*)?$", "", title.strip())
+            titles[key] = title or key
         elif section == "parameters" and line.startswith("  ") and line.strip():
             toks = line.split()
             if len(toks) >= 3:

@@ -1233,7 +1233,7 @@ static void run_scenario(const struct scenario_ops *s, const char *profile,
 	assert_int_equal(s->validate(&cfg, err, sizeof(err)), 0);
 	for (v = 0; v < 2; v++) {
 		memset(&res[v], 0, sizeof(res[v]));
-		res[v].name = s->variants[v];
+		res[v].name = s->variants[v].name;
 		assert_int_equal(s->run(&cfg, v, &res[v], err, sizeof(err)), 0);
 	}
 }
@@ -1350,16 +1350,16 @@ static void test_madvise_under_check(void **state)
 			cfg.params[sim_scenario_param_index(d, "node_memory")] = 256ULL << 20;
 			cfg.params[sim_scenario_param_index(d, "advice")] = (uint64_t)advice;
 			assert_int_equal(d->validate(&cfg, err, sizeof(err)), 0);
-			for (v = 0; d->variants[v]; v++) {
+			for (v = 0; d->variants[v].name; v++) {
 				memset(&res, 0, sizeof(res));
-				res.name = d->variants[v];
+				res.name = d->variants[v].name;
 				assert_int_equal(d->run(&cfg, v, &res, err, sizeof(err)), 0);
 				assert_int_equal(res.counters[SIM_PGLAZYFREE], advice ? 1024 : 0);
 				assert_int_equal(res.counters[SIM_PGDEACTIVATE], 0);
 				assert_int_equal(res.counters[SIM_KHUGEPAGED_PAGES_COLLAPSED],
 						 timeline[t].collapsed);
 				/* skip-lazyfree stops at cold's first PTE of each range */
-				skip = advice && !strcmp(d->variants[v], "skip-lazyfree");
+				skip = advice && !strcmp(d->variants[v].name, "skip-lazyfree");
 				assert_int_equal(res.counters[SIM_SCAN_PMD_LACK_REFERENCED],
 						 skip ? 0 : timeline[t].lack_referenced);
 				assert_int_equal(res.counters[SIM_SCAN_PMD_PAGE_LAZYFREE],

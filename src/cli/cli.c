@@ -151,6 +151,8 @@ static int cli_dry_run(struct cli *c, const struct cli_cmd *cmd, int argc, char 
 	if (cmd->fn == cmd_diff)
 		return argc == 3 ? 0 : cli_fail(c, "diff: expected two files, got %d operands",
 						argc - 1);
+	if (cmd->fn == cmd_validate)
+		return cli_validate_dry_run(c, argc, argv);
 	if (cmd->fn == cmd_live || cmd->fn == cmd_compare) {
 		if (argc < 2 || argv[1][0] == '-')
 			return cli_fail(c, "%s: expected a scenario first", cmd->name);

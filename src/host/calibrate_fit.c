@@ -94,7 +94,7 @@ static int cal_model_run(const struct sim_profile *p, uint64_t region, unsigned 
 		goto out_free;
 	if (s->validate && s->validate(&cfg, err, len))
 		goto out_free;
-	res->name = s->variants[v < 0 ? 0 : v];
+	res->name = s->variants[v < 0 ? 0 : v].name;
 	if (s->run(&cfg, v < 0 ? 0 : v, res, err, len))
 		goto out_free;
 	*secs = res->runtime_s;

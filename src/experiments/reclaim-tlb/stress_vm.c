@@ -75,7 +75,7 @@
  */
 #include "mm/access.h"
 #include "mm/mm.h"
-#include "workloads/stress_vm.h"
+#include "experiments/reclaim-tlb/stress_vm.h"
 
 #define VM_BOGO_SHIFT	12
 

@@ -20,7 +20,7 @@
  */
 #include "mm/access.h"
 #include "mm/khugepaged.h"
-#include "workloads/hot_cold.h"
+#include "experiments/khugepaged-cold/hot_cold.h"
 
 #define ACCESS_BATCH	64
 
