@@ -233,19 +233,27 @@ static int cal_ipi_measure(struct cal_run *r, enum cal_op op, char *pages, uint6
 		goto out_free;
 	for (int i = 0; i < nr; i++) {
 		bool all = started > 0;
+		double first = 0;
 
 		rt[i] = (double)(t1[i] - t0[i]) / tpn;
 		for (int k = 0; k < started; k++) {
 			struct cal_spinner *x = &s[k];
+			uint64_t best = 0;
 
+			/* the longest gap inside the call: small ones are the host's or noise */
 			while (g[k] < x->nr_gaps && x->gap_a[g[k]] < t0[i])
 				g[k]++;
-			all &= g[k] < x->nr_gaps && x->gap_a[g[k]] <= t1[i] &&
-			       x->gap_b[g[k]] - x->gap_a[g[k]] <= t1[i] - t0[i];
+			for (int j = g[k]; j < x->nr_gaps && x->gap_a[j] <= t1[i]; j++)
+				if (x->gap_b[j] - x->gap_a[j] <= t1[i] - t0[i] &&
+				    x->gap_b[j] - x->gap_a[j] > best)
+					best = x->gap_b[j] - x->gap_a[j];
+			all &= best > 0;
+			if (!k)
+				first = (double)best / tpn;
 		}
 		if (all) {
 			seen[ng] = rt[i];
-			gap[ng++] = (double)(s[0].gap_b[g[0]] - s[0].gap_a[g[0]]) / tpn;
+			gap[ng++] = first;
 		}
 	}
 	cal_stat_of(rt, nr, &res->rt);
