@@ -37,8 +37,12 @@
  *
  * MGLRU (lru_gen, sim_mm->lru_gen_enabled) is below, before shrink_lruvec().
  *
+ * MADV_PAGEOUT's reclaim_pages() (issue 30) is below, before MGLRU: it
+ * reclaims anon folios and clean page cache folios of a disk file;
+ * shrink_folio_list() keeps tmpfs folios (no shmem_writeout()) and
+ * activates dirty page cache folios (no writeback outside kswapd).
  * Left out: kswapd and global reclaim (only memcg direct reclaim),
- * file folios and their writeback throttling, too_many_isolated()
+ * reclaim from the file LRU lists and file writeback throttling, too_many_isolated()
  * throttling, demotion, large folio splitting (order 0 only), the
  * workingset refault logic (swapped-in folios start inactive),
  * get_scan_count()'s anon/file balance (there is no file LRU: SCAN_ANON),
@@ -123,6 +127,8 @@ struct scan_control {
 	int priority;
 	bool may_writepage;
 	bool may_deactivate_anon;	/* sc->may_deactivate & DEACTIVATE_ANON */
+	bool ignore_references;		/* shrink_folio_list()'s parameter in the kernel:
+					 * reclaim_pages() (MADV_PAGEOUT) sets it */
 	struct mem_cgroup *target_mem_cgroup;
 };
 
@@ -278,6 +284,25 @@ static bool remove_mapping_locked(struct folio *folio)
 	int refcount = 1 + (int)folio_nr_pages(folio);
 	struct swap_cluster_info *ci;
 
+	if (folio_test(folio, PG_file)) {
+		/* a page cache folio: freeze under the i_pages lock, then delete it */
+		struct address_space *mapping = folio->mapping;
+		unsigned long flags;
+
+		spin_lock_irqsave(&mapping->i_pages_lock, flags);
+		if (!folio_ref_freeze(folio, refcount)) {
+			spin_unlock_irqrestore(&mapping->i_pages_lock, flags);
+			return false;
+		}
+		if (folio_test(folio, PG_dirty)) {
+			folio->_refcount = refcount;	/* folio_ref_unfreeze() */
+			spin_unlock_irqrestore(&mapping->i_pages_lock, flags);
+			return false;
+		}
+		filemap_remove_folio_locked(folio);	/* __filemap_remove_folio(), no shadow */
+		spin_unlock_irqrestore(&mapping->i_pages_lock, flags);
+		return true;
+	}
 	if (!folio_test(folio, PG_swapcache))
 		return folio_ref_freeze(folio, 1);
 	ci = swap_cluster_lock(folio->swap - 1);
@@ -443,7 +468,7 @@ static unsigned int shrink_folio_list(struct list_head *folio_list, struct scan_
 			folio_activate_locked(&rc, folio);
 			continue;
 		}
-		switch (folio_check_references(folio)) {
+		switch (sc->ignore_references ? FOLIOREF_RECLAIM : folio_check_references(folio)) {
 		case FOLIOREF_ACTIVATE:
 			folio_activate_locked(&rc, folio);
 			continue;
@@ -454,6 +479,11 @@ static unsigned int shrink_folio_list(struct list_head *folio_list, struct scan_
 		case FOLIOREF_RECLAIM:
 			break;
 		}
+		/* a tmpfs folio: shmem_writeout() to swap is not modelled, it stays */
+		if (folio_test(folio, PG_file) && folio_test(folio, PG_swapbacked)) {
+			folio_keep_locked(&rc, folio);
+			continue;
+		}
 		if (folio_test(folio, PG_swapbacked) && !folio_test(folio, PG_swapcache) &&
 		    !add_to_swap(folio)) {
 			folio_activate_locked(&rc, folio);
@@ -462,6 +492,12 @@ static unsigned int shrink_folio_list(struct list_head *folio_list, struct scan_
 		/* folio_try_unmap() (v4 4/5) */
 		if (folio_mapped(folio) && !try_to_unmap(folio, TTU_BATCH_FLUSH)) {
 			stat->nr_unmap_fail += (unsigned int)folio_nr_pages(folio);
+			folio_activate_locked(&rc, folio);
+			continue;
+		}
+		if (folio_test(folio, PG_dirty) && folio_test(folio, PG_file)) {
+			/* only kswapd writes file folios back (and there is no writeback here) */
+			folio_set(folio, PG_reclaim);
 			folio_activate_locked(&rc, folio);
 			continue;
 		}
@@ -584,6 +620,94 @@ static unsigned long shrink_list(enum lru_list lru, unsigned long nr_to_scan,
 	return shrink_inactive_list(nr_to_scan, lruvec, sc, lru);
 }
 
+
+/* ---- reclaim of a given list: MADV_PAGEOUT (issue 30) -----------------------------------
+ *
+ * Read at torvalds/linux v6.12 mm/vmscan.c: folio_isolate_lru() takes a
+ * folio off its LRU list (PG_lru cleared first, a reference taken, the
+ * folio deleted under lru_lock); reclaim_pages() groups a list by node and
+ * runs reclaim_folio_list(): shrink_folio_list() with ignore_references,
+ * may_writepage, may_unmap and may_swap, then folio_putback_lru() of what
+ * stayed (here move_folios_to_lru(), which puts each back under lru_lock
+ * and drops the isolation reference as folio_putback_lru()'s folio_put()
+ * would).  Neither counts pgscan or pgsteal.
+ */
+
+/**
+ * folio_isolate_lru - take a folio off its LRU list for a caller's own use
+ * @folio: a folio the caller holds a reference to (a mapped one)
+ *
+ * Context: may hold the PTL; takes lru_lock (IRQs off).
+ * Return: true with the folio isolated (one more reference, place
+ * ISOLATED), false if someone else has it off the LRU.
+ */
+bool folio_isolate_lru(struct folio *folio)
+{
+	struct cpu_fbatches *mover = &sim_mm->fbatches[smp_processor_id()];
+	struct lruvec *lruvec;
+
+	SIM_BUG_ON_FOLIO(!folio_ref_count(folio), folio);
+	if (!folio_test_clear(folio, PG_lru))
+		return false;
+	folio_get(folio);
+	folio->place = FOLIO_ISOLATED;
+	mover->lru_isolating = folio;		/* on its list until lru_lock is ours */
+	lruvec = folio_lruvec(folio);
+	spin_lock_irq(&lruvec->lru_lock);
+	lruvec_del_folio(lruvec, folio);
+	spin_unlock_irq(&lruvec->lru_lock);
+	mover->lru_isolating = NULL;
+	return true;
+}
+
+/* reclaim_folio_list(): one node's folios of reclaim_pages(). */
+static unsigned int reclaim_folio_list(struct list_head *folio_list)
+{
+	struct scan_control sc = {
+		.may_writepage = true,
+		.ignore_references = true,
+		.priority = DEF_PRIORITY,
+	};
+	struct reclaim_stat stat;
+	unsigned int nr_reclaimed;
+
+	SIM_TRACE_SCOPE("reclaim", "reclaim_folio_list");
+	nr_reclaimed = shrink_folio_list(folio_list, &sc, &stat);
+	move_folios_to_lru(folio_list);		/* folio_putback_lru() each */
+	return nr_reclaimed;
+}
+
+/**
+ * reclaim_pages - reclaim a list of isolated folios (MADV_PAGEOUT)
+ * @folio_list: folios isolated by folio_isolate_lru(); returned empty
+ *
+ * Context: no spinlock held; may swap out (sleeps on the device's I/O).
+ * Return: the pages reclaimed.
+ */
+unsigned long reclaim_pages(struct list_head *folio_list)
+{
+	struct list_head node_folio_list;
+	unsigned long nr_reclaimed = 0;
+	int nid;
+
+	if (list_empty(folio_list))
+		return 0;
+	INIT_LIST_HEAD(&node_folio_list);
+	nid = list_last_entry(folio_list, struct folio, lru_node)->nid;	/* lru_to_folio() */
+	do {
+		struct folio *folio = list_last_entry(folio_list, struct folio, lru_node);
+
+		if (folio->nid == nid) {
+			folio_clear(folio, PG_active);
+			list_move(&folio->lru_node, &node_folio_list);
+			continue;
+		}
+		nr_reclaimed += reclaim_folio_list(&node_folio_list);
+		nid = list_last_entry(folio_list, struct folio, lru_node)->nid;
+	} while (!list_empty(folio_list));
+	nr_reclaimed += reclaim_folio_list(&node_folio_list);
+	return nr_reclaimed;
+}
 
 /* ---- MGLRU (lru_gen): aging and eviction ----------------------------------------------
  *
