@@ -540,6 +540,66 @@ static void test_fork_parent_unmaps(void **state)
 	assert_int_equal(seen[2], 1);
 }
 
+/*
+ * sim_fork() from a task: the child (on its own mm) writes the shared page
+ * and copies it (one allocation); after waitpid the parent, now its only
+ * mapper, writes and reuses its folio (no allocation).
+ */
+static uint64_t fork_base;
+
+static void fork_child(void *arg)
+{
+	struct mm_struct *mm = sim_current()->mm;
+	uint64_t a0 = counter(SIM_PGALLOC_NORMAL);
+
+	(void)arg;
+	seen[1] = handle_mm_fault(find_vma(mm, fork_base), fork_base, true);
+	seen[2] = (int64_t)(counter(SIM_PGALLOC_NORMAL) - a0);
+	seen[3] = mm != (struct mm_struct *)arg;
+	vm_munmap(mm, fork_base, PAGE_SIZE);
+	lru_add_drain();
+}
+
+static void sim_fork_task(void *arg)
+{
+	struct mm_struct *p = mm_alloc(sim_mm->root_memcg), *c = NULL;
+	struct sim_task *child;
+	struct folio *f0;
+	uint64_t a0;
+
+	(void)arg;
+	switch_mm_irqs_off(p);
+	fork_base = vm_mmap_anon(p, PAGE_SIZE, false);
+	handle_mm_fault(find_vma(p, fork_base), fork_base, true);
+	f0 = pte_folio(pte_at(p, fork_base));
+	child = sim_fork("child", fork_child, p, &c);
+	seen[0] = child != NULL && c != NULL;
+	if (child)
+		sim_waitpid(child);
+	a0 = counter(SIM_PGALLOC_NORMAL);
+	handle_mm_fault(find_vma(p, fork_base), fork_base, true);
+	seen[4] = (int64_t)(counter(SIM_PGALLOC_NORMAL) - a0);
+	seen[5] = pte_folio(pte_at(p, fork_base)) == f0;
+	seen[6] = f0->_mapcount;
+	vm_munmap(p, fork_base, PAGE_SIZE);
+	lru_add_drain();
+	mm_free(c);
+	mm_free(p);
+}
+
+static void test_sim_fork(void **state)
+{
+	(void)state;
+	run_and_free(new_model(false), sim_fork_task);
+	assert_int_equal(seen[0], 1);
+	assert_int_equal(seen[1], 0);
+	assert_int_equal(seen[2], 1);
+	assert_int_equal(seen[3], 1);
+	assert_int_equal(seen[4], 0);
+	assert_int_equal(seen[5], 1);
+	assert_int_equal(seen[6], 1);
+}
+
 /* ---- mprotect ------------------------------------------------------------------------- */
 
 /*
@@ -808,6 +868,7 @@ int main(void)
 		cmocka_unit_test(test_truncate),
 		cmocka_unit_test(test_fork_cow),
 		cmocka_unit_test(test_fork_parent_unmaps),
+		cmocka_unit_test(test_sim_fork),
 		cmocka_unit_test(test_mprotect),
 		cmocka_unit_test(test_madv_pageout),
 		cmocka_unit_test(test_madv_populate),

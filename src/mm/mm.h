@@ -868,6 +868,8 @@ void folio_add_file_rmap_ptes(struct folio *folio, int nr, struct vm_area_struct
 
 /* fork.c, mmap.c's dup_mmap() */
 struct mm_struct *dup_mm(struct mm_struct *oldmm);
+struct sim_task *sim_fork(const char *comm, sim_task_fn fn, void *arg,
+			  struct mm_struct **child_mm);
 int dup_mmap(struct mm_struct *mm, struct mm_struct *oldmm);
 void anon_vma_fork(struct vm_area_struct *vma, struct vm_area_struct *pvma);
 void unlink_anon_vmas(struct vm_area_struct *vma);
