@@ -184,6 +184,58 @@ static void test_read_fault_miss_then_hit(void **state)
 	assert_int_equal(seen[27], 0);
 }
 
+/*
+ * With MGLRU on, a disk file's folio goes to the classic inactive file
+ * list (the model leaves MGLRU's file type out), while a tmpfs folio and
+ * an anonymous one go to MGLRU's generations (the anon type): after the
+ * drain, 1 folio on the file lists, 2 on the generations.  The invariant
+ * checks walk both at every step.
+ */
+static void mglru_task(void *arg)
+{
+	struct address_space *f = sim_file_create(PAGE_SIZE, SIM_FILE_DISK);
+	struct address_space *t = sim_file_create(PAGE_SIZE, SIM_FILE_TMPFS);
+	struct mm_struct *mm = mm_alloc(sim_mm->root_memcg);
+	uint64_t fb, tb, ab;
+	long gen_pages = 0;
+	unsigned int gen;
+
+	(void)arg;
+	fb = vm_mmap_file(mm, f, 0, PAGE_SIZE, false, false);
+	tb = vm_mmap_file(mm, t, 0, PAGE_SIZE, true, true);
+	ab = vm_mmap_anon(mm, PAGE_SIZE, false);
+	handle_mm_fault(find_vma(mm, fb), fb, false);
+	handle_mm_fault(find_vma(mm, tb), tb, true);
+	handle_mm_fault(find_vma(mm, ab), ab, true);
+	lru_add_drain();
+	seen[0] = lru_folios(LRU_INACTIVE_FILE) + lru_folios(LRU_ACTIVE_FILE);
+	seen[1] = lru_folios(LRU_INACTIVE_ANON);	/* MGLRU counts every generation's folio here */
+	for (gen = 0; gen < MAX_NR_GENS; gen++)
+		gen_pages += sim_mm->root_memcg->lruvec[0].lrugen.nr_pages[gen];
+	seen[2] = gen_pages;
+	seen[3] = folio_lru_gen(f->i_pages[0]);
+	vm_munmap(mm, fb, PAGE_SIZE);
+	vm_munmap(mm, tb, PAGE_SIZE);
+	vm_munmap(mm, ab, PAGE_SIZE);
+	sim_file_destroy(f);
+	sim_file_destroy(t);
+	lru_add_drain();
+	mm_free(mm);
+}
+
+static void test_mglru_file_lists(void **state)
+{
+	struct sim_engine *e = new_model(false);
+
+	(void)state;
+	sim_mm->lru_gen_enabled = true;
+	run_and_free(e, mglru_task);
+	assert_int_equal(seen[0], 1);
+	assert_int_equal(seen[1], 2);
+	assert_int_equal(seen[2], 2);
+	assert_int_equal(seen[3], -1);
+}
+
 /* ---- private writes: copy-on-write of a file page ------------------------------------ */
 
 /*
@@ -863,6 +915,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_read_fault_miss_then_hit),
+		cmocka_unit_test(test_mglru_file_lists),
 		cmocka_unit_test(test_private_write_copies),
 		cmocka_unit_test(test_shared_write_dirty),
 		cmocka_unit_test(test_truncate),

@@ -127,6 +127,10 @@ static int madvise_lru_range(struct mm_struct *mm, uint64_t start, uint64_t len,
 		up_read(&mm->mmap_lock);
 		return -12;		/* -ENOMEM: a hole in the range */
 	}
+	if (kind == MADV_KIND_FREE && vma->vm_file) {
+		up_read(&mm->mmap_lock);
+		return -22;		/* -EINVAL: MADV_FREE is for anonymous memory only */
+	}
 	lru_add_drain();
 	tlb_gather_mmu(&tlb, mm);
 	for (addr = start; addr < end;) {
@@ -399,4 +403,37 @@ int madvise_populate(struct mm_struct *mm, uint64_t start, uint64_t len, bool wr
 out:
 	up_read(&mm->mmap_lock);
 	return ret < 0 ? ret : 0;
+}
+
+/**
+ * do_madvise - madvise(@start, @len, @behavior) by the kernel's advice value
+ * @mm: the calling process's mm
+ * @start: page-aligned start
+ * @len: bytes
+ * @behavior: MADV_DONTNEED, MADV_FREE, MADV_COLD, MADV_PAGEOUT,
+ *            MADV_POPULATE_READ or MADV_POPULATE_WRITE
+ *
+ * Each advice runs the function above that models it (with that
+ * function's limits on the range).
+ * Context: process context.
+ * Return: that function's result; -EINVAL for another advice.
+ */
+int do_madvise(struct mm_struct *mm, uint64_t start, uint64_t len, int behavior)
+{
+	switch (behavior) {
+	case MADV_DONTNEED:
+		return madvise_dontneed(mm, start, len);
+	case MADV_FREE:
+		return madvise_free(mm, start, len);
+	case MADV_COLD:
+		return madvise_cold(mm, start, len);
+	case MADV_PAGEOUT:
+		return madvise_pageout(mm, start, len);
+	case MADV_POPULATE_READ:
+		return madvise_populate(mm, start, len, false);
+	case MADV_POPULATE_WRITE:
+		return madvise_populate(mm, start, len, true);
+	default:
+		return -22;
+	}
 }

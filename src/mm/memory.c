@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Page faults and unmapping of anonymous memory (mm/memory.c).
+ * Page faults and unmapping of anonymous memory (mm/memory.c); faults of
+ * file mappings, copy-on-write and fork's copy_page_range() in the
+ * sections "faults of file mappings" and "fork" below (issue 30).
  *
  * Mirrors handle_mm_fault() -> do_anonymous_page() with alloc_anon_folio()
  * (mTHP: the highest enabled order whose aligned range fits the VMA and
@@ -17,11 +19,14 @@
  * swap PTEs.  The hardware's side of a user access, including the dirty
  * bit a store sets through a clean TLB entry, is src/mm/access.c.
  * Left out: page-table page allocation (the tables are preallocated per
- * VMA; free_pgtables() is charged per table), file and shared mappings,
+ * VMA; free_pgtables() is charged per table), shared anonymous mappings
+ * other than as a tmpfs file (shmem_zero_setup() makes them one),
  * userfaultfd, NUMA hinting.
  *
  * Lock order: mmap_lock (or the VMA lock) -> PTL -> lru_lock
- * -> deferred_split_lru sublist lock.
+ * -> deferred_split_lru sublist lock; a file fault: folio lock -> PTL
+ * (finish_fault()), PTL -> i_pages lock (a zap's folio_mark_dirty());
+ * fork: the child's PTL -> the parent's.
  */
 #include "mm/mm.h"
 #include "mmsim/trace.h"

@@ -4,7 +4,8 @@
  * at torvalds/linux v6.12.
  *
  * Mirrors do_mbind() (a policy on a whole mapping: the VMA's vm_policy,
- * or for a tmpfs mapping the file's shared policy, shmem_set_policy()),
+ * or for a tmpfs mapping the file's shared policy, shmem_set_policy(),
+ * which its private copies follow too, shmem_get_policy()),
  * vma_alloc_folio() -> get_vma_policy() (the interleave index: vm_pgoff
  * plus the page's offset in the VMA, each shifted by the order) ->
  * folio_alloc_mpol() -> policy_nodemask(): MPOL_INTERLEAVE allocates on
@@ -78,6 +79,11 @@ struct folio *vma_alloc_folio(int order, struct vm_area_struct *vma, uint64_t ad
 	const struct mempolicy *pol = vma->vm_policy;
 	uint64_t ilx = 0;
 
+	/* shmem_get_policy(): a tmpfs mapping's policy is its file's, biased by i_ino */
+	if (vma->vm_file && vma->vm_file->kind == SIM_FILE_TMPFS && vma->vm_file->has_policy) {
+		pol = &vma->vm_file->policy;
+		ilx = vma->vm_file->i_ino;
+	}
 	if (!pol)
 		return folio_alloc_node(order, sim_mm->preferred_nid);
 	if (pol->mode == MPOL_INTERLEAVE) {
@@ -121,8 +127,8 @@ int do_mbind(struct mm_struct *mm, uint64_t start, uint64_t len, unsigned short 
 		return -22;
 	}
 	vma_start_write(vma->merged, mm);
-	if (vma->vm_file && vma->vm_file->kind == SIM_FILE_TMPFS && (vma->vm_flags & VM_SHARED)) {
-		/* shmem_set_policy() -> mpol_set_shared_policy(): the whole file here */
+	if (vma->vm_file && vma->vm_file->kind == SIM_FILE_TMPFS) {
+		/* ->set_policy(): shmem_set_policy() -> mpol_set_shared_policy(), the whole file here */
 		vma->vm_file->policy.mode = mode;
 		vma->vm_file->policy.nodes = nodemask;
 		vma->vm_file->has_policy = mode != MPOL_DEFAULT;

@@ -9,10 +9,15 @@
  * Lock order (as in mm/rmap.c's block comment, restricted to the model):
  *   mmap_lock
  *     vma lock (per-VMA read lock, not modelled as a lock: never contended here)
- *       PTL (split page-table lock, per 2 MiB of VA)
- *         lruvec->lru_lock (IRQs off)
- *           deferred_split_lru sublist lock (IRQs off; nested only in `before`)
- *         zone->lock (IRQs off; taken after lru_lock is dropped)
+ *       folio lock (PG_locked)
+ *         i_mmap_rwsem, anon_vma->rwsem (rmap walks, truncation's unmap)
+ *           PTL (split page-table lock, per 2 MiB of VA)
+ *             i_pages lock (IRQs off; the page cache, its dirty accounting)
+ *             lruvec->lru_lock (IRQs off)
+ *               deferred_split_lru sublist lock (IRQs off; nested only in `before`)
+ *             zone->lock (IRQs off; taken after lru_lock is dropped)
+ * The page cache, fork, mprotect and mbind (filemap.c, shmem.c,
+ * truncate.c, fork.c, mprotect.c, mempolicy.c) keep this order.
  */
 #ifndef MMSIM_MM_H
 #define MMSIM_MM_H
@@ -882,12 +887,16 @@ void sim_anon_rmap_rehome(struct folio *folio, struct vm_area_struct *gone);
 int do_mprotect(struct mm_struct *mm, uint64_t start, uint64_t len, unsigned long prot);
 
 /* madvise.c: MADV_PAGEOUT, MADV_POPULATE_(READ|WRITE); vmscan.c: reclaim_pages() */
+#define MADV_DONTNEED		4	/* include/uapi/asm-generic/mman-common.h */
+#define MADV_FREE		8
+#define MADV_COLD		20
 #define MADV_PAGEOUT		21
 #define MADV_POPULATE_READ	22
 #define MADV_POPULATE_WRITE	23
 int madvise_pageout(struct mm_struct *mm, uint64_t start, uint64_t len);
 int madvise_populate(struct mm_struct *mm, uint64_t start, uint64_t len, bool write);
 unsigned long reclaim_pages(struct list_head *folio_list);
+int do_madvise(struct mm_struct *mm, uint64_t start, uint64_t len, int behavior);
 
 
 /* mempolicy.c */
