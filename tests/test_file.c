@@ -236,6 +236,53 @@ static void test_mglru_file_lists(void **state)
 	assert_int_equal(seen[3], -1);
 }
 
+/*
+ * Memcg reclaim of the file LRU: the memcg limited to 64 pages, no swap,
+ * 128 pages of a file read one at a time through a one-page mapping that
+ * is unmapped at once (the page cache folio stays, clean and unmapped).
+ * Every fault succeeds: the charge over the limit reclaims page cache
+ * (get_scan_count() SCAN_FILE, shrink_inactive_list() on the inactive file
+ * list, __remove_mapping()).  Each page read is either still cached or
+ * was reclaimed: nrpages + pgsteal_file == 128, at most 64 cached.  (The
+ * limit is above the lru_add batch's 31 folios, which reclaim cannot see
+ * until drained, as in the kernel.)
+ */
+static void file_reclaim_task(void *arg)
+{
+	struct address_space *f = sim_file_create(128 * PAGE_SIZE, SIM_FILE_DISK);
+	struct mem_cgroup *memcg = sim_mm->root_memcg;	/* the model's one memcg, which the checks walk */
+	struct mm_struct *mm = mm_alloc(memcg);
+	uint64_t i, s0 = counter(SIM_PGSTEAL_FILE), c0 = counter(SIM_PGSCAN_FILE);
+
+	(void)arg;
+	memcg->memory.max = 64;
+	for (i = 0; i < 128; i++) {
+		uint64_t a = vm_mmap_file(mm, f, i, PAGE_SIZE, false, false);
+
+		seen[0] |= handle_mm_fault(find_vma(mm, a), a, false);
+		vm_munmap(mm, a, PAGE_SIZE);
+	}
+	seen[1] = (int64_t)f->nrpages;
+	seen[2] = (int64_t)(counter(SIM_PGSTEAL_FILE) - s0);
+	seen[3] = (int64_t)(counter(SIM_PGSCAN_FILE) - c0);
+	seen[4] = memcg->memory.usage;
+	sim_file_destroy(f);
+	lru_add_drain();
+	mm_free(mm);
+}
+
+static void test_memcg_reclaims_page_cache(void **state)
+{
+	(void)state;
+	run_and_free(new_model(false), file_reclaim_task);
+	assert_int_equal(seen[0], 0);
+	assert_true(seen[1] <= 64);
+	assert_int_equal(seen[1] + seen[2], 128);
+	assert_true(seen[2] >= 64);
+	assert_true(seen[3] >= seen[2]);
+	assert_true(seen[4] <= 64);
+}
+
 /* ---- private writes: copy-on-write of a file page ------------------------------------ */
 
 /*
@@ -916,6 +963,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_read_fault_miss_then_hit),
 		cmocka_unit_test(test_mglru_file_lists),
+		cmocka_unit_test(test_memcg_reclaims_page_cache),
 		cmocka_unit_test(test_private_write_copies),
 		cmocka_unit_test(test_shared_write_dirty),
 		cmocka_unit_test(test_truncate),

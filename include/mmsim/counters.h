@@ -102,6 +102,8 @@
 	/* vmstat events of the page cache and NUMA policy paths (filemap.c,  \
 	 * mempolicy.c), after the rest so that earlier tables keep their rows) */ \
 	X(NR_DIRTIED, "nr_dirtied")                                       \
+	X(PGSCAN_FILE, "pgscan_file")                                     \
+	X(PGSTEAL_FILE, "pgsteal_file")                                   \
 	X(NUMA_INTERLEAVE_HIT, "numa_interleave")
 
 enum sim_counter {
