@@ -260,7 +260,7 @@ static int do_swap_page(struct vm_area_struct *vma, uint64_t addr, bool write)
 		count_event(SIM_SIM_SWAPCACHE_HIT);
 		folio_lock(folio);
 	} else {
-		folio = folio_alloc_node(0, sim_mm->preferred_nid);
+		folio = vma_alloc_folio(0, vma, addr);	/* the VMA's policy (interleave) */
 		if (!folio)
 			return -12;
 		if (mem_cgroup_charge(folio, vma->vm_mm->memcg)) {
