@@ -289,6 +289,71 @@ static void test_memcg_reclaims_page_cache(void **state)
 	assert_true(seen[4] <= 64);
 }
 
+/*
+ * Two tasks on two CPUs read-fault page 0 of the same file at once: one
+ * misses, adds the folio locked and reads it (10 us); the other finds it
+ * in the page cache and waits on the folio lock until the read is done.
+ * One read, one major fault, two faults; both map the one folio.
+ */
+struct race_arg {
+	struct address_space *f;
+	struct mm_struct *mm;
+	int slot;
+};
+
+static void race_fault(void *p)
+{
+	struct race_arg *r = p;
+	uint64_t a;
+	sim_time_t t0;
+
+	switch_mm_irqs_off(r->mm);
+	a = vm_mmap_file(r->mm, r->f, 0, PAGE_SIZE, false, false);
+	t0 = sim_now();
+	seen[r->slot] = handle_mm_fault(find_vma(r->mm, a), a, false);
+	seen[r->slot + 1] = (int64_t)(sim_now() - t0);
+	seen[r->slot + 2] = (int64_t)pte_folio(pte_at(r->mm, a))->id;
+	vm_munmap(r->mm, a, PAGE_SIZE);
+	lru_add_drain();
+}
+
+static void race_task(void *arg)
+{
+	struct address_space *f = sim_file_create(PAGE_SIZE, SIM_FILE_DISK);
+	struct race_arg ra = { f, mm_alloc(sim_mm->root_memcg), 0 };
+	struct race_arg rb = { f, mm_alloc(sim_mm->root_memcg), 3 };
+	uint64_t f0 = counter(SIM_PGFAULT), m0 = counter(SIM_PGMAJFAULT), i0 = counter(SIM_PGPGIN);
+	struct sim_task *child;
+
+	(void)arg;
+	child = sim_task_fork("racer", race_fault, &rb);
+	race_fault(&ra);
+	sim_waitpid(child);
+	seen[6] = (int64_t)(counter(SIM_PGFAULT) - f0);
+	seen[7] = (int64_t)(counter(SIM_PGMAJFAULT) - m0);
+	seen[8] = (int64_t)(counter(SIM_PGPGIN) - i0);
+	seen[9] = (int64_t)f->nrpages;
+	sim_file_destroy(f);
+	lru_add_drain();
+	mm_free(ra.mm);
+	mm_free(rb.mm);
+}
+
+static void test_concurrent_miss(void **state)
+{
+	(void)state;
+	run_and_free(new_model(false), race_task);
+	assert_int_equal(seen[0], 0);
+	assert_int_equal(seen[3], 0);
+	assert_true(seen[1] >= 10 * (int64_t)SIM_US);	/* both waited for the one read */
+	assert_true(seen[4] >= 10 * (int64_t)SIM_US);
+	assert_int_equal(seen[2], seen[5]);		/* the same folio */
+	assert_int_equal(seen[6], 2);
+	assert_int_equal(seen[7], 1);
+	assert_int_equal(seen[8], 4);
+	assert_int_equal(seen[9], 1);
+}
+
 /* ---- private writes: copy-on-write of a file page ------------------------------------ */
 
 /*
@@ -1019,6 +1084,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_read_fault_miss_then_hit),
 		cmocka_unit_test(test_mglru_file_lists),
+		cmocka_unit_test(test_concurrent_miss),
 		cmocka_unit_test(test_memcg_reclaims_page_cache),
 		cmocka_unit_test(test_private_write_copies),
 		cmocka_unit_test(test_shared_write_dirty),
