@@ -820,6 +820,58 @@ static void test_sim_fork(void **state)
 	assert_int_equal(seen[6], 1);
 }
 
+/*
+ * MAP_SHARED | MAP_ANONYMOUS (a tmpfs file of its own): the parent writes
+ * page 0 and forks; the shared mapping is not copied (no anon_vma), the
+ * child's read finds the parent's folio in the page cache (no copy, no
+ * allocation), and the child's write to page 1 is seen by the parent's
+ * next read (the same folio).  NR_SHMEM counts 2 pages until the last
+ * mapping goes, which frees the file.
+ */
+static void shared_anon_task(void *arg)
+{
+	struct mm_struct *p = mm_alloc(sim_mm->root_memcg), *c;
+	struct address_space *f;
+	uint64_t base, a0;
+
+	(void)arg;
+	base = vm_mmap_shared_anon(p, 2 * PAGE_SIZE);
+	f = find_vma(p, base)->vm_file;
+	handle_mm_fault(find_vma(p, base), base, true);
+	c = dup_mm(p);
+	seen[0] = pte_present(pte_at(c, base));		/* not copied at fork */
+	a0 = counter(SIM_PGALLOC_NORMAL);
+	handle_mm_fault(find_vma(c, base), base, false);
+	seen[1] = pte_folio(pte_at(c, base)) == pte_folio(pte_at(p, base));
+	seen[2] = (int64_t)(counter(SIM_PGALLOC_NORMAL) - a0);
+	handle_mm_fault(find_vma(c, base), base + PAGE_SIZE, true);
+	handle_mm_fault(find_vma(p, base), base + PAGE_SIZE, false);
+	seen[3] = pte_folio(pte_at(c, base + PAGE_SIZE)) == pte_folio(pte_at(p, base + PAGE_SIZE));
+	seen[4] = global_node_page_state(NR_SHMEM);
+	seen[5] = (int64_t)f->nrpages;
+	vm_munmap(p, base, 2 * PAGE_SIZE);
+	seen[6] = global_node_page_state(NR_SHMEM);	/* the child still maps it */
+	vm_munmap(c, base, 2 * PAGE_SIZE);
+	seen[7] = global_node_page_state(NR_SHMEM);
+	lru_add_drain();
+	mm_free(c);
+	mm_free(p);
+}
+
+static void test_shared_anon_fork(void **state)
+{
+	(void)state;
+	run_and_free(new_model(false), shared_anon_task);
+	assert_int_equal(seen[0], 0);
+	assert_int_equal(seen[1], 1);
+	assert_int_equal(seen[2], 0);
+	assert_int_equal(seen[3], 1);
+	assert_int_equal(seen[4], 2);
+	assert_int_equal(seen[5], 2);
+	assert_int_equal(seen[6], 2);
+	assert_int_equal(seen[7], 0);
+}
+
 /* ---- mprotect ------------------------------------------------------------------------- */
 
 /*
@@ -1093,6 +1145,7 @@ int main(void)
 		cmocka_unit_test(test_fork_cow),
 		cmocka_unit_test(test_fork_parent_unmaps),
 		cmocka_unit_test(test_sim_fork),
+		cmocka_unit_test(test_shared_anon_fork),
 		cmocka_unit_test(test_mprotect),
 		cmocka_unit_test(test_madv_pageout),
 		cmocka_unit_test(test_madv_populate),

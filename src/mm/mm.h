@@ -563,6 +563,7 @@ struct address_space {
 	unsigned long i_ino;		/* inode number: shmem biases interleave by it */
 	struct mempolicy policy;	/* shmem: the inode's shared policy (mbind) */
 	bool has_policy;		/* policy set */
+	bool anon_shared;		/* shmem_zero_setup()'s: freed with its last mapping */
 	const struct vm_operations_struct *vm_ops; /* what mmap() gives its VMAs */
 	struct list_head node;		/* on sim_mm->files */
 };
@@ -852,6 +853,7 @@ long global_node_page_state(enum node_stat_item item);
 extern const struct vm_operations_struct generic_file_vm_ops;
 uint64_t vm_mmap_file(struct mm_struct *mm, struct address_space *mapping, uint64_t pgoff,
 		      uint64_t len, bool shared, bool writable);
+uint64_t vm_mmap_shared_anon(struct mm_struct *mm, uint64_t len);
 
 /* shmem.c */
 int shmem_get_folio_gfp(struct address_space *mapping, uint64_t index, struct folio **foliop,

@@ -361,6 +361,25 @@ uint64_t vm_mmap_anon(struct mm_struct *mm, uint64_t len, bool thp_eligible)
 }
 
 /**
+ * vm_mmap_shared_anon - mmap(MAP_SHARED | MAP_ANONYMOUS) of @len bytes
+ * @mm: the mm
+ * @len: bytes, a multiple of the page size
+ *
+ * shmem_zero_setup(): the mapping is a tmpfs file of its own ("dev/zero")
+ * that it and its forked copies share; the file goes with its last
+ * mapping (vm_munmap()).
+ * Context: takes mmap_lock for writing.
+ * Return: the address (2 MiB aligned).
+ */
+uint64_t vm_mmap_shared_anon(struct mm_struct *mm, uint64_t len)
+{
+	struct address_space *mapping = sim_file_create(len, SIM_FILE_TMPFS);
+
+	mapping->anon_shared = true;
+	return mmap_region(mm, len, false, mapping, 0, VM_READ | VM_WRITE | VM_MAYWRITE | VM_SHARED);
+}
+
+/**
  * vm_mmap_file - mmap() @len bytes of a file from page @pgoff
  * @mm: the mm
  * @mapping: the file (sim_file_create())
@@ -475,6 +494,9 @@ int vm_munmap(struct mm_struct *mm, uint64_t addr, uint64_t len)
 		unlink_anon_vmas(vma);
 	}
 	up_read(&mm->mmap_lock);
+	/* remove_vma() -> fput(): the last mapping of a shared anonymous region */
+	if (vma->vm_file && vma->vm_file->anon_shared && list_empty(&vma->vm_file->i_mmap))
+		sim_file_destroy(vma->vm_file);
 	vma_free(vma);
 	sim_trace_end();
 	return 0;
