@@ -63,11 +63,11 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	printf("%-9s %8s %12s\n", "variant", "CPU s", "events");
-	for (v = 0; s->variants[v]; v++) {
+	for (v = 0; s->variants[v].name; v++) {
 		double t0 = cpu_now(), dt;
 
 		memset(&r, 0, sizeof(r));
-		r.name = s->variants[v];
+		r.name = s->variants[v].name;
 		if (s->run(&cfg, v, &r, err, sizeof(err))) {
 			fprintf(stderr, "bench_deferred_split: %s: %s\n", r.name, err);
 			return 1;

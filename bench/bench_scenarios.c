@@ -68,12 +68,12 @@ static int bench_one(const struct scenario_ops *s, int argc, char **argv, double
 		printf("%-20s %-9s %8s %12s %8s %12s %8s\n", "scenario", "variant", "CPU s",
 		       "events", "M ev/s", "tlb accesses", "M acc/s");
 	header_done = true;
-	for (v = 0; s->variants[v]; v++) {
+	for (v = 0; s->variants[v].name; v++) {
 		double t0 = cpu_now(), dt;
 		uint64_t acc;
 
 		memset(&r, 0, sizeof(r));
-		r.name = s->variants[v];
+		r.name = s->variants[v].name;
 		if (s->run(&cfg, v, &r, err, sizeof(err))) {
 			fprintf(stderr, "bench_scenarios: %s %s: %s\n", s->name, r.name, err);
 			return 1;

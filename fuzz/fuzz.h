@@ -18,6 +18,7 @@
 int fuzz_profile(const uint8_t *data, size_t size);
 int fuzz_options(const uint8_t *data, size_t size);
 int fuzz_merge(const uint8_t *data, size_t size);
+int fuzz_diff(const uint8_t *data, size_t size);
 
 #ifdef FUZZ_LIBFUZZER
 #define FUZZ_ENTRY(fn) \

@@ -6,11 +6,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-srcs="src/core/sched.c src/core/util.c src/core/ctx/ctx_asm.c src/hw/spinlock.c
-      src/hw/cacheline.c src/hw/ipi.c src/hw/rwsem.c src/core/trace.c tests/cross/engine_main.c"
+srcs="src/engine/sched.c src/engine/util.c src/engine/ctx/ctx_asm.c src/hw/spinlock.c
+      src/hw/cacheline.c src/hw/ipi.c src/hw/rwsem.c src/hw/machine.c src/engine/trace.c src/engine/engine.c
+      src/mm/fair.c tests/cross/engine_main.c"
 flags="-std=gnu11 -O2 -D_GNU_SOURCE -Iinclude -Isrc -Itests -static"
-gcc $flags $srcs src/core/ctx/switch_x86_64.S -o "$out/x86_64"
-aarch64-linux-gnu-gcc $flags $srcs src/core/ctx/switch_aarch64.S -o "$out/aarch64"
+gcc $flags $srcs src/engine/ctx/switch_x86_64.S -o "$out/x86_64"
+aarch64-linux-gnu-gcc $flags $srcs src/engine/ctx/switch_aarch64.S -o "$out/aarch64"
 a=$("$out/x86_64")
 b=$(qemu-aarch64 "$out/aarch64")
 echo "x86_64:  $a"

@@ -25,7 +25,7 @@
 
 /* ---- the fake scenario -------------------------------------------------- */
 
-static const char *const tiny_variants[] = { "before", "after", NULL };
+static const struct sim_variant tiny_variants[] = { { "before" }, { "after" }, { NULL } };
 static const char *const tiny_modes[] = { "fifo", "lifo", NULL };
 
 static const struct sim_param tiny_params[] = {
@@ -759,8 +759,8 @@ static void test_profile_errors(void **state)
 
 	text = edited_profile("mhz = 3200\n", "mhz = 3200\nturbo = 1\n");
 	assert_int_equal(sim_profile_parse(text, "x.ini", p, err, sizeof(err)), -1);
-	snprintf(want, sizeof(want), "x.ini:%d: unknown key clock.turbo",
-		 line_of(text, "turbo"));
+	snprintf(want, sizeof(want), "x.ini:%d: unknown key clock.turbo: expected a key that "
+		 "`mmsim profiles NAME` lists", line_of(text, "turbo"));
 	assert_string_equal(err, want);
 	free(text);
 

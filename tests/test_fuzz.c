@@ -2,7 +2,7 @@
 /*
  * The parsers' fuzz targets (fuzz/), driven by a self-contained mutation
  * loop: from valid seeds (the builtin profiles, command lines, a sweep's
- * CSV), each step flips, inserts, deletes or duplicates bytes, splices in
+ * CSV, a run's JSON), each step flips, inserts, deletes or duplicates bytes, splices in
  * a token of the format (a key, "=", a newline, 2^32, 2^64-1, a NUL) or
  * another seed.  A crash, a hang (ctest's timeout) or a sanitizer report
  * fails the test.  The pseudo-random sequence is fixed, so a failure
@@ -22,6 +22,7 @@
 /* cli.c is not in a library (it holds main()'s logic): include it, as test_cli.c does. */
 #include "cli/cli.c"
 
+#include "../fuzz/fuzz_diff.c"
 #include "../fuzz/fuzz_merge.c"
 #include "../fuzz/fuzz_options.c"
 #include "../fuzz/fuzz_profile.c"
@@ -181,12 +182,40 @@ static void test_fuzz_merge(void **state)
 	fuzz_loop(fuzz_merge, seeds, (int)(sizeof(seeds) / sizeof(seeds[0])));
 }
 
+static void test_fuzz_diff(void **state)
+{
+	/* a run's JSON as `mmsim run --json` writes it, trimmed; A, 0x01, B */
+#define DIFF_RUN(seed, rt, wait) \
+		"{\n  \"mmsim_version\": \"0.1.0\",\n  \"scenario\": \"spinlock\",\n" \
+		"  \"profile\": \"skylake-sp-2s\",\n  \"seed\": " seed ",\n" \
+		"  \"params\": {\n    \"cpus\": 2,\n    \"iterations\": 10\n  },\n" \
+		"  \"variants\": [\n    {\n      \"name\": \"qspinlock\",\n" \
+		"      \"metrics\": {\n        \"runtime_s\": " rt ",\n" \
+		"        \"acquisitions\": 20.0,\n        \"contentions\": null\n      },\n" \
+		"      \"counters\": {\n        \"pgfault\": 0\n      },\n" \
+		"      \"locks\": [\n        {\n          \"name\": \"lock\",\n" \
+		"          \"acquisitions\": 20,\n          \"contentions\": 3,\n" \
+		"          \"wait_total_s\": " wait "\n        }\n      ]\n    }\n  ],\n" \
+		"  \"host\": {\n    \"seconds\": 0.01,\n    \"events\": 100\n  }\n}\n"
+	static const char *const seeds[] = {
+		DIFF_RUN("1", "3.1e-05", "0.0"),
+		DIFF_RUN("18446744073709551615", "3.4e-05", "2e-06") "\x01"
+		DIFF_RUN("9223372036854775808", "0.0", "1e-06"),
+		DIFF_RUN("2", "1", "1") "\x01{\"scenario\": \"spinlock\", \"variants\": []}",
+	};
+#undef DIFF_RUN
+
+	(void)state;
+	fuzz_loop(fuzz_diff, seeds, (int)(sizeof(seeds) / sizeof(seeds[0])));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fuzz_profile),
 		cmocka_unit_test(test_fuzz_options),
 		cmocka_unit_test(test_fuzz_merge),
+		cmocka_unit_test(test_fuzz_diff),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

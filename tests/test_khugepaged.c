@@ -684,7 +684,7 @@ static void access_phase(struct fixture *f, struct vm_area_struct *vma, struct s
 	user_access_init(&ua, vma);
 	/* The faults filled the TLB: empty it, so that the pages in order walk. */
 	if (overlap_dims)
-		tlb_flush_all(ua.tlb);
+		tlb_flush_all(ua.mmu.tlb);
 	for (k = 0; k < 256; k += 64) {
 		bool write = (k / 64) & 1;
 
@@ -699,15 +699,15 @@ static void access_phase(struct fixture *f, struct vm_area_struct *vma, struct s
 		bits = bits * 31 + (vma->ptes[i] & (PTE_YOUNG | PTE_DIRTY | PTE_PRESENT));
 	for (i = 0; i < NR_PMDS; i++)
 		bits = bits * 31 + vma->pmd_flags[i] + 7 * !!vma->pmd_huge[i];
-	trace_seen.stats[phase] = ua.tlb->stats;
+	trace_seen.stats[phase] = ua.mmu.tlb->stats;
 	trace_seen.cycles[phase] = user_access_cycles(&ua);
 	trace_seen.now[phase] = sim_now();
 	trace_seen.bits[phase] = bits;
 	trace_seen.nr_huge[phase] = vma->nr_pmd_huge;
 	trace_seen.faults[phase] = sim_engine_counters(f->e)[SIM_PGFAULT] - faults;
-	if (ua.cache)
-		memcpy(trace_seen.loads[phase], ua.cache->loads, sizeof(ua.cache->loads));
-	trace_seen.memo_hits[phase] = ua.memo.nr_hits;
+	if (ua.mmu.cache)
+		memcpy(trace_seen.loads[phase], ua.mmu.cache->loads, sizeof(ua.mmu.cache->loads));
+	trace_seen.memo_hits[phase] = ua.mmu.memo.nr_hits;
 }
 
 /* Zap the PTE of @addr by hand, so that the next access to it faults. */
@@ -871,10 +871,10 @@ static void overlap_rig_init(struct overlap_rig *r, uint32_t walk_dims)
 	assert_int_equal(cache_array_init(&r->l3, 16384, 16), 0);
 	r->path = (struct cache_path){ .l1 = &r->l1, .l2 = &r->l2, .l3 = &r->l3,
 				       .cycles = { 4, 12, 44, 224 } };
-	r->ua.tlb = &r->tlb;
-	r->ua.cache = &r->path;
-	r->ua.psc = &r->psc;
-	r->ua.asid = 1;
+	r->ua.mmu.tlb = &r->tlb;
+	r->ua.mmu.cache = &r->path;
+	r->ua.mmu.psc = &r->psc;
+	r->ua.mmu.asid = 1;
 }
 
 /* Give the rig fully associative paging-structure caches of 4 entries a level. */
@@ -965,7 +965,7 @@ static void test_overlap_walk_fill_buffers(void **state)
 
 	(void)state;
 	overlap_rig_init(&r, 1);
-	r.ua.walk_fills = true;
+	r.ua.mmu.walk_fills = true;
 	user_access_overlap(&r.ua, a, TLB_WALK, false);
 	assert_int_equal(r.ua.walk_cycles, 4 * 224);
 	assert_int_equal(r.ua.miss_cycles, 5 * 224);
@@ -1070,7 +1070,7 @@ static void test_overlap_pdpte_cache_hit(void **state)
 
 	overlap_rig_init(&r, 2);
 	overlap_rig_pdpte_cache(&r);
-	r.ua.ept_huge = true;
+	r.ua.mmu.ept_huge = true;
 	user_access_overlap(&r.ua, a, TLB_WALK, false);
 	n = nr_loads(&r.path);
 	w = r.ua.walk_cycles;
@@ -1099,18 +1099,18 @@ static void test_overlap_cycles(void **state)
 
 	(void)state;
 	/* issue 5, fill buffers 100, walkers 150, window 100: the walkers. */
-	assert_int_equal(user_access_overlap_cycles(&b, &lim, &mem), 150 * OVERLAP_UNIT);
+	assert_int_equal(mmu_overlap_cycles(&b, &lim, &mem), 150 * OVERLAP_UNIT);
 	assert_true(mem);
 	/* Window: 14400 / 72 = 200 > 150. */
 	b.window_cycles = 14400;
-	assert_int_equal(user_access_overlap_cycles(&b, &lim, &mem), 200 * OVERLAP_UNIT);
+	assert_int_equal(mmu_overlap_cycles(&b, &lim, &mem), 200 * OVERLAP_UNIT);
 	assert_true(mem);
 	/* Fill buffers: 2500 / 10 = 250 > 200. */
 	b.miss_cycles = 2500;
-	assert_int_equal(user_access_overlap_cycles(&b, &lim, &mem), 250 * OVERLAP_UNIT);
+	assert_int_equal(mmu_overlap_cycles(&b, &lim, &mem), 250 * OVERLAP_UNIT);
 	/* Issue: 5000 accesses at 1/2 cycle = 2500 cycles: not memory time. */
 	b.n = 5000;
-	assert_int_equal(user_access_overlap_cycles(&b, &lim, &mem), 2500 * OVERLAP_UNIT);
+	assert_int_equal(mmu_overlap_cycles(&b, &lim, &mem), 2500 * OVERLAP_UNIT);
 	assert_false(mem);
 	/*
 	 * The reorder buffer, back at n = 10: a loop of U = 32 micro-ops per load
@@ -1120,11 +1120,11 @@ static void test_overlap_cycles(void **state)
 	 */
 	b.n = 10;
 	lim.uops = 32;
-	assert_int_equal(user_access_overlap_cycles(&b, &lim, &mem), 14400ULL * 32 * 2880);
+	assert_int_equal(mmu_overlap_cycles(&b, &lim, &mem), 14400ULL * 32 * 2880);
 	assert_true(mem);
 	/* U = 3: 224 / 3 = 74.7 loads, more than the load buffer's 72: the fill buffers again. */
 	lim.uops = 3;
-	assert_int_equal(user_access_overlap_cycles(&b, &lim, &mem), 250 * OVERLAP_UNIT);
+	assert_int_equal(mmu_overlap_cycles(&b, &lim, &mem), 250 * OVERLAP_UNIT);
 }
 
 /*
@@ -1152,16 +1152,16 @@ static void test_overlap_bounds_pages(void **state)
 	bool mem;
 
 	(void)state;
-	assert_int_equal(user_access_overlap_cycles(&b, &lim, &mem), 14336ULL * 2 * 2 * 72 * 224);
+	assert_int_equal(mmu_overlap_cycles(&b, &lim, &mem), 14336ULL * 2 * 2 * 72 * 224);
 	assert_true(mem);
-	assert_true(user_access_overlap_cycles(&b, &lim, &mem) / (double)OVERLAP_UNIT < 1664);
+	assert_true(mmu_overlap_cycles(&b, &lim, &mem) / (double)OVERLAP_UNIT < 1664);
 	/* A walk of 96 cycles: the walkers bind, 64 x 96 / 2 = 3072 cycles. */
 	{
 		const struct overlap_batch slow = { .n = 64, .miss_cycles = 64 * 224,
 						    .walk_cycles = 64 * 96,
 						    .window_cycles = 64 * (12 + 96 + 224) };
 
-		assert_int_equal(user_access_overlap_cycles(&slow, &lim, &mem),
+		assert_int_equal(mmu_overlap_cycles(&slow, &lim, &mem),
 				 64ULL * 96 / 2 * OVERLAP_UNIT);
 	}
 }
@@ -1180,7 +1180,7 @@ static void test_overlap_ept_2m(void **state)
 
 	(void)state;
 	overlap_rig_init(&r, 2);
-	r.ua.ept_huge = true;
+	r.ua.mmu.ept_huge = true;
 	user_access_overlap(&r.ua, a, TLB_WALK, false);
 	assert_int_equal(nr_loads(&r.path), 19 + 1);
 	/* Again: all 19 entries in L1D, 4 cycles each. */
@@ -1200,7 +1200,7 @@ static void test_overlap_ept_2m(void **state)
 	 */
 	overlap_rig_init(&r, 2);
 	overlap_rig_psc(&r);
-	r.ua.ept_huge = true;
+	r.ua.mmu.ept_huge = true;
 	user_access_overlap(&r.ua, a, TLB_WALK, false);
 	before = nr_loads(&r.path);
 	user_access_overlap(&r.ua, a - 64 * 4096, TLB_WALK, false);
@@ -1233,7 +1233,7 @@ static void run_scenario(const struct scenario_ops *s, const char *profile,
 	assert_int_equal(s->validate(&cfg, err, sizeof(err)), 0);
 	for (v = 0; v < 2; v++) {
 		memset(&res[v], 0, sizeof(res[v]));
-		res[v].name = s->variants[v];
+		res[v].name = s->variants[v].name;
 		assert_int_equal(s->run(&cfg, v, &res[v], err, sizeof(err)), 0);
 	}
 }
@@ -1350,16 +1350,16 @@ static void test_madvise_under_check(void **state)
 			cfg.params[sim_scenario_param_index(d, "node_memory")] = 256ULL << 20;
 			cfg.params[sim_scenario_param_index(d, "advice")] = (uint64_t)advice;
 			assert_int_equal(d->validate(&cfg, err, sizeof(err)), 0);
-			for (v = 0; d->variants[v]; v++) {
+			for (v = 0; d->variants[v].name; v++) {
 				memset(&res, 0, sizeof(res));
-				res.name = d->variants[v];
+				res.name = d->variants[v].name;
 				assert_int_equal(d->run(&cfg, v, &res, err, sizeof(err)), 0);
 				assert_int_equal(res.counters[SIM_PGLAZYFREE], advice ? 1024 : 0);
 				assert_int_equal(res.counters[SIM_PGDEACTIVATE], 0);
 				assert_int_equal(res.counters[SIM_KHUGEPAGED_PAGES_COLLAPSED],
 						 timeline[t].collapsed);
 				/* skip-lazyfree stops at cold's first PTE of each range */
-				skip = advice && !strcmp(d->variants[v], "skip-lazyfree");
+				skip = advice && !strcmp(d->variants[v].name, "skip-lazyfree");
 				assert_int_equal(res.counters[SIM_SCAN_PMD_LACK_REFERENCED],
 						 skip ? 0 : timeline[t].lack_referenced);
 				assert_int_equal(res.counters[SIM_SCAN_PMD_PAGE_LAZYFREE],

@@ -128,22 +128,20 @@ static void test_parse_sysfs_settings(void **state)
 	assert_int_equal(live_parse_choice("a [b", v, sizeof(v)), -EINVAL);
 }
 
+/* live parses --set with run's parser, over the experiment's one table. */
 static void test_parse_values(void **state)
 {
-	const struct live_param size = { "region", LIVE_PARAM_SIZE, "16M", 1, 1ULL << 40 };
-	const struct live_param time = { "duration", LIVE_PARAM_TIME, "5s", 1, 1ULL << 50 };
-	char err[256], buf[32];
-	uint64_t v;
+	const struct scenario_ops *s = sim_scenario_find("deferred-split");
+	struct sim_run_config cfg;
+	char err[256];
 
-	assert_int_equal(live_parse_value(&size, "16M", &v, err, sizeof(err)), 0);
-	assert_int_equal(v, 16 << 20);
-	live_format_value(&size, v, buf, sizeof(buf));
-	assert_string_equal(buf, "16M");
-	assert_int_equal(live_parse_value(&time, "250ms", &v, err, sizeof(err)), 0);
-	assert_int_equal(v, 250000000);
-	assert_int_equal(live_parse_value(&size, "12Q", &v, err, sizeof(err)), -EINVAL);
+	sim_run_config_init_live(&cfg, s, NULL, 1);
+	assert_int_equal(sim_param(&cfg, "threads"), 2);	/* the live default */
+	assert_true(sim_run_config_set(&cfg, "region=16MiB", err, sizeof(err)) >= 0);
+	assert_int_equal(sim_param(&cfg, "region"), 16 << 20);
+	assert_true(sim_run_config_set(&cfg, "region=12Q", err, sizeof(err)) < 0);
 	assert_non_null(strstr(err, "region=12Q"));
-	assert_int_equal(live_parse_value(&size, "-1", &v, err, sizeof(err)), -EINVAL);
+	assert_true(sim_run_config_set(&cfg, "region=-1", err, sizeof(err)) < 0);
 }
 
 /* ---- the kernel tools' output (issue 20) ---- */

@@ -18,7 +18,7 @@
 #include "../src/mm/vmscan.c"
 #include "mmsim/scenario.h"
 #include "mm/access.h"
-#include "workloads/stress_vm.h"
+#include "experiments/reclaim-tlb/stress_vm.h"
 #include "mm_util.h"
 #include "reclaim_util.h"
 
@@ -342,7 +342,7 @@ static void run_ci_scale(uint64_t device, uint64_t duration_ms, struct sim_varia
 	set_param(&cfg, "swap_device", device);
 	for (v = 0; v < 2; v++) {
 		memset(&r[v], 0, sizeof(r[v]));
-		r[v].name = s->variants[v];
+		r[v].name = s->variants[v].name;
 		assert_int_equal(s->run(&cfg, v, &r[v], err, sizeof(err)), 0);
 	}
 }

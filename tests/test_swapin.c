@@ -197,7 +197,7 @@ static void dirty_bit_task(void *arg)
 	switch_mm_irqs_off(mm);
 	base = vm_mmap_anon(mm, NR_PAGES * PAGE_SIZE, false);
 	user_access_init(&ua, find_vma(mm, base));
-	t = ua.tlb;
+	t = ua.mmu.tlb;
 	for (page = 0; page < 3; page++)
 		user_access(&ua, base + page * PAGE_SIZE, true);	/* first touch: W|D */
 	swap_out(0);

@@ -16,7 +16,7 @@
 
 #include "cli/cli.c"
 
-static const char *const v_variants[] = { "before", "after", NULL };
+static const struct sim_variant v_variants[] = { { "before" }, { "after" }, { NULL } };
 
 static const struct sim_metric v_metrics[] = {
 	{ "wait_s", "wait (s)", 2 },
@@ -184,7 +184,7 @@ static void test_stats(void **state)
 
 /* ---- end to end: `mmsim reproduce` of a small scenario ---------------- */
 
-static const char *const small_variants[] = { "before", "after", NULL };
+static const struct sim_variant small_variants[] = { { "before" }, { "after" }, { NULL } };
 
 static const struct sim_param small_params[] = {
 	{ .key = "gain", .type = SIM_PARAM_COUNT, .def = 10, .min = 1, .max = 100,

@@ -9,6 +9,13 @@
 
 #include "mmsim/sim.h"
 
+/* ---- the clock -------------------------------------------------------- */
+
+/* Charge @cycles at the machine's clock (clock.mhz). */
+void sim_cost_cycles(uint64_t cycles);
+/* @cycles at the machine's clock, in ps (rounded down). */
+sim_time_t sim_cycles_to_ps(uint64_t cycles);
+
 /* ---- cache lines ------------------------------------------------------ */
 
 /*
@@ -31,7 +38,7 @@ sim_time_t sim_line_transfer_ps(int from, int to);
  * waits until every earlier store has completed (sim_store_drain()).
  */
 void sim_line_write_slow(struct sim_line *l);
-extern sim_time_t sim_line_hit_ps;	/* the running engine's hit cost */
+extern sim_time_t sim_line_hit_ps;	/* the current machine's hit cost (line_ps[0]) */
 static inline void sim_line_write(struct sim_line *l)
 {
 	if (l->last_writer == sim_vcpu_current->id)
@@ -197,6 +204,12 @@ int smp_call_function_many_cond(const struct cpumask *mask,
 				smp_call_func_t func, void *info, bool wait,
 				bool (*cond)(int cpu, void *info),
 				bool run_local, bool is_tlb);
+
+/*
+ * Run one queued call on this vCPU: the engine's interrupt entry calls it
+ * for each request it drains (sim_vcpu_queue_csd()).
+ */
+void sim_ipi_run_csd(struct sim_csd *csd);
 
 /* Cost charged by a handler while it runs (it may also call sim_cost_*). */
 

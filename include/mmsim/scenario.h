@@ -2,9 +2,10 @@
 /*
  * Scenarios: named experiments with variants, parameters, metrics and the
  * published numbers they reproduce.  Each scenario is a const
- * struct scenario_ops in src/scenarios/, listed once in the registry
- * (src/scenarios/registry.c).  `mmsim list`, `show`, the help text and the
- * "unknown scenario" errors are generated from that table.
+ * struct scenario_ops in its folder src/experiments/NAME/, listed once
+ * in the registry (src/experiments/registry.c).  `mmsim list`, `show`,
+ * the help text and the "unknown scenario" errors are generated from
+ * that table.
  */
 #ifndef MMSIM_SCENARIO_H
 #define MMSIM_SCENARIO_H
@@ -37,12 +38,33 @@ struct sim_param {
 	const char *help;
 	const char *const *choices;	/* SIM_PARAM_ENUM: NULL-terminated */
 	bool cpus_default;		/* unless set: the profile's CPUs (capped to max) */
+	/*
+	 * Live runs (`mmsim live`, `mmsim compare`, docs/live.md).  @live: the
+	 * live workload takes this parameter too, with the same name, values
+	 * and meaning; else it is the model's alone (`live` refuses it,
+	 * `compare` gives it to the simulated side only).  @has_live_def: a
+	 * live run, and the simulated side of `compare`, default to @live_def
+	 * rather than @def (a workload sized for a small machine: 2 threads,
+	 * not 80).
+	 */
+	bool live;
+	bool has_live_def;
+	uint64_t live_def;
 };
 
 struct sim_metric {
 	const char *key;		/* contract name, snake_case */
 	const char *label;		/* row label in the table */
 	int decimals;			/* digits after the point in the table */
+	const char *unit;		/* of its value: "s", "%", "pages" */
+	/*
+	 * Live runs: @live_counter, the change over the run of a kernel
+	 * counter ("TLB" and "CAL": rows of /proc/interrupts; else a
+	 * /proc/vmstat counter); or @no_live, why no live run can measure it;
+	 * neither: the live workload (or live mode's perf lock) measures it.
+	 */
+	const char *live_counter;
+	const char *no_live;
 };
 
 /* An interval [lo, hi]; lo == hi == 0: none declared. */
@@ -97,6 +119,20 @@ struct sim_variant_result {
 	uint32_t irq_call[SIM_MAX_CPUS];	/* function-call interrupts per CPU (CAL) */
 };
 
+struct mm_variant;
+struct live_ops;
+
+/*
+ * One variant of an experiment, a column of its table: its name and what
+ * it changes in the kernel model (struct mm_variant, src/mm/mm.h), NULL
+ * for an experiment of the engine alone.  An experiment's variants are one
+ * table of these, terminated by name == NULL.
+ */
+struct sim_variant {
+	const char *name;
+	const struct mm_variant *mm;
+};
+
 /* The effective configuration of one run. */
 struct sim_run_config {
 	const struct scenario_ops *scenario;
@@ -111,7 +147,7 @@ struct scenario_ops {
 	const char *summary;			/* one line for `mmsim list` */
 	const char *description;		/* a paragraph for `mmsim show` */
 	const char *profile;			/* default profile name */
-	const char *const *variants;		/* NULL-terminated */
+	const struct sim_variant *variants;	/* terminated by name == NULL */
 	const char *baseline;			/* the "before" column */
 	const char *changed;			/* the "after" column */
 	const struct sim_param *params;		/* terminated by key == NULL */
@@ -138,6 +174,22 @@ struct scenario_ops {
 	/* Optional: metrics across variants (e.g. relative to a baseline). */
 	void (*finish)(const struct sim_run_config *cfg,
 		       struct sim_variant_result *res, int nr);
+	/*
+	 * Optional: the same workload on the running kernel (its live.c,
+	 * src/live/live_internal.h), for `mmsim live` and `mmsim compare`.
+	 */
+	const struct live_ops *live;
+	/*
+	 * Live runs: the variant that models the running (mainline) kernel,
+	 * which `compare` and `validate` simulate beside it (NULL: @baseline);
+	 * the parameter that counts the workload's tasks, which `validate`
+	 * sets to each thread count (NULL: a fixed set of tasks); and the
+	 * KEY=VALUE settings of a validation run (NULL-terminated, or NULL),
+	 * long enough for a stable median where a live default is not.
+	 */
+	const char *mainline;
+	const char *tasks_param;
+	const char *const *validate_sets;
 };
 
 /* The registry. */
@@ -153,6 +205,18 @@ int sim_scenario_variant_index(const struct scenario_ops *s, const char *name);
 /* @cfg zeroed, then @s at its default parameters on @profile with @seed. */
 void sim_run_config_init(struct sim_run_config *cfg, const struct scenario_ops *s,
 			 const struct sim_profile *profile, uint64_t seed);
+/* The same at the defaults of a live run (sim_param.live_def where given). */
+void sim_run_config_init_live(struct sim_run_config *cfg, const struct scenario_ops *s,
+			      const struct sim_profile *profile, uint64_t seed);
+
+/*
+ * The scenario @name of @registry (with @live, only those with a live
+ * form), or NULL with one line in @err: "unknown scenario NAME: expected
+ * one of a, b, c".
+ */
+const struct scenario_ops *sim_scenario_lookup(const struct scenario_ops *const *registry,
+					       const char *name, bool live, char *err,
+					       size_t len);
 
 /*
  * Set one parameter of @cfg from "KEY=VALUE" (the text of --set).  Returns

@@ -3,7 +3,7 @@
  * mmsim engine API: virtual time, virtual CPUs, tasks as coroutines.
  *
  * Virtual time is an integer count of picoseconds.  The scheduler always
- * resumes the vCPU with the smallest (time, id, seq); see src/core/sched.c
+ * resumes the vCPU with the smallest (time, id, seq); see src/engine/sched.c
  * and docs/design.md for the rules (sync points, run-ahead quantum).
  *
  * Model code charges its cost as it goes (sim_cost_ns(), sim_cost_cycles())
@@ -94,13 +94,13 @@ struct sim_wait_info {
  *
  * A task runs on one vCPU at a time (@vcpu).  It starts where it is
  * created, or where fork placement puts it (sim_task_fork()), and moves
- * to another when it wakes up (select_task_rq(), src/core/sched.c) or
+ * to another when it wakes up (select_task_rq_fair(), src/mm/fair.c) or
  * when a vCPU pulls it from a run queue (newly-idle balancing, the tick's
  * balancer), unless @pinned (a per-CPU kthread, or a test that places
  * tasks by hand).
  */
 struct sim_task {
-	struct sim_ctx *ctx;		/* saved registers; see src/core/ctx */
+	struct sim_ctx *ctx;		/* saved registers; see src/engine/ctx */
 	void *stack;			/* base of the mmap'ed stack */
 	size_t stack_size;
 	void *asan_fake_stack;		/* ASan fiber bookkeeping */
@@ -264,9 +264,6 @@ static inline void sim_cost_ns(uint64_t ns)
 {
 	sim_cost_ps(ns * SIM_NS);
 }
-/* Cycles at the profile's clock. */
-void sim_cost_cycles(uint64_t cycles);
-sim_time_t sim_cycles_to_ps(uint64_t cycles);
 
 /* Wait until this vCPU is the earliest; take due interrupts if enabled. */
 void sim_sync(void);
@@ -300,6 +297,13 @@ static inline uint64_t sim_rand(void)
 }
 
 /* ---- interrupts ------------------------------------------------------ */
+struct sim_csd;
+/*
+ * Queue the function call @csd on @target, to be taken at or after
+ * csd->arrival (src/hw/ipi.c); returns true if @target's queue was empty,
+ * when the sender raises an interrupt.
+ */
+bool sim_vcpu_queue_csd(struct sim_vcpu *target, struct sim_csd *csd);
 void local_irq_disable(void);
 void local_irq_enable(void);
 static inline bool irqs_disabled(void)

@@ -16,6 +16,12 @@
  * mmsim_main() prints it as "mmsim: error: ..." and returns 2.  A
  * scenario's run() failing is an internal failure: exit code 1.
  *
+ * `mmsim --dry-run COMMAND ...` parses a command line as the command
+ * would (its options, scenarios, variants, --set keys and values, --cost
+ * keys, profiles) and stops before anything runs: 0, or 2 with the usual
+ * error line.  tests/docs_commands.sh passes every command the docs quote
+ * through it.
+ *
  * The tests include this file (tests/test_cli.c, test_fuzz.c,
  * test_verdict.c) and take the headers it includes as theirs.
  */
@@ -35,6 +41,137 @@
 #include "mmsim/profile.h"
 #include "mmsim/trace.h"
 
+/*
+ * Configure @s as the command would (profile, --cost, --set, --variant,
+ * --baseline), then drop the configuration.  Return: 0, or 2 with c->msg.
+ */
+static int cli_dry_prepare(struct cli *c, const struct scenario_ops *s,
+			   const struct cli_args *a)
+{
+	struct cli_prep p;
+	int ret;
+
+	ret = cli_prepare(c, s, a, &p);
+	cli_prep_release(&p);
+	return ret;
+}
+
+/*
+ * sweep --vary KEY=V1,V2,...: every value of every key, each as one --set
+ * beside the command's own.  Return: 0, or 2 with c->msg.
+ */
+static int cli_dry_vary(struct cli *c, const struct scenario_ops *s,
+			const struct cli_args *a)
+{
+	static char one[CLI_ERR];
+	struct cli_args b;
+	const char *v, *end;
+	size_t klen;
+	int k, ret;
+
+	for (k = 0; k < a->nr_vary; k++) {
+		v = strchr(a->vary[k], '=');
+		if (!v || v == a->vary[k] || !v[1])
+			return cli_fail(c, "--vary %s: expected KEY=V1,V2,...", a->vary[k]);
+		klen = (size_t)(v - a->vary[k]);
+		for (v++; *v; v = *end ? end + 1 : end) {
+			end = strchr(v, ',');
+			if (!end)
+				end = v + strlen(v);
+			snprintf(one, sizeof(one), "%.*s=%.*s", (int)klen, a->vary[k],
+				 (int)(end - v), v);
+			b = *a;
+			if (b.nr_sets >= CLI_MAX_SETS)
+				return cli_fail(c, "--vary %s: too many --set", a->vary[k]);
+			b.sets[b.nr_sets++] = one;
+			ret = cli_dry_prepare(c, s, &b);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+/*
+ * cli_dry_run() - parse @argv as the command @cmd would, and run nothing
+ *
+ * run, reproduce, sweep and sensitivity configure every scenario they
+ * name (sweep: at every value of --vary); merge and diff check their
+ * options and operands; live and compare (which parse their own options
+ * in src/live) only their scenario; the commands that print and change
+ * nothing (list, show, profiles NAME, help, ...) run into /dev/null.
+ *
+ * Return: 0, or 2 with c->msg filled.
+ */
+static int cli_dry_run(struct cli *c, const struct cli_cmd *cmd, int argc, char **argv)
+{
+	const struct scenario_ops *s;
+	struct cli_args a;
+	FILE *null, *out;
+	unsigned bits;
+	int k, ret;
+
+	for (k = 1; k < argc; k++)
+		if (!strcmp(argv[k], "--help") || !strcmp(argv[k], "-h"))
+			return 0;	/* its help, which runs nothing */
+	if (cmd->fn == cmd_run || cmd->fn == cmd_reproduce || cmd->fn == cmd_sweep ||
+	    cmd->fn == cmd_sensitivity) {
+		bits = cmd->fn == cmd_sensitivity ? CLI_SWEEP | CLI_RUN : cmd->opts;
+		ret = cli_parse_args(c, argc, argv, bits, cmd->name, &a);
+		if (!ret && cmd->fn == cmd_sweep)
+			ret = cli_shards_check(c, &a);
+		if (ret)
+			return ret;
+		if (cmd->fn != cmd_reproduce && a.nr_pos != 1)
+			return cli_fail(c, "%s: expected one scenario, got %d operands",
+					cmd->name, a.nr_pos);
+		if (cmd->fn == cmd_reproduce && a.nr_sets && a.nr_pos != 1)
+			return cli_fail(c, "reproduce --set %s: expected exactly one SCENARIO "
+					"named, whose parameter it sets", a.sets[0]);
+		for (k = 0; k < a.nr_pos; k++) {
+			s = cli_find_scenario(c, a.pos[k]);
+			if (!s)
+				return 2;
+			ret = cli_dry_prepare(c, s, &a);
+			if (!ret && cmd->fn == cmd_sweep)
+				ret = cli_dry_vary(c, s, &a);
+			if (ret)
+				return ret;
+		}
+		/* reproduce with no scenario: every published experiment */
+		for (k = 0; !a.nr_pos && cmd->fn == cmd_reproduce && c->registry[k]; k++)
+			if (c->registry[k]->published && c->registry[k]->published[0].variant &&
+			    (ret = cli_dry_prepare(c, c->registry[k], &a)))
+				return ret;
+		return 0;
+	}
+	if (cmd->fn == cmd_merge)
+		return cli_parse_args(c, argc, argv, CLI_MERGE, cmd->name, &a);
+	if (cmd->fn == cmd_diff)
+		return argc == 3 ? 0 : cli_fail(c, "diff: expected two files, got %d operands",
+						argc - 1);
+	if (cmd->fn == cmd_validate)
+		return cli_validate_dry_run(c, argc, argv);
+	if (cmd->fn == cmd_live || cmd->fn == cmd_compare) {
+		if (argc < 2 || argv[1][0] == '-')
+			return cli_fail(c, "%s: expected a scenario first", cmd->name);
+		return cli_find_scenario(c, argv[1]) ? 0 : 2;
+	}
+	if (cmd->fn == cmd_profiles)
+		for (k = 1; k < argc; k++)
+			if (!strcmp(argv[k], "--from-host"))
+				return 0;	/* it would measure this machine */
+	null = fopen("/dev/null", "w");
+	if (!null)
+		return cli_fail(c, "--dry-run: cannot open /dev/null") - 1;
+	out = c->out;
+	c->out = null;
+	ret = cmd->fn(c, argc, argv);
+	c->out = out;
+	fclose(null);
+	return ret;
+}
+
 /**
  * mmsim_main() - the mmsim command line
  * @argc: argument count
@@ -51,6 +188,7 @@ int mmsim_main(int argc, char **argv,
 {
 	struct cli *c;
 	const char *cmd;
+	bool dry = false;
 	size_t n;
 	int i, ret;
 
@@ -63,6 +201,11 @@ int mmsim_main(int argc, char **argv,
 	c->out = out;
 	c->err = err;
 	c->prog = argc > 0 ? argv[0] : "mmsim";
+	if (argc >= 2 && !strcmp(argv[1], "--dry-run")) {
+		dry = true;
+		argv++;
+		argc--;
+	}
 	if (argc < 2) {
 		ret = cli_fail(c, "expected a command: try mmsim help");
 		goto out_report;
@@ -82,6 +225,10 @@ int mmsim_main(int argc, char **argv,
 			n += (size_t)snprintf(c->msg + n, sizeof(c->msg) - n, "%s %s",
 					      i ? "," : "", cli_cmds[i].name);
 		ret = 2;
+		goto out_report;
+	}
+	if (dry) {
+		ret = cli_dry_run(c, &cli_cmds[i], argc - 1, argv + 1);
 		goto out_report;
 	}
 	for (int k = 2; k < argc && !cli_cmds[i].own_help; k++)

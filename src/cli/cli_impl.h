@@ -146,6 +146,7 @@ int cmd_profiles(struct cli *c, int argc, char **argv);
 int cmd_live(struct cli *c, int argc, char **argv);
 int cmd_compare(struct cli *c, int argc, char **argv);
 int cmd_validate(struct cli *c, int argc, char **argv);
+int cli_validate_dry_run(struct cli *c, int argc, char **argv);
 int cmd_help(struct cli *c, int argc, char **argv);
 int cmd_version(struct cli *c, int argc, char **argv);
 int cmd_man(struct cli *c, int argc, char **argv);

@@ -7,6 +7,7 @@
  * percentage of A.  Two files of different scenarios, a file that is not
  * the JSON of one run, or a missing file: one line, exit 2.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <jansson.h>
 #include <math.h>
@@ -14,15 +15,79 @@
 #include <string.h>
 
 #include "cli/cli_impl.h"
+#include "mmsim/input.h"
+
+/*
+ * The most diff reads of one file: a run's JSON is a few hundred KiB (at
+ * most SIM_MAX_VARIANTS variants of metrics, counters and locks); more is
+ * not one (and an endless pipe never ends).
+ */
+#define DIFF_MAX_BYTES		((size_t)64 << 20)
+
+/*
+ * Seeds are unsigned 64-bit numbers (sim_print_json() writes them so) and
+ * jansson's integers signed: a seed of 2^63 or more ("seed" or "first"
+ * followed by a number above INT64_MAX) is rewritten as its two's
+ * complement, which diff prints back as unsigned.  Returns the new text
+ * (at most one byte longer per seed), to free(), or NULL.
+ */
+static char *diff_signed_seeds(const char *text, size_t *len)
+{
+	char *o = malloc(*len * 2 + 1), *q = o;
+	const char *p = text;
+
+	if (!o)
+		return NULL;
+	while (*p) {
+		const char *d = NULL;
+		char *end;
+		unsigned long long v;
+
+		if (!strncmp(p, "\"seed\":", 7))
+			d = p + 7;
+		else if (!strncmp(p, "\"first\":", 8))
+			d = p + 8;
+		if (!d) {
+			*q++ = *p++;
+			continue;
+		}
+		memcpy(q, p, (size_t)(d - p));
+		q += d - p;
+		p = d;
+		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+			*q++ = *p++;
+		if (*p < '0' || *p > '9')
+			continue;
+		errno = 0;
+		v = strtoull(p, &end, 10);
+		if (errno || v <= INT64_MAX || *end == '.' || *end == 'e' || *end == 'E')
+			continue;
+		q += sprintf(q, "%lld", (long long)v);
+		p = end;
+	}
+	*q = '\0';
+	*len = (size_t)(q - o);
+	return o;
+}
 
 /* Load @path as the JSON of one run: 0, or 2 with c->msg set. */
 static int diff_load(struct cli *c, const char *path, json_t **out)
 {
+	char why[CLI_ERR], *text, *seeds;
 	json_error_t jerr;
-	json_t *doc = json_load_file(path, 0, &jerr), *v;
-	size_t i;
+	json_t *doc, *v;
+	size_t i, len;
 
 	*out = NULL;
+	if (sim_input_read(path, DIFF_MAX_BYTES, "the --json file of one `mmsim run`",
+			   &text, &len, why, sizeof(why)))
+		return cli_fail(c, "diff %s", why);
+	seeds = diff_signed_seeds(text, &len);
+	free(text);
+	if (!seeds)
+		return cli_fail(c, "out of memory") - 1;
+	doc = json_loadb(seeds, len, 0, &jerr);
+	free(seeds);
 	if (!doc)
 		return cli_fail(c, "diff %s: cannot read it as JSON (line %d: %s): expected the "
 				"--json file of one `mmsim run`", path, jerr.line, jerr.text);
@@ -144,11 +209,11 @@ int cmd_diff(struct cli *c, int argc, char **argv)
 		ret = cli_fail(c, "out of memory") - 1;
 		goto out;
 	}
-	fprintf(c->out, "scenario %s\nA: %s (seed %" JSON_INTEGER_FORMAT ", profile %s)\n"
-		"B: %s (seed %" JSON_INTEGER_FORMAT ", profile %s)\n", sa, argv[1],
-		json_integer_value(json_object_get(a, "seed")),
+	fprintf(c->out, "scenario %s\nA: %s (seed %" PRIu64 ", profile %s)\n"
+		"B: %s (seed %" PRIu64 ", profile %s)\n", sa, argv[1],
+		(uint64_t)json_integer_value(json_object_get(a, "seed")),
 		json_string_value(json_object_get(a, "profile")) ?: "-", argv[2],
-		json_integer_value(json_object_get(b, "seed")),
+		(uint64_t)json_integer_value(json_object_get(b, "seed")),
 		json_string_value(json_object_get(b, "profile")) ?: "-");
 	pa = json_object_get(a, "params");
 	pb = json_object_get(b, "params");

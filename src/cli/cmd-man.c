@@ -36,7 +36,7 @@ int cmd_man(struct cli *c, int argc, char **argv)
 	int i, k;
 
 	if (argc > 1)
-		return cli_fail(c, "man %s: takes no operand", argv[1]);
+		return cli_fail(c, "man %s: takes no operand: expected none", argv[1]);
 	fprintf(f, ".TH MMSIM 1 \"\" \"mmsim %s\" \"User Commands\"\n.SH NAME\n", MMSIM_VERSION);
 	fprintf(f, "mmsim \\- a deterministic simulator of Linux memory\\-management hot paths\n");
 	fprintf(f, ".SH SYNOPSIS\n.B mmsim\n.I COMMAND\n[\\fIoptions\\fR]\n.SH COMMANDS\n");

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "cli/cli_impl.h"
+#include "mmsim/input.h"
 #include "mmsim/profile.h"
 
 /*
@@ -31,38 +32,67 @@
 
 int cli_merge_read(struct cli *c, struct merge_file *f)
 {
-	FILE *fp = fopen(f->path, "r");
-	struct sim_out o;
-	char buf[65536];
-	size_t n;
+	char why[CLI_ERR];
 
-	if (!fp)
-		return cli_fail(c, "merge %s: cannot read it (%s): expected a CSV written by mmsim sweep",
-				f->path, strerror(errno));
-	sim_out_init_buffer(&o);
-	while ((n = fread(buf, 1, sizeof(buf), fp)) > 0) {
-		const char *why = NULL;
+	if (sim_input_read(f->path, MERGE_MAX_BYTES, "a CSV written by mmsim sweep",
+			   &f->text, &f->len, why, sizeof(why)))
+		return cli_fail(c, "merge %s", why);
+	return 0;
+}
 
-		if (memchr(buf, '\0', n))
-			why = "a NUL byte: expected a CSV text file";
-		else if (o.len + n > MERGE_MAX_BYTES)
-			why = "longer than 256 MiB: expected the CSV of a sweep's shard";
-		if (why) {
-			fclose(fp);
-			sim_out_release(&o);
-			return cli_fail(c, "merge %s: %s", f->path, why);
+/*
+ * Check one row of @path (line @line), @row to @end (the newline), against
+ * the header's @nf fields and the first row's scenario @scn (@scn_len
+ * bytes): @nf fields, none quoted, none empty but the value; the seed a
+ * decimal number; the value empty (a metric the variant did not set) or a
+ * number.  Returns 0, or 2 with c->msg naming the line.
+ */
+static int merge_check_row(struct cli *c, const char *path, size_t line, const char *row,
+			   const char *end, size_t nf, const char *scn, size_t scn_len)
+{
+	const char *f = row, *comma;
+	size_t k;
+
+	for (k = 0; k < nf; k++, f = comma + 1) {
+		size_t len;
+
+		comma = memchr(f, ',', (size_t)(end - f));
+		if (!comma)
+			comma = end;
+		len = (size_t)(comma - f);
+		if (k + 1 < nf && comma == end)
+			return cli_fail(c, "merge %s:%zu: %zu fields: expected %zu, as the header has",
+					path, line, k + 1, nf);
+		if (memchr(f, '"', len))
+			return cli_fail(c, "merge %s:%zu: field %zu is quoted: expected the plain fields mmsim sweep writes",
+					path, line, k + 1);
+		if (!len && k + 1 < nf)
+			return cli_fail(c, "merge %s:%zu: field %zu is empty: expected a value in every column but the last",
+					path, line, k + 1);
+		if (!k && (len != scn_len || memcmp(f, scn, len)))
+			return cli_fail(c, "merge %s:%zu: scenario %.*s: expected %.*s, the scenario of the first row",
+					path, line, (int)(len > 64 ? 64 : len), f, (int)scn_len, scn);
+		if (k == nf - 4 || (k == nf - 1 && len)) {
+			char num[64], *e;
+
+			snprintf(num, sizeof(num), "%.*s", (int)(len < 63 ? len : 63), f);
+			errno = 0;
+			if (k == nf - 4)
+				(void)strtoull(num, &e, 10);
+			else
+				(void)strtod(num, &e);
+			if (len >= 63 || *e || errno == EINVAL ||
+			    (k == nf - 4 && (errno || num[0] < '0' || num[0] > '9')))
+				return cli_fail(c, "merge %s:%zu: %s %.*s: expected %s", path, line,
+						k == nf - 4 ? "seed" : "value", (int)(len > 64 ? 64 : len), f,
+						k == nf - 4 ? "a decimal number below 2^64" :
+						"a number, or nothing");
 		}
-		sim_out_write(&o, buf, n);
 	}
-	if (ferror(fp) || o.failed) {
-		fclose(fp);
-		sim_out_release(&o);
-		return cli_fail(c, "merge %s: reading failed: expected a readable file", f->path);
-	}
-	fclose(fp);
-	f->text = o.buf ? o.buf : strdup("");
-	f->len = o.len;
-	return f->text ? 0 : cli_fail(c, "out of memory") - 1;
+	if (f <= end)
+		return cli_fail(c, "merge %s:%zu: more than %zu fields: expected %zu, as the header has",
+				path, line, nf, nf);
+	return 0;
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -170,7 +200,8 @@ int cmd_merge(struct cli *c, int argc, char **argv)
 	struct sim_out o;
 	struct cli_args a;
 	char **keys = NULL;
-	size_t nr_keys = 0, cap_keys = 0, hlen = 0, i;
+	size_t nr_keys = 0, cap_keys = 0, hlen = 0, i, nf = 0, line, scn_len = 0;
+	const char *scn = NULL;
 	int ret, k;
 
 	ret = cli_parse_args(c, argc, argv, CLI_MERGE, "merge", &a);
@@ -208,6 +239,8 @@ int cmd_merge(struct cli *c, int argc, char **argv)
 		}
 		if (!k) {
 			hlen = (size_t)(nl - f[0].text) + 1;
+			for (nf = 1, i = 0; i + 1 < hlen; i++)
+				nf += f[0].text[i] == ',';
 		} else if ((size_t)(nl - f[k].text) + 1 != hlen ||
 			   memcmp(f[k].text, f[0].text, hlen)) {
 			ret = cli_fail(c, "merge %s: its header differs from that of %s: expected shards of one sweep",
@@ -217,9 +250,16 @@ int cmd_merge(struct cli *c, int argc, char **argv)
 		f[k].rows = nl + 1;
 		sim_out_write(&o, f[k].rows, f[k].len - hlen);
 		/* Each row's key (all but the value), for the duplicate check. */
-		for (nl = f[k].rows; *nl; ) {
+		for (nl = f[k].rows, line = 2; *nl; line++) {
 			const char *end = strchr(nl, '\n'), *comma = end;
 
+			if (!scn) {
+				scn = nl;
+				scn_len = strcspn(nl, ",\n");
+			}
+			ret = merge_check_row(c, f[k].path, line, nl, end, nf, scn, scn_len);
+			if (ret)
+				goto out_free;
 			while (comma > nl && comma[-1] != ',')
 				comma--;
 			if (nr_keys == cap_keys) {

@@ -29,7 +29,8 @@ int cmd_reproduce(struct cli *c, int argc, char **argv)
 			return 2;
 		for (k = 0; k < nr; k++)
 			if (scn[k] == scn[nr])
-				return cli_fail(c, "reproduce %s: given twice", a.pos[i]);
+				return cli_fail(c, "reproduce %s: given twice: expected each scenario once",
+						a.pos[i]);
 		nr++;
 	}
 	if (a.nr_sets && a.nr_pos != 1)

@@ -66,7 +66,7 @@ static int sens_add(struct cli *c, struct sens_point *pts, int *nr, const char *
 	va_list ap;
 
 	if (*nr >= SENS_MAX_POINTS)
-		return cli_fail(c, "sensitivity: more than %d points", SENS_MAX_POINTS);
+		return cli_fail(c, "sensitivity: more than %d points: expected fewer", SENS_MAX_POINTS);
 	memset(&pts[*nr], 0, sizeof(pts[*nr]));
 	pts[*nr].kind = kind;
 	pts[*nr].hi = hi;

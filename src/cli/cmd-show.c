@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cli_impl.h"
+#include "live/live_internal.h"
 
 static const char *param_type_name(const struct sim_param *p)
 {
@@ -44,15 +45,18 @@ int cmd_show(struct cli *c, int argc, char **argv)
 	if (s->description)
 		fprintf(c->out, "\n%s\n", s->description);
 	fprintf(c->out, "\nprofile: %s\n", s->profile ? s->profile : "-");
+	if (s->live)
+		fprintf(c->out, "live: %s (mmsim live %s, mmsim compare %s; docs/live.md)\n",
+			s->live->summary, s->name, s->name);
 	fprintf(c->out, "variants:");
-	for (i = 0; s->variants && s->variants[i]; i++) {
+	for (i = 0; s->variants && s->variants[i].name; i++) {
 		const char *role = "";
 
-		if (s->baseline && !strcmp(s->variants[i], s->baseline))
+		if (s->baseline && !strcmp(s->variants[i].name, s->baseline))
 			role = " (baseline)";
-		if (s->changed && !strcmp(s->variants[i], s->changed))
+		if (s->changed && !strcmp(s->variants[i].name, s->changed))
 			role = " (changed)";
-		fprintf(c->out, " %s%s", s->variants[i], role);
+		fprintf(c->out, " %s%s", s->variants[i].name, role);
 	}
 	fprintf(c->out, "\n\nparameters:\n");
 	for (i = 0; s->params && s->params[i].key; i++)
@@ -76,17 +80,35 @@ int cmd_show(struct cli *c, int argc, char **argv)
 			sim_param_format(q, q->max, hi, sizeof(hi));
 			fprintf(c->out, "[%s..%s]", lo, hi);
 		}
-		fprintf(c->out, "  %s%s\n", q->help ? q->help : "",
+		fprintf(c->out, "  %s%s", q->help ? q->help : "",
 			q->cpus_default ? "; default: the profile's CPUs" : "");
+		/* live runs: the default there, or that only the simulation takes it */
+		sim_param_format(q, q->live_def, def, sizeof(def));
+		if (s->live && q->live && q->has_live_def)
+			fprintf(c->out, "; live default: %s", def);
+		else if (s->live && !q->live)
+			fprintf(c->out, "; simulated only%s%s", q->has_live_def ?
+				", under compare: " : "", q->has_live_def ? def : "");
+		fprintf(c->out, "\n");
 	}
 	fprintf(c->out, "\nmetrics:\n");
 	w = 0;
 	for (i = 0; s->metrics && s->metrics[i].key; i++)
 		if (strlen(s->metrics[i].key) > w)
 			w = strlen(s->metrics[i].key);
-	for (i = 0; s->metrics && s->metrics[i].key; i++)
-		fprintf(c->out, "  %-*s  %s\n", (int)w, s->metrics[i].key,
-			s->metrics[i].label ? s->metrics[i].label : "");
+	for (i = 0; s->metrics && s->metrics[i].key; i++) {
+		const struct sim_metric *m = &s->metrics[i];
+
+		fprintf(c->out, "  %-*s  %s [%s]", (int)w, m->key, m->label ? m->label : "",
+			m->unit ? m->unit : "-");
+		if (s->live && m->live_counter)
+			fprintf(c->out, "; live: its change over the run in %s %s",
+				strcmp(m->live_counter, "TLB") && strcmp(m->live_counter, "CAL") ?
+				"/proc/vmstat" : "/proc/interrupts, row", m->live_counter);
+		else if (s->live && m->no_live)
+			fprintf(c->out, "; live: unavailable (%s)", m->no_live);
+		fprintf(c->out, "\n");
+	}
 	if (s->published && s->published[0].variant) {
 		fprintf(c->out, "\npublished (%s):\n",
 			s->published_source ? s->published_source : "no source given");

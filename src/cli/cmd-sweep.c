@@ -256,7 +256,8 @@ static int sweep_axis_fill(struct cli *c, struct sweep *sw, struct sweep_axis *a
 			return 2;
 		for (k = 0; k < ax->nr; k++)
 			if (ax->val[k] == v)
-				return cli_fail(c, "--vary %s: value %s given twice", arg, val);
+				return cli_fail(c, "--vary %s: value %s given twice: expected each value once",
+						arg, val);
 		ax->val[ax->nr++] = v;
 		if (!end)
 			break;
@@ -309,7 +310,8 @@ static int sweep_key_taken(struct cli *c, const struct sweep *sw, const char *ar
 
 	for (k = 0; k < sw->nr_axes; k++)
 		if (!strcmp(sw->axis[k].key, key))
-			return cli_fail(c, "--vary %s: %s is varied twice", arg, key);
+			return cli_fail(c, "--vary %s: %s is varied twice: expected each key once",
+					arg, key);
 	for (k = 0; k < nr; k++)
 		if (!strncmp(given[k], key, n) && given[k][n] == '=')
 			return cli_fail(c, "--vary %s: %s is also given with %s %s: expected one of them",
@@ -537,7 +539,7 @@ static int sweep_child_run(const struct sweep *sw, uint64_t r, struct sim_out *o
 	for (i = 0; i < sw->nr_var; i++) {
 		char err[CLI_ERR] = "";
 
-		res[i].name = s->variants[sw->vidx[i]];
+		res[i].name = s->variants[sw->vidx[i]].name;
 		if (s->run(&cfg, sw->vidx[i], &res[i], err, sizeof(err))) {
 			sim_out_printf(o, "variant %s: %s", res[i].name,
 				       err[0] ? err : "the run failed");
@@ -794,7 +796,7 @@ static int sweep_plot(struct cli *c, const struct sweep *sw,
 				size_t n;
 
 				n = (size_t)snprintf(se->title, sizeof(se->title), "%s",
-						     sw->s->variants[sw->vidx[v]]);
+						     sw->s->variants[sw->vidx[v]].name);
 				for (k = 1; k < sw->nr_axes && n < sizeof(se->title); k++)
 					n += (size_t)snprintf(se->title + n, sizeof(se->title) - n,
 							      ", %s=%s", sw->axis[k].key,
@@ -1020,7 +1022,7 @@ static void sweep_row_key(const struct sweep *sw, uint64_t r, uint64_t seed, int
 		n += (size_t)snprintf(buf + n, len - n, ",%s", sw->fixed[k].text);
 	if (n < len)
 		snprintf(buf + n, len - n, ",%" PRIu64 ",%s,%s,", seed,
-			 sw->s->variants[sw->vidx[v]], sw->s->metrics[m].key);
+			 sw->s->variants[sw->vidx[v]].name, sw->s->metrics[m].key);
 }
 
 /*

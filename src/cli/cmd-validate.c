@@ -47,24 +47,27 @@
 #define VALIDATE_MAX_EXPS 8
 
 /*
- * What validate needs of an experiment beyond its definition: the
- * parameter that counts its tasks (NULL: a fixed set of tasks, run at its
- * defaults only), the simulated variant that models a mainline kernel, and
- * the settings of a validation-size run, for both sides.
+ * An experiment with a live form, as validate runs it: its definition
+ * gives the variant that models the running kernel (scenario_ops.mainline,
+ * else its baseline), the parameter that counts its tasks (tasks_param;
+ * NULL: a fixed set of tasks, run once at its defaults) and the settings
+ * of a validation run (validate_sets).
  */
 struct validate_exp {
 	const char *name;
 	const char *threads_key;
 	const char *variant;
-	const char *const sets[4];
+	const char *const *sets;	/* NULL-terminated, or NULL */
 };
 
-static const struct validate_exp validate_exps[] = {
-	/* mainline does not queue mTHPs on the deferred split list at fault */
-	{ "deferred-split", "threads", "unqueued", { "rounds=20", NULL } },
-	{ "reclaim-tlb", "workers", "before", { "duration=5s", NULL } },
-	{ "khugepaged-cold", NULL, "before", { NULL } },
-};
+static void validate_exp_of(const struct scenario_ops *s, struct validate_exp *x)
+{
+	x->name = s->name;
+	x->threads_key = s->tasks_param;
+	x->variant = s->mainline ? s->mainline : s->baseline ? s->baseline :
+		     s->variants[0].name;
+	x->sets = s->validate_sets;
+}
 
 /* The tolerance of a near-zero live value, by the metric's unit. */
 static double validate_abs_tol(const char *key)
@@ -246,6 +249,7 @@ static struct validate_point *validate_point(struct validate_point **pts, int *n
 }
 
 struct validate_opts {
+	struct validate_exp exps_buf[VALIDATE_MAX_EXPS];
 	const struct validate_exp *exps[VALIDATE_MAX_EXPS];
 	int nr_exps;
 	int threads[VALIDATE_MAX_THREADS];
@@ -265,7 +269,7 @@ static int validate_usage(struct cli *c)
 		"                      [--band PCT] [--set KEY=VALUE]... [--json FILE] [--plot FILE] [--check]\n"
 		"Runs each experiment that has a live form on this kernel and simulated on a\n"
 		"profile of this machine, at each thread count, and judges sim/live per metric.\n"
-		"  EXPERIMENT        deferred-split, reclaim-tlb, khugepaged-cold (default: all)\n"
+		"  EXPERIMENT        an experiment with a live form (mmsim live --help; default: all)\n"
 		"  --profile FILE    the simulated side's machine (default: `mmsim calibrate --quick`,\n"
 		"                    else `mmsim profiles --from-host`)\n"
 		"  --threads LIST    thread counts, e.g. 1,2,4 (default: 1, 2, 4, ... up to the CPUs)\n"
@@ -279,7 +283,8 @@ static int validate_usage(struct cli *c)
 	return 0;
 }
 
-static int validate_parse(struct cli *c, int argc, char **argv, struct validate_opts *o)
+static int validate_parse(struct cli *c, int argc, char **argv, struct validate_opts *o,
+			  bool dry)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 
@@ -293,18 +298,24 @@ static int validate_parse(struct cli *c, int argc, char **argv, struct validate_
 		if (!strcmp(a, "--help") || !strcmp(a, "-h"))
 			return validate_usage(c) - 1;
 		if (a[0] != '-') {
-			size_t k;
+			const struct scenario_ops *s = sim_scenario_find(a);
 
-			for (k = 0; k < sizeof(validate_exps) / sizeof(validate_exps[0]); k++)
-				if (!strcmp(a, validate_exps[k].name))
-					break;
-			if (k == sizeof(validate_exps) / sizeof(validate_exps[0]))
+			if (!s || !s->live) {
+				char names[256] = "";
+
+				for (int k = 0; c->registry[k]; k++)
+					if (c->registry[k]->live)
+						snprintf(names + strlen(names), sizeof(names) - strlen(names),
+							 "%s%s", names[0] ? ", " : "", c->registry[k]->name);
 				return cli_fail(c, "validate %s: not an experiment with a live form: "
-						"expected deferred-split, reclaim-tlb or khugepaged-cold", a);
+						"expected one of %s", a, names);
+			}
 			if (o->nr_exps == VALIDATE_MAX_EXPS)
 				return cli_fail(c, "validate: too many experiments: expected at most %d",
 						VALIDATE_MAX_EXPS);
-			o->exps[o->nr_exps++] = &validate_exps[k];
+			validate_exp_of(s, &o->exps_buf[o->nr_exps]);
+			o->exps[o->nr_exps] = &o->exps_buf[o->nr_exps];
+			o->nr_exps++;
 			continue;
 		}
 		if (!strcmp(a, "--check")) {
@@ -368,9 +379,15 @@ static int validate_parse(struct cli *c, int argc, char **argv, struct validate_
 				return cli_fail(c, "validate --threads: expected a list such as 1,2,4");
 		}
 	}
-	if (!o->nr_exps)
-		for (size_t k = 0; k < sizeof(validate_exps) / sizeof(validate_exps[0]); k++)
-			o->exps[o->nr_exps++] = &validate_exps[k];
+	if (!o->nr_exps) {	/* default: every experiment with a live form */
+		for (int k = 0; c->registry[k] && o->nr_exps < VALIDATE_MAX_EXPS; k++) {
+			if (!c->registry[k]->live)
+				continue;
+			validate_exp_of(c->registry[k], &o->exps_buf[o->nr_exps]);
+			o->exps[o->nr_exps] = &o->exps_buf[o->nr_exps];
+			o->nr_exps++;
+		}
+	}
 	if (!o->nr_threads) {
 		for (long n = 1; n <= (ncpu > 0 ? ncpu : 1) &&
 		     o->nr_threads < VALIDATE_MAX_THREADS; n *= 2)
@@ -379,6 +396,8 @@ static int validate_parse(struct cli *c, int argc, char **argv, struct validate_
 		    o->nr_threads < VALIDATE_MAX_THREADS)
 			o->threads[o->nr_threads++] = (int)ncpu;
 	}
+	if (dry)
+		return 0;	/* names and values only: no file is read */
 	if (o->profile && access(o->profile, R_OK))
 		return cli_fail(c, "validate --profile %s: cannot read it (%s): expected a "
 				"profile file (mmsim calibrate --out FILE)", o->profile,
@@ -400,7 +419,7 @@ static int validate_argv(char **argv, int max, const char *const *pre,
 	argv[n++] = "mmsim";
 	for (; *pre && n < max - 3; pre++)
 		argv[n++] = (char *)*pre;
-	for (int i = 0; i < 4 && x->sets[i] && n < max - 3; i++) {
+	for (int i = 0; x->sets && x->sets[i] && n < max - 3; i++) {
 		bool overridden = false;
 		size_t kl = strcspn(x->sets[i], "=");
 
@@ -622,6 +641,22 @@ static int validate_profile(struct cli *c, const struct validate_opts *o, char *
 	return 0;
 }
 
+/**
+ * cli_validate_dry_run() - parse a validate command line and run nothing
+ * @c: the invocation
+ * @argc: argument count
+ * @argv: arguments; argv[0] is "validate"
+ *
+ * Return: 0, or 2 with c->msg filled.
+ */
+int cli_validate_dry_run(struct cli *c, int argc, char **argv)
+{
+	static struct validate_opts o;
+	int ret = validate_parse(c, argc, argv, &o, true);
+
+	return ret < 0 ? 0 : ret;
+}
+
 int cmd_validate(struct cli *c, int argc, char **argv)
 {
 	static struct validate_opts o;
@@ -632,7 +667,7 @@ int cmd_validate(struct cli *c, int argc, char **argv)
 	json_t *doc = NULL, *arr;
 	bool text_on;
 
-	ret = validate_parse(c, argc, argv, &o);
+	ret = validate_parse(c, argc, argv, &o, false);
 	if (ret)
 		return ret < 0 ? 0 : ret;
 	text_on = !(o.json && !strcmp(o.json, "-"));

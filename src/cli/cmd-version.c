@@ -11,7 +11,7 @@
 int cmd_version(struct cli *c, int argc, char **argv)
 {
 	if (argc > 1)
-		return cli_fail(c, "version %s: takes no operand", argv[1]);
+		return cli_fail(c, "version %s: takes no operand: expected none", argv[1]);
 	fprintf(c->out, "mmsim %s\n", MMSIM_VERSION);
 	return 0;
 }

@@ -106,7 +106,7 @@ static int cli_push(struct cli *c, const char **list, int *nr, int max, const ch
 		    const char *val)
 {
 	if (*nr >= max)
-		return cli_fail(c, "%s %s: too many %s (at most %d)", opt, val, opt, max);
+		return cli_fail(c, "%s %s: too many %s: expected at most %d", opt, val, opt, max);
 	list[(*nr)++] = val;
 	return 0;
 }
@@ -146,7 +146,7 @@ int cli_parse_args(struct cli *c, int argc, char **argv, unsigned cmd,
 
 		if (arg[0] != '-' || !strcmp(arg, "-")) {
 			if (a->nr_pos >= CLI_MAX_POS)
-				return cli_fail(c, "%s: too many operands (at most %d)",
+				return cli_fail(c, "%s: too many operands: expected at most %d",
 						cmd_name, CLI_MAX_POS);
 			a->pos[a->nr_pos++] = arg;
 			continue;
@@ -179,8 +179,8 @@ int cli_parse_args(struct cli *c, int argc, char **argv, unsigned cmd,
 				return cli_fail(c, "%s: expected %s after it",
 						cli_opts[id].name, cli_opts[id].arg);
 		} else if (eq) {
-			return cli_fail(c, "%s: takes no value, got %s",
-					cli_opts[id].name, eq + 1);
+			return cli_fail(c, "%s: takes no value, got %s: expected %s alone",
+					cli_opts[id].name, eq + 1, cli_opts[id].name);
 		}
 		switch ((enum cli_opt_id)id) {
 		case CLI_OPT_SET:
@@ -190,15 +190,21 @@ int cli_parse_args(struct cli *c, int argc, char **argv, unsigned cmd,
 				return 2;
 			break;
 		case CLI_OPT_COST:
+			/* as a repeated --set key is refused (cli_configure()) */
+			n = strcspn(val, "=");
+			for (k = 0; k < a->nr_costs; k++)
+				if (strcspn(a->costs[k], "=") == n && !strncmp(a->costs[k], val, n))
+					return cli_fail(c, "--cost %s: %.*s given twice (first %s): expected each key once",
+							val, (int)n, val, a->costs[k]);
 			if (cli_push(c, a->costs, &a->nr_costs, CLI_MAX_SETS, "--cost", val))
 				return 2;
 			break;
 		case CLI_OPT_VARIANT:
 			for (k = 0; k < a->nr_variants; k++)
 				if (!strcmp(a->variants[k], val))
-					return cli_fail(c, "--variant %s: given twice", val);
+					return cli_fail(c, "--variant %s: given twice: expected each variant once", val);
 			if (a->nr_variants >= SIM_MAX_VARIANTS)
-				return cli_fail(c, "--variant %s: too many variants (at most %d)",
+				return cli_fail(c, "--variant %s: too many variants: expected at most %d",
 						val, SIM_MAX_VARIANTS);
 			a->variants[a->nr_variants++] = val;
 			break;
@@ -217,7 +223,7 @@ int cli_parse_args(struct cli *c, int argc, char **argv, unsigned cmd,
 					    id == CLI_OPT_SLURM ? &a->slurm : &a->trace;
 
 			if (*slot)
-				return cli_fail(c, "%s %s: given twice (first %s)",
+				return cli_fail(c, "%s %s: given twice (first %s): expected it once",
 						cli_opts[id].name, val, *slot);
 			if (!*val)
 				return cli_fail(c, "%s: expected %s, got an empty value",
@@ -227,7 +233,7 @@ int cli_parse_args(struct cli *c, int argc, char **argv, unsigned cmd,
 		}
 		case CLI_OPT_SEED:
 			if (a->seed_given)
-				return cli_fail(c, "--seed %s: given twice", val);
+				return cli_fail(c, "--seed %s: given twice: expected one --seed", val);
 			if (cli_parse_seed(c, val, &a->seed))
 				return 2;
 			a->seed_given = true;

@@ -30,7 +30,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <strings.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -275,6 +277,87 @@ static const char *gnuplot_program(void)
 }
 
 /*
+ * What a plot has made while gnuplot runs: its script, the picture gnuplot
+ * draws, and gnuplot.  SIGINT, SIGTERM or SIGHUP then kills and reaps
+ * gnuplot (so that it cannot write the picture later), removes both files,
+ * and passes the signal on to the handler before (output.c's, which
+ * removes the result files' temporaries, or the default).  gnuplot also
+ * dies with mmsim by PR_SET_PDEATHSIG, whatever ends mmsim.
+ */
+static const int gp_signals[3] = { SIGINT, SIGTERM, SIGHUP };
+static struct sigaction gp_old[3];
+static const char *volatile gp_tmp_script, *volatile gp_tmp_picture;
+static volatile pid_t gp_child;
+
+static void gp_on_signal(int sig)
+{
+	pid_t pid = gp_child;
+	int i;
+
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+	if (gp_tmp_script)
+		unlink(gp_tmp_script);		/* async-signal-safe */
+	if (gp_tmp_picture)
+		unlink(gp_tmp_picture);
+	for (i = 0; i < 3; i++)
+		if (gp_signals[i] == sig)
+			sigaction(sig, &gp_old[i], NULL);
+	raise(sig);
+}
+
+/* Block (@block) or restore the three signals; @old keeps the mask. */
+static void gp_block(bool block, sigset_t *old)
+{
+	sigset_t set;
+	int i;
+
+	if (!block) {
+		sigprocmask(SIG_SETMASK, old, NULL);
+		return;
+	}
+	sigemptyset(&set);
+	for (i = 0; i < 3; i++)
+		sigaddset(&set, gp_signals[i]);
+	sigprocmask(SIG_BLOCK, &set, old);
+}
+
+static void gp_guard(const char *script, const char *picture)
+{
+	struct sigaction sa;
+	sigset_t old;
+	int i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = gp_on_signal;
+	sigfillset(&sa.sa_mask);
+	gp_block(true, &old);
+	gp_tmp_script = script;
+	gp_tmp_picture = picture;
+	gp_child = 0;
+	for (i = 0; i < 3; i++)
+		sigaction(gp_signals[i], &sa, &gp_old[i]);
+	gp_block(false, &old);
+}
+
+static void gp_unguard(void)
+{
+	sigset_t old;
+	int i;
+
+	gp_block(true, &old);
+	for (i = 0; i < 3; i++)
+		sigaction(gp_signals[i], &gp_old[i], NULL);
+	gp_tmp_script = NULL;
+	gp_tmp_picture = NULL;
+	gp_child = 0;
+	gp_block(false, &old);
+}
+
+/*
  * Run gnuplot on @script, drawing into a temporary file that is renamed
  * to @path.  Returns 0, 2 when gnuplot cannot be started, 1 when it fails.
  */
@@ -285,20 +368,26 @@ static int gp_run(struct cli *c, const char *opt, const char *path,
 	struct sim_out err;
 	int pe[2], status, ret = 0;
 	size_t n = 256;
+	pid_t pid, parent = getpid();
+	sigset_t mask;
+	siginfo_t info;
 	FILE *f;
-	pid_t pid;
 
 	gp = malloc(n);
 	if (!gp)
 		return cli_fail(c, "out of memory") - 1;
 	plot_tmp_path(gp, n, ".gp");
+	gp_guard(gp, tmp_out);
 	f = fopen(gp, "w");
 	if (!f || fwrite(sim_out_text(script), 1, script->len, f) != script->len) {
+		int e = errno;
+
 		if (f)
 			fclose(f);
 		unlink(gp);
+		gp_unguard();
 		ret = cli_fail(c, "%s %s: cannot write the gnuplot script %s (%s): expected a writable directory",
-			       opt, path, gp, strerror(errno));
+			       opt, path, gp, strerror(e));
 		free(gp);
 		return ret;
 	}
@@ -309,15 +398,26 @@ static int gp_run(struct cli *c, const char *opt, const char *path,
 		goto out_unlink;
 	}
 	fflush(NULL);
+	gp_block(true, &mask);		/* gp_child is set before a signal can look */
 	pid = fork();
 	if (pid < 0) {
+		gp_block(false, &mask);
 		close(pe[0]);
 		close(pe[1]);
 		ret = cli_fail(c, "%s %s: fork: %s", opt, path, strerror(errno)) - 1;
 		goto out_unlink;
 	}
 	if (!pid) {
-		int null = open("/dev/null", O_RDWR);
+		int null;
+
+		/* gnuplot dies with mmsim, even by SIGKILL */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(127);
+		for (int i = 0; i < 3; i++)
+			sigaction(gp_signals[i], &gp_old[i], NULL);
+		gp_block(false, &mask);
+		null = open("/dev/null", O_RDWR);
 
 		if (null >= 0) {
 			dup2(null, 0);
@@ -328,6 +428,8 @@ static int gp_run(struct cli *c, const char *opt, const char *path,
 		execlp(gnuplot_program(), gnuplot_program(), gp, (char *)NULL);
 		_exit(127);
 	}
+	gp_child = pid;
+	gp_block(false, &mask);
 	close(pe[1]);
 	for (;;) {
 		char buf[4096];
@@ -340,8 +442,14 @@ static int gp_run(struct cli *c, const char *opt, const char *path,
 		sim_out_write(&err, buf, (size_t)r);
 	}
 	close(pe[0]);
+	/* wait, then reap with the signals blocked: the handler never kills a reaped pid */
+	while (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOWAIT) < 0 && errno == EINTR)
+		;
+	gp_block(true, &mask);
+	gp_child = 0;
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
+	gp_block(false, &mask);
 	{
 		/* gnuplot's message is its last non-empty line */
 		const char *t = sim_out_text(&err), *end = t + strlen(t), *b;
@@ -365,6 +473,7 @@ static int gp_run(struct cli *c, const char *opt, const char *path,
 out_unlink:
 	unlink(tmp_out);
 	unlink(gp);
+	gp_unguard();
 	free(gp);
 	sim_out_release(&err);
 	return ret;
@@ -571,17 +680,17 @@ int cli_plot_reproduce(struct cli *c, const char *dir, const struct sim_report *
 		int mi = sim_scenario_metric_index(s, metrics[m]);
 
 		sim_out_printf(&o, "$d%d << EOD\n", m);
-		for (v = 0; s->variants[v]; v++) {
+		for (v = 0; s->variants[v].name; v++) {
 			double pub, sim = NAN;
-			bool has_pub = sim_published_value(s, s->variants[v], metrics[m], &pub);
+			bool has_pub = sim_published_value(s, s->variants[v].name, metrics[m], &pub);
 
 			for (k = 0; k < r->nr_res; k++)
-				if (!strcmp(r->res[k].name, s->variants[v]) && mi >= 0 &&
+				if (!strcmp(r->res[k].name, s->variants[v].name) && mi >= 0 &&
 				    r->res[k].has_metric[mi])
 					sim = r->res[k].metrics[mi];
 			if (!has_pub)
 				continue;
-			gp_str(&o, s->variants[v]);
+			gp_str(&o, s->variants[v].name);
 			gp_num(&o, pub);
 			gp_num(&o, sim);
 			sim_out_printf(&o, "\n");
@@ -598,14 +707,14 @@ int cli_plot_reproduce(struct cli *c, const char *dir, const struct sim_report *
 		int mi = sim_scenario_metric_index(s, metrics[m]);
 		double lo = 0, hi = NAN;
 
-		for (v = 0; s->variants[v]; v++) {
+		for (v = 0; s->variants[v].name; v++) {
 			double pub;
 
-			if (!sim_published_value(s, s->variants[v], metrics[m], &pub))
+			if (!sim_published_value(s, s->variants[v].name, metrics[m], &pub))
 				continue;
 			range_add(&lo, &hi, pub);
 			for (k = 0; k < r->nr_res; k++)
-				if (!strcmp(r->res[k].name, s->variants[v]) && mi >= 0 &&
+				if (!strcmp(r->res[k].name, s->variants[v].name) && mi >= 0 &&
 				    r->res[k].has_metric[mi])
 					range_add(&lo, &hi, r->res[k].metrics[mi]);
 		}

@@ -77,7 +77,7 @@ static void cli_job_child(struct cli_job *j, int wfd)
 	double t0 = cli_host_seconds();
 
 	memset(&msg, 0, sizeof(msg));
-	msg.res.name = s->variants[j->p->idx[j->v]];
+	msg.res.name = s->variants[j->p->idx[j->v]].name;
 	msg.rc = s->run(&j->p->cfg, j->p->idx[j->v], &msg.res, msg.err, sizeof(msg.err));
 	msg.host_s = cli_host_seconds() - t0;
 	_exit(write(wfd, &msg, sizeof(msg)) == (ssize_t)sizeof(msg) ? 0 : 1);
@@ -102,7 +102,7 @@ static int cli_job_reap(struct cli *c, struct cli_job *j)
 {
 	static struct cli_variant_msg msg;
 	const struct scenario_ops *s = j->p->s;
-	const char *vname = s->variants[j->p->idx[j->v]];
+	const char *vname = s->variants[j->p->idx[j->v]].name;
 	int ret = 0;
 
 	if (cli_read_all(j->fd, &msg, sizeof(msg))) {

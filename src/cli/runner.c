@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "cli/cli_impl.h"
@@ -91,24 +92,58 @@ static uint64_t cli_host_memory(void)
 	return (uint64_t)pages * (uint64_t)size;
 }
 
+/*
+ * What this process may still map under RLIMIT_AS (`ulimit -v`): the limit
+ * less what it maps now (/proc/self/statm); UINT64_MAX when unlimited.  A
+ * run past it ends in a failed allocation (an abort, or "the run's process
+ * died" from the pool) instead of a message.
+ */
+static uint64_t cli_address_space_left(void)
+{
+	unsigned long long pages = 0;
+	long size = sysconf(_SC_PAGE_SIZE);
+	struct rlimit rl;
+	FILE *f;
+
+	if (getrlimit(RLIMIT_AS, &rl) || rl.rlim_cur == RLIM_INFINITY)
+		return UINT64_MAX;
+	f = fopen("/proc/self/statm", "r");
+	if (f) {
+		if (fscanf(f, "%llu", &pages) != 1)
+			pages = 0;
+		fclose(f);
+	}
+	if (size > 0 && (uint64_t)rl.rlim_cur > pages * (uint64_t)size)
+		return (uint64_t)rl.rlim_cur - pages * (uint64_t)size;
+	return 0;
+}
+
 /**
  * cli_validate() - the scenario's checks of @cfg, then whether it fits
  * @c: the invocation (c->msg gets the error)
  * @cfg: a run's configuration
  *
- * A run whose model state cannot fit in this host's memory would grow until
- * an allocation fails; it is refused before it starts, with the estimate.
+ * A run whose model state cannot fit in this host's memory, or in the
+ * address space RLIMIT_AS leaves this process, would grow until an
+ * allocation fails; it is refused before it starts, with the estimate.
  * Return: 0, or 2 with c->msg set.
  */
 int cli_validate(struct cli *c, const struct sim_run_config *cfg)
 {
 	const struct scenario_ops *s = cfg->scenario;
-	uint64_t need, have;
+	uint64_t need, have, left;
 
 	if (s->validate && s->validate(cfg, c->msg, sizeof(c->msg)))
 		return 2;
 	need = cli_host_bytes_estimate(cfg);
 	have = cli_host_memory();
+	left = cli_address_space_left();
+	if (need > left && left < have)
+		return cli_fail(c, "the run needs about %.1f GiB of host memory for the model's state (%" PRIu64
+				" MiB mapped at once, %zu bytes per page): the address-space limit (ulimit -v) leaves this process %.1f GiB: expected a smaller run or a higher limit",
+				(double)need / (double)(1ULL << 30),
+				(s->mapped_bytes ? s->mapped_bytes(cfg) : 0) >> 20,
+				CLI_HOST_BYTES_PER_PAGE, (double)left / (double)(1ULL << 30));
 	if (need > have)
 		return cli_fail(c, "the run needs about %.1f GiB of host memory for the model's state (%" PRIu64
 				" MiB mapped at once, %zu bytes per page): this host has %.1f GiB: expected a smaller run",
@@ -140,7 +175,8 @@ int cli_configure(struct cli *c, const struct scenario_ops *s,
 		if (i < 0)
 			return 2;
 		if (given[i])
-			return cli_fail(c, "--set %s: %s given twice", a->sets[k], s->params[i].key);
+			return cli_fail(c, "--set %s: %s given twice: expected each key once",
+					a->sets[k], s->params[i].key);
 		given[i] = true;
 	}
 	return cli_validate(c, cfg);
@@ -165,14 +201,19 @@ int cli_select_variants(struct cli *c, const struct scenario_ops *s,
 			snprintf(c->msg, sizeof(c->msg),
 				 "unknown variant %s for scenario %s: expected one of",
 				 a->variants[k], s->name);
-			cli_append_names(c, s->variants);
+			for (i = 0; s->variants[i].name; i++) {
+				size_t n = strlen(c->msg);
+
+				snprintf(c->msg + n, sizeof(c->msg) - n, "%s %s", i ? "," : "",
+					 s->variants[i].name);
+			}
 			return -1;
 		}
-	for (i = 0; s->variants && s->variants[i] && nr < SIM_MAX_VARIANTS; i++) {
+	for (i = 0; s->variants && s->variants[i].name && nr < SIM_MAX_VARIANTS; i++) {
 		bool take = !a->nr_variants;
 
 		for (k = 0; k < a->nr_variants; k++)
-			take |= !strcmp(a->variants[k], s->variants[i]);
+			take |= !strcmp(a->variants[k], s->variants[i].name);
 		if (take)
 			idx[nr++] = i;
 	}
@@ -276,7 +317,7 @@ int cli_prepare(struct cli *c, const struct scenario_ops *s,
 
 			for (i = 0; i < p->nr && n < sizeof(c->msg); i++)
 				n += (size_t)snprintf(c->msg + n, sizeof(c->msg) - n, "%s %s",
-						      i ? "," : "", s->variants[p->idx[i]]);
+						      i ? "," : "", s->variants[p->idx[i]].name);
 			return 2;
 		}
 	}
@@ -382,7 +423,7 @@ static int cli_run_scenario(struct cli *c, struct cli_prep *p,
 	for (; i < nr; i++) {
 		char err[CLI_ERR] = "";
 
-		res[i].name = s->variants[idx[i]];
+		res[i].name = s->variants[idx[i]].name;
 		if (a->trace)
 			sim_trace_start(a->trace_limit);
 		if (s->run(&cfg, idx[i], &res[i], err, sizeof(err))) {

@@ -125,7 +125,7 @@ static int change_pairs(const struct cli_prep *p, const struct cli_args *a,
 	int v, n = 0, b = -1, c = -1;
 
 	for (v = 0; v < p->nr; v++) {
-		const char *name = s->variants[p->idx[v]];
+		const char *name = s->variants[p->idx[v]].name;
 
 		if (a->baseline ? !strcmp(name, a->baseline) :
 				  s->baseline && !strcmp(name, s->baseline))
@@ -216,7 +216,7 @@ int cli_report_seeds(struct cli *c, struct cli_prep *p, int nr_seeds,
 			const struct sim_published *pb;
 
 			for (pb = s->published; pb && pb->variant; pb++)
-				if (!strcmp(pb->variant, s->variants[p[0].idx[v]]))
+				if (!strcmp(pb->variant, s->variants[p[0].idx[v]].name))
 					break;
 			if (pb && pb->variant)
 				cols += 2;

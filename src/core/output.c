@@ -940,12 +940,55 @@ out_free:
 	return NULL;
 }
 
+/*
+ * Write @text, a dumped document, with its seeds unsigned.  A seed is a
+ * uint64_t and jansson's integer an int64_t: a seed of 2^63 or more is
+ * stored as its two's complement, a negative number, which no run could
+ * take back (--seed is unsigned).  Under the keys that hold seeds ("seed",
+ * and "first" of "seeds"), a negative number is written as the uint64_t
+ * it stands for; `mmsim diff` reads them back so (cmd-diff.c).
+ */
+static void print_json_seeds(struct sim_out *o, const char *text)
+{
+	static const char *const keys[] = { "\"seed\": -", "\"first\": -" };
+	const char *p = text;
+
+	for (;;) {
+		const char *hit = NULL, *h = p;
+		size_t klen = 0, k;
+		char *end;
+		long long v;
+
+		for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+			for (h = p; (h = strstr(h, keys[k])); h++)
+				if (h == text || h[-1] != '\\') {	/* not inside a key */
+					if (!hit || h < hit) {
+						hit = h;
+						klen = strlen(keys[k]) - 1;
+					}
+					break;
+				}
+		if (!hit)
+			break;
+		v = strtoll(hit + klen, &end, 10);
+		if (*end == '.' || *end == 'e' || *end == 'E') {	/* a real: not a seed */
+			sim_out_write(o, p, (size_t)(end - p));
+		} else {
+			sim_out_write(o, p, (size_t)(hit + klen - p));
+			sim_out_printf(o, "%" PRIu64, (uint64_t)v);
+		}
+		p = end;
+	}
+	sim_out_write(o, p, strlen(p));
+}
+
 /**
  * sim_print_json() - write a JSON document to a sink
  * @o: the sink
  * @json: the document
  *
- * Two-space indent, insertion order, 15 significant digits, a final newline.
+ * Two-space indent, insertion order, 15 significant digits, a final
+ * newline; seeds unsigned (print_json_seeds()).
  *
  * Return: 0, or -1 if it could not be dumped.
  */
@@ -958,7 +1001,7 @@ int sim_print_json(struct sim_out *o, struct json_t *json)
 		o->failed = true;
 		return -1;
 	}
-	sim_out_write(o, text, strlen(text));
+	print_json_seeds(o, text);
 	sim_out_write(o, "\n", 1);
 	free(text);
 	return 0;

@@ -367,6 +367,64 @@ void sim_run_config_init(struct sim_run_config *cfg, const struct scenario_ops *
 }
 
 /**
+ * sim_run_config_init_live() - a run configuration at a live run's defaults
+ * @cfg: the configuration to fill
+ * @s: the scenario
+ * @profile: the machine (may be NULL)
+ * @seed: the run's seed
+ *
+ * As sim_run_config_init(), then every parameter that declares a live
+ * default (sim_param.has_live_def) at that default: what `mmsim live` runs
+ * and `mmsim compare` simulates unless --set says otherwise.
+ */
+void sim_run_config_init_live(struct sim_run_config *cfg, const struct scenario_ops *s,
+			      const struct sim_profile *profile, uint64_t seed)
+{
+	int i;
+
+	sim_run_config_init(cfg, s, profile, seed);
+	for (i = 0; s->params && s->params[i].key && i < SIM_MAX_PARAMS; i++)
+		if (s->params[i].has_live_def)
+			cfg->params[i] = s->params[i].live_def;
+}
+
+/**
+ * sim_scenario_lookup() - a scenario of a registry by name, or why not
+ * @registry: the scenarios, NULL-terminated
+ * @name: the name the user gave
+ * @live: only scenarios with a live form (scenario_ops.live)
+ * @err: "unknown scenario NAME: expected one of a, b, c", the wording of
+ *	every command that takes a scenario (with @live, a scenario without a
+ *	live form: "scenario NAME has no live form: expected one of ...")
+ * @len: size of @err
+ *
+ * Return: the scenario, or NULL with @err filled.
+ */
+const struct scenario_ops *sim_scenario_lookup(const struct scenario_ops *const *registry,
+					       const char *name, bool live, char *err,
+					       size_t len)
+{
+	size_t n;
+	int i, k = 0;
+
+	for (i = 0; registry[i]; i++)
+		if (!strcmp(registry[i]->name, name) && (!live || registry[i]->live))
+			return registry[i];
+	for (i = 0; registry[i] && strcmp(registry[i]->name, name); i++)
+		;
+	if (registry[i])
+		n = (size_t)snprintf(err, len, "scenario %s has no live form: expected one of",
+				     name);
+	else
+		n = (size_t)snprintf(err, len, "unknown scenario %s: expected one of", name);
+	for (i = 0; registry[i] && n < len; i++)
+		if (!live || registry[i]->live)
+			n += (size_t)snprintf(err + n, len - n, "%s %s", k++ ? "," : "",
+					      registry[i]->name);
+	return NULL;
+}
+
+/**
  * sim_scenario_param_lookup() - a parameter's index, or why there is none
  * @s: the scenario
  * @key: the parameter's name
@@ -469,8 +527,8 @@ int sim_scenario_variant_index(const struct scenario_ops *s, const char *name)
 {
 	int i;
 
-	for (i = 0; s->variants && s->variants[i]; i++)
-		if (!strcmp(s->variants[i], name))
+	for (i = 0; s->variants && s->variants[i].name; i++)
+		if (!strcmp(s->variants[i].name, name))
 			return i;
 	return -1;
 }

@@ -17,8 +17,7 @@
  * same CPU cheap unless it also wrote the line), capacity misses, and
  * bandwidth limits of the interconnect.
  */
-#include "core/engine.h"
-#include "mmsim/profile.h"
+#include "hw/machine.h"
 
 int sim_cpu_distance(int a, int b)
 {
@@ -26,8 +25,8 @@ int sim_cpu_distance(int a, int b)
 
 	if (a == b)
 		return 0;
-	ta = sim_engine_current->cpu_topo[a];
-	tb = sim_engine_current->cpu_topo[b];
+	ta = sim_machine_current->cpu_topo[a];
+	tb = sim_machine_current->cpu_topo[b];
 	if (ta == tb)
 		return 1;		/* same socket and core: SMT siblings */
 	if ((ta >> 16) == (tb >> 16))
@@ -38,16 +37,15 @@ int sim_cpu_distance(int a, int b)
 sim_time_t sim_line_transfer_ps(int from, int to)
 {
 	if (from < 0)
-		return sim_engine_current->line_ps[0];
-	return sim_engine_current->line_ps[sim_cpu_distance(from, to)];
+		return sim_machine_current->line_ps[0];
+	return sim_machine_current->line_ps[sim_cpu_distance(from, to)];
 }
 
-sim_time_t sim_line_hit_ps;
 
 void sim_line_write_slow(struct sim_line *l)
 {
 	struct sim_vcpu *v = sim_vcpu_current;
-	sim_time_t hit = sim_engine_current->line_ps[0];
+	sim_time_t hit = sim_machine_current->line_ps[0];
 	sim_time_t t = sim_line_transfer_ps(l->last_writer, v->id);
 
 	l->last_writer = (int16_t)v->id;
@@ -75,7 +73,7 @@ void sim_line_rmw(struct sim_line *l)
 
 	sim_store_drain();
 	v = sim_vcpu_current;
-	sim_cost_ps(sim_line_transfer_ps(l->last_writer, v->id) + sim_engine_current->atomic_ps);
+	sim_cost_ps(sim_line_transfer_ps(l->last_writer, v->id) + sim_machine_current->atomic_ps);
 	l->last_writer = (int16_t)sim_vcpu_current->id;
 }
 
@@ -87,7 +85,7 @@ void sim_line_rmw_queued(struct sim_line *l, sim_time_t *busy_until)
 	sim_store_drain();
 	v = sim_vcpu_current;
 	start = v->now > *busy_until ? v->now : *busy_until;
-	end = start + sim_line_transfer_ps(l->last_writer, v->id) + sim_engine_current->atomic_ps;
+	end = start + sim_line_transfer_ps(l->last_writer, v->id) + sim_machine_current->atomic_ps;
 	*busy_until = end;
 	l->last_writer = (int16_t)v->id;
 	sim_cost_ps(end - v->now);

@@ -24,7 +24,7 @@
  */
 #include <stdlib.h>
 
-#include "core/engine.h"
+#include "hw/machine.h"
 #include "mmsim/trace.h"
 
 struct sim_call {
@@ -80,7 +80,7 @@ int smp_call_function_many_cond(const struct cpumask *mask,
 				bool (*cond)(int cpu, void *info),
 				bool run_local, bool is_tlb)
 {
-	struct sim_engine *e = sim_engine_current;
+	const struct sim_machine *m = sim_machine_current;
 	struct sim_call call = { 0 };
 	struct sim_vcpu *v;
 	int cpu, me, nr = 0;
@@ -92,7 +92,7 @@ int smp_call_function_many_cond(const struct cpumask *mask,
 	call.sender = v->curr;
 	call.last_cpu = me;
 	sim_trace_begin("ipi", is_tlb ? "send and wait: TLB flush" : "send and wait");
-	for_each_cpu(cpu, mask, e->nr_cpus) {
+	for_each_cpu(cpu, mask, m->nr_cpus) {
 		struct sim_csd *csd;
 
 		if (cpu == me || (cond && !cond(cpu, info)))
@@ -104,10 +104,10 @@ int smp_call_function_many_cond(const struct cpumask *mask,
 		csd->is_tlb = is_tlb;
 		call.remaining++;
 		nr++;
-		sim_cost_ps(e->ipi_send_ps);
-		csd->arrival = sim_vcpu_current->now + e->ipi_latency_ps;
+		sim_cost_ps(m->ipi_send_ps);
+		csd->arrival = sim_vcpu_current->now + m->ipi_latency_ps;
 		csd->trace_flow = sim_trace_flow_out("ipi", is_tlb ? "IPI: TLB flush" : "IPI");
-		if (sim_vcpu_queue_csd(&e->vcpus[cpu], csd))
+		if (sim_vcpu_queue_csd(sim_engine_vcpu(sim_engine_current, cpu), csd))
 			count_event(SIM_SIM_IPIS_SENT);
 	}
 	if (run_local && cpumask_test_cpu(me, mask)) {

@@ -75,7 +75,7 @@ static int node_socket(const struct memsys *ms, int nid)
 	return ms->nr_nodes ? nid * ms->nr_sockets / ms->nr_nodes : 0;
 }
 
-/* Linux's numbering, as the engine's: one thread of every core, socket by socket, then the siblings. */
+/* Linux's numbering, as sim_machine_cpu_place(): one thread of every core, socket by socket, then the siblings. */
 static int cpu_socket(const struct memsys *ms, int cpu)
 {
 	return (cpu % ms->nr_cores) / ms->cores_per_socket;

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mmsim/input.h"
 #include "mmsim/profile.h"
 
 extern const char *const sim_builtin_profiles[];
@@ -163,7 +164,7 @@ static int profile_add_source(struct profile_parse *pp, const char *name,
 	}
 	if (profile_field_dotted(name) < 0) {
 		snprintf(pp->err, sizeof(pp->err),
-			 "source for unknown field %s", name);
+			 "source for unknown field %s: expected section.key of a profile field", name);
 		return -1;
 	}
 	for (i = 0; i < p->nr_sources; i++) {
@@ -178,12 +179,13 @@ static int profile_add_source(struct profile_parse *pp, const char *name,
 				break;
 			}
 			snprintf(pp->err, sizeof(pp->err),
-				 "source for %s given twice", name);
+				 "source for %s given twice: expected one per field", name);
 			return -1;
 		}
 	}
 	if (p->nr_sources >= (int)(sizeof(p->sources) / sizeof(p->sources[0]))) {
-		snprintf(pp->err, sizeof(pp->err), "too many sources");
+		snprintf(pp->err, sizeof(pp->err), "too many sources: expected at most %zu",
+			 sizeof(p->sources) / sizeof(p->sources[0]));
 		return -1;
 	}
 	n = (size_t)snprintf(p->sources[p->nr_sources], sizeof(p->sources[0]),
@@ -255,7 +257,7 @@ static int profile_field_assign(struct sim_profile *p, int i, const char *value,
 
 	if (f->type == PROFILE_TYPE_STR) {
 		if (strlen(value) >= f->size) {
-			snprintf(err, errlen, "%s.%s: longer than %zu characters",
+			snprintf(err, errlen, "%s.%s: longer than %zu characters: expected a shorter text",
 				 f->section, f->key, f->size - 1);
 			return -1;
 		}
@@ -305,11 +307,12 @@ static int profile_add_range(struct profile_parse *pp, const char *name, const c
 	}
 	for (k = 0; k < p->nr_ranges; k++)
 		if (!strcmp(p->ranges[k].key, name)) {
-			snprintf(pp->err, sizeof(pp->err), "[ranges] %s given twice", name);
+			snprintf(pp->err, sizeof(pp->err), "[ranges] %s given twice: expected each key once", name);
 			return -1;
 		}
 	if (p->nr_ranges >= (int)(sizeof(p->ranges) / sizeof(p->ranges[0]))) {
-		snprintf(pp->err, sizeof(pp->err), "too many ranges");
+		snprintf(pp->err, sizeof(pp->err), "too many ranges: expected at most %zu",
+			 sizeof(p->ranges) / sizeof(p->ranges[0]));
 		return -1;
 	}
 	if (!dots || !comma || comma < dots || (size_t)(dots - value) >= sizeof(lo) ||
@@ -432,12 +435,12 @@ static int profile_handler(void *user, const char *section, const char *name,
 	}
 	i = profile_field_find(section, name);
 	if (i < 0) {
-		snprintf(pp->err, sizeof(pp->err), "unknown key %s.%s",
+		snprintf(pp->err, sizeof(pp->err), "unknown key %s.%s: expected a key that `mmsim profiles NAME` lists",
 			 section, name);
 		return 0;
 	}
 	if (pp->own[i]) {
-		snprintf(pp->err, sizeof(pp->err), "%s.%s given twice",
+		snprintf(pp->err, sizeof(pp->err), "%s.%s given twice: expected each key once",
 			 section, name);
 		return 0;
 	}
@@ -565,7 +568,7 @@ static int profile_include(struct profile_parse *pp, const char *name)
 			snprintf(path, sizeof(path), "%s", name);
 		buf = read_whole_file(path, err, sizeof(err));
 		if (!buf) {
-			snprintf(pp->err, sizeof(pp->err), "include: %.200s", err);
+			snprintf(pp->err, sizeof(pp->err), "include: %.240s", err);
 			return -1;
 		}
 		text = buf;
@@ -674,7 +677,7 @@ int sim_profile_set(struct sim_profile *p, const char *assign, char *err, size_t
 	key[eq - dot - 1] = '\0';
 	i = profile_field_find(section, key);
 	if (i < 0) {
-		snprintf(err, errlen, "%s: no profile key %s.%s (`mmsim profiles NAME` lists them)",
+		snprintf(err, errlen, "%s: no profile key %s.%s: expected a key that `mmsim profiles NAME` lists",
 			 assign, section, key);
 		return -1;
 	}
@@ -699,7 +702,7 @@ int sim_profile_set(struct sim_profile *p, const char *assign, char *err, size_t
 	n = strlen(p->overrides);
 	if (n + strlen(assign) + 2 > sizeof(p->overrides)) {
 		*p = saved;
-		snprintf(err, errlen, "%s: too many overrides", assign);
+		snprintf(err, errlen, "%s: too many overrides: expected fewer --cost", assign);
 		return -1;
 	}
 	snprintf(p->overrides + n, sizeof(p->overrides) - n, "%s%s", n ? " " : "", assign);
@@ -748,56 +751,22 @@ static bool names_a_file(const char *s)
 /* A profile is a few KiB; more is not a profile (and /dev/zero never ends). */
 #define PROFILE_MAX_BYTES	(1024 * 1024)
 
+/*
+ * The text of the profile file @path, to free(); NULL with @err filled.
+ * A FIFO with no writer or a terminal is refused after a bounded wait
+ * (sim_input_read()).
+ */
 static char *read_whole_file(const char *path, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	size_t len = 0, cap = 0, n;
+	char *buf, why[512];
+	size_t len;
 
-	if (!f) {
-		snprintf(err, errlen,
-			 "profile %s: cannot read it (%s): expected a readable INI file",
-			 path, strerror(errno));
+	if (sim_input_read(path, PROFILE_MAX_BYTES, "a readable INI file",
+			   &buf, &len, why, sizeof(why))) {
+		snprintf(err, errlen, "profile %.200s", why);
 		return NULL;
 	}
-	for (;;) {
-		if (cap - len < 4096) {
-			char *nb;
-
-			cap = cap ? cap * 2 : 8192;
-			nb = realloc(buf, cap);
-			if (!nb) {
-				snprintf(err, errlen, "profile %s: out of memory",
-					 path);
-				goto out_free;
-			}
-			buf = nb;
-		}
-		n = fread(buf + len, 1, cap - len - 1, f);
-		if (memchr(buf + len, '\0', n)) {
-			snprintf(err, errlen, "profile %s: a NUL byte: expected a text file", path);
-			goto out_free;
-		}
-		len += n;
-		if (len > PROFILE_MAX_BYTES) {
-			snprintf(err, errlen, "profile %s: longer than %d bytes: expected an INI file",
-				 path, PROFILE_MAX_BYTES);
-			goto out_free;
-		}
-		if (n == 0)
-			break;
-	}
-	if (ferror(f)) {
-		snprintf(err, errlen, "profile %s: read error", path);
-		goto out_free;
-	}
-	buf[len] = '\0';
-	fclose(f);
 	return buf;
-out_free:
-	free(buf);
-	fclose(f);
-	return NULL;
 }
 
 /**

@@ -12,8 +12,7 @@
  * downgrade_write() ends the write hold and starts a read hold.
  * Left out: optimistic spinning, writer lock stealing, handoff bits.
  */
-#include "core/engine.h"
-#include "mmsim/profile.h"
+#include "mmsim/hw.h"
 
 #define RWSEM_WAIT_WRITER	1U
 

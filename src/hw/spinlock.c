@@ -34,30 +34,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/engine.h"
-#include "mmsim/profile.h"
+#include "hw/machine.h"
 #include "mmsim/trace.h"
-
-struct lock_class_stat *sim_lock_class(struct sim_engine *e, const char *name)
-{
-	struct lock_class_stat *c;
-
-	for (c = e->classes; c; c = c->next)
-		if (!strcmp(c->name, name))
-			return c;
-	c = calloc(1, sizeof(*c));
-	if (!c)
-		abort();
-	snprintf(c->name, sizeof(c->name), "%s", name);
-	*e->class_tail = c;
-	e->class_tail = &c->next;
-	return c;
-}
-
-struct lock_class_stat *sim_lock_classes(struct sim_engine *e)
-{
-	return e->classes;
-}
 
 void spin_lock_init_named(struct spinlock *lock, const char *name)
 {
@@ -84,13 +62,13 @@ void spin_lock_init_named(struct spinlock *lock, const char *name)
 
 static sim_time_t lock_atomic_ps(void)
 {
-	return sim_engine_current->atomic_ps;
+	return sim_machine_current->atomic_ps;
 }
 
 /* Hand-off cost from @from to @to: line transfer, PAUSE detection, RMW. */
 static sim_time_t lock_handoff_ps(int from, int to)
 {
-	return sim_line_transfer_ps(from, to) + sim_engine_current->pause_half_ps +
+	return sim_line_transfer_ps(from, to) + sim_machine_current->pause_half_ps +
 	       lock_atomic_ps();
 }
 

@@ -2,7 +2,8 @@
 /*
  * Live mode: `mmsim live SCENARIO` and `mmsim compare SCENARIO`.
  *
- * Runs a scenario's workload (workloads.c) on the kernel mmsim runs on and
+ * Runs an experiment's live workload (scenario_ops.live, in its folder
+ * src/experiments/NAME/live.c) on the kernel mmsim runs on and
  * prints the simulator's table for it: one row per contract metric
  * (DESIGN.md section 5), one column "live", each value either measured or
  * "unavailable" with what is missing; then the kernel's counters (deltas
@@ -50,145 +51,51 @@ static void live_on_signal(int sig)
 	live_signal = sig;
 }
 
-/**
- * live_parse_value - parse one --set value
- * @prm: the parameter
- * @text: "16M", "5s", "200", "cold"
- * @v: the value (bytes, ns, a count or a choice's index)
- * @err: one line naming the value and what was expected
- * @errlen: size of @err
- *
- * Context: any.
- * Return: 0, or -EINVAL.
- */
-int live_parse_value(const struct live_param *prm, const char *text,
-		     uint64_t *v, char *err, size_t errlen)
+/* The index of the experiment's metric @key; a wrong key is a bug. */
+static int live_metric_index(const struct scenario_ops *s, const char *key)
 {
-	static const struct { const char *sfx; uint64_t mul; } sizes[] = {
-		{ "", 1 }, { "K", 1ULL << 10 }, { "M", 1ULL << 20 },
-		{ "G", 1ULL << 30 }, { "T", 1ULL << 40 },
-	}, times[] = {
-		{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 },
-		{ "s", 1000000000ULL },
-	}, counts[] = {
-		{ "", 1 }, { "K", 1000 }, { "M", 1000000 }, { "G", 1000000000ULL },
-	};
-	const char *expect;
-	char *end;
-	unsigned long long n;
+	int i = sim_scenario_metric_index(s, key);
 
-	if (prm->type == LIVE_PARAM_WORD) {
-		for (int i = 0; prm->choices[i]; i++) {
-			if (!strcmp(prm->choices[i], text)) {
-				*v = (uint64_t)i;
-				return 0;
-			}
-		}
-		snprintf(err, errlen, "%s=%s: expected %s%s%s", prm->key, text,
-			 prm->choices[0], prm->choices[1] ? " or " : "",
-			 prm->choices[1] ? prm->choices[1] : "");
-		return -EINVAL;
+	if (i < 0 || i >= SIM_MAX_METRICS) {
+		fprintf(stderr, "mmsim: BUG: scenario %s has no metric %s\n", s->name, key);
+		abort();
 	}
-	errno = 0;
-	n = strtoull(text, &end, 10);
-	if (end != text && !errno && text[0] != '-') {
-		const __typeof__(sizes[0]) *tab = prm->type == LIVE_PARAM_SIZE ?
-			sizes : prm->type == LIVE_PARAM_TIME ? times : counts;
-		size_t nr = prm->type == LIVE_PARAM_SIZE ? 5 :
-			    prm->type == LIVE_PARAM_TIME ? 4 : 4;
-
-		for (size_t i = 0; i < nr; i++) {
-			if (strcasecmp(end, tab[i].sfx))
-				continue;
-			if (n > UINT64_MAX / tab[i].mul)
-				break;
-			*v = n * tab[i].mul;
-			if (*v < prm->min || *v > prm->max)
-				break;
-			return 0;
-		}
-	}
-	expect = prm->type == LIVE_PARAM_SIZE ? "a size such as 64K, 16M or 2G" :
-		 prm->type == LIVE_PARAM_TIME ? "a time such as 500ms or 5s" :
-		 "a count such as 200 or 50M";
-	snprintf(err, errlen, "%s=%s: expected %s, between %llu and %llu%s",
-		 prm->key, text, expect, (unsigned long long)prm->min,
-		 (unsigned long long)prm->max,
-		 prm->type == LIVE_PARAM_SIZE ? " bytes" :
-		 prm->type == LIVE_PARAM_TIME ? " ns" : "");
-	return -EINVAL;
-}
-
-/**
- * live_format_value - print a parameter's value the way a user writes it
- * @prm: the parameter
- * @v: its value
- * @buf: the text
- * @len: size of @buf
- *
- * Context: any.
- */
-void live_format_value(const struct live_param *prm, uint64_t v, char *buf,
-		       size_t len)
-{
-	static const char *const size_sfx[] = { "", "K", "M", "G", "T" };
-	int i = 0;
-
-	switch (prm->type) {
-	case LIVE_PARAM_WORD:
-		snprintf(buf, len, "%s", prm->choices[v]);
-		break;
-	case LIVE_PARAM_SIZE:
-		while (i < 4 && v && !(v & 1023)) {
-			v >>= 10;
-			i++;
-		}
-		snprintf(buf, len, "%llu%s", (unsigned long long)v, size_sfx[i]);
-		break;
-	case LIVE_PARAM_TIME:
-		if (v % 1000000000ULL == 0)
-			snprintf(buf, len, "%llus", (unsigned long long)(v / 1000000000ULL));
-		else if (v % 1000000 == 0)
-			snprintf(buf, len, "%llums", (unsigned long long)(v / 1000000));
-		else
-			snprintf(buf, len, "%lluns", (unsigned long long)v);
-		break;
-	default:
-		snprintf(buf, len, "%llu", (unsigned long long)v);
-		break;
-	}
+	return i;
 }
 
 /**
  * live_set_metric - record a measured metric
- * @res: the result
- * @idx: the metric's index in the scenario's list
- * @v: its value
+ * @r: the run
+ * @key: the experiment's metric ("runtime_s")
+ * @v: its value, in the metric's unit
  *
  * Context: any.
  */
-void live_set_metric(struct live_result *res, int idx, double v)
+void live_set_metric(struct live_run *r, const char *key, double v)
 {
-	res->m[idx].available = true;
-	res->m[idx].value = v;
-	res->m[idx].why[0] = '\0';
+	struct live_metric_result *m = &r->res->m[live_metric_index(r->cfg->scenario, key)];
+
+	m->available = true;
+	m->value = v;
+	m->why[0] = '\0';
 }
 
 /**
  * live_unavailable - record that a metric cannot be measured here, and why
- * @res: the result
- * @idx: the metric's index
+ * @r: the run
+ * @key: the experiment's metric
  * @fmt: what is missing (printf format)
  *
  * Context: any.
  */
-void live_unavailable(struct live_result *res, int idx, const char *fmt, ...)
+void live_unavailable(struct live_run *r, const char *key, const char *fmt, ...)
 {
+	struct live_metric_result *m = &r->res->m[live_metric_index(r->cfg->scenario, key)];
 	va_list ap;
 
-	res->m[idx].available = false;
+	m->available = false;
 	va_start(ap, fmt);
-	vsnprintf(res->m[idx].why, sizeof(res->m[idx].why), fmt, ap);
+	vsnprintf(m->why, sizeof(m->why), fmt, ap);
 	va_end(ap);
 }
 
@@ -255,12 +162,12 @@ static void live_snapshot_delta(const struct live_snapshot *a,
 	live_counters_delta(&a->khp, &b->khp, &d->khp);
 }
 
-static void live_fill_counter_metrics(const struct live_scenario_ops *ops,
-				      const struct live_deltas *d,
-				      struct live_result *res)
+static void live_fill_counter_metrics(struct live_run *r, const struct live_deltas *d)
 {
-	for (int i = 0; i < ops->nr_metrics; i++) {
-		const char *c = ops->metrics[i].counter;
+	const struct scenario_ops *s = r->cfg->scenario;
+
+	for (int i = 0; s->metrics[i].key; i++) {
+		const char *key = s->metrics[i].key, *c = s->metrics[i].live_counter;
 		bool irq = !strcmp(c ? c : "", "TLB") || !strcmp(c ? c : "", "CAL");
 		const struct live_counters *src = irq ? &d->irq : &d->vmstat;
 		uint64_t v;
@@ -268,12 +175,12 @@ static void live_fill_counter_metrics(const struct live_scenario_ops *ops,
 		if (!c)
 			continue;
 		if (live_counters_get(src, c, &v))
-			live_set_metric(res, i, (double)v);
+			live_set_metric(r, key, (double)v);
 		else if (!src->available)
-			live_unavailable(res, i, "cannot read %s",
+			live_unavailable(r, key, "cannot read %s",
 					 irq ? "/proc/interrupts" : "/proc/vmstat");
 		else
-			live_unavailable(res, i, "this kernel has no %s %s",
+			live_unavailable(r, key, "this kernel has no %s %s",
 					 irq ? "row" : "counter", c);
 	}
 }
@@ -326,19 +233,19 @@ static void live_print_trace(const struct live_result *res, FILE *out)
 			(unsigned long long)l->contended[k], l->wait_s[k]);
 }
 
-static void live_print_table(const struct live_scenario_ops *ops,
+static void live_print_table(const struct scenario_ops *s,
 			     const struct live_result *res,
 			     const struct live_deltas *d, FILE *out)
 {
 	fprintf(out, "\n%-28s %16s\n", "metric", "live");
-	for (int i = 0; i < ops->nr_metrics; i++) {
+	for (int i = 0; s->metrics[i].key; i++) {
 		const struct live_metric_result *m = &res->m[i];
 
 		if (m->available)
-			fprintf(out, "%-28s %16.*f\n", ops->metrics[i].key,
-				ops->metrics[i].decimals, m->value);
+			fprintf(out, "%-28s %16.*f\n", s->metrics[i].key,
+				s->metrics[i].decimals, m->value);
 		else
-			fprintf(out, "%-28s %16s  (%s)\n", ops->metrics[i].key,
+			fprintf(out, "%-28s %16s  (%s)\n", s->metrics[i].key,
 				"unavailable", m->why);
 	}
 	fprintf(out, "\ncounters (change over the run, kernel names):\n");
@@ -407,8 +314,8 @@ static int live_write_whole(const char *opt, const char *path,
 	return 0;
 }
 
-static int live_write_json(const char *path, const struct live_scenario_ops *ops,
-			   const uint64_t *p, const struct live_result *res,
+static int live_write_json(const char *path, const struct sim_run_config *cfg,
+			   const struct live_result *res,
 			   const struct live_deltas *d, const struct live_settings *st,
 			   bool apply, char *err, size_t errlen)
 {
@@ -416,6 +323,7 @@ static int live_write_json(const char *path, const struct live_scenario_ops *ops
 	json_t *metrics = json_object(), *unavail = json_object();
 	json_t *counters = json_object(), *settings = json_object();
 	json_t *variants = json_array(), *host = json_object();
+	const struct scenario_ops *s = cfg->scenario;
 	struct utsname u;
 	int ret = 0;
 
@@ -427,22 +335,25 @@ static int live_write_json(const char *path, const struct live_scenario_ops *ops
 		"dev"
 #endif
 		));
-	json_object_set_new(root, "scenario", json_string(ops->name));
+	json_object_set_new(root, "scenario", json_string(s->name));
 	json_object_set_new(root, "profile", json_string("live"));
 	json_object_set_new(root, "kernel", json_string(u.release));
-	for (int i = 0; i < ops->nr_params; i++)
-		json_object_set_new(params, ops->params[i].key,
-				    ops->params[i].type == LIVE_PARAM_WORD ?
-				    json_string(ops->params[i].choices[p[i]]) :
-				    json_integer((json_int_t)p[i]));
+	for (int i = 0; s->params[i].key; i++) {
+		const struct sim_param *q = &s->params[i];
+
+		if (q->live)
+			json_object_set_new(params, q->key, q->type == SIM_PARAM_ENUM ?
+					    json_string(q->choices[cfg->params[i]]) :
+					    json_integer((json_int_t)cfg->params[i]));
+	}
 	json_object_set_new(root, "params", params);
-	for (int i = 0; i < ops->nr_metrics; i++) {
+	for (int i = 0; s->metrics[i].key; i++) {
 		if (res->m[i].available) {
-			json_object_set_new(metrics, ops->metrics[i].key,
+			json_object_set_new(metrics, s->metrics[i].key,
 					    json_real(res->m[i].value));
 		} else {
-			json_object_set_new(metrics, ops->metrics[i].key, json_null());
-			json_object_set_new(unavail, ops->metrics[i].key,
+			json_object_set_new(metrics, s->metrics[i].key, json_null());
+			json_object_set_new(unavail, s->metrics[i].key,
 					    json_string(res->m[i].why));
 		}
 	}
@@ -512,8 +423,8 @@ static int live_write_json(const char *path, const struct live_scenario_ops *ops
 /* ---- the command ---- */
 
 struct live_opts {
-	const struct live_scenario_ops *ops;
-	uint64_t p[LIVE_MAX_PARAMS];
+	const struct scenario_ops *s;	/* the experiment; s->live is its live form */
+	struct sim_run_config cfg;	/* its parameters: live defaults, then --set */
 	bool apply;
 	const char *json;
 	const char *profile_out;
@@ -521,17 +432,31 @@ struct live_opts {
 
 static void live_usage(const char *cmd, FILE *out)
 {
+	char def[64];
+
 	fprintf(out, "usage: mmsim %s SCENARIO [--set KEY=VALUE]... [--apply] "
 		"[--json FILE]%s\n", cmd,
 		strcmp(cmd, "compare") ? "" : " [--profile-out FILE]");
-	fprintf(out, "Runs the scenario's workload on this kernel (docs/live.md).\n");
-	for (int i = 0; live_scenarios[i]; i++) {
-		const struct live_scenario_ops *ops = live_scenarios[i];
+	fprintf(out, "Runs the scenario's workload on this kernel (docs/live.md)%s.\n",
+		strcmp(cmd, "compare") ? "" : ", then simulates it on a profile of "
+		"this machine; every parameter of `mmsim show SCENARIO` is taken, "
+		"those marked (simulated) by the simulated side only");
+	for (int i = 0; sim_scenarios[i]; i++) {
+		const struct scenario_ops *s = sim_scenarios[i];
 
-		fprintf(out, "  %-16s %s\n", ops->name, ops->summary);
-		for (int j = 0; j < ops->nr_params; j++)
-			fprintf(out, "    --set %s=%s\t%s\n", ops->params[j].key,
-				ops->params[j].def, ops->params[j].help);
+		if (!s->live)
+			continue;
+		fprintf(out, "  %-16s %s\n", s->name, s->live->summary);
+		for (int j = 0; s->params[j].key; j++) {
+			const struct sim_param *q = &s->params[j];
+
+			if (!q->live && strcmp(cmd, "compare"))
+				continue;
+			sim_param_format(q, q->has_live_def ? q->live_def : q->def, def,
+					 sizeof(def));
+			fprintf(out, "    --set %s=%s\t%s%s\n", q->key, def,
+				q->live ? "" : "(simulated) ", q->help ? q->help : "");
+		}
 	}
 	fprintf(out, "  --apply          set the THP/mTHP/khugepaged settings the "
 		"experiment needs (reclaim-tlb: zram swap if there is none); "
@@ -539,13 +464,53 @@ static void live_usage(const char *cmd, FILE *out)
 		"  --json FILE      write the results as JSON (\"-\": standard output)\n");
 }
 
+/*
+ * The experiment's parameters, from its one table (struct sim_param): live
+ * defaults, then each --set through the parser of `mmsim run`.  `live`
+ * takes the parameters its workload takes (sim_param.live); `compare`
+ * takes every one, the others for its simulated side.  0, or 2 with one
+ * line in @msg.
+ */
+static int live_set_params(struct live_opts *o, const char *const *sets, int nr,
+			   bool compare, char *msg, size_t len)
+{
+	bool given[SIM_MAX_PARAMS] = { false };
+	const struct scenario_ops *s = o->s;
+
+	sim_run_config_init_live(&o->cfg, s, NULL, 1);
+	for (int k = 0; k < nr; k++) {
+		int i = sim_run_config_set(&o->cfg, sets[k], msg, len);
+		size_t n;
+
+		if (i < 0)
+			return 2;
+		if (given[i]) {
+			snprintf(msg, len, "--set %s: %s given twice", sets[k], s->params[i].key);
+			return 2;
+		}
+		given[i] = true;
+		if (compare || s->params[i].live)
+			continue;
+		n = (size_t)snprintf(msg, len, "--set %s: parameter %s of scenario %s is "
+				     "the simulation's alone (mmsim compare takes it): "
+				     "live takes one of", sets[k], s->params[i].key, s->name);
+		for (int j = 0, c = 0; s->params[j].key && n < len; j++)
+			if (s->params[j].live)
+				n += (size_t)snprintf(msg + n, len - n, "%s %s", c++ ? "," : "",
+						      s->params[j].key);
+		return 2;
+	}
+	return 0;
+}
+
 /* Return 0, 1 (help printed) or 2 (error printed). */
 static int live_parse_args(int argc, char **argv, struct live_opts *o,
 			   FILE *out, FILE *err)
 {
-	const char *cmd = argv[0];
+	const char *cmd = argv[0], *sets[2 * SIM_MAX_PARAMS];
+	bool compare = !strcmp(cmd, "compare");
 	char msg[1024];
-	int i;
+	int i, nr_sets = 0;
 
 	memset(o, 0, sizeof(*o));
 	for (i = 1; i < argc; i++) {
@@ -557,23 +522,16 @@ static int live_parse_args(int argc, char **argv, struct live_opts *o,
 			break;
 	}
 	if (argc < 2 || argv[1][0] == '-') {
-		fprintf(err, "mmsim: error: %s needs a scenario: deferred-split, "
-			"reclaim-tlb or khugepaged-cold\n", cmd);
+		sim_scenario_lookup(sim_scenarios, "", true, msg, sizeof(msg));
+		fprintf(err, "mmsim: error: %s: expected a scenario:%s\n", cmd,
+			strstr(msg, "expected one of") + strlen("expected one of"));
 		return 2;
 	}
-	for (i = 0; live_scenarios[i]; i++)
-		if (!strcmp(live_scenarios[i]->name, argv[1]))
-			o->ops = live_scenarios[i];
-	if (!o->ops) {
-		fprintf(err, "mmsim: error: unknown scenario '%s' for %s; expected "
-			"deferred-split, reclaim-tlb or khugepaged-cold\n",
-			argv[1], cmd);
+	o->s = sim_scenario_lookup(sim_scenarios, argv[1], true, msg, sizeof(msg));
+	if (!o->s) {
+		fprintf(err, "mmsim: error: %s\n", msg);
 		return 2;
 	}
-	for (i = 0; i < o->ops->nr_params; i++)
-		if (live_parse_value(&o->ops->params[i], o->ops->params[i].def,
-				     &o->p[i], msg, sizeof(msg)))
-			return 2;
 	for (i = 2; i < argc; i++) {
 		const char *a = argv[i];
 
@@ -581,33 +539,30 @@ static int live_parse_args(int argc, char **argv, struct live_opts *o,
 			o->apply = true;
 		} else if (!strcmp(a, "--json") && i + 1 < argc) {
 			o->json = argv[++i];
-		} else if (!strcmp(a, "--profile-out") && i + 1 < argc &&
-			   !strcmp(cmd, "compare")) {
+		} else if (!strcmp(a, "--profile-out") && i + 1 < argc && compare) {
 			o->profile_out = argv[++i];
 		} else if (!strcmp(a, "--set") && i + 1 < argc) {
-			const char *kv = argv[++i], *eq = strchr(kv, '=');
-			int j;
-
-			for (j = 0; eq && j < o->ops->nr_params; j++)
-				if (strlen(o->ops->params[j].key) == (size_t)(eq - kv) &&
-				    !strncmp(o->ops->params[j].key, kv, (size_t)(eq - kv)))
-					break;
-			if (!eq || j == o->ops->nr_params) {
-				fprintf(err, "mmsim: error: --set %s: expected KEY=VALUE "
-					"with KEY a parameter of %s (see mmsim %s --help)\n",
-					kv, o->ops->name, cmd);
+			if (nr_sets == (int)(sizeof(sets) / sizeof(sets[0]))) {
+				fprintf(err, "mmsim: error: --set %s: too many --set (at most "
+					"%d)\n", argv[i + 1], nr_sets);
 				return 2;
 			}
-			if (live_parse_value(&o->ops->params[j], eq + 1, &o->p[j],
-					     msg, sizeof(msg))) {
-				fprintf(err, "mmsim: error: %s\n", msg);
-				return 2;
-			}
+			sets[nr_sets++] = argv[++i];
+		} else if (i + 1 == argc && (!strcmp(a, "--json") || !strcmp(a, "--set") ||
+					     (!strcmp(a, "--profile-out") && compare))) {
+			fprintf(err, "mmsim: error: %s: missing value: expected %s after it\n", a,
+				!strcmp(a, "--set") ? "KEY=VALUE" : "a FILE");
+			return 2;
 		} else {
-			fprintf(err, "mmsim: error: unknown option '%s' for %s "
-				"(see mmsim %s --help)\n", a, cmd, cmd);
+			fprintf(err, "mmsim: error: unknown option '%s' for %s: expected --set, "
+				"--apply, --json%s (see mmsim %s --help)\n", a, cmd,
+				strcmp(cmd, "compare") ? "" : ", --profile-out", cmd);
 			return 2;
 		}
+	}
+	if (live_set_params(o, sets, nr_sets, compare, msg, sizeof(msg))) {
+		fprintf(err, "mmsim: error: %s\n", msg);
+		return 2;
 	}
 	/* every destination is checked before the workload changes anything */
 	if ((o->json && sim_outfile_check("--json", o->json, msg, sizeof(msg))) ||
@@ -622,7 +577,7 @@ static int live_parse_args(int argc, char **argv, struct live_opts *o,
 static int live_check_memory(const struct live_opts *o, char *msg, size_t len)
 {
 	struct live_counters *mi = calloc(1, sizeof(*mi));
-	uint64_t avail_kb, need = o->ops->memory_bytes(o->p);
+	uint64_t avail_kb, need = o->s->live->memory_bytes(&o->cfg);
 	int ret = 0;
 
 	if (!mi)
@@ -636,7 +591,7 @@ static int live_check_memory(const struct live_opts *o, char *msg, size_t len)
 	} else if (need > avail_kb * 1024 / 100 * LIVE_MEM_SHARE_PCT) {
 		snprintf(msg, len, "%s at these parameters needs %llu MiB, more "
 			 "than %d%% of MemAvailable (%llu MiB); lower its sizes "
-			 "with --set", o->ops->name, (unsigned long long)(need >> 20),
+			 "with --set", o->s->name, (unsigned long long)(need >> 20),
 			 LIVE_MEM_SHARE_PCT, (unsigned long long)(avail_kb >> 10));
 		ret = -ENOMEM;
 	}
@@ -650,39 +605,40 @@ static void live_print_header(const struct live_opts *o, FILE *out)
 	char v[32];
 
 	uname(&u);
-	fprintf(out, "mmsim live %s on Linux %s (%s), %ld CPUs\n", o->ops->name,
+	fprintf(out, "mmsim live %s on Linux %s (%s), %ld CPUs\n", o->s->name,
 		u.release, u.machine, sysconf(_SC_NPROCESSORS_ONLN));
 	fprintf(out, "params:");
-	for (int i = 0; i < o->ops->nr_params; i++) {
-		live_format_value(&o->ops->params[i], o->p[i], v, sizeof(v));
-		fprintf(out, " %s=%s", o->ops->params[i].key, v);
+	for (int i = 0; o->s->params[i].key; i++) {
+		if (!o->s->params[i].live)
+			continue;
+		sim_param_format(&o->s->params[i], o->cfg.params[i], v, sizeof(v));
+		fprintf(out, " %s=%s", o->s->params[i].key, v);
 	}
 	fprintf(out, "\n");
 }
 
-/* Scenarios whose posts measured lock waits, or whose reclaim takes them. */
-static bool live_wants_locks(const struct live_scenario_ops *ops)
-{
-	return ops == &live_deferred_split || ops == &live_reclaim_tlb;
-}
-
 /* lruvec_lock_wait_s and deferred_split_lock_wait_s, from perf lock. */
-static void live_fill_lock_metrics(const struct live_scenario_ops *ops,
-				   struct live_result *res)
+static void live_fill_lock_metrics(struct live_run *r)
 {
+	const struct scenario_ops *s = r->cfg->scenario;
+	const struct live_result *res = r->res;
+
 	static const struct { const char *key; enum live_lock_class cls; } m[] = {
 		{ "lruvec_lock_wait_s", LIVE_LOCK_LRUVEC },
 		{ "deferred_split_lock_wait_s", LIVE_LOCK_DEFERRED_SPLIT },
 	};
 
-	for (int i = 0; i < ops->nr_metrics; i++)
+	for (int i = 0; s->metrics[i].key; i++)
 		for (size_t k = 0; k < sizeof(m) / sizeof(m[0]); k++) {
-			if (strcmp(ops->metrics[i].key, m[k].key))
+			if (strcmp(s->metrics[i].key, m[k].key))
 				continue;
-			if (res->locks.ok)
-				live_set_metric(res, i, res->locks.wait_s[m[k].cls]);
+			if (!res->locks_wanted)
+				live_unavailable(r, m[k].key, "this workload's lock waits are "
+						 "not recorded");
+			else if (res->locks.ok)
+				live_set_metric(r, m[k].key, res->locks.wait_s[m[k].cls]);
 			else
-				live_unavailable(res, i, "perf lock contention: %s",
+				live_unavailable(r, m[k].key, "perf lock contention: %s",
 						 res->locks.why);
 		}
 }
@@ -699,7 +655,7 @@ static int live_run_scenario(struct live_opts *o, FILE *out, FILE *err,
 	static struct live_deltas d;
 	static struct live_result res;
 	static struct live_tracefs tfs;
-	struct live_run r = { .p = o->p, .res = &res,
+	struct live_run r = { .cfg = &o->cfg, .res = &res,
 			      .start_pipe = { -1, -1 }, .zram = { .dev = -1 } };
 	struct sigaction sa = { .sa_handler = live_on_signal }, old_int, old_term;
 	enum live_stop stop;
@@ -713,7 +669,7 @@ static int live_run_scenario(struct live_opts *o, FILE *out, FILE *err,
 		fprintf(err, "mmsim: error: %s\n", msg);
 		return 2;
 	}
-	if (o->ops->check && o->ops->check(o->p, o->apply, msg, sizeof(msg))) {
+	if (o->s->live->check && o->s->live->check(&o->cfg, o->apply, msg, sizeof(msg))) {
 		fprintf(err, "mmsim: error: %s\n", msg);
 		return 2;
 	}
@@ -727,8 +683,8 @@ static int live_run_scenario(struct live_opts *o, FILE *out, FILE *err,
 			LIVE_THP_DIR);
 		return 2;
 	}
-	if (o->ops->want_settings)
-		o->ops->want_settings(o->p, &st);
+	if (o->s->live->want_settings)
+		o->s->live->want_settings(&o->cfg, &st);
 
 	live_signal = 0;
 	sigemptyset(&sa.sa_mask);
@@ -753,13 +709,17 @@ static int live_run_scenario(struct live_opts *o, FILE *out, FILE *err,
 	live_tracepoints_open(&res.tp, &tfs);
 	r.apply = o->apply;
 	r.tracefs_ok = tfs.available;
-	r.record_locks = res.locks_wanted = live_wants_locks(o->ops);
+	r.record_locks = res.locks_wanted = o->s->live->record_locks;
 	r.zram.dev = -1;
 
 	live_snapshot_take(&before);
 	live_tracepoints_enable(&res.tp);
 	t0 = live_now();
-	stop = live_signal ? LIVE_STOP_SIGNAL : o->ops->run(&r);
+	/* every metric unavailable until measured; why, where no run can */
+	for (int i = 0; o->s->metrics[i].key; i++)
+		live_unavailable(&r, o->s->metrics[i].key, "%s", o->s->metrics[i].no_live ?
+				 o->s->metrics[i].no_live : "the workload did not measure it");
+	stop = live_signal ? LIVE_STOP_SIGNAL : o->s->live->run(&r);
 	res.wall_s = live_now() - t0;
 	live_tracepoints_disable(&res.tp);
 	live_snapshot_take(&after);
@@ -783,17 +743,24 @@ static int live_run_scenario(struct live_opts *o, FILE *out, FILE *err,
 		stop = stop == LIVE_STOP_NONE ? LIVE_STOP_ERROR : stop;
 	live_state_note_settings(NULL);
 
+	/*
+	 * A signal after the workload (while perf stopped, the undo ran) or one
+	 * that also killed a workload process (the terminal's SIGINT reaches
+	 * the whole group) still ends the run as a signal: 128+N, no table.
+	 */
+	if (live_signal && (stop == LIVE_STOP_NONE || stop == LIVE_STOP_CHILD_DIED))
+		stop = LIVE_STOP_SIGNAL;
 	switch (stop) {
 	case LIVE_STOP_NONE:
 		live_snapshot_delta(&before, &after, &d);
-		live_fill_counter_metrics(o->ops, &d, &res);
-		live_fill_lock_metrics(o->ops, &res);
-		live_print_table(o->ops, &res, &d, out);
+		live_fill_counter_metrics(&r, &d);
+		live_fill_lock_metrics(&r);
+		live_print_table(o->s, &res, &d, out);
 		fprintf(out, "wall time of the run: %.3f s\n", res.wall_s);
 		if (resp)
 			*resp = &res;
 		code = 0;
-		if (o->json && live_write_json(o->json, o->ops, o->p, &res, &d,
+		if (o->json && live_write_json(o->json, &o->cfg, &res, &d,
 					       &st, o->apply, msg, sizeof(msg))) {
 			fprintf(err, "mmsim: error: %s\n", msg);
 			code = 1;
@@ -815,6 +782,10 @@ static int live_run_scenario(struct live_opts *o, FILE *out, FILE *err,
 			"could not restore every setting");
 		code = 1;
 		break;
+	}
+	if (live_signal && code != 128 + live_signal) {	/* while printing the results */
+		fprintf(err, "mmsim: interrupted by %s\n", live_signal == SIGINT ? "SIGINT" : "SIGTERM");
+		code = 128 + live_signal;
 	}
 out_signals:
 	sigaction(SIGINT, &old_int, NULL);
@@ -1019,6 +990,20 @@ static void live_read_topology(struct live_topology *t)
 }
 
 /**
+ * live_cpu_mhz - this machine's clock, as /proc/cpuinfo's first "cpu MHz"
+ *
+ * Context: may block.
+ * Return: MHz, or 0 when /proc/cpuinfo does not say.
+ */
+double live_cpu_mhz(void)
+{
+	struct live_topology t;
+
+	live_read_topology(&t);
+	return t.mhz[0] ? strtod(t.mhz, NULL) : 0;
+}
+
+/**
  * live_host_profile - the INI text of profile "host", describing this machine
  * @buf: where to write it
  * @len: size of @buf
@@ -1123,13 +1108,13 @@ int live_host_profile(char *buf, size_t len)
  * Return: the exit code, as live_cmd_main().
  */
 /*
- * The simulator's variant that models the kernel that runs here: the one
- * without the change.  For deferred-split that is `unqueued` (mainline
- * does not queue mTHPs at fault), else the scenario's baseline.
+ * The simulator's variant that models the kernel that runs here: the
+ * experiment's mainline variant (deferred-split: `unqueued`), else its
+ * baseline.
  */
 static int compare_variant(const struct scenario_ops *s)
 {
-	int v = sim_scenario_variant_index(s, "unqueued");
+	int v = s->mainline ? sim_scenario_variant_index(s, s->mainline) : -1;
 
 	if (v < 0 && s->baseline)
 		v = sim_scenario_variant_index(s, s->baseline);
@@ -1147,36 +1132,17 @@ static int compare_simulate(const struct live_opts *o, const char *ini,
 			    char *why, size_t whylen, FILE *err)
 {
 	static struct sim_profile prof;
-	const struct scenario_ops *s = sim_scenario_find(o->ops->name);
+	const struct scenario_ops *s = o->s;
 	struct sim_run_config cfg;
 	char msg[256] = "";
-	int i;
 
-	if (!s) {
-		fprintf(err, "mmsim: error: compare %s: the simulator has no scenario of that name\n",
-			o->ops->name);
-		return 2;
-	}
 	if (sim_profile_parse(ini, "host", &prof, msg, sizeof(msg))) {
 		fprintf(err, "mmsim: error: host profile: %s\n", msg);
 		return 1;
 	}
-	sim_run_config_init(&cfg, s, &prof, 1);
-	/*
-	 * The live workloads run threads of one process: where the simulator
-	 * can run either (deferred-split's `workers`), simulate threads too.
-	 */
-	i = sim_scenario_param_index(s, "workers");
-	if (i >= 0 && s->params[i].type == SIM_PARAM_ENUM && s->params[i].choices &&
-	    !strcmp(s->params[i].choices[0], "threads"))
-		cfg.params[i] = 0;
-	/* The live run's parameters, where the simulator has the same key. */
-	for (i = 0; i < o->ops->nr_params; i++) {
-		int k = sim_scenario_param_index(s, o->ops->params[i].key);
-
-		if (k >= 0)
-			cfg.params[k] = o->p[i];
-	}
+	/* every parameter as the live run took it, the others as --set gave them */
+	cfg = o->cfg;
+	cfg.profile = &prof;
 	if (s->validate && s->validate(&cfg, msg, sizeof(msg))) {
 		snprintf(why, whylen, "the simulator's %s refuses the host "
 			 "profile: %s", s->name, msg);
@@ -1186,12 +1152,31 @@ static int compare_simulate(const struct live_opts *o, const char *ini,
 		return 0;
 	*variant = compare_variant(s);
 	memset(res, 0, sizeof(*res));
-	res->name = s->variants[*variant];
+	res->name = s->variants[*variant].name;
 	if (s->run(&cfg, *variant, res, msg, sizeof(msg))) {
 		fprintf(err, "mmsim: error: compare %s: the simulation failed: %s\n", s->name, msg);
 		return 1;
 	}
+	/* metrics relative to a baseline: this variant is its own */
+	if (s->finish)
+		s->finish(&cfg, res, 1);
 	return 0;
+}
+
+/* The command that runs the simulated side of a comparison by itself. */
+static void compare_print_command(const struct live_opts *o, int variant, FILE *out)
+{
+	const struct scenario_ops *s = o->s;
+	char v[64];
+
+	fprintf(out, "simulated side%s: mmsim run %s --profile %s --variant %s",
+		o->profile_out ? "" : " (FILE: the host profile, which --profile-out FILE saves)",
+		s->name, o->profile_out ? o->profile_out : "FILE", s->variants[variant].name);
+	for (int i = 0; s->params[i].key; i++) {
+		sim_param_format(&s->params[i], o->cfg.params[i], v, sizeof(v));
+		fprintf(out, " --set %s=%s", s->params[i].key, v);
+	}
+	fprintf(out, "\n");
 }
 
 /*
@@ -1393,30 +1378,35 @@ int compare_cmd_main(int argc, char **argv, FILE *out, FILE *err)
 		if (ret)
 			return ret;
 	}
-	s = sim_scenario_find(o.ops->name);
+	s = o.s;
 	if (no_sim) {
 		memset(&sim, 0, sizeof(sim));
 		fprintf(out, "\nlive and simulated: the simulated side is "
 			"unavailable (%s)\n", why);
 	} else {
 		fprintf(out, "\nlive and simulated (variant %s, profile host%s%s):\n",
-			s->variants[variant], o.profile_out ? " saved in " : "",
+			s->variants[variant].name, o.profile_out ? " saved in " : "",
 			o.profile_out ? o.profile_out : "");
+		compare_print_command(&o, variant, out);
 	}
 	fprintf(out, "%-28s %16s %16s %10s\n", "metric", "live", "simulated", "sim/live");
-	for (i = 0; i < o.ops->nr_metrics; i++) {
-		const char *key = o.ops->metrics[i].key;
-		int k = sim_scenario_metric_index(s, key);
-		bool has_sim = !no_sim && k >= 0 && sim.has_metric[k];
+	for (i = 0; s->metrics[i].key; i++) {
+		const struct sim_metric *m = &s->metrics[i];
+		bool has_sim = !no_sim && sim.has_metric[i];
 		char lv[32] = "unavailable", sv[32] = "-", ratio[16] = "-";
 
 		if (live->m[i].available)
-			snprintf(lv, sizeof(lv), "%.*f", o.ops->metrics[i].decimals, live->m[i].value);
+			snprintf(lv, sizeof(lv), "%.*f", m->decimals, live->m[i].value);
 		if (has_sim)
-			snprintf(sv, sizeof(sv), "%.*f", o.ops->metrics[i].decimals, sim.metrics[k]);
+			snprintf(sv, sizeof(sv), "%.*f", m->decimals, sim.metrics[i]);
 		if (has_sim && live->m[i].available && live->m[i].value != 0)
-			snprintf(ratio, sizeof(ratio), "%.2f", sim.metrics[k] / live->m[i].value);
-		fprintf(out, "%-28s %16s %16s %10s\n", key, lv, sv, ratio);
+			snprintf(ratio, sizeof(ratio), "%.2f", sim.metrics[i] / live->m[i].value);
+		fprintf(out, "%-28s %16s %16s %10s\n", m->key, lv, sv, ratio);
+		if (!live->m[i].available)
+			fprintf(out, "    (live: %s)\n", live->m[i].why);
+		if (!no_sim && !has_sim)
+			fprintf(out, "    (simulated: the %s variant alone does not give it)\n",
+				s->variants[variant].name);
 	}
 	compare_print_trace(live, no_sim ? NULL : &sim, out);
 	return 0;

@@ -19,7 +19,11 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "mmsim/scenario.h"
+
 #define LIVE_THP_DIR "/sys/kernel/mm/transparent_hugepage"
+#define LIVE_PAGE	4096UL
+#define LIVE_PMD_SIZE	(2UL << 20)
 
 /* ---- paths and files (procfs.c) ---- */
 int live_sys_path(char *buf, size_t len, const char *abs);
@@ -210,7 +214,7 @@ int live_lockrec_start(struct live_lockrec *lr, const pid_t *pids, int nr,
 void live_lockrec_stop(struct live_lockrec *lr, struct live_locks *l);
 void live_lockrec_cleanup(struct live_lockrec *lr);
 
-/* ---- stress-ng's metrics (workloads.c) ---- */
+/* ---- stress-ng's metrics (src/experiments/reclaim-tlb/live.c) ---- */
 int live_parse_stress_ng_yaml(const char *text, const char *stressor,
 			      double *ops_per_s, uint64_t *ops);
 int live_parse_stress_ng_brief(const char *text, const char *stressor,
@@ -251,42 +255,16 @@ bool live_pid_is_ours(pid_t pid, unsigned long long start_time);
 int live_zram_setup(struct live_zram *z, uint64_t bytes, char *err, size_t errlen);
 void live_zram_teardown(struct live_zram *z, FILE *err);
 
-/* ---- parameters and results (live.c, workloads.c) ---- */
-enum live_param_type {
-	LIVE_PARAM_COUNT,		/* a plain integer */
-	LIVE_PARAM_SIZE,		/* bytes; K, M, G suffixes */
-	LIVE_PARAM_TIME,		/* ns; ns, us, ms, s suffixes */
-	LIVE_PARAM_WORD,		/* one of choices, stored as its index */
-};
-
-struct live_param {
-	const char *key;
-	enum live_param_type type;
-	const char *def;		/* default, as the user would write it */
-	uint64_t min, max;		/* accepted range (inclusive) */
-	const char *help;
-	const char *const *choices;	/* LIVE_PARAM_WORD: NULL-terminated */
-};
-
-/* A metric of the contract (DESIGN.md section 5). */
-struct live_metric {
-	const char *key;		/* "runtime_s", "tlb_shootdowns" */
-	const char *counter;		/* if set: the delta of this counter */
-	int decimals;			/* digits after the point in the table */
-};
-
-#define LIVE_MAX_PARAMS 8
-#define LIVE_MAX_METRICS 8
-
+/* ---- results (live.c) ---- */
 struct live_metric_result {
 	bool available;
 	double value;
 	char why[200];			/* when !available: what is missing */
 };
 
-/* One run: metric values in the scenario's metric order, and counters. */
+/* One run: metric values in the experiment's metric order, and counters. */
 struct live_result {
-	struct live_metric_result m[LIVE_MAX_METRICS];
+	struct live_metric_result m[SIM_MAX_METRICS];
 	struct live_counters counters;	/* deltas and samples, kernel names */
 	double wall_s;			/* wall time of the workload */
 	struct live_tracepoints tp;	/* tracepoint counts over the run */
@@ -320,7 +298,7 @@ struct live_children {
 };
 
 struct live_run {
-	const uint64_t *p;		/* parameter values, scenario order */
+	const struct sim_run_config *cfg; /* the experiment and its parameters */
 	bool apply;			/* --apply: may set up zram swap */
 	bool tracefs_ok;		/* perf can find the tracepoints */
 	bool record_locks;		/* live_start() starts perf lock record */
@@ -333,36 +311,66 @@ struct live_run {
 	char err[256];			/* for LIVE_STOP_ERROR and CHILD_DIED */
 };
 
-/* A live scenario: the workload of the simulator's scenario of that name. */
-struct live_scenario_ops {
-	const char *name;
-	const char *summary;
-	const struct live_param *params;
-	int nr_params;
-	const struct live_metric *metrics;
-	int nr_metrics;
-	uint64_t (*memory_bytes)(const uint64_t *p);
-	int (*check)(const uint64_t *p, bool apply, char *err, size_t errlen);
-	int (*want_settings)(const uint64_t *p, struct live_settings *st);
+/*
+ * An experiment's live workload (src/experiments/NAME/live.c), its
+ * scenario_ops.live: the simulated workload's tasks, sizes and accesses
+ * on the running kernel.  Its parameters and metrics are the experiment's
+ * own (struct sim_param with .live, struct sim_metric): live mode has no
+ * table of its own.
+ */
+struct live_ops {
+	const char *summary;		/* one line for `mmsim live --help` */
+	bool record_locks;		/* record the workload's lock waits (perf lock) */
+	/* The most memory the run maps, for the MemAvailable check. */
+	uint64_t (*memory_bytes)(const struct sim_run_config *cfg);
+	/* Optional: what this machine must have; 0 or -errno with one line. */
+	int (*check)(const struct sim_run_config *cfg, bool apply, char *err,
+		     size_t errlen);
+	/* Optional: the THP settings the experiment wants (written by --apply). */
+	int (*want_settings)(const struct sim_run_config *cfg, struct live_settings *st);
 	enum live_stop (*run)(struct live_run *r);
 };
 
-extern const struct live_scenario_ops live_deferred_split;
-extern const struct live_scenario_ops live_reclaim_tlb;
-extern const struct live_scenario_ops live_khugepaged_cold;
-extern const struct live_scenario_ops *const live_scenarios[];
+/* The value of the experiment's parameter @key in this run. */
+static inline uint64_t live_param(const struct live_run *r, const char *key)
+{
+	return sim_param(r->cfg, key);
+}
 
-int live_parse_value(const struct live_param *prm, const char *text,
-		     uint64_t *v, char *err, size_t errlen);
-void live_format_value(const struct live_param *prm, uint64_t v, char *buf,
-		       size_t len);
-void live_unavailable(struct live_result *res, int idx, const char *fmt, ...)
+void live_set_metric(struct live_run *r, const char *key, double v);
+void live_unavailable(struct live_run *r, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-void live_set_metric(struct live_result *res, int idx, double v);
 void live_note(struct live_result *res, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* The clock in MHz from /proc/cpuinfo ("cpu MHz"), or 0. */
+double live_cpu_mhz(void);
 
 /* ---- process helpers (workloads.c) ---- */
+
+/*
+ * Shared between mmsim and its workload processes: one mapping, made
+ * before fork (live_shm_map()).
+ */
+struct live_shm {
+	volatile int stop;		/* parent -> workloads: finish now */
+	volatile int ready[4];		/* workload i has set up its memory */
+	volatile int done;		/* the measured task has finished */
+	double t_start[LIVE_MAX_CHILDREN]; /* each task's measured loop, */
+	double t_end[LIVE_MAX_CHILDREN];   /* CLOCK_MONOTONIC */
+	uint64_t ops[LIVE_MAX_CHILDREN]; /* a count per task (bogo ops, faults) */
+	double time_s;			/* the measured task's time */
+	bool perf_ok[LIVE_PERF_NR];	/* the measured task's counters */
+	int perf_err[LIVE_PERF_NR];
+	uint64_t perf[LIVE_PERF_NR];
+	int fail;			/* errno of a failed mmap or madvise */
+};
+
+struct live_shm *live_shm_map(struct live_run *r);
+void live_shm_unmap(struct live_shm *shm);
+int live_open_start_pipe(struct live_run *r);
+void live_close_start_pipe(struct live_run *r);
+char *live_map_aligned(size_t size, size_t align, void **base, size_t *len);
+void live_sleep_ms(long ms);
 pid_t live_spawn(struct live_run *r, const char *name,
 		 void (*fn)(struct live_run *r, void *arg, int idx), void *arg,
 		 int idx);

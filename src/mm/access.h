@@ -16,48 +16,8 @@
 
 #include "mm/mm.h"
 #include "mmsim/cache.h"
+#include "mmsim/mmu.h"
 #include "mmsim/tlb.h"
-
-/*
- * The paging-structure caches of one vCPU (Intel SDM vol. 3A 4.10.3), in
- * the overlap model: for each dimension (0: the guest's or native tables,
- * 1: the host's EPT) a PDE, a PDPTE and a PML4 cache.  An entry lets a
- * walk skip the levels above it.  An array with no sets is a cache the
- * profile does not have (0 entries).
- */
-enum { PSC_PDE, PSC_PDPTE, PSC_PML4, PSC_NR_LEVELS };
-
-struct mmu_caches {
-	struct tlb_array lvl[2][PSC_NR_LEVELS];
-	uint64_t nr_misses;		/* lookups that missed a cache it has */
-};
-
-/*
- * What user_access_run() keeps of the last page walk it made (the
- * simulator's speed only): the next walk within the same 32 KiB (the same
- * PTE line, so the same entries at every level, guest and EPT) is the
- * same sequence of lookups.  If the remembered walk's paging-structure-
- * cache lookups all hit and it made fewer loads than the L1D has ways,
- * every line it loaded is in the L1D after it; if no load since looked in
- * an L1D set it used, the walk again finds every entry in the L1D and
- * leaves every set as it was: under true LRU a sequence of hits, repeated,
- * changes nothing.  Nothing else touches these caches while the loop runs.
- *
- *   valid => key, sets, nr_loads, cycles describe a walk whose next
- *     repeat is all L1D hits
- *   dirty == a bit (set % 64) for each L1D set a data load looked in
- *     since that walk
- */
-struct walk_memo {
-	bool on;			/* user_access_run()'s loop is running */
-	bool valid;
-	uint64_t key;			/* the walk's address >> 15, and its page size */
-	uint64_t sets;			/* a bit (set % 64) per L1D set the walk used */
-	uint64_t dirty;			/* a bit (set % 64) per L1D set a data load used since */
-	uint32_t nr_loads;		/* the walk's loads, all in the L1D after it */
-	uint32_t cycles;		/* nr_loads x the L1D's latency */
-	uint64_t nr_hits;		/* walks taken from the memo (for tests) */
-};
 
 /*
  * One task's access state over one VMA.
@@ -75,7 +35,7 @@ struct walk_memo {
  *   units == sum of unit[][] over the accesses not yet charged
  *   scale == P * W
  *
- * Overlap (mem.overlap == 1, L == mem.line_fill_buffers, cache != NULL; docs/tlb.md, "The
+ * Overlap (mem.overlap == 1, L == mem.line_fill_buffers, mmu.cache != NULL; docs/tlb.md, "The
  * overlap model"): the data load and each reference of a walk cost the
  * latency of the cache level that holds their line (include/mmsim/cache.h),
  * and independent accesses overlap.  A batch of n accesses takes the
@@ -101,12 +61,11 @@ struct walk_memo {
  *   charged time == floor(all units * 10^6 / (scale * mhz)) ps
  */
 struct user_access {
-	struct tlb *tlb;		/* this vCPU's TLB */
+	struct mmu mmu;			/* this vCPU's MMU, the TLB and caches it charges */
 	struct mm_struct *mm;
 	struct vm_area_struct *vma;	/* the one VMA accessed */
 	struct folio **pmd_huge;	/* vma->pmd_huge (fixed for the VMA's life) */
 	uint64_t pmd_base;		/* vma->vm_start rounded down to 2M */
-	uint16_t asid;			/* mm->asid, the PCID */
 	uint32_t unit[TLB_NR_RESULTS][2]; /* flat: cost per outcome, see above */
 	uint64_t units;			/* flat: not yet charged */
 	uint64_t rem;			/* remainder of the last conversion */
@@ -115,34 +74,11 @@ struct user_access {
 	uint64_t walks_seen;		/* tlb->stats.walks at the last charge */
 	uint64_t lookups_seen;		/* tlb_access() calls at the last charge */
 	unsigned __int128 units_charged; /* all units charged so far (for metrics) */
-	struct cache_path *cache;	/* overlap: this vCPU's caches; NULL: flat */
-	struct mmu_caches *psc;		/* overlap: its paging-structure caches */
-	struct walk_memo memo;		/* overlap: the loop's last walk */
 	uint64_t miss_cycles;		/* overlap: not yet charged, see above */
 	uint64_t walk_cycles;		/* overlap: not yet charged, see above */
 	uint64_t window_cycles;		/* overlap: not yet charged, see above */
 	uint64_t dram_lines;		/* overlap: lines from DRAM not yet charged */
 	uint32_t uops;			/* overlap: the loop's micro-ops per load (U) */
-	bool walk_fills;		/* overlap: a walk's L1D misses hold fill buffers */
-	bool ept_huge;			/* overlap: the host's EPT maps 2M pages */
-};
-
-/* The core's limits in the overlap model (struct user_access). */
-struct overlap_limits {
-	uint64_t loads_per_cycle;	/* P: mem.loads_per_cycle */
-	uint64_t fill_buffers;		/* L: mem.line_fill_buffers */
-	uint64_t page_walkers;		/* W: tlb.page_walkers */
-	uint64_t load_buffer;		/* B: mem.load_buffer_entries */
-	uint64_t rob_entries;		/* R: mem.rob_entries */
-	uint64_t uops;			/* U: the loop's micro-ops per load */
-};
-
-/* What a batch of accesses asked of them. */
-struct overlap_batch {
-	uint64_t n;			/* accesses */
-	uint64_t miss_cycles;		/* memory latency of the data's L1D misses */
-	uint64_t walk_cycles;		/* latency of the walks */
-	uint64_t window_cycles;		/* translation + memory latency of every load */
 };
 
 void user_access_init(struct user_access *ua, struct vm_area_struct *vma);
@@ -151,10 +87,6 @@ void user_access_walk(struct user_access *ua, uint64_t addr, bool huge, bool wri
 void user_access_assist(struct user_access *ua, uint64_t addr, bool huge);
 void user_access_batch(struct user_access *ua, const uint64_t *addrs, unsigned int n, bool write);
 void user_access_overlap(struct user_access *ua, uint64_t addr, enum tlb_result r, bool huge);
-uint64_t user_access_overlap_cycles(const struct overlap_batch *b, const struct overlap_limits *lim,
-				    bool *memory_bound);
-uint32_t mm_memory_latency_cycles(const struct sim_profile *p, const struct memsys *ms, int cpu,
-				  int nid, sim_time_t now);
 
 /**
  * user_access - one load (or store) of user memory at @addr
@@ -171,15 +103,15 @@ void user_access(struct user_access *ua, uint64_t addr, bool write)
 {
 	uint64_t idx = (addr - ua->pmd_base) >> PMD_SHIFT;
 	bool huge = ua->pmd_huge[idx] != NULL;
-	enum tlb_result r = tlb_access(ua->tlb, ua->asid, addr, huge);
+	enum tlb_result r = tlb_access(ua->mmu.tlb, ua->mmu.asid, addr, huge);
 
-	if (ua->cache)
+	if (ua->mmu.cache)
 		user_access_overlap(ua, addr, r, huge);
 	else
 		ua->units += ua->unit[r][huge];
 	if (r == TLB_WALK)
 		user_access_walk(ua, addr, huge, write);
-	else if (write && tlb_entry_clean(ua->tlb, ua->asid, addr, huge))
+	else if (write && tlb_entry_clean(ua->mmu.tlb, ua->mmu.asid, addr, huge))
 		user_access_assist(ua, addr, huge);
 }
 

@@ -639,7 +639,7 @@ struct mmu_gather {
  * at run time; both states of each change live in one binary.
  */
 struct mm_variant {
-	const char *name;
+	const char *name;		/* for tests; an experiment names it in struct sim_variant */
 	bool queue_mthp_on_fault;	/* the mTHP shrinker series queues every folio */
 	bool unqueue_after_lru_unlock;	/* P1: folio_batch_unqueue_deferred_split() */
 	bool batch_dirty_flush;		/* P2: one flush per 31 dirty folios */

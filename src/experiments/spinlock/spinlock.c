@@ -81,7 +81,8 @@ static int spinlock_run(const struct sim_run_config *cfg, int variant,
 	return 0;
 }
 
-static const char *const spinlock_variants[] = { "qspinlock", NULL };
+/* One variant: the engine's queued spinlock (no kernel model). */
+static const struct sim_variant spinlock_variants[] = { { "qspinlock" }, { NULL } };
 
 static const struct sim_param spinlock_params[] = {
 	{ .key = "cpus", .type = SIM_PARAM_COUNT, .def = 80, .min = 1, .max = SIM_MAX_CPUS,
@@ -96,12 +97,12 @@ static const struct sim_param spinlock_params[] = {
 };
 
 static const struct sim_metric spinlock_metrics[] = {
-	{ "runtime_s", "runtime (s)", 6 },
-	{ "acquisitions", "acquisitions", 0 },
-	{ "contentions", "contentions", 0 },
-	{ "lock_wait_total_s", "lock wait, summed (s)", 6 },
-	{ "lock_wait_avg_ns", "lock wait per acquisition (ns)", 1 },
-	{ "lock_hold_avg_ns", "lock hold per acquisition (ns)", 1 },
+	{ "runtime_s", "runtime (s)", 6, "s" },
+	{ "acquisitions", "acquisitions", 0, "acquisitions" },
+	{ "contentions", "contentions", 0, "contentions" },
+	{ "lock_wait_total_s", "lock wait, summed (s)", 6, "s" },
+	{ "lock_wait_avg_ns", "lock wait per acquisition (ns)", 1, "ns" },
+	{ "lock_hold_avg_ns", "lock hold per acquisition (ns)", 1, "ns" },
 	{ 0 },
 };
 

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/ctx/asan_fiber.h"
-#include "core/ctx/ctx.h"
+#include "engine/ctx/asan_fiber.h"
+#include "engine/ctx/ctx.h"
 
 struct sim_ctx {
 	void *sp;			/* saved stack pointer */

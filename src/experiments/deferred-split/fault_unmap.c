@@ -21,7 +21,7 @@
  * the end takes 0..k-1, so every worker still faults rounds x n folios.
  */
 #include "mm/mm.h"
-#include "workloads/fault_unmap.h"
+#include "experiments/deferred-split/fault_unmap.h"
 
 void fault_unmap_thread(void *arg)
 {

@@ -7,7 +7,9 @@
  * and 2) each touch `task_size` of THP-eligible anonymous memory with
  * small pages, which registers them with khugepaged in that order.  hot1
  * and hot2 then access their memory continuously; cold calls madvise
- * (`advice`) and stays alive.  khugepaged runs on vCPU 3.  The metrics are
+ * (`advice`) and stays alive.  khugepaged runs on vCPU 3 (on a profile of
+ * fewer CPUs, such as the host profile of a 2-CPU machine that `mmsim
+ * compare` writes, the tasks share vCPUs: kc_cpu()).  The metrics are
  * those of hot2 over its `accesses` accesses, which start at
  * `measure_after` (hot1 and hot2 are idle until then).
  *   before - the kernel without the patch: khugepaged scans cold before hot2
@@ -29,21 +31,40 @@
 #include "mm/khugepaged.h"
 #include "mm/mm.h"
 #include "mmsim/scenario.h"
-#include "workloads/hot_cold.h"
+#include "experiments/khugepaged-cold/hot_cold.h"
+
+extern const struct live_ops khugepaged_cold_live;	/* live.c */
 
 enum { KC_HOT1, KC_COLD, KC_HOT2, KC_NR_TASKS };
-#define KC_KHUGEPAGED_CPU	3
-#define KC_NR_CPUS		4
+#define KC_NR_CPUS		4	/* one per task and khugepaged, when there are */
 
-static const struct mm_variant khugepaged_cold_variants_mm[] = {
-	{ .name = "before" },
-	{ .name = "after", .khugepaged_move_tail = true },
-	{ .name = "skip-lazyfree", .khugepaged_skip_lazyfree = true,
-	  .khugepaged_count_scanned = true },
+/*
+ * The vCPU of task @i (KC_NR_TASKS: khugepaged) on @nr vCPUs: its own
+ * when there are four; with fewer, hot1 and hot2 (which run all the time)
+ * apart where they can be, cold (which sleeps after its madvise) and
+ * khugepaged (which sleeps between scans) beside hot2, as the kernel's
+ * scheduler would spread them on a 2-CPU machine.
+ */
+static int kc_cpu(int i, int nr)
+{
+	static const int cpu[3][KC_NR_TASKS + 1] = {
+		{ 0, 0, 0, 0 },		/* 1 vCPU */
+		{ 0, 1, 1, 1 },		/* 2 */
+		{ 0, 1, 2, 1 },		/* 3 */
+	};
+
+	return nr >= KC_NR_CPUS ? i : cpu[nr - 1][i];
+}
+
+/* The variants, each with what it changes in the kernel model. */
+static const struct sim_variant khugepaged_cold_variants[] = {
+	{ "before", &(const struct mm_variant){ 0 } },
+	{ "after", &(const struct mm_variant){ .khugepaged_move_tail = true } },
+	{ "skip-lazyfree", &(const struct mm_variant){ .khugepaged_skip_lazyfree = true,
+						       .khugepaged_count_scanned = true } },
+	{ NULL },
 };
 
-static const char *const khugepaged_cold_variants[] = { "before", "after", "skip-lazyfree",
-							 NULL };
 static const char *const kc_patterns[] = { "random", "sequential", "pages", "pages-shuffled",
 					    NULL };
 static const char *const kc_advice[] = { "cold", "free", NULL };
@@ -56,12 +77,6 @@ static int khugepaged_cold_validate(const struct sim_run_config *cfg, char *err,
 	if (size % PMD_SIZE) {
 		snprintf(err, len, "task_size=%llu: expected a multiple of 2M",
 			 (unsigned long long)size);
-		return -1;
-	}
-	if (sim_profile_nr_cpus(cfg->profile) < KC_NR_CPUS) {
-		snprintf(err, len, "profile %s has %d CPUs: expected at least %d",
-			 cfg->profile->machine_name, sim_profile_nr_cpus(cfg->profile),
-			 KC_NR_CPUS);
 		return -1;
 	}
 	if (3 * size + 64 * PMD_SIZE > sim_param(cfg, "node_memory")) {
@@ -84,7 +99,8 @@ static int khugepaged_cold_run(const struct sim_run_config *cfg, int variant,
 	const struct scenario_ops *s = cfg->scenario;
 	struct sim_engine_opts o = {
 		.profile = cfg->profile,
-		.nr_cpus = KC_NR_CPUS,
+		.nr_cpus = sim_profile_nr_cpus(cfg->profile) < KC_NR_CPUS ?
+			   sim_profile_nr_cpus(cfg->profile) : KC_NR_CPUS,
 		.seed = cfg->seed,
 		.check = cfg->check,
 	};
@@ -102,7 +118,7 @@ static int khugepaged_cold_run(const struct sim_run_config *cfg, int variant,
 		snprintf(err, len, "cannot create an engine of %d vCPUs", o.nr_cpus);
 		return -1;
 	}
-	m = mm_model_create(e, &khugepaged_cold_variants_mm[variant],
+	m = mm_model_create(e, s->variants[variant].mm,
 			    (long)(sim_param(cfg, "node_memory") >> PAGE_SHIFT), err, len);
 	if (!m)
 		goto out_engine;
@@ -143,11 +159,13 @@ static int khugepaged_cold_run(const struct sim_run_config *cfg, int variant,
 		}
 	}
 	for (i = 0; i < KC_NR_TASKS; i++)
-		if (!sim_task_create(e, i, kc_comm[i], hot_cold_task, &tasks[i])) {
+		if (!sim_task_create(e, kc_cpu(i, o.nr_cpus), kc_comm[i], hot_cold_task,
+				     &tasks[i])) {
 			snprintf(err, len, "cannot create task %s", kc_comm[i]);
 			goto out_mms;
 		}
-	if (!sim_task_create(e, KC_KHUGEPAGED_CPU, "khugepaged", khugepaged, NULL)) {
+	if (!sim_task_create(e, kc_cpu(KC_NR_TASKS, o.nr_cpus), "khugepaged", khugepaged,
+			     NULL)) {
 		snprintf(err, len, "cannot create khugepaged");
 		goto out_mms;
 	}
@@ -192,28 +210,35 @@ out_engine:
  */
 #define KC_PARAMS(accesses_default)                                                      \
 	{ .key = "task_size", .type = SIM_PARAM_SIZE, .def = 128ULL << 20,                \
-	  .min = 2ULL << 20, .max = 1ULL << 34, .help = "bytes of memory per task" },      \
+	  .min = 2ULL << 20, .max = 1ULL << 34, .help = "bytes of memory per task",        \
+	  .live = true, .has_live_def = true, .live_def = 32ULL << 20 },                   \
 	{ .key = "accesses", .type = SIM_PARAM_COUNT, .def = (accesses_default), .min = 1, \
-	  .max = 1ULL << 40, .help = "hot2's measured accesses" },                         \
+	  .max = 1ULL << 40, .help = "hot2's measured accesses",                           \
+	  .live = true, .has_live_def = true, .live_def = 50000000 },                      \
 	{ .key = "pattern", .type = SIM_PARAM_ENUM, .def = HOT_COLD_PAGES, .max = 3,                    \
-	  .choices = kc_patterns, .help = "access pattern of hot1 and hot2" },             \
+	  .choices = kc_patterns, .help = "access pattern of hot1 and hot2", .live = true },\
 	{ .key = "loop_uops", .type = SIM_PARAM_COUNT, .def = 24, .min = 1, .max = 1024,   \
 	  .help = "micro-ops of hot1's and hot2's loop per access (overlap model)" },     \
 	{ .key = "advice", .type = SIM_PARAM_ENUM, .def = 0, .max = 1,                     \
-	  .choices = kc_advice, .help = "cold's madvise: MADV_COLD or MADV_FREE" },        \
+	  .choices = kc_advice, .help = "cold's madvise: MADV_COLD or MADV_FREE",          \
+	  .live = true },                                                                  \
 	{ .key = "pages_to_scan", .type = SIM_PARAM_COUNT, .def = 4096, .min = 1,          \
-	  .max = 1U << 30, .help = "khugepaged/pages_to_scan (kernel default 4096)" },     \
+	  .max = 1U << 30, .help = "khugepaged/pages_to_scan (kernel default 4096)",       \
+	  .live = true },                                                                  \
 	{ .key = "scan_sleep", .type = SIM_PARAM_TIME, .def = 10000000000ULL,              \
 	  .min = 1000000, .max = 3600000000000ULL,                                         \
-	  .help = "khugepaged/scan_sleep_millisecs (kernel default 10s)" },                \
+	  .help = "khugepaged/scan_sleep_millisecs (kernel default 10s)",                  \
+	  .live = true, .has_live_def = true, .live_def = 100000000 },                     \
 	{ .key = "first_wake", .type = SIM_PARAM_TIME, .def = 5000000000ULL, .min = 0,     \
 	  .max = 3600000000000ULL,                                                         \
-	  .help = "khugepaged's first wake-up after the tasks start (model)" },            \
+	  .help = "khugepaged's first wake-up after the tasks start (model)",              \
+	  .has_live_def = true, .live_def = 50000000 },                                    \
 	{ .key = "measure_after", .type = SIM_PARAM_TIME, .def = 158000000000ULL,          \
 	  .min = 0, .max = 3600000000000ULL,                                               \
-	  .help = "start of hot2's measured window; hot1, hot2 idle before it (model)" },  \
+	  .help = "start of hot2's measured window; hot1, hot2 idle before it (model)",    \
+	  .live = true, .has_live_def = true, .live_def = 0 },                             \
 	{ .key = "max_ptes_none", .type = SIM_PARAM_COUNT, .def = 511, .min = 0,           \
-	  .max = 511, .help = "khugepaged/max_ptes_none" },                                \
+	  .max = 511, .help = "khugepaged/max_ptes_none", .live = true },                  \
 	{ .key = "node_memory", .type = SIM_PARAM_SIZE, .def = 1ULL << 30,                 \
 	  .min = 8ULL << 20, .max = 1ULL << 40, .help = "memory of the node" },            \
 	{ 0 }
@@ -221,11 +246,12 @@ out_engine:
 static const struct sim_param khugepaged_cold_params[] = { KC_PARAMS(327753200) };
 static const struct sim_param khugepaged_cold_kvm_params[] = { KC_PARAMS(327897800) };
 
+/* Live: hot2's time and the clock (/proc/cpuinfo), dTLB misses from perf. */
 static const struct sim_metric khugepaged_cold_metrics[] = {
-	{ "total_access_time_s", "hot2: total accesses time (s)", 3 },
-	{ "clock_cycles_per_access", "hot2: time x clock / accesses", 2 },
-	{ "throughput_per_s", "hot2: throughput (accesses/s)", 0 },
-	{ "dtlb_load_misses", "hot2: dTLB-load-misses", 0 },
+	{ "total_access_time_s", "hot2: total accesses time (s)", 3, "s" },
+	{ "clock_cycles_per_access", "hot2: time x clock / accesses", 2, "cycles" },
+	{ "throughput_per_s", "hot2: throughput (accesses/s)", 0, "accesses/s" },
+	{ "dtlb_load_misses", "hot2: dTLB-load-misses", 0, "page walks" },
 	{ 0 },
 };
 
@@ -283,6 +309,7 @@ const struct scenario_ops scenario_khugepaged_cold = {
 	.validate = khugepaged_cold_validate,
 	.mapped_bytes = khugepaged_cold_mapped_bytes,
 	.run = khugepaged_cold_run,
+	.live = &khugepaged_cold_live,
 };
 
 const struct scenario_ops scenario_khugepaged_cold_kvm = {

@@ -75,7 +75,7 @@
  */
 #include "mm/access.h"
 #include "mm/mm.h"
-#include "workloads/stress_vm.h"
+#include "experiments/reclaim-tlb/stress_vm.h"
 
 #define VM_BOGO_SHIFT	12
 
@@ -418,7 +418,7 @@ static void vm_charge(struct user_access *ua, struct vm_traffic *t)
 	memsys_stream(sim_mm->memsys, sim_this_vcpu()->node, t->read_bytes + t->lat_lines * 64,
 		    t->wb_bytes, p->mem_stream_gbps, issue_ps + lat_ps);
 	sim_preemptible(false);
-	if (ua->tlb != sim_this_vcpu()->tlb)
+	if (ua->mmu.tlb != sim_this_vcpu()->tlb)
 		user_access_init(ua, ua->vma);
 	*t = (struct vm_traffic){ 0 };
 }

@@ -15,12 +15,12 @@
  * slot, 1/mem.loads_per_cycle cycles), but in the overlap model they hold
  * reorder-buffer entries: `loop_uops` micro-ops per access, which retire
  * only after the access's load, so mem.rob_entries / loop_uops accesses
- * are in flight at most (user_access_overlap_cycles()).  The tester's loop
+ * are in flight at most (mmu_overlap_cycles()).  The tester's loop
  * is unpublished; docs/results.md ("The test loop's size") chooses it.
  */
 #include "mm/access.h"
 #include "mm/khugepaged.h"
-#include "workloads/hot_cold.h"
+#include "experiments/khugepaged-cold/hot_cold.h"
 
 #define ACCESS_BATCH	64
 
@@ -181,7 +181,7 @@ void hot_cold_task(void *arg)
 
 		sim_sync();
 		p->t_start = sim_now();
-		walks0 = ua.tlb->stats.walks;
+		walks0 = ua.mmu.tlb->stats.walks;
 		cycles0 = user_access_cycles(&ua);
 		while (left) {
 			unsigned int n = left < ACCESS_BATCH ? (unsigned int)left : ACCESS_BATCH;
@@ -190,7 +190,7 @@ void hot_cold_task(void *arg)
 			left -= n;
 		}
 		p->t_end = sim_now();
-		p->walks = ua.tlb->stats.walks - walks0;
+		p->walks = ua.mmu.tlb->stats.walks - walks0;
 		p->cycles = user_access_cycles(&ua) - cycles0;
 		p->done = p->accesses;
 		sh->hot2_done = true;

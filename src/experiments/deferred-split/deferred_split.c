@@ -18,15 +18,18 @@
 
 #include "mm/mm.h"
 #include "mmsim/scenario.h"
-#include "workloads/fault_unmap.h"
+#include "experiments/deferred-split/fault_unmap.h"
 
-static const struct mm_variant deferred_split_variants_mm[] = {
-	{ .name = "unqueued" },
-	{ .name = "before", .queue_mthp_on_fault = true },
-	{ .name = "after", .queue_mthp_on_fault = true, .unqueue_after_lru_unlock = true },
+extern const struct live_ops deferred_split_live;	/* live.c */
+
+/* The variants, each with what it changes in the kernel model. */
+static const struct sim_variant deferred_split_variants[] = {
+	{ "unqueued", &(const struct mm_variant){ 0 } },
+	{ "before", &(const struct mm_variant){ .queue_mthp_on_fault = true } },
+	{ "after", &(const struct mm_variant){ .queue_mthp_on_fault = true,
+					       .unqueue_after_lru_unlock = true } },
+	{ NULL },
 };
-
-static const char *const deferred_split_variants[] = { "unqueued", "before", "after", NULL };
 
 static int ilog2_u64(uint64_t v)
 {
@@ -98,7 +101,7 @@ static int deferred_split_run(const struct sim_run_config *cfg, int variant,
 		snprintf(err, len, "cannot create an engine of %d vCPUs", o.nr_cpus);
 		return -1;
 	}
-	m = mm_model_create(e, &deferred_split_variants_mm[variant],
+	m = mm_model_create(e, s->variants[variant].mm,
 			    (long)(sim_param(cfg, "node_memory") >> PAGE_SHIFT), err, len);
 	if (!m)
 		goto out_engine;
@@ -191,21 +194,26 @@ static const char *const deferred_split_phase_choices[] = { "random", "together"
 
 static const struct sim_param deferred_split_params[] = {
 	{ .key = "threads", .type = SIM_PARAM_COUNT, .def = 80, .min = 1, .max = SIM_MAX_CPUS,
-	  .help = "threads of the process, one per CPU", .cpus_default = true },
+	  .help = "threads of the process, one per CPU", .cpus_default = true,
+	  .live = true, .has_live_def = true, .live_def = 2 },
 	{ .key = "rounds", .type = SIM_PARAM_COUNT, .def = 200, .min = 1, .max = 1000000,
-	  .help = "map/fault/unmap rounds per thread" },
+	  .help = "map/fault/unmap rounds per thread",
+	  .live = true, .has_live_def = true, .live_def = 5 },
 	{ .key = "region", .type = SIM_PARAM_SIZE, .def = 16ULL << 20, .min = 4096,
-	  .max = 1ULL << 36, .help = "bytes mapped per round" },
+	  .max = 1ULL << 36, .help = "bytes mapped per round", .live = true },
 	{ .key = "mthp", .type = SIM_PARAM_SIZE, .def = 16384, .min = 4096, .max = 2ULL << 20,
-	  .help = "the one enabled anonymous mTHP size" },
+	  .help = "the one enabled anonymous mTHP size",
+	  .live = true },
 	{ .key = "node_memory", .type = SIM_PARAM_SIZE, .def = 96ULL << 30, .min = 1ULL << 20,
 	  .max = 1ULL << 42, .help = "memory of each NUMA node" },
 	{ .key = "unmap", .type = SIM_PARAM_ENUM, .def = 0, .min = 0, .max = 1,
 	  .choices = deferred_split_unmap_choices,
-	  .help = "how a round empties its region: munmap() or madvise(MADV_DONTNEED)" },
+	  .help = "how a round empties its region: munmap() or madvise(MADV_DONTNEED)",
+	  .live = true },
 	{ .key = "workers", .type = SIM_PARAM_ENUM, .def = 1, .min = 0, .max = 1,
 	  .choices = deferred_split_workers_choices,
-	  .help = "threads of one process (one mm) or one process each (the default: the published numbers exclude one mm with munmap, docs/results.md)" },
+	  .help = "threads of one process (one mm) or one process each (the default: the published numbers exclude one mm with munmap, docs/results.md)",
+	  .live = true, .has_live_def = true, .live_def = 0 },
 	{ .key = "queue_site", .type = SIM_PARAM_ENUM, .def = 0, .min = 0, .max = 1,
 	  .choices = deferred_split_queue_choices,
 	  .help = "assumption: where the unpublished mTHP series queues a new folio at fault, under the PTL or after it" },
@@ -214,21 +222,29 @@ static const struct sim_param deferred_split_params[] = {
 	  .help = "after: whether folio_batch_unqueue_deferred_split() takes the sublist lock per folio or once per batch (unpublished)" },
 	{ .key = "start_spread", .type = SIM_PARAM_TIME, .def = 0, .min = 0,
 	  .max = 10000000000ULL,
-	  .help = "each worker starts after a random delay below this (0: all at once)" },
+	  .help = "each worker starts after a random delay below this (0: all at once)",
+	  .live = true },
 	{ .key = "round_phase", .type = SIM_PARAM_ENUM, .def = 0, .min = 0, .max = 1,
 	  .choices = deferred_split_phase_choices,
-	  .help = "where each worker starts in its round: random (a random fault of it, as workers whose rounds drifted apart; chosen by the post's numbers, docs/results.md) or together (round 1's first fault: the rounds stay in step)" },
+	  .help = "where each worker starts in its round: random (a random fault of it, as workers whose rounds drifted apart; chosen by the post's numbers, docs/results.md) or together (round 1's first fault: the rounds stay in step)",
+	  .live = true },
 	{ 0 },
 };
 
+/* Live: runtime and faults from the workload, the lock waits from perf lock. */
 static const struct sim_metric deferred_split_metrics[] = {
-	{ "runtime_s", "runtime (s)", 3 },
-	{ "lruvec_lock_wait_s", "lruvec lock wait, summed (s)", 2 },
-	{ "deferred_split_lock_wait_s", "deferred split lock wait, summed (s)", 2 },
-	{ "queueing_cost_pct", "queueing cost (% of runtime)", 1 },
-	{ "faults", "page faults", 0 },
-	{ "node0_busy_pct", "node 0 DRAM busy (% of runtime)", 1 },
-	{ "link_busy_pct", "link socket 1 -> 0 busy (% of runtime)", 1 },
+	{ "runtime_s", "runtime (s)", 3, "s" },
+	{ "lruvec_lock_wait_s", "lruvec lock wait, summed (s)", 2, "s" },
+	{ "deferred_split_lock_wait_s", "deferred split lock wait, summed (s)", 2, "s" },
+	{ "queueing_cost_pct", "queueing cost (% of runtime)", 1, "%",
+	  .no_live = "needs a second kernel without deferred split queueing: compare "
+		     "runtime_s of two kernels" },
+	{ "faults", "page faults", 0, "faults" },
+	{ "node0_busy_pct", "node 0 DRAM busy (% of runtime)", 1, "%",
+	  .no_live = "a node's DRAM busy time needs the uncore PMU, which live mode does not read" },
+	{ "link_busy_pct", "link socket 1 -> 0 busy (% of runtime)", 1, "%",
+	  .no_live = "the inter-socket link's busy time needs the uncore PMU, which live mode "
+		     "does not read" },
 	{ 0 },
 };
 
@@ -251,6 +267,9 @@ static const struct sim_published deferred_split_published[] = {
 	{ NULL, NULL, 0 },
 };
 
+/* 20 rounds: the live default's 5 last about 50 ms, too short for a stable median */
+static const char *const deferred_split_validate_sets[] = { "rounds=20", NULL };
+
 const struct scenario_ops scenario_deferred_split = {
 	.name = "deferred-split",
 	.summary = "seed 000: unqueue deferred split folios outside the lruvec lock",
@@ -272,4 +291,9 @@ const struct scenario_ops scenario_deferred_split = {
 	.mapped_bytes = deferred_split_mapped_bytes,
 	.run = deferred_split_run,
 	.finish = deferred_split_finish,
+	.live = &deferred_split_live,
+	/* mainline does not queue mTHPs on the deferred split list at fault */
+	.mainline = "unqueued",
+	.tasks_param = "threads",
+	.validate_sets = deferred_split_validate_sets,
 };

@@ -14,7 +14,7 @@
  * The workers start as stress-ng starts them (start=fork: the main process
  * forks the instances, each forks its worker; the scheduler places each
  * fork), or worker i on cpu i mod the CPUs (start=direct); they may move
- * (src/core/sched.c);
+ * (src/mm/fair.c);
  * every vCPU has the profile's TLB (src/mm/access.c), which the workers'
  * accesses go through.  The swap device is zram by default (see
  * docs/results.md "reclaim-tlb" for the evidence), ssd as a parameter.
@@ -27,14 +27,16 @@
 #include "mm/access.h"
 #include "mm/mm.h"
 #include "mmsim/scenario.h"
-#include "workloads/stress_vm.h"
+#include "experiments/reclaim-tlb/stress_vm.h"
 
-static const struct mm_variant reclaim_tlb_variants_mm[] = {
-	{ .name = "before" },
-	{ .name = "after", .batch_dirty_flush = true },
+extern const struct live_ops reclaim_tlb_live;	/* live.c */
+
+/* The variants, each with what it changes in the kernel model. */
+static const struct sim_variant reclaim_tlb_variants[] = {
+	{ "before", &(const struct mm_variant){ 0 } },
+	{ "after", &(const struct mm_variant){ .batch_dirty_flush = true } },
+	{ NULL },
 };
-
-static const char *const reclaim_tlb_variants[] = { "before", "after", NULL };
 
 static int reclaim_tlb_validate(const struct sim_run_config *cfg, char *err, size_t len)
 {
@@ -126,7 +128,7 @@ static int reclaim_tlb_run(const struct sim_run_config *cfg, int variant,
 		snprintf(err, len, "cannot create an engine of %d vCPUs", o.nr_cpus);
 		return -1;
 	}
-	m = mm_model_create(e, &reclaim_tlb_variants_mm[variant],
+	m = mm_model_create(e, s->variants[variant].mm,
 			    (long)(sim_param(cfg, "node_memory") >> PAGE_SHIFT), err, len);
 	if (!m)
 		goto out_engine;
@@ -216,15 +218,18 @@ static const char *const reclaim_tlb_lrus[] = { "classic", "mglru", NULL };
 static const struct sim_param reclaim_tlb_params[] = {
 	{ .key = "workers", .type = SIM_PARAM_COUNT, .def = 16, .min = 1, .max = SIM_MAX_CPUS,
 	  .help = "stress-ng --vm N: workers (start=direct: worker i on cpu i mod the CPUs)",
-	  .cpus_default = true },
+	  .cpus_default = true, .live = true, .has_live_def = true, .live_def = 2 },
 	{ .key = "vm_bytes", .type = SIM_PARAM_SIZE, .def = 2ULL << 30, .min = 4096,
-	  .max = 1ULL << 40, .help = "--vm-bytes, divided among the workers" },
+	  .max = 1ULL << 40, .help = "--vm-bytes, divided among the workers",
+	  .live = true, .has_live_def = true, .live_def = 256ULL << 20 },
 	{ .key = "memcg_limit", .type = SIM_PARAM_SIZE, .def = 512ULL << 20, .min = 1ULL << 20,
-	  .max = 1ULL << 40, .help = "memory.max of the workers' memcg" },
+	  .max = 1ULL << 40, .help = "memory.max of the workers' memcg",
+	  .live = true, .has_live_def = true, .live_def = 64ULL << 20 },
 	{ .key = "swap", .type = SIM_PARAM_SIZE, .def = 8ULL << 30, .min = 2ULL << 20,
 	  .max = 1ULL << 40, .help = "swap device size (SwapTotal)" },
 	{ .key = "duration", .type = SIM_PARAM_TIME, .def = 60ULL * 1000000000ULL,
-	  .min = 1000000, .max = 3600ULL * 1000000000ULL, .help = "--timeout (virtual time)" },
+	  .min = 1000000, .max = 3600ULL * 1000000000ULL, .help = "--timeout (virtual time)",
+	  .live = true, .has_live_def = true, .live_def = 5ULL * 1000000000ULL },
 	{ .key = "node_memory", .type = SIM_PARAM_SIZE, .def = 31834ULL << 20,
 	  .min = 1ULL << 20, .max = 1ULL << 42, .help = "memory of the node (MemTotal)" },
 	{ .key = "swap_device", .type = SIM_PARAM_ENUM, .def = 1, .min = 0, .max = 1,
@@ -233,7 +238,8 @@ static const struct sim_param reclaim_tlb_params[] = {
 		  "device the task sleeps on" },
 	{ .key = "worker_kind", .type = SIM_PARAM_ENUM, .def = 0, .min = 0, .max = 1,
 	  .choices = reclaim_tlb_worker_kinds,
-	  .help = "processes (stress-ng: one mm each) or threads (one shared mm)" },
+	  .help = "processes (stress-ng: one mm each) or threads (one shared mm)",
+	  .live = true },
 	{ .key = "start", .type = SIM_PARAM_ENUM, .def = 0, .min = 0, .max = 1,
 	  .choices = reclaim_tlb_starts,
 	  .help = "fork (stress-ng: main forks the instances, each forks its worker, "
@@ -251,12 +257,13 @@ static const struct sim_param reclaim_tlb_params[] = {
 	{ 0 },
 };
 
+/* Live: stress-ng's bogo ops/s; the others, the kernel's counters over the run. */
 static const struct sim_metric reclaim_tlb_metrics[] = {
-	{ "bogo_ops_per_s", "bogo ops/s", 2 },
-	{ "tlb_shootdowns", "TLB shootdowns", 0 },
-	{ "function_call_ipis", "Function call IPIs", 0 },
-	{ "pgscan_anon", "pgscan_anon (pages)", 0 },
-	{ "pgsteal_anon", "pgsteal_anon (pages)", 0 },
+	{ "bogo_ops_per_s", "bogo ops/s", 2, "bogo ops/s" },
+	{ "tlb_shootdowns", "TLB shootdowns", 0, "interrupts", .live_counter = "TLB" },
+	{ "function_call_ipis", "Function call IPIs", 0, "interrupts", .live_counter = "CAL" },
+	{ "pgscan_anon", "pgscan_anon (pages)", 0, "pages", .live_counter = "pgscan_anon" },
+	{ "pgsteal_anon", "pgsteal_anon (pages)", 0, "pages", .live_counter = "pgsteal_anon" },
 	{ 0 },
 };
 
@@ -286,6 +293,8 @@ static const struct sim_published reclaim_tlb_published[] = {
 	{ NULL, NULL, 0 },
 };
 
+static const char *const reclaim_tlb_validate_sets[] = { "duration=5s", NULL };
+
 const struct scenario_ops scenario_reclaim_tlb = {
 	.name = "reclaim-tlb",
 	.summary = "seed 003: batch TLB flushing for dirty folios in vmscan",
@@ -306,4 +315,7 @@ const struct scenario_ops scenario_reclaim_tlb = {
 	.validate = reclaim_tlb_validate,
 	.mapped_bytes = reclaim_tlb_mapped_bytes,
 	.run = reclaim_tlb_run,
+	.live = &reclaim_tlb_live,
+	.tasks_param = "workers",
+	.validate_sets = reclaim_tlb_validate_sets,
 };

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <ucontext.h>
 
-#include "core/ctx/asan_fiber.h"
-#include "core/ctx/ctx.h"
+#include "engine/ctx/asan_fiber.h"
+#include "engine/ctx/ctx.h"
 
 struct sim_ctx {
 	ucontext_t uc;

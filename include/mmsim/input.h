@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Reading an input file whole, bounded in size and in time: profiles and
+ * their includes, merge's CSVs, diff's JSON.
+ */
+#ifndef MMSIM_INPUT_H
+#define MMSIM_INPUT_H
+
+#include <stddef.h>
+
+/*
+ * How long a FIFO, pipe or terminal may keep mmsim waiting: no byte for
+ * SIM_INPUT_IDLE_MS, or not at its end after SIM_INPUT_TOTAL_MS, and the
+ * input is refused.
+ */
+#define SIM_INPUT_IDLE_MS	10000
+#define SIM_INPUT_TOTAL_MS	60000
+
+int sim_input_read(const char *path, size_t max, const char *expect,
+		   char **textp, size_t *lenp, char *err, size_t errlen);
+
+#endif /* MMSIM_INPUT_H */
