@@ -713,7 +713,7 @@ static void test_counter_names(void **state)
 {
 	assert_string_equal(sim_counter_names[SIM_IRQ_TLB_COUNT], "tlb_shootdowns");
 	assert_string_equal(sim_counter_names[SIM_PGSCAN_ANON], "pgscan_anon");
-	assert_string_equal(sim_counter_names[NR_SIM_COUNTERS - 1], "vma_lock_retry");
+	assert_string_equal(sim_counter_names[NR_SIM_COUNTERS - 1], "numa_interleave");
 }
 
 /* ---- profiles ------------------------------------------------------------------ */

@@ -98,7 +98,13 @@
 	X(SIM_LRU_GEN_AGING, "sim_lru_gen_aging")                         \
 	X(SIM_MUNMAP, "sim_munmap")                                       \
 	X(VMA_LOCK_ABORT, "vma_lock_abort")                               \
-	X(VMA_LOCK_RETRY, "vma_lock_retry")
+	X(VMA_LOCK_RETRY, "vma_lock_retry")                               \
+	/* vmstat events of the page cache and NUMA policy paths (filemap.c,  \
+	 * mempolicy.c), after the rest so that earlier tables keep their rows) */ \
+	X(NR_DIRTIED, "nr_dirtied")                                       \
+	X(PGSCAN_FILE, "pgscan_file")                                     \
+	X(PGSTEAL_FILE, "pgsteal_file")                                   \
+	X(NUMA_INTERLEAVE_HIT, "numa_interleave")
 
 enum sim_counter {
 #define SIM_COUNTER_ENUM(id, name) SIM_##id,

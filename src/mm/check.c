@@ -23,6 +23,8 @@
  *    is recorded in its slot; the clusters' counts and inuse_pages equal
  *    the slots in use; each swap PTE's slot is held (SWAP_MAP_COUNT) and
  *    no two PTEs share a slot; mm->swapents equals the mm's swap PTEs.
+ *  - the page cache (issue 30): nrpages equals the cached folios, each
+ *    with its mapping and index and the cache's reference.
  * mm_check_final() adds the end-of-run state: memcg usage zero, every list
  * and batch empty.  A broken invariant prints the folio and aborts.
  */
@@ -103,15 +105,16 @@ static void check_lruvec(struct lruvec *lruvec)
 {
 	int lru;
 
-	if (sim_mm->lru_gen_enabled) {
+	if (sim_mm->lru_gen_enabled)
 		check_lru_gen(lruvec);
-		return;
-	}
 
 	for (lru = 0; lru < NR_LRU_LISTS; lru++) {
 		struct list_head *pos;
 		long n = 0, pages = 0;
 
+		/* MGLRU: a disk file's page cache stays on the classic file lists */
+		if (sim_mm->lru_gen_enabled && lru != LRU_INACTIVE_FILE && lru != LRU_ACTIVE_FILE)
+			continue;
 		list_for_each(pos, &lruvec->lists[lru]) {
 			struct folio *f = list_entry(pos, struct folio, lru_node);
 
@@ -319,6 +322,41 @@ static void check_mapcounts(struct mm_model *m)
 	free(maps);
 }
 
+/*
+ * The page cache: each file's nrpages equals its cached folios; each
+ * cached folio has PG_file, its mapping and index, is not free, and holds
+ * at least the cache's reference and one per PTE mapping it.  The node
+ * statistics are not negative.
+ */
+static void check_page_cache(struct mm_model *m)
+{
+	struct list_head *pos;
+	int nid, item;
+
+	list_for_each(pos, &m->files) {
+		struct address_space *mapping = list_entry(pos, struct address_space, node);
+		unsigned long n = 0;
+		uint64_t i;
+
+		for (i = 0; i < mapping->nr_slots; i++) {
+			struct folio *f = mapping->i_pages[i];
+
+			if (!f)
+				continue;
+			n++;
+			SIM_BUG_ON_FOLIO(!folio_test(f, PG_file), f);
+			SIM_BUG_ON_FOLIO(f->mapping != mapping || f->index != i, f);
+			SIM_BUG_ON_FOLIO(f->place == FOLIO_FREE, f);
+			if (f->_refcount)	/* 0: frozen by reclaim */
+				SIM_BUG_ON_FOLIO(f->_refcount < 1 + f->_mapcount, f);
+		}
+		SIM_BUG_ON(n != mapping->nrpages);
+	}
+	for (nid = 0; nid < m->nr_nodes; nid++)
+		for (item = 0; item < NR_VM_NODE_STAT_ITEMS; item++)
+			SIM_BUG_ON(m->node_stat[nid][item] < 0);
+}
+
 void mm_check_invariants(void *arg)
 {
 	struct mm_model *m = arg;
@@ -342,6 +380,7 @@ void mm_check_invariants(void *arg)
 	check_reclaim_isolation(m);
 	check_swap(m);
 	check_mapcounts(m);
+	check_page_cache(m);
 	list_for_each(pos, &m->gathers) {
 		struct mmu_gather *tlb = list_entry(pos, struct mmu_gather, node);
 		unsigned int i;

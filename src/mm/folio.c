@@ -30,6 +30,10 @@
  * generation in folio->flags; folio_add_lru_fault() is folio_add_lru()
  * under lru_gen_in_fault(): the new folio is marked active.
  *
+ * Page cache folios (issue 30) go through the same batches: a disk file's
+ * to the file lists (LRU_INACTIVE_FILE, LRU_ACTIVE_FILE: !PG_swapbacked),
+ * tmpfs's to the anon lists, under the same lruvec->lru_lock; with MGLRU
+ * on, a disk file's folios stay on the two file lists.
  * Left out: mlock and unevictable handling beyond the flag, zone-device and
  * hugetlb folios; MGLRU's file types, zones and tiers (LRU_REFS_MASK: the
  * accesses through file descriptors; anon has only PG_referenced and
@@ -264,6 +268,9 @@ bool lru_gen_add_folio(struct lruvec *lruvec, struct folio *folio, bool reclaimi
 	int gen;
 
 	if (!sim_mm->lru_gen_enabled || folio_test(folio, PG_unevictable))
+		return false;
+	/* MGLRU's file type is left out: page cache folios of a disk file use the file lists */
+	if (folio_test(folio, PG_file) && !folio_test(folio, PG_swapbacked))
 		return false;
 	SIM_BUG_ON_FOLIO(folio_lru_gen(folio) != -1, folio);
 	SIM_BUG_ON_FOLIO(!list_empty(&folio->lru_node), folio);
@@ -533,7 +540,8 @@ void folio_add_lru(struct folio *folio)
 	struct cpu_fbatches *fb = &sim_mm->fbatches[smp_processor_id()];
 
 	SIM_BUG_ON_FOLIO(folio_test_lru(folio), folio);
-	folio_set(folio, PG_swapbacked);	/* anon */
+	if (!folio_test(folio, PG_file))
+		folio_set(folio, PG_swapbacked);	/* anon (a page cache folio has it set or not) */
 	folio_batch_add_and_move(&fb->lru_add, folio, lru_add);
 }
 

@@ -5,9 +5,10 @@
  * Charge: consume_stock() from the CPU's memcg_stock_pcp; otherwise
  * try_charge_memcg() charges MEMCG_CHARGE_BATCH (64) pages to the shared
  * page_counter (an atomic on a line every CPU writes) and refill_stock()
- * keeps the surplus.  Over the limit, with a swap device, the charge
- * reclaims directly (try_to_free_mem_cgroup_pages()) and retries; without
- * one it fails with -ENOMEM.  commit_charge() sets the
+ * keeps the surplus.  Over the limit, with a swap device or with page
+ * cache on the memcg's file lists (issue 30), the charge reclaims
+ * directly (try_to_free_mem_cgroup_pages()) and retries; with neither it
+ * fails with -ENOMEM.  commit_charge() sets the
  * folio's memcg.
  * Uncharge: mem_cgroup_uncharge_folios() gathers per memcg (uncharge_gather)
  * and calls page_counter_uncharge() once per batch: no lruvec lock.
@@ -91,6 +92,18 @@ static void refill_stock(struct mem_cgroup *memcg, unsigned int nr)
 	}
 }
 
+/* The memcg's page cache on the file LRU lists: reclaimable without swap. */
+static long memcg_page_cache_pages(const struct mem_cgroup *memcg)
+{
+	long pages = 0;
+	int nid;
+
+	for (nid = 0; nid < sim_mm->nr_nodes; nid++)
+		pages += memcg->lruvec[nid].nr_pages[LRU_INACTIVE_FILE] +
+			 memcg->lruvec[nid].nr_pages[LRU_ACTIVE_FILE];
+	return pages;
+}
+
 /*
  * try_charge_memcg(): the CPU's stock first, then a batch of
  * MEMCG_CHARGE_BATCH; once the batch fails the call charges only what it
@@ -118,8 +131,8 @@ retry:
 		batch = nr_pages;
 		goto retry;
 	}
-	if (!sim_mm->swap)
-		return -12;	/* -ENOMEM: no reclaim without swap in the model */
+	if (!sim_mm->swap && !memcg_page_cache_pages(memcg))
+		return -12;	/* -ENOMEM: nothing to reclaim (no swap, no page cache) */
 	nr_reclaimed = try_to_free_mem_cgroup_pages(memcg, nr_pages);
 	if (memcg->memory.max - memcg->memory.usage >= (long)nr_pages)
 		goto retry;	/* mem_cgroup_margin() */

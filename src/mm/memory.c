@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Page faults and unmapping of anonymous memory (mm/memory.c).
+ * Page faults and unmapping of anonymous memory (mm/memory.c); faults of
+ * file mappings, copy-on-write and fork's copy_page_range() in the
+ * sections "faults of file mappings" and "fork" below (issue 30).
  *
  * Mirrors handle_mm_fault() -> do_anonymous_page() with alloc_anon_folio()
  * (mTHP: the highest enabled order whose aligned range fits the VMA and
@@ -17,11 +19,14 @@
  * swap PTEs.  The hardware's side of a user access, including the dirty
  * bit a store sets through a clean TLB entry, is src/mm/access.c.
  * Left out: page-table page allocation (the tables are preallocated per
- * VMA; free_pgtables() is charged per table), file and shared mappings,
+ * VMA; free_pgtables() is charged per table), shared anonymous mappings
+ * other than as a tmpfs file (shmem_zero_setup() makes them one),
  * userfaultfd, NUMA hinting.
  *
  * Lock order: mmap_lock (or the VMA lock) -> PTL -> lru_lock
- * -> deferred_split_lru sublist lock.
+ * -> deferred_split_lru sublist lock; a file fault: folio lock -> PTL
+ * (finish_fault()), PTL -> i_pages lock (a zap's folio_mark_dirty());
+ * fork: the child's PTL -> the parent's.
  */
 #include "mm/mm.h"
 #include "mmsim/trace.h"
@@ -82,7 +87,7 @@ static struct folio *alloc_anon_folio(struct vm_area_struct *vma, uint64_t addr)
 		if (order && (start < vma->vm_start || start + size > vma->vm_end ||
 			      !pte_range_none(vma, start, 1L << order)))
 			continue;
-		folio = folio_alloc_node(order, sim_mm->preferred_nid);
+		folio = vma_alloc_folio(order, vma, start);
 		if (!folio) {
 			if (order)
 				count_event(SIM_MTHP_ANON_FAULT_FALLBACK);
@@ -238,7 +243,8 @@ static bool should_try_to_free_swap(struct folio *folio, bool write)
 	return write && folio->_refcount == 1 + (int32_t)folio_nr_pages(folio);
 }
 
-static int wp_page_locked(struct vm_area_struct *vma, uint64_t addr, struct spinlock *ptl);
+static int wp_page_locked(struct vm_area_struct *vma, uint64_t addr, struct spinlock *ptl,
+			  unsigned int flags);
 
 static int do_swap_page(struct vm_area_struct *vma, uint64_t addr, bool write)
 {
@@ -254,7 +260,7 @@ static int do_swap_page(struct vm_area_struct *vma, uint64_t addr, bool write)
 		count_event(SIM_SIM_SWAPCACHE_HIT);
 		folio_lock(folio);
 	} else {
-		folio = folio_alloc_node(0, sim_mm->preferred_nid);
+		folio = vma_alloc_folio(0, vma, addr);	/* the VMA's policy (interleave) */
 		if (!folio)
 			return -12;
 		if (mem_cgroup_charge(folio, vma->vm_mm->memcg)) {
@@ -323,15 +329,32 @@ static int do_swap_page(struct vm_area_struct *vma, uint64_t addr, bool write)
 	if (write) {
 		/* Not exclusive: mapped read-only, and the write goes on to do_wp_page(). */
 		folio_unlock(folio);
-		return wp_page_locked(vma, addr, ptl);
+		return wp_page_locked(vma, addr, ptl, 0);
 	}
 	spin_unlock(ptl);
 	folio_unlock(folio);
 	return 0;
 }
 
-/* do_wp_page() with the PTL held; releases it. */
-static int wp_page_locked(struct vm_area_struct *vma, uint64_t addr, struct spinlock *ptl)
+static int wp_page_copy(struct vm_area_struct *vma, uint64_t addr, struct folio *old_folio,
+			unsigned int flags);
+static int wp_page_shared(struct vm_area_struct *vma, uint64_t addr, struct spinlock *ptl,
+			  struct folio *folio);
+
+/*
+ * do_wp_page() with the PTL held; releases it.
+ *
+ * A page cache folio in a private mapping is copied (wp_page_copy()); in
+ * a shared mapping it is made writable after page_mkwrite
+ * (wp_page_shared()).  An anonymous folio is reused (wp_page_reuse())
+ * unless fork shared it: the kernel decides by the reference count
+ * (wp_can_reuse_anon_folio()); the model by the mapcount, a folio mapped
+ * by more PTEs than it has pages (fork's copy_present_pte() added one),
+ * so that a folio held only by the swap cache or a per-CPU batch is
+ * reused as before.
+ */
+static int wp_page_locked(struct vm_area_struct *vma, uint64_t addr, struct spinlock *ptl,
+			  unsigned int flags)
 {
 	pte_t *pte = vma_pte(vma, addr);
 	struct folio *folio;
@@ -341,6 +364,18 @@ static int wp_page_locked(struct vm_area_struct *vma, uint64_t addr, struct spin
 		return 0;		/* unmapped meanwhile: fault again */
 	}
 	folio = pte_folio(*pte);
+	if (folio_test(folio, PG_file)) {
+		if (vma->vm_flags & VM_SHARED)
+			return wp_page_shared(vma, addr, ptl, folio);
+		folio_get(folio);
+		spin_unlock(ptl);
+		return wp_page_copy(vma, addr, folio, flags);
+	}
+	if (folio->_mapcount > folio_nr_pages(folio)) {
+		folio_get(folio);
+		spin_unlock(ptl);
+		return wp_page_copy(vma, addr, folio, flags);
+	}
 	/* wp_can_reuse_anon_folio(): exclusive anon, drop the swap copy */
 	if (folio_test(folio, PG_swapcache) && folio_trylock(folio)) {
 		if (folio->_refcount == 1 + (int32_t)folio_nr_pages(folio))
@@ -353,12 +388,399 @@ static int wp_page_locked(struct vm_area_struct *vma, uint64_t addr, struct spin
 	return 0;
 }
 
-static int do_wp_page(struct vm_area_struct *vma, uint64_t addr)
+static int do_wp_page(struct vm_area_struct *vma, uint64_t addr, unsigned int flags)
 {
 	struct spinlock *ptl = pte_lockptr(vma, addr);
 
 	spin_lock(ptl);
-	return wp_page_locked(vma, addr, ptl);
+	return wp_page_locked(vma, addr, ptl, flags);
+}
+
+/* ---- faults of file mappings, copy-on-write (issue 30) -------------------------------
+ *
+ * Read at torvalds/linux v6.12 mm/memory.c.  do_fault() picks by the
+ * fault: a read is do_read_fault() (fault-around first:
+ * do_fault_around() maps the window of fault_around_bytes = 64 KiB that
+ * the page cache already holds through ->map_pages(); then __do_fault()
+ * -> ->fault() and finish_fault()); the first write to a private mapping
+ * is do_cow_fault() (a new anonymous folio, the page cache folio copied
+ * into it, mapped writable, the page cache folio untouched); a write to a
+ * shared mapping is do_shared_fault() (->page_mkwrite() when the file
+ * system has one, finish_fault() mapping it writable and dirty,
+ * fault_dirty_shared_page()).  A write to a present read-only PTE is
+ * do_wp_page(): wp_page_copy() (private page cache folio, or an anonymous
+ * folio fork shares) or wp_page_shared() (shared mapping: page_mkwrite,
+ * then wp_page_reuse()).
+ *
+ * finish_fault() -> set_pte_range(): the fault's reference becomes the
+ * PTE's; a page cache folio is mapped young, writable only when the
+ * mapping's vm_page_prot is (a shared writable tmpfs mapping) or the
+ * fault writes (then dirty too); a COW folio gets the anon rmap and the
+ * LRU.  MM_FILEPAGES or MM_SHMEMPAGES count page cache PTEs.
+ *
+ * Costs: mm.pte_op_ns per PTE set or looked at; the copy of a page at
+ * mem.copy_gbps through the memory system (memsys_copy(), the source
+ * folio's node to the new one's); a COW's TLB flush of the old PTE
+ * (ptep_clear_flush()) through flush_tlb_mm_range().
+ * Left out: the zero page (an anonymous read fault allocates, as before),
+ * page-table allocation, VM_FAULT_RETRY of file faults (neither
+ * generic_file_vm_ops nor shmem_vm_ops has ->close, so
+ * vmf_can_call_fault() lets them run under the VMA lock), large folios
+ * of the page cache, uffd, userfaultfd-wp, hugetlb.
+ */
+
+#define FAULT_AROUND_PAGES	16	/* fault_around_bytes (64 KiB) >> PAGE_SHIFT */
+
+/* A page cache PTE: MM_SHMEMPAGES for tmpfs, MM_FILEPAGES otherwise (mm_counter_file()). */
+static void add_mm_counter_file(struct mm_struct *mm, struct folio *folio, long nr)
+{
+	if (folio_test(folio, PG_swapbacked))
+		mm->rss_shmem += nr;
+	else
+		mm->rss_file += nr;
+}
+
+/* vm_page_prot's write bit for page cache PTEs (see filemap.c). */
+static bool vma_prot_write(const struct vm_area_struct *vma)
+{
+	return (vma->vm_flags & (VM_SHARED | VM_WRITE)) == (VM_SHARED | VM_WRITE) &&
+	       !vma->vm_ops->page_mkwrite;
+}
+
+/*
+ * do_fault_around(): the window of FAULT_AROUND_PAGES around the fault,
+ * clipped to the VMA and its PTE table.
+ */
+static int do_fault_around(struct vm_fault *vmf)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	uint64_t pte_off = (vmf->address >> PAGE_SHIFT) & (PTRS_PER_PTE - 1);
+	uint64_t vma_off = vmf->pgoff - vma->vm_pgoff;
+	uint64_t vma_pages = (vma->vm_end - vma->vm_start) >> PAGE_SHIFT;
+	uint64_t from_pte, to_pte, lo;
+
+	lo = pte_off - (pte_off < vma_off ? pte_off : vma_off);
+	from_pte = pte_off & ~(uint64_t)(FAULT_AROUND_PAGES - 1);
+	if (from_pte < lo)
+		from_pte = lo;
+	to_pte = from_pte + FAULT_AROUND_PAGES;
+	if (to_pte > PTRS_PER_PTE)
+		to_pte = PTRS_PER_PTE;
+	if (to_pte > pte_off + vma_pages - vma_off)
+		to_pte = pte_off + vma_pages - vma_off;
+	return vma->vm_ops->map_pages(vmf, vmf->pgoff + from_pte - pte_off,
+				      vmf->pgoff + to_pte - 1 - pte_off);
+}
+
+/* __do_fault(): the file system's ->fault(); a locked folio comes back. */
+static int do_fault_locked(struct vm_fault *vmf)
+{
+	int ret = vmf->vma->vm_ops->fault(vmf);
+
+	if (ret & (VM_FAULT_OOM | VM_FAULT_SIGBUS | VM_FAULT_NOPAGE | VM_FAULT_RETRY))
+		return ret;
+	SIM_BUG_ON_FOLIO(!folio_test(vmf->folio, PG_locked), vmf->folio);
+	return ret;
+}
+
+/*
+ * finish_fault(): map vmf->cow_folio (a private write) or vmf->folio at
+ * vmf->address under the PTL, the fault's reference becoming the PTE's.
+ * Return: 0, or VM_FAULT_NOPAGE when someone mapped it meanwhile.
+ */
+static int finish_fault(struct vm_fault *vmf)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	bool write = vmf->flags & FAULT_FLAG_WRITE;
+	bool is_cow = write && !(vma->vm_flags & VM_SHARED);
+	struct folio *folio = is_cow ? vmf->cow_folio : vmf->folio;
+	struct spinlock *ptl = pte_lockptr(vma, vmf->address);
+	pte_t *pte = vma_pte(vma, vmf->address);
+	pte_t bits = PTE_YOUNG;
+
+	spin_lock(ptl);
+	sim_cost_cpu_ps(sim_mm->pte_op_ps);
+	if (!pte_none(*pte)) {
+		spin_unlock(ptl);
+		return VM_FAULT_NOPAGE;
+	}
+	/* set_pte_range() */
+	if (is_cow) {
+		folio_add_new_anon_rmap(folio, vma, vmf->address);
+		folio->place = FOLIO_MAPPED;
+		folio_add_lru_fault(folio);	/* folio_add_lru_vma() */
+		vma->vm_mm->rss_anon++;
+	} else {
+		folio_add_file_rmap_ptes(folio, 1, vma);
+		add_mm_counter_file(vma->vm_mm, folio, 1);
+	}
+	if (write)
+		bits |= PTE_DIRTY | PTE_WRITE;	/* maybe_mkwrite(pte_mkdirty()) */
+	else if (!is_cow && vma_prot_write(vma))
+		bits |= PTE_WRITE;
+	*pte = mk_pte(folio, bits);
+	sim_cost_cpu_ps(sim_mm->pte_op_ps);
+	spin_unlock(ptl);
+	return 0;
+}
+
+static int do_read_fault(struct vm_fault *vmf)
+{
+	struct folio *folio;
+	int ret;
+
+	/* should_fault_around(): ->map_pages and fault_around_bytes > PAGE_SIZE */
+	if (vmf->vma->vm_ops->map_pages) {
+		ret = do_fault_around(vmf);
+		if (ret)
+			return ret;
+	}
+	ret = do_fault_locked(vmf);
+	if (ret & (VM_FAULT_OOM | VM_FAULT_SIGBUS | VM_FAULT_NOPAGE | VM_FAULT_RETRY))
+		return ret;
+	folio = vmf->folio;
+	ret |= finish_fault(vmf);
+	folio_unlock(folio);
+	if (ret & VM_FAULT_NOPAGE)
+		folio_put(folio);
+	return ret;
+}
+
+/* copy_mc_user_highpage(): one page through the memory system. */
+static void copy_user_folio(struct folio *dst, struct folio *src)
+{
+	memsys_copy(sim_mm->memsys, src->nid, dst->nid, (uint64_t)folio_nr_pages(dst) << PAGE_SHIFT,
+		    sim_mm->prof->mem_copy_gbps);
+	dst->data = src->data;
+}
+
+/* folio_prealloc(): an order-0 anonymous folio for @vma at @addr, charged. */
+static struct folio *folio_prealloc(struct vm_area_struct *vma, uint64_t addr)
+{
+	struct folio *folio = vma_alloc_folio(0, vma, addr);
+
+	if (!folio)
+		return NULL;
+	if (mem_cgroup_charge(folio, vma->vm_mm->memcg)) {
+		folio->_refcount = 0;
+		folio->place = FOLIO_GATHER;
+		free_frozen_folio(folio);
+		return NULL;
+	}
+	return folio;
+}
+
+static int do_cow_fault(struct vm_fault *vmf, unsigned int flags)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	struct folio *folio;
+	int ret = vmf_anon_prepare(vma, flags);
+
+	if (ret)
+		return ret;
+	folio = folio_prealloc(vma, vmf->address);
+	if (!folio)
+		return VM_FAULT_OOM;
+	vmf->cow_folio = folio;
+	ret = do_fault_locked(vmf);
+	if (ret & (VM_FAULT_OOM | VM_FAULT_SIGBUS | VM_FAULT_NOPAGE | VM_FAULT_RETRY)) {
+		folio_put(folio);
+		return ret;
+	}
+	copy_user_folio(folio, vmf->folio);
+	folio_set(folio, PG_uptodate);		/* __folio_mark_uptodate() */
+	ret |= finish_fault(vmf);
+	folio_unlock(vmf->folio);
+	folio_put(vmf->folio);			/* the page cache folio stays cached */
+	if (ret & VM_FAULT_NOPAGE)
+		folio_put(folio);
+	return ret;
+}
+
+/*
+ * do_page_mkwrite(): ->page_mkwrite() with FAULT_FLAG_MKWRITE; returns
+ * with the folio locked unless it was truncated (VM_FAULT_NOPAGE).
+ */
+static int do_page_mkwrite(struct vm_fault *vmf)
+{
+	int ret = vmf->vma->vm_ops->page_mkwrite(vmf);
+
+	if (ret & VM_FAULT_NOPAGE)
+		return ret;
+	return ret | VM_FAULT_LOCKED;
+}
+
+/* fault_dirty_shared_page(): dirty the folio (tmpfs: the flag only) and unlock it. */
+static void fault_dirty_shared_page(struct vm_fault *vmf)
+{
+	folio_mark_dirty(vmf->folio);
+	folio_unlock(vmf->folio);
+	/* balance_dirty_pages_ratelimited(): no throttling in the model */
+}
+
+static int do_shared_fault(struct vm_fault *vmf)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	struct folio *folio;
+	int ret, tmp;
+
+	ret = do_fault_locked(vmf);
+	if (ret & (VM_FAULT_OOM | VM_FAULT_SIGBUS | VM_FAULT_NOPAGE | VM_FAULT_RETRY))
+		return ret;
+	folio = vmf->folio;
+	if (vma->vm_ops->page_mkwrite) {
+		folio_unlock(folio);
+		tmp = do_page_mkwrite(vmf);
+		if (tmp & VM_FAULT_NOPAGE) {
+			folio_put(folio);
+			return tmp;
+		}
+	}
+	ret |= finish_fault(vmf);
+	if (ret & VM_FAULT_NOPAGE) {
+		folio_unlock(folio);
+		folio_put(folio);
+		return ret;
+	}
+	fault_dirty_shared_page(vmf);
+	return ret;
+}
+
+/**
+ * do_fault - a fault on a none PTE of a file mapping
+ * @vmf: the fault (vma, address, pgoff, flags)
+ *
+ * Context: the VMA lock or mmap_lock held for reading.
+ * Return: VM_FAULT_* bits of the handler.
+ */
+int do_fault(struct vm_fault *vmf)
+{
+	if (!vmf->vma->vm_ops || !vmf->vma->vm_ops->fault)
+		return VM_FAULT_SIGBUS;
+	if (!(vmf->flags & FAULT_FLAG_WRITE))
+		return do_read_fault(vmf);
+	if (!(vmf->vma->vm_flags & VM_SHARED))
+		return do_cow_fault(vmf, vmf->flags & FAULT_FLAG_VMA_LOCK);
+	return do_shared_fault(vmf);
+}
+
+/* do_fault() for handle_mm_fault(): its VM_FAULT_* bits as the model's errno. */
+static int do_fault_at(struct vm_area_struct *vma, uint64_t addr, bool write, unsigned int flags)
+{
+	struct vm_fault vmf = {
+		.vma = vma,
+		.address = addr & ~(PAGE_SIZE - 1),
+		.pgoff = linear_page_index(vma, addr),
+		.flags = (write ? FAULT_FLAG_WRITE : 0) | (flags & FAULT_FLAG_VMA_LOCK),
+	};
+	int ret = do_fault(&vmf);
+
+	if (ret == VM_FAULT_RETRY)
+		return ret;
+	if (ret & VM_FAULT_OOM)
+		return -12;		/* -ENOMEM */
+	if (ret & VM_FAULT_SIGBUS)
+		return -14;		/* SIGBUS: beyond the end of the file */
+	return 0;
+}
+
+/*
+ * wp_page_copy(): copy @old_folio (referenced by the caller, not locked)
+ * into a new anonymous folio and map that writable in place of the old
+ * PTE, which is cleared and flushed first (ptep_clear_flush()).
+ */
+static int wp_page_copy(struct vm_area_struct *vma, uint64_t addr, struct folio *old_folio,
+			unsigned int flags)
+{
+	struct mm_struct *mm = vma->vm_mm;
+	struct spinlock *ptl = pte_lockptr(vma, addr);
+	pte_t *pte = vma_pte(vma, addr);
+	struct folio *new_folio;
+	int ret = vmf_anon_prepare(vma, flags);
+
+	if (ret) {
+		folio_put(old_folio);
+		return ret;
+	}
+	new_folio = folio_prealloc(vma, addr);
+	if (!new_folio) {
+		folio_put(old_folio);
+		return -12;
+	}
+	copy_user_folio(new_folio, old_folio);	/* __wp_page_copy_user() */
+	folio_set(new_folio, PG_uptodate);
+	spin_lock(ptl);
+	sim_cost_cpu_ps(sim_mm->pte_op_ps);
+	if (!pte_present(*pte) || pte_folio(*pte) != old_folio || (*pte & PTE_WRITE)) {
+		/* pte_same() failed: someone else resolved it */
+		spin_unlock(ptl);
+		folio_put(new_folio);
+		folio_put(old_folio);
+		return 0;
+	}
+	if (folio_test(old_folio, PG_file)) {
+		add_mm_counter_file(mm, old_folio, -1);
+		mm->rss_anon++;
+	}
+	*pte = 0;				/* ptep_clear_flush() */
+	flush_tlb_mm_range(mm, addr & ~(PAGE_SIZE - 1), (addr & ~(PAGE_SIZE - 1)) + PAGE_SIZE,
+			   false);
+	folio_add_new_anon_rmap(new_folio, vma, addr & ~(PAGE_SIZE - 1));
+	new_folio->place = FOLIO_MAPPED;
+	folio_add_lru_fault(new_folio);		/* folio_add_lru_vma() */
+	*pte = mk_pte(new_folio, PTE_YOUNG | PTE_DIRTY | PTE_WRITE);
+	sim_cost_cpu_ps(sim_mm->pte_op_ps);
+	folio_remove_rmap_ptes(old_folio, 1, vma);
+	spin_unlock(ptl);
+	folio_put(old_folio);			/* the old PTE's reference */
+	folio_put(old_folio);			/* do_wp_page()'s */
+	return 0;
+}
+
+/*
+ * wp_page_shared(): a write to a read-only PTE of a shared file mapping
+ * (entered with the PTL held): page_mkwrite when the file system has one,
+ * then wp_page_reuse() under the PTL again, and the dirty accounting.
+ */
+static int wp_page_shared(struct vm_area_struct *vma, uint64_t addr, struct spinlock *ptl,
+			  struct folio *folio)
+{
+	struct vm_fault vmf = {
+		.vma = vma,
+		.address = addr & ~(PAGE_SIZE - 1),
+		.pgoff = linear_page_index(vma, addr),
+		.flags = FAULT_FLAG_WRITE,
+		.folio = folio,
+	};
+	pte_t *pte = vma_pte(vma, addr);
+
+	folio_get(folio);
+	if (vma->vm_ops->page_mkwrite) {
+		spin_unlock(ptl);
+		if (do_page_mkwrite(&vmf) & VM_FAULT_NOPAGE) {
+			folio_put(folio);
+			return 0;
+		}
+		/* finish_mkwrite_fault(): the PTE may have changed meanwhile */
+		spin_lock(ptl);
+		if (!pte_present(*pte) || pte_folio(*pte) != folio) {
+			spin_unlock(ptl);
+			folio_unlock(folio);
+			folio_put(folio);
+			return 0;
+		}
+		*pte |= PTE_WRITE | PTE_DIRTY | PTE_YOUNG;	/* wp_page_reuse() */
+		sim_cost_cpu_ps(sim_mm->pte_op_ps);
+		spin_unlock(ptl);
+	} else {
+		*pte |= PTE_WRITE | PTE_DIRTY | PTE_YOUNG;	/* wp_page_reuse() */
+		sim_cost_cpu_ps(sim_mm->pte_op_ps);
+		spin_unlock(ptl);
+		folio_lock(folio);
+	}
+	fault_dirty_shared_page(&vmf);
+	folio_put(folio);
+	return 0;
 }
 
 pte_t *vma_pte_lookup(struct vm_area_struct *vma, uint64_t addr)
@@ -386,6 +808,9 @@ static int handle_mm_fault_flags(struct vm_area_struct *vma, uint64_t addr, bool
 	pte_t *pte = vma_pte(vma, addr);
 	int ret = 0;
 
+	/* access_error() in do_user_addr_fault(): a write needs VM_WRITE */
+	if (write && !(vma->vm_flags & VM_WRITE))
+		return -14;	/* -EFAULT: SIGSEGV */
 	sim_trace_begin("mm", "handle_mm_fault");
 	count_event(SIM_PGFAULT);
 	sim_cost_cpu_ps(sim_mm->fault_entry_ps);
@@ -394,12 +819,14 @@ static int handle_mm_fault_flags(struct vm_area_struct *vma, uint64_t addr, bool
 		khugepaged_enter_vma(vma);
 	if (vma->pmd_huge[vma_pmd_index(vma, addr)])
 		goto out;
-	if (pte_none(*pte))
+	if (pte_none(*pte) && vma->vm_file)
+		ret = do_fault_at(vma, addr, write, flags);
+	else if (pte_none(*pte))
 		ret = do_anonymous_page(vma, addr, flags);
 	else if (pte_swap(*pte))
 		ret = do_swap_page(vma, addr, write);
 	else if (write && !(*pte & PTE_WRITE))
-		ret = do_wp_page(vma, addr);
+		ret = do_wp_page(vma, addr, flags);
 	/*
 	 * The store that faulted writes data the model does not know: the
 	 * folio is no longer zero (a workload that knows what it stores,
@@ -464,6 +891,7 @@ static uint64_t zap_pte_range(struct mmu_gather *tlb, struct vm_area_struct *vma
 			      uint64_t addr, uint64_t end)
 {
 	struct spinlock *ptl = pte_lockptr(vma, addr);
+	pte_t dirty = 0;
 
 	spin_lock(ptl);
 	while (addr < end) {
@@ -493,15 +921,29 @@ static uint64_t zap_pte_range(struct mmu_gather *tlb, struct vm_area_struct *vma
 		while (addr + (uint64_t)nr * PAGE_SIZE < end && pte_present(pte[nr]) &&
 		       pte_folio(pte[nr]) == folio)
 			nr++;
-		for (i = 0; i < nr; i++)
+		for (i = 0; i < nr; i++) {
+			dirty |= pte[i];
 			pte[i] = 0;		/* get_and_clear_full_ptes() */
+		}
 		sim_cost_cpu_ps(sim_mm->pte_op_ps * (sim_time_t)nr);
 		if (tlb->start > addr)
 			tlb->start = addr;
 		if (tlb->end < addr + (uint64_t)nr * PAGE_SIZE)
 			tlb->end = addr + (uint64_t)nr * PAGE_SIZE;
-		vma->vm_mm->rss_anon -= nr;
+		if (folio_test(folio, PG_file)) {
+			/* zap_present_folio_ptes(): a dirty PTE dirties the page cache folio */
+			if (dirty & PTE_DIRTY)
+				folio_mark_dirty(folio);
+			add_mm_counter_file(vma->vm_mm, folio, -nr);
+		} else {
+			vma->vm_mm->rss_anon -= nr;
+		}
+		dirty = 0;
 		folio_remove_rmap_ptes(folio, (int)nr, vma);
+		/* the model's anon rmap goes through folio->mm: keep it on a live mapping */
+		if (vma->anon_vma && folio_test_anon(folio) && folio_mapped(folio) &&
+		    folio->mm == vma->vm_mm)
+			sim_anon_rmap_rehome(folio, vma);
 		tlb_remove_folio_pages(tlb, folio, (int)nr);
 		addr += (uint64_t)nr * PAGE_SIZE;
 		if (tlb->nr >= MMU_GATHER_MAX - 2) {
@@ -561,4 +1003,118 @@ void unmap_vmas(struct mmu_gather *tlb, struct vm_area_struct *vma)
 			zap_pte_range(tlb, vma, addr, next);
 		addr = next;
 	}
+}
+
+/**
+ * zap_page_range_single - zap the PTEs of [@address, +@size) in one VMA
+ * @vma: the VMA
+ * @address: page aligned start inside it
+ * @size: bytes
+ * @even_cows: zap private anonymous copies too (the model's only case)
+ *
+ * The VMA stays; the range's folios are freed through an mmu_gather,
+ * which flushes the TLB first.
+ * Context: mmap_lock or i_mmap_rwsem held (as unmap_mapping_range()).
+ */
+void zap_page_range_single(struct vm_area_struct *vma, uint64_t address, uint64_t size,
+			   bool even_cows)
+{
+	uint64_t end = address + size;
+	struct mmu_gather tlb;
+
+	SIM_BUG_ON(!even_cows);		/* zap_skip_check_mapping() left out */
+	lru_add_drain();
+	tlb_gather_mmu(&tlb, vma->vm_mm);
+	while (address < end) {
+		uint64_t next = (address & ~(PMD_SIZE - 1)) + PMD_SIZE;
+
+		if (next > end)
+			next = end;
+		if (vma->pmd_huge[vma_pmd_index(vma, address)])
+			zap_huge_pmd(&tlb, vma, address);	/* anon THPs only: not file */
+		else
+			zap_pte_range(&tlb, vma, address, next);
+		address = next;
+	}
+	tlb_finish_mmu(&tlb);
+}
+
+/* ---- fork: copy_page_range() (read at v6.12 mm/memory.c) ---------------------------
+ *
+ * vma_needs_copy(): only a VMA with anonymous folios (an anon_vma) has its
+ * PTEs copied; a file mapping without COWed pages is faulted in again by
+ * the child.  copy_pte_range() under the child's PTL, then the parent's
+ * (spin_lock_nested()); copy_present_pte() for each present PTE: the
+ * folio's mapcount and reference (folio_try_dup_anon_rmap_pte() /
+ * folio_dup_file_rmap_pte()), both PTEs write-protected in a COW mapping,
+ * the child's made old (and clean in a shared mapping).  dup_mmap()
+ * flushes the parent's TLB once at the end.
+ * Costs: mm.pte_op_ns per PTE read and per PTE written, mm.folio_op_ns
+ * per folio duplicated.  Left out (dup_mmap() refuses the fork):
+ * swap PTEs (a swap count above one) and PMD-mapped THPs.
+ */
+
+/**
+ * copy_page_range - copy the page tables of @src_vma into @dst_vma at fork
+ * @dst_vma: the child's copy of the VMA, same range
+ * @src_vma: the parent's VMA
+ *
+ * Context: both mms' mmap_lock held for writing.
+ * Return: 0, or -EOPNOTSUPP for a swap PTE or a huge PMD in the range.
+ */
+int copy_page_range(struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma)
+{
+	struct mm_struct *dst_mm = dst_vma->vm_mm;
+	bool cow = is_cow_mapping(src_vma->vm_flags);
+	uint64_t addr = src_vma->vm_start;
+
+	if (!src_vma->anon_vma && !(src_vma->merged && src_vma->merged->anon_vma))
+		return 0;		/* !vma_needs_copy() */
+	while (addr < src_vma->vm_end) {
+		uint64_t next = (addr & ~(PMD_SIZE - 1)) + PMD_SIZE;
+		struct spinlock *dst_ptl = pte_lockptr(dst_vma, addr);
+		struct spinlock *src_ptl = pte_lockptr(src_vma, addr);
+
+		if (next > src_vma->vm_end)
+			next = src_vma->vm_end;
+		if (src_vma->pmd_huge[vma_pmd_index(src_vma, addr)])
+			return -95;
+		spin_lock(dst_ptl);
+		spin_lock(src_ptl);
+		for (; addr < next; addr += PAGE_SIZE) {
+			pte_t *src_pte = vma_pte(src_vma, addr), *dst_pte = vma_pte(dst_vma, addr);
+			struct folio *folio;
+			pte_t pte = *src_pte;
+
+			sim_cost_cpu_ps(sim_mm->pte_op_ps);
+			if (pte_none(pte))
+				continue;
+			if (!pte_present(pte)) {
+				spin_unlock(src_ptl);
+				spin_unlock(dst_ptl);
+				return -95;	/* copy_nonpresent_pte(): swap count 2 */
+			}
+			/* copy_present_pte() */
+			folio = pte_folio(pte);
+			folio_get(folio);
+			folio->_mapcount++;		/* folio_try_dup_anon_rmap_pte(), folio_dup_file_rmap_pte() */
+			sim_cost_cpu_ps(sim_mm->folio_op_ps);
+			if (folio_test(folio, PG_file))
+				add_mm_counter_file(dst_mm, folio, 1);
+			else
+				dst_mm->rss_anon++;
+			if (cow && (pte & PTE_WRITE)) {
+				*src_pte = pte & ~PTE_WRITE;	/* ptep_set_wrprotect() */
+				pte &= ~PTE_WRITE;
+			}
+			if (src_vma->vm_flags & VM_SHARED)
+				pte &= ~PTE_DIRTY;		/* pte_mkclean() */
+			*dst_pte = pte & ~PTE_YOUNG;		/* pte_mkold() */
+			sim_cost_cpu_ps(sim_mm->pte_op_ps);
+		}
+		spin_unlock(src_ptl);
+		spin_unlock(dst_ptl);
+		addr = next;
+	}
+	return 0;
 }

@@ -9,10 +9,15 @@
  * Lock order (as in mm/rmap.c's block comment, restricted to the model):
  *   mmap_lock
  *     vma lock (per-VMA read lock, not modelled as a lock: never contended here)
- *       PTL (split page-table lock, per 2 MiB of VA)
- *         lruvec->lru_lock (IRQs off)
- *           deferred_split_lru sublist lock (IRQs off; nested only in `before`)
- *         zone->lock (IRQs off; taken after lru_lock is dropped)
+ *       folio lock (PG_locked)
+ *         i_mmap_rwsem, anon_vma->rwsem (rmap walks, truncation's unmap)
+ *           PTL (split page-table lock, per 2 MiB of VA)
+ *             i_pages lock (IRQs off; the page cache, its dirty accounting)
+ *             lruvec->lru_lock (IRQs off)
+ *               deferred_split_lru sublist lock (IRQs off; nested only in `before`)
+ *             zone->lock (IRQs off; taken after lru_lock is dropped)
+ * The page cache, fork, mprotect and mbind (filemap.c, shmem.c,
+ * truncate.c, fork.c, mprotect.c, mempolicy.c) keep this order.
  */
 #ifndef MMSIM_MM_H
 #define MMSIM_MM_H
@@ -55,6 +60,8 @@ enum pageflags {
 	PG_workingset, PG_reclaim, PG_swapbacked, PG_unevictable, PG_writeback,
 	PG_swapcache, PG_large_rmappable, PG_partially_mapped, PG_young,
 	PG_stale_tlb,	/* model only: a writable PTE was cleared, its TLB flush is pending */
+	PG_file,	/* model only: folio->mapping is an address_space (page cache);
+			 * the kernel tells by PAGE_MAPPING_ANON clear in folio->mapping */
 	NR_PAGEFLAGS
 };
 
@@ -98,6 +105,7 @@ enum folio_data {
 struct mem_cgroup;
 struct lruvec;
 struct mm_struct;
+struct address_space;
 
 /**
  * struct folio - a naturally aligned block of 2^order pages
@@ -123,8 +131,11 @@ struct folio {
 	struct mem_cgroup *memcg;	/* memcg_data; NULL when uncharged */
 	struct list_head _deferred_list; /* valid for order >= 2 */
 	/* cold */
-	struct mm_struct *mm;		/* anon rmap: the one mm that maps it */
-	uint64_t index;			/* first virtual page it maps */
+	union {
+		struct mm_struct *mm;	/* anon rmap: the mm whose VMA (and anon_vma) holds it */
+		struct address_space *mapping; /* PG_file: the file it caches */
+	};
+	uint64_t index;			/* anon: first virtual page it maps; file: page offset */
 	uint32_t swap;			/* swap slot + 1 when in the swap cache */
 	uint32_t pfn;			/* first page frame, while allocated */
 	uint32_t check_seen;		/* mm/check.c's visit stamp */
@@ -150,6 +161,13 @@ static inline unsigned int folio_order(const struct folio *f) { return f->order;
 static inline long folio_nr_pages(const struct folio *f) { return 1L << f->order; }
 static inline bool folio_mapped(const struct folio *f) { return f->_mapcount > 0; }
 static inline int folio_ref_count(const struct folio *f) { return f->_refcount; }
+/* folio_test_anon(): a mapped folio of anonymous memory (not page cache). */
+static inline bool folio_test_anon(const struct folio *f) { return !folio_test(f, PG_file) && f->mm; }
+/* folio_mapping() of a page cache folio, NULL for anon and free folios. */
+static inline struct address_space *folio_file_mapping(const struct folio *f)
+{
+	return folio_test(f, PG_file) ? f->mapping : NULL;
+}
 
 void folio_get(struct folio *folio);
 bool folio_ref_sub_and_test(struct folio *folio, int nr);
@@ -407,6 +425,46 @@ struct vm_area_struct {
 	uint64_t nr_pmd_huge;		/* non-NULL entries of pmd_huge[] */
 	bool thp_eligible;		/* VM_HUGEPAGE or THP=always */
 	struct list_head node;		/* on mm->vmas */
+	/* file mappings, fork, mprotect, mbind (filemap.c, fork.c, mprotect.c, mempolicy.c) */
+	unsigned long vm_flags;		/* VM_READ, VM_WRITE, VM_SHARED, VM_MAYWRITE */
+	uint64_t vm_pgoff;		/* file page at vm_start; anon: vm_start >> PAGE_SHIFT */
+	struct address_space *vm_file;	/* vma->vm_file->f_mapping; NULL: anonymous */
+	struct list_head shared_node;	/* on vm_file->i_mmap (vma->shared.rb) */
+	struct anon_vma *anon_vma;	/* shared with forked copies; NULL until a fork */
+	struct list_head anon_vma_node;	/* on anon_vma->vmas (the anon_vma_chain) */
+	struct mempolicy *vm_policy;	/* mbind(); NULL: the task's (bind to preferred_nid) */
+	const struct vm_operations_struct *vm_ops; /* file mappings: the file system's */
+};
+
+/* vma->vm_flags (include/linux/mm.h) */
+#define VM_READ		0x00000001UL
+#define VM_WRITE	0x00000002UL
+#define VM_SHARED	0x00000008UL
+#define VM_MAYWRITE	0x00000020UL
+
+/* is_cow_mapping(): private and may be written */
+static inline bool is_cow_mapping(unsigned long flags)
+{
+	return (flags & (VM_SHARED | VM_MAYWRITE)) == VM_MAYWRITE;
+}
+
+/* linear_page_index(): the file (or anon) page offset of @addr in @vma. */
+static inline uint64_t linear_page_index(const struct vm_area_struct *vma, uint64_t addr)
+{
+	return ((addr - vma->vm_start) >> PAGE_SHIFT) + vma->vm_pgoff;
+}
+
+/*
+ * struct anon_vma - the anonymous memory a VMA shares with its forked copies
+ * (mm/rmap.c).  The kernel gives each VMA its own anon_vma chained to its
+ * parent's; the model keeps one per fork family, listing every VMA whose
+ * folios may be shared, which is what rmap_walk_anon() visits.
+ * Invariant: nr_vmas == length of vmas; freed when it drops to 0.
+ */
+struct anon_vma {
+	struct rw_semaphore rwsem;	/* root->rwsem: anon_vma_lock_read() by rmap walks */
+	struct list_head vmas;		/* vma->anon_vma_node */
+	int nr_vmas;
 };
 
 /* The PMDs @vma spans: the entries of pmd_huge[], pmd_flags[] and ptl[]. */
@@ -459,6 +517,102 @@ struct mm_struct {
 	struct list_head mmlist;	/* on sim_mm->mmlist (swapoff's mm->mmlist) */
 	sim_time_t next_trim_cpumask;	/* should_trim_cpumask(): at most once a second */
 	long swapents;			/* MM_SWAPENTS */
+	long rss_file;			/* MM_FILEPAGES */
+	long rss_shmem;			/* MM_SHMEMPAGES */
+};
+
+/* ---- memory policy (mempolicy.c) ------------------------------------------------ */
+
+/* enum mempolicy_mode (include/uapi/linux/mempolicy.h) */
+#define MPOL_DEFAULT	0
+#define MPOL_PREFERRED	1
+#define MPOL_BIND	2
+#define MPOL_INTERLEAVE	3
+
+struct mempolicy {
+	unsigned short mode;		/* MPOL_* */
+	unsigned long nodes;		/* nodemask, one bit per node */
+};
+
+/* ---- the page cache (filemap.c, shmem.c, truncate.c) ------------------------------ */
+
+enum sim_file_kind {
+	SIM_FILE_DISK,			/* a regular file on a block device: a miss reads it */
+	SIM_FILE_TMPFS,			/* tmpfs (shmem): a miss allocates a zeroed folio */
+};
+
+/*
+ * struct address_space - a file's page cache (include/linux/fs.h), order-0
+ * folios only.  i_pages is the kernel's XArray of folios by index; the
+ * model keeps a flat array over the file's size.
+ *
+ * Invariants (under i_pages_lock): nrpages == number of non-NULL i_pages[];
+ * every folio in i_pages[] has PG_file, ->mapping == this, ->index == its
+ * slot, and holds one reference for the cache; i_mmap lists exactly the
+ * VMAs whose vm_file is this (under i_mmap_rwsem).
+ */
+struct address_space {
+	struct spinlock i_pages_lock;	/* i_pages.xa_lock (IRQs off) */
+	struct folio **i_pages;		/* [nr_slots]: the folio at each index, or NULL */
+	uint64_t nr_slots;		/* pages of i_size */
+	unsigned long nrpages;		/* folios in the cache */
+	struct rw_semaphore i_mmap_rwsem;
+	struct list_head i_mmap;	/* VMAs mapping it (vma->shared_node) */
+	uint64_t i_size;		/* bytes */
+	enum sim_file_kind kind;
+	unsigned long i_ino;		/* inode number: shmem biases interleave by it */
+	struct mempolicy policy;	/* shmem: the inode's shared policy (mbind) */
+	bool has_policy;		/* policy set */
+	bool anon_shared;		/* shmem_zero_setup()'s: freed with its last mapping */
+	const struct vm_operations_struct *vm_ops; /* what mmap() gives its VMAs */
+	struct list_head node;		/* on sim_mm->files */
+};
+
+/* The pages below i_size: a fault at or beyond is SIGBUS. */
+static inline uint64_t i_size_pages(const struct address_space *mapping)
+{
+	return (mapping->i_size + PAGE_SIZE - 1) >> PAGE_SHIFT;
+}
+
+/* Node statistics (enum node_stat_item, /proc/vmstat's "nr_" gauges). */
+enum node_stat_item {
+	NR_FILE_PAGES,			/* nr_file_pages: page cache, shmem included */
+	NR_FILE_MAPPED,			/* nr_mapped: page cache pages mapped by a PTE */
+	NR_FILE_DIRTY,			/* nr_dirty */
+	NR_SHMEM,			/* nr_shmem */
+	NR_VM_NODE_STAT_ITEMS
+};
+
+/*
+ * struct vm_fault - one fault as the fault handlers see it (include/linux/mm.h).
+ * Return values of the handlers are the kernel's VM_FAULT_* bits.
+ */
+struct vm_fault {
+	struct vm_area_struct *vma;
+	uint64_t address;		/* the faulting address, page aligned */
+	uint64_t pgoff;			/* linear_page_index(vma, address) */
+	unsigned int flags;		/* FAULT_FLAG_* */
+	struct folio *folio;		/* the handler's result: locked, one reference */
+	struct folio *cow_folio;	/* do_cow_fault(): the new anonymous folio */
+};
+
+#define VM_FAULT_OOM		0x000001
+#define VM_FAULT_SIGBUS		0x000002
+#define VM_FAULT_MAJOR		0x000004
+#define VM_FAULT_NOPAGE		0x000100
+#define VM_FAULT_LOCKED		0x000200
+#define FAULT_FLAG_WRITE	0x2	/* (the model's FAULT_FLAG_VMA_LOCK is 0x1) */
+
+/*
+ * struct vm_operations_struct - what a file system does on a fault of its
+ * mapping: generic_file_vm_ops for a file on a device, shmem_vm_ops for
+ * tmpfs (which has no page_mkwrite).
+ */
+struct vm_operations_struct {
+	const char *name;
+	int (*fault)(struct vm_fault *vmf);
+	int (*map_pages)(struct vm_fault *vmf, uint64_t start_pgoff, uint64_t end_pgoff);
+	int (*page_mkwrite)(struct vm_fault *vmf);
 };
 
 /* ---- mmu_gather --------------------------------------------------------------- */
@@ -540,6 +694,11 @@ struct mm_model {
 	int nr_tlb_ubc;
 	struct list_head mmlist;		/* every mm, for the checks */
 	struct list_head reclaim_ctxs;		/* live reclaim isolations, for the checks */
+	/* the page cache (filemap.c) */
+	long node_stat[SIM_MAX_NODES][NR_VM_NODE_STAT_ITEMS];	/* node_page_state() */
+	sim_time_t bdev_busy_until;		/* the files' block device: its transfer queue */
+	unsigned long last_ino;			/* get_next_ino() */
+	struct list_head files;			/* every address_space, for the checks */
 };
 
 extern struct mm_model *sim_mm;	/* the model of the running engine */
@@ -675,6 +834,79 @@ struct mm_struct *mm_alloc(struct mem_cgroup *memcg);
 void mm_free(struct mm_struct *mm);
 uint64_t vm_mmap_anon(struct mm_struct *mm, uint64_t len, bool thp_eligible);
 int vm_munmap(struct mm_struct *mm, uint64_t addr, uint64_t len);
+
+/* filemap.c */
+struct address_space *sim_file_create(uint64_t size, enum sim_file_kind kind);
+void sim_file_destroy(struct address_space *mapping);
+struct folio *filemap_get_entry(struct address_space *mapping, uint64_t index);
+int filemap_add_folio(struct address_space *mapping, struct folio *folio, uint64_t index,
+		      struct mem_cgroup *memcg);
+void filemap_remove_folio_locked(struct folio *folio);
+void filemap_free_folio(struct folio *folio);
+int filemap_fault(struct vm_fault *vmf);
+int filemap_map_pages(struct vm_fault *vmf, uint64_t start_pgoff, uint64_t end_pgoff);
+int filemap_page_mkwrite(struct vm_fault *vmf);
+bool folio_mark_dirty(struct folio *folio);
+void folio_cancel_dirty(struct folio *folio);
+void node_stat_mod_folio(struct folio *folio, enum node_stat_item item, long nr);
+long global_node_page_state(enum node_stat_item item);
+extern const struct vm_operations_struct generic_file_vm_ops;
+uint64_t vm_mmap_file(struct mm_struct *mm, struct address_space *mapping, uint64_t pgoff,
+		      uint64_t len, bool shared, bool writable);
+uint64_t vm_mmap_shared_anon(struct mm_struct *mm, uint64_t len);
+
+/* shmem.c */
+int shmem_get_folio_gfp(struct address_space *mapping, uint64_t index, struct folio **foliop,
+			struct mem_cgroup *memcg);
+int shmem_fault(struct vm_fault *vmf);
+extern const struct vm_operations_struct shmem_vm_ops;
+
+/* truncate.c */
+void truncate_inode_pages_range(struct address_space *mapping, uint64_t lstart, uint64_t lend);
+void unmap_mapping_range(struct address_space *mapping, uint64_t holebegin, uint64_t holelen);
+int sim_file_truncate(struct address_space *mapping, uint64_t size);
+void zap_page_range_single(struct vm_area_struct *vma, uint64_t address, uint64_t size,
+			   bool even_cows);
+
+/* memory.c: file faults, copy-on-write, fork */
+int do_fault(struct vm_fault *vmf);
+int copy_page_range(struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma);
+void folio_add_file_rmap_ptes(struct folio *folio, int nr, struct vm_area_struct *vma);
+
+/* fork.c, mmap.c's dup_mmap() */
+struct mm_struct *dup_mm(struct mm_struct *oldmm);
+struct sim_task *sim_fork(const char *comm, sim_task_fn fn, void *arg,
+			  struct mm_struct **child_mm);
+int dup_mmap(struct mm_struct *mm, struct mm_struct *oldmm);
+void anon_vma_fork(struct vm_area_struct *vma, struct vm_area_struct *pvma);
+void unlink_anon_vmas(struct vm_area_struct *vma);
+void sim_anon_rmap_rehome(struct folio *folio, struct vm_area_struct *gone);
+
+/* mprotect.c */
+#define PROT_NONE	0x0
+#define PROT_READ	0x1
+#define PROT_WRITE	0x2
+int do_mprotect(struct mm_struct *mm, uint64_t start, uint64_t len, unsigned long prot);
+
+/* madvise.c: MADV_PAGEOUT, MADV_POPULATE_(READ|WRITE); vmscan.c: reclaim_pages() */
+#define MADV_DONTNEED		4	/* include/uapi/asm-generic/mman-common.h */
+#define MADV_FREE		8
+#define MADV_COLD		20
+#define MADV_PAGEOUT		21
+#define MADV_POPULATE_READ	22
+#define MADV_POPULATE_WRITE	23
+int madvise_pageout(struct mm_struct *mm, uint64_t start, uint64_t len);
+int madvise_populate(struct mm_struct *mm, uint64_t start, uint64_t len, bool write);
+unsigned long reclaim_pages(struct list_head *folio_list);
+int do_madvise(struct mm_struct *mm, uint64_t start, uint64_t len, int behavior);
+
+
+/* mempolicy.c */
+int do_mbind(struct mm_struct *mm, uint64_t start, uint64_t len, unsigned short mode,
+	     unsigned long nodemask);
+struct folio *vma_alloc_folio(int order, struct vm_area_struct *vma, uint64_t addr);
+struct folio *folio_alloc_mpol(int order, const struct mempolicy *pol, uint64_t ilx);
+void mpol_free_vma(struct vm_area_struct *vma);
 
 /* ---- swap (swapfile.c, swap_state.c) ------------------------------------------ */
 

@@ -24,9 +24,16 @@
  * (mm.h).  Costs: mm.syscall_ns per call; free_pgtables() one
  * mm.list_op_ns per page-table page; a merge or split one list op per
  * mapping moved.
- * Left out: the maple tree (a list here), mremap/mprotect, guard gaps.
+ * File mappings (issue 30): vm_mmap_file() links the VMA into the file's
+ * i_mmap (vma_link_file()), munmap unlinks it (unlink_file_vma()) and
+ * takes it out of a fork's anon_vma (unlink_anon_vmas()); dup_mmap() is
+ * fork's copy (below).  mprotect is mprotect.c.
+ * Left out: the maple tree (a list here), mremap, guard gaps, merging of
+ * file mappings.
  *
- * Lock order: mmap_lock -> vma->vm_lock (written only under mmap_lock).
+ * Lock order: mmap_lock -> vma->vm_lock (written only under mmap_lock);
+ * mmap_lock -> i_mmap_rwsem, anon_vma->rwsem; at fork the parent's
+ * mmap_lock -> the child's -> PTLs (the child's, then the parent's).
  */
 #include <string.h>
 
@@ -75,6 +82,11 @@ static void vma_unmerge(struct vm_area_struct *vma)
 
 static void vma_free(struct vm_area_struct *vma)
 {
+	/* a VMA freed without munmap (the mm's teardown): out of its file and anon_vma */
+	if (vma->vm_file && !list_empty(&vma->shared_node))
+		list_del_init(&vma->shared_node);
+	unlink_anon_vmas(vma);
+	mpol_free_vma(vma);
 	vma_unmerge(vma);
 	free(vma->ptes);
 	free(vma->pmd_huge);
@@ -244,6 +256,13 @@ static void vma_merge_new_range(struct mm_struct *mm, struct vm_area_struct *vma
 
 		if (v->thp_eligible != vma->thp_eligible)
 			continue;		/* different vm_flags: no merge */
+		/*
+		 * is_mergeable_vma(): same flags, file, policy; the model
+		 * merges no file mapping, and no VMA fork gave an anon_vma.
+		 */
+		if (v->vm_flags != vma->vm_flags || v->vm_file || vma->vm_file ||
+		    v->anon_vma || v->vm_policy)
+			continue;
 		if (v->vm_end == vma->vm_start)
 			prev = v;
 		if (v->vm_start == vma->vm_end)
@@ -276,16 +295,13 @@ static void vma_merge_new_range(struct mm_struct *mm, struct vm_area_struct *vma
 	sim_cost_cpu_ps(sim_mm->list_op_ps);
 }
 
-/**
- * vm_mmap_anon - map @len bytes of private anonymous memory
- * @mm: the mm
- * @len: bytes, a multiple of the page size
- * @thp_eligible: huge pages (mTHP or PMD) may back it
- *
- * Context: takes mmap_lock for writing.
- * Return: the address (2 MiB aligned).
+/*
+ * The common part of vm_mmap_anon() and vm_mmap_file(): a new mapping of
+ * @len bytes with its page tables, placed top-down and merged
+ * (do_mmap() -> mmap_region()).
  */
-uint64_t vm_mmap_anon(struct mm_struct *mm, uint64_t len, bool thp_eligible)
+static uint64_t mmap_region(struct mm_struct *mm, uint64_t len, bool thp_eligible,
+			    struct address_space *file, uint64_t pgoff, unsigned long vm_flags)
 {
 	struct vm_area_struct *vma = calloc(1, sizeof(*vma));
 	uint64_t pages = len >> PAGE_SHIFT;
@@ -306,15 +322,88 @@ uint64_t vm_mmap_anon(struct mm_struct *mm, uint64_t len, bool thp_eligible)
 		spin_lock_init_named(&vma->ptl[i], "ptlock");
 	vma->vm_mm = mm;
 	vma->thp_eligible = thp_eligible;
+	vma->vm_flags = vm_flags;
+	vma->vm_file = file;
+	vma->vm_ops = file ? file->vm_ops : NULL;
 	INIT_LIST_HEAD(&vma->node);
+	INIT_LIST_HEAD(&vma->shared_node);
+	INIT_LIST_HEAD(&vma->anon_vma_node);
 	mmap_write_lock(mm);
 	vma->vm_start = get_unmapped_area(mm, len);
 	vma->vm_end = vma->vm_start + len;
+	vma->vm_pgoff = file ? pgoff : vma->vm_start >> PAGE_SHIFT;
 	vma_merge_new_range(mm, vma);
 	list_add_tail(&vma->node, &mm->vmas);
 	sim_cost_cpu_ps(sim_mm->list_op_ps);
+	if (file) {
+		/* vma_link_file(): into the file's i_mmap */
+		down_write(&file->i_mmap_rwsem);
+		list_add_tail(&vma->shared_node, &file->i_mmap);
+		sim_cost_cpu_ps(sim_mm->list_op_ps);
+		up_write(&file->i_mmap_rwsem);
+	}
 	mmap_write_unlock(mm);
 	return vma->vm_start;
+}
+
+/**
+ * vm_mmap_anon - map @len bytes of private anonymous memory
+ * @mm: the mm
+ * @len: bytes, a multiple of the page size
+ * @thp_eligible: huge pages (mTHP or PMD) may back it
+ *
+ * Context: takes mmap_lock for writing.
+ * Return: the address (2 MiB aligned).
+ */
+uint64_t vm_mmap_anon(struct mm_struct *mm, uint64_t len, bool thp_eligible)
+{
+	return mmap_region(mm, len, thp_eligible, NULL, 0, VM_READ | VM_WRITE | VM_MAYWRITE);
+}
+
+/**
+ * vm_mmap_shared_anon - mmap(MAP_SHARED | MAP_ANONYMOUS) of @len bytes
+ * @mm: the mm
+ * @len: bytes, a multiple of the page size
+ *
+ * shmem_zero_setup(): the mapping is a tmpfs file of its own ("dev/zero")
+ * that it and its forked copies share; the file goes with its last
+ * mapping (vm_munmap()).
+ * Context: takes mmap_lock for writing.
+ * Return: the address (2 MiB aligned).
+ */
+uint64_t vm_mmap_shared_anon(struct mm_struct *mm, uint64_t len)
+{
+	struct address_space *mapping = sim_file_create(len, SIM_FILE_TMPFS);
+
+	mapping->anon_shared = true;
+	return mmap_region(mm, len, false, mapping, 0, VM_READ | VM_WRITE | VM_MAYWRITE | VM_SHARED);
+}
+
+/**
+ * vm_mmap_file - mmap() @len bytes of a file from page @pgoff
+ * @mm: the mm
+ * @mapping: the file (sim_file_create())
+ * @pgoff: the file page at the mapping's start
+ * @len: bytes, a multiple of the page size
+ * @shared: MAP_SHARED (else MAP_PRIVATE)
+ * @writable: PROT_READ | PROT_WRITE (else PROT_READ)
+ *
+ * The VMA gets the file system's vm_ops (generic_file_vm_ops or
+ * shmem_vm_ops) and joins the file's i_mmap.  A file mapping never
+ * merges with its neighbours in the model.
+ * Context: takes mmap_lock for writing, then i_mmap_rwsem.
+ * Return: the address (2 MiB aligned).
+ */
+uint64_t vm_mmap_file(struct mm_struct *mm, struct address_space *mapping, uint64_t pgoff,
+		      uint64_t len, bool shared, bool writable)
+{
+	unsigned long flags = VM_READ | VM_MAYWRITE;
+
+	if (writable)
+		flags |= VM_WRITE;
+	if (shared)
+		flags |= VM_SHARED;
+	return mmap_region(mm, len, false, mapping, pgoff, flags);
 }
 
 /*
@@ -390,8 +479,160 @@ int vm_munmap(struct mm_struct *mm, uint64_t addr, uint64_t len)
 	sim_cost_cpu_ps(sim_mm->list_op_ps * (sim_time_t)pmds);
 	tlb.freed_tables = true;
 	tlb_finish_mmu(&tlb);
+	if (vma->vm_file) {
+		/* free_pgtables() -> unlink_file_vma() */
+		down_write(&vma->vm_file->i_mmap_rwsem);
+		list_del_init(&vma->shared_node);
+		sim_cost_cpu_ps(sim_mm->list_op_ps);
+		up_write(&vma->vm_file->i_mmap_rwsem);
+	}
+	if (vma->anon_vma) {
+		/* free_pgtables() -> unlink_anon_vmas() */
+		down_write(&vma->anon_vma->rwsem);
+		sim_cost_cpu_ps(sim_mm->list_op_ps);
+		up_write(&vma->anon_vma->rwsem);
+		unlink_anon_vmas(vma);
+	}
 	up_read(&mm->mmap_lock);
+	/* remove_vma() -> fput(): the last mapping of a shared anonymous region */
+	if (vma->vm_file && vma->vm_file->anon_shared && list_empty(&vma->vm_file->i_mmap))
+		sim_file_destroy(vma->vm_file);
 	vma_free(vma);
 	sim_trace_end();
+	return 0;
+}
+
+/* ---- fork: dup_mmap() (mm/mmap.c since v6.15, kernel/fork.c before) ------------------ */
+
+/*
+ * A VMA whose page tables copy_page_range() cannot copy: one with
+ * anonymous folios (it needs a copy) and a swap PTE (the swap count
+ * would be 2) or a PMD-mapped THP.
+ */
+static bool vma_fork_unsupported(const struct vm_area_struct *vma)
+{
+	uint64_t i, n = (vma->vm_end - vma->vm_start) >> PAGE_SHIFT;
+
+	if (!vma->anon_vma && !(vma->merged && vma->merged->anon_vma))
+		return false;
+	if (vma->nr_pmd_huge)
+		return true;
+	for (i = 0; i < n; i++)
+		if (pte_swap(vma->ptes[i]))
+			return true;
+	return false;
+}
+
+/* vm_area_dup(): a copy of @orig for @mm, with page tables of its own. */
+static struct vm_area_struct *vm_area_dup(struct vm_area_struct *orig, struct mm_struct *mm)
+{
+	struct vm_area_struct *vma = calloc(1, sizeof(*vma));
+	uint64_t len = orig->vm_end - orig->vm_start, i;
+	uint64_t pmds = vma_nr_pmds(orig);
+
+	if (!vma)
+		abort();
+	vma->vm_start = orig->vm_start;
+	vma->vm_end = orig->vm_end;
+	vma->vm_mm = mm;
+	vma->thp_eligible = orig->thp_eligible;
+	vma->vm_flags = orig->vm_flags;
+	vma->vm_pgoff = orig->vm_pgoff;
+	vma->vm_file = orig->vm_file;
+	vma->vm_ops = orig->vm_ops;
+	vma->ptes = calloc(len >> PAGE_SHIFT, sizeof(pte_t));
+	vma->pmd_huge = calloc(pmds, sizeof(struct folio *));
+	vma->pmd_flags = calloc(pmds, 1);
+	vma->ptl = calloc(pmds, sizeof(struct spinlock));
+	if (!vma->ptes || !vma->pmd_huge || !vma->pmd_flags || !vma->ptl)
+		abort();
+	for (i = 0; i < pmds; i++)
+		spin_lock_init_named(&vma->ptl[i], "ptlock");
+	if (orig->vm_policy) {			/* vma_dup_policy() */
+		vma->vm_policy = malloc(sizeof(*vma->vm_policy));
+		if (!vma->vm_policy)
+			abort();
+		*vma->vm_policy = *orig->vm_policy;
+	}
+	INIT_LIST_HEAD(&vma->node);
+	INIT_LIST_HEAD(&vma->shared_node);
+	INIT_LIST_HEAD(&vma->anon_vma_node);
+	sim_cost_cpu_ps(sim_mm->list_op_ps);
+	return vma;
+}
+
+/**
+ * dup_mmap - copy the VMAs and page tables of @oldmm into the new @mm
+ * @mm: the child's empty mm
+ * @oldmm: the parent's mm
+ *
+ * Each VMA is write-locked and copied (vm_area_dup(), vma_dup_policy(),
+ * anon_vma_fork(), the file's i_mmap), then copy_page_range(); the
+ * parent's TLB is flushed once at the end (flush_tlb_mm()), after the
+ * write-protection of its COW PTEs.  The child's VMAs keep the parent's
+ * merges.
+ * Context: takes both mmap_locks for writing (the parent's first).
+ * Return: 0, or -EOPNOTSUPP (nothing copied) when a VMA with anonymous
+ * folios holds a swap PTE or a PMD-mapped THP.
+ */
+int dup_mmap(struct mm_struct *mm, struct mm_struct *oldmm)
+{
+	struct vma_merged **from = NULL, **to = NULL;
+	struct list_head *pos;
+	size_t n = 0, cap = 0, i;
+
+	mmap_write_lock(oldmm);
+	list_for_each(pos, &oldmm->vmas) {
+		if (vma_fork_unsupported(list_entry(pos, struct vm_area_struct, node))) {
+			mmap_write_unlock(oldmm);
+			return -95;
+		}
+	}
+	mmap_write_lock(mm);			/* mmap_write_lock_nested() */
+	mm->mmap_base = oldmm->mmap_base;
+	list_for_each(pos, &oldmm->vmas) {
+		struct vm_area_struct *mpnt = list_entry(pos, struct vm_area_struct, node);
+		struct vm_area_struct *tmp;
+		struct vma_merged *vm = NULL;
+
+		vma_start_write(mpnt->merged, oldmm);
+		tmp = vm_area_dup(mpnt, mm);
+		/* the child's kernel VMA of this mapping: one per parent VMA */
+		for (i = 0; i < n; i++)
+			if (from[i] == mpnt->merged)
+				vm = to[i];
+		if (!vm) {
+			vm = vma_merged_new();
+			vm->vm_start = mpnt->merged->vm_start;
+			vm->vm_end = mpnt->merged->vm_end;
+			vm->anon_vma = mpnt->merged->anon_vma;
+			if (n == cap) {
+				cap = cap ? 2 * cap : 8;
+				from = realloc(from, cap * sizeof(*from));
+				to = realloc(to, cap * sizeof(*to));
+				if (!from || !to)
+					abort();
+			}
+			from[n] = mpnt->merged;
+			to[n++] = vm;
+		}
+		tmp->merged = vm;
+		vm->nr_mappings++;
+		if (mpnt->merged->anon_vma)
+			anon_vma_fork(tmp, mpnt);
+		if (tmp->vm_file) {
+			down_write(&tmp->vm_file->i_mmap_rwsem);
+			list_add_tail(&tmp->shared_node, &tmp->vm_file->i_mmap);
+			sim_cost_cpu_ps(sim_mm->list_op_ps);
+			up_write(&tmp->vm_file->i_mmap_rwsem);
+		}
+		list_add_tail(&tmp->node, &mm->vmas);	/* vma_iter_bulk_store() */
+		copy_page_range(tmp, mpnt);
+	}
+	free(from);
+	free(to);
+	mmap_write_unlock(mm);
+	flush_tlb_mm_range(oldmm, 0, TLB_FLUSH_ALL, false);	/* flush_tlb_mm() */
+	mmap_write_unlock(oldmm);
 	return 0;
 }

@@ -58,6 +58,7 @@ struct mm_model *mm_model_create(struct sim_engine *e, const struct mm_variant *
 	INIT_LIST_HEAD(&m->gathers);
 	INIT_LIST_HEAD(&m->mmlist);
 	INIT_LIST_HEAD(&m->reclaim_ctxs);
+	INIT_LIST_HEAD(&m->files);
 	for (nid = 0; nid < m->nr_nodes; nid++)
 		zone_init(&m->zones[nid], nid, node_pages, m->nr_cpus, PCP_BATCH);
 	for (nid = 0; nid < m->nr_nodes; nid++) {

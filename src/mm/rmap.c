@@ -7,7 +7,11 @@
  * folio_remove_rmap_pmd(); a large
  * anon folio that stays partly mapped is queued for deferred split, as
  * __folio_remove_rmap() does.
- * Left out: anon_vma trees and forks (no sharing), per-page mapcounts.
+ * Page cache folios (issue 30): folio_add_file_rmap_ptes() and the
+ * NR_FILE_MAPPED accounting; rmap_walk() visits a file's i_mmap, or the
+ * anon_vma that fork shares (anon_vma_fork(), below).
+ * Left out: the anon_vma tree (a list per fork family), per-page
+ * mapcounts.
  */
 #include "mm/mm.h"
 
@@ -17,6 +21,24 @@ void folio_add_new_anon_rmap(struct folio *folio, struct vm_area_struct *vma, ui
 	folio->index = addr >> PAGE_SHIFT;
 	folio->_mapcount = (int32_t)folio_nr_pages(folio);
 	folio_set(folio, PG_swapbacked);
+	sim_cost_cpu_ps(sim_mm->folio_op_ps);
+}
+
+/**
+ * folio_add_file_rmap_ptes - @nr PTEs now map the page cache folio @folio
+ * @folio: a page cache folio (order 0 in the model)
+ * @nr: PTEs
+ * @vma: the VMA they are in
+ *
+ * The first mapping counts the folio in NR_FILE_MAPPED (__folio_add_rmap()).
+ * Context: PTL held.
+ */
+void folio_add_file_rmap_ptes(struct folio *folio, int nr, struct vm_area_struct *vma)
+{
+	(void)vma;
+	if (folio->_mapcount == 0)
+		node_stat_mod_folio(folio, NR_FILE_MAPPED, folio_nr_pages(folio));
+	folio->_mapcount += nr;
 	sim_cost_cpu_ps(sim_mm->folio_op_ps);
 }
 
@@ -34,6 +56,9 @@ void folio_remove_rmap_ptes(struct folio *folio, int nr, struct vm_area_struct *
 	folio->_mapcount -= nr;
 	SIM_BUG_ON_FOLIO(folio->_mapcount < 0, folio);
 	sim_cost_cpu_ps(sim_mm->folio_op_ps);
+	/* __folio_mod_stat(): a page cache folio no PTE maps any more (order 0) */
+	if (folio_test(folio, PG_file) && folio->_mapcount == 0)
+		node_stat_mod_folio(folio, NR_FILE_MAPPED, -folio_nr_pages(folio));
 	if (folio_test_large(folio) && folio->_mapcount > 0 &&
 	    folio_test(folio, PG_swapbacked))
 		deferred_split_folio(folio, true);
@@ -123,16 +148,107 @@ void folio_unlock(struct folio *folio)
 	sim_line_write(&folio->line);
 }
 
-/* The VMA of @mm that maps @index, and its PTE. */
-static pte_t *folio_pte(struct folio *folio, struct vm_area_struct **vmap)
+/*
+ * vma_address(): where @vma maps @folio's first page, or 0 when it does
+ * not span it.  A page cache folio is at its file offset; an anonymous one
+ * at the same address in every VMA of its anon_vma (fork keeps addresses).
+ */
+static uint64_t vma_address(const struct folio *folio, const struct vm_area_struct *vma)
 {
-	uint64_t addr = folio->index << PAGE_SHIFT;
-	struct vm_area_struct *vma = find_vma(folio->mm, addr);
+	uint64_t addr;
 
+	if (folio_test(folio, PG_file)) {
+		uint64_t pages = (vma->vm_end - vma->vm_start) >> PAGE_SHIFT;
+
+		if (folio->index < vma->vm_pgoff || folio->index >= vma->vm_pgoff + pages)
+			return 0;
+		return vma->vm_start + ((folio->index - vma->vm_pgoff) << PAGE_SHIFT);
+	}
+	addr = folio->index << PAGE_SHIFT;
+	return addr >= vma->vm_start && addr < vma->vm_end ? addr : 0;
+}
+
+typedef void (*rmap_one_t)(struct folio *folio, struct vm_area_struct *vma, uint64_t addr,
+			   void *arg);
+
+/*
+ * rmap_walk(): call @one for each VMA that may map @folio.  A page cache
+ * folio: the VMAs of the file's i_mmap under i_mmap_rwsem
+ * (rmap_walk_file()); an anonymous folio: the VMA of folio->mm at its
+ * address, and when fork gave that VMA an anon_vma, every VMA of it under
+ * the anon_vma's rwsem (rmap_walk_anon()).
+ */
+static void rmap_walk(struct folio *folio, rmap_one_t one, void *arg)
+{
+	struct vm_area_struct *vma;
+	struct anon_vma *av;
+	struct list_head *pos;
+
+	if (folio_test(folio, PG_file)) {
+		struct address_space *mapping = folio->mapping;
+
+		down_read(&mapping->i_mmap_rwsem);	/* i_mmap_lock_read() */
+		list_for_each(pos, &mapping->i_mmap) {
+			uint64_t addr;
+
+			vma = list_entry(pos, struct vm_area_struct, shared_node);
+			addr = vma_address(folio, vma);
+			if (addr)
+				one(folio, vma, addr, arg);
+		}
+		up_read(&mapping->i_mmap_rwsem);
+		return;
+	}
+	if (!folio->mm)
+		return;
+	vma = find_vma(folio->mm, folio->index << PAGE_SHIFT);
 	if (!vma)
-		return NULL;
-	*vmap = vma;
-	return vma_pte_lookup(vma, addr);
+		return;
+	if (!vma->anon_vma) {
+		one(folio, vma, folio->index << PAGE_SHIFT, arg);
+		return;
+	}
+	av = vma->anon_vma;
+	down_read(&av->rwsem);			/* anon_vma_lock_read() */
+	list_for_each(pos, &av->vmas) {
+		uint64_t addr;
+
+		vma = list_entry(pos, struct vm_area_struct, anon_vma_node);
+		addr = vma_address(folio, vma);
+		if (addr)
+			one(folio, vma, addr, arg);
+	}
+	up_read(&av->rwsem);
+}
+
+/* folio_referenced_one(): the young PTEs of @folio in one VMA. */
+static void folio_referenced_one(struct folio *folio, struct vm_area_struct *vma, uint64_t addr,
+				 void *arg)
+{
+	int *referenced = arg;
+	struct spinlock *ptl;
+	pte_t *pte;
+	long i;
+
+	pte = vma_pte_lookup(vma, addr);
+	ptl = pte_lockptr_lookup(vma, addr);
+	spin_lock(ptl);
+	for (i = 0; i < folio_nr_pages(folio); i++) {
+		if (!pte_present(pte[i]) || pte_folio(pte[i]) != folio)
+			continue;
+		/* MGLRU: a young PTE's neighbours are likely young too */
+		if (sim_mm->lru_gen_enabled && (pte[i] & PTE_YOUNG)) {
+			lru_gen_look_around(vma, addr + ((uint64_t)i << PAGE_SHIFT), &pte[i]);
+			(*referenced)++;
+		}
+		/* ptep_clear_flush_young(): x86 does not flush for this */
+		if (pte[i] & PTE_YOUNG) {
+			pte[i] &= ~PTE_YOUNG;
+			(*referenced)++;
+		}
+	}
+	sim_cost_cpu_ps(sim_mm->pte_op_ps * (sim_time_t)folio_nr_pages(folio) + sim_mm->folio_op_ps);
+	spin_unlock(ptl);
 }
 
 /**
@@ -140,42 +256,18 @@ static pte_t *folio_pte(struct folio *folio, struct vm_area_struct **vmap)
  * @folio: a locked, isolated folio
  * @is_locked: the caller holds the folio lock
  *
- * Context: takes the PTL of each mapping.
+ * Context: takes the PTL of each mapping (and i_mmap_rwsem or the
+ * anon_vma's rwsem when more than one VMA may map it).
  * Return: the number of PTEs that were young.
  */
 int folio_referenced(struct folio *folio, bool is_locked)
 {
-	struct vm_area_struct *vma;
-	struct spinlock *ptl;
 	int referenced = 0;
-	long i;
-	pte_t *pte;
 
 	(void)is_locked;
-	if (!folio_mapped(folio) || !folio->mm)
+	if (!folio_mapped(folio))
 		return 0;
-	pte = folio_pte(folio, &vma);
-	if (!pte)
-		return 0;
-	ptl = pte_lockptr_lookup(vma, folio->index << PAGE_SHIFT);
-	spin_lock(ptl);
-	for (i = 0; i < folio_nr_pages(folio); i++) {
-		if (!pte_present(pte[i]) || pte_folio(pte[i]) != folio)
-			continue;
-		/* MGLRU: a young PTE's neighbours are likely young too */
-		if (sim_mm->lru_gen_enabled && (pte[i] & PTE_YOUNG)) {
-			lru_gen_look_around(vma, (folio->index + (uint64_t)i) << PAGE_SHIFT,
-					    &pte[i]);
-			referenced++;
-		}
-		/* ptep_clear_flush_young(): x86 does not flush for this */
-		if (pte[i] & PTE_YOUNG) {
-			pte[i] &= ~PTE_YOUNG;
-			referenced++;
-		}
-	}
-	sim_cost_cpu_ps(sim_mm->pte_op_ps * (sim_time_t)folio_nr_pages(folio) + sim_mm->folio_op_ps);
-	spin_unlock(ptl);
+	rmap_walk(folio, folio_referenced_one, &referenced);
 	return referenced;
 }
 
@@ -258,18 +350,21 @@ void try_to_unmap_flush_dirty(void)
 		try_to_unmap_flush();
 }
 
-/* try_to_unmap_one() for the folio's one mapping. */
-static bool try_to_unmap_one(struct folio *folio, enum ttu_flags flags)
+/*
+ * try_to_unmap_one(): clear the PTEs of @folio in one VMA.  An anonymous
+ * folio (in the swap cache) leaves a swap PTE; a page cache folio leaves
+ * none, a dirty PTE dirtying it (folio_mark_dirty()).
+ */
+static void try_to_unmap_one(struct folio *folio, struct vm_area_struct *vma, uint64_t addr,
+			     void *arg)
 {
-	struct mm_struct *mm = folio->mm;
-	struct vm_area_struct *vma;
+	enum ttu_flags flags = *(enum ttu_flags *)arg;
+	struct mm_struct *mm = vma->vm_mm;
+	bool file = folio_test(folio, PG_file);
 	struct spinlock *ptl;
 	long i, nr = folio_nr_pages(folio);
-	pte_t *pte = folio_pte(folio, &vma);
-	uint64_t addr = folio->index << PAGE_SHIFT;
+	pte_t *pte = vma_pte_lookup(vma, addr);
 
-	if (!pte)
-		return true;
 	ptl = pte_lockptr_lookup(vma, addr);
 	spin_lock(ptl);
 	for (i = 0; i < nr; i++) {
@@ -277,10 +372,12 @@ static bool try_to_unmap_one(struct folio *folio, enum ttu_flags flags)
 
 		if (!pte_present(pteval) || pte_folio(pteval) != folio)
 			continue;
-		/* swap_duplicate() before the PTE changes: the slot is held */
-		SIM_BUG_ON_FOLIO(!folio_test(folio, PG_swapcache), folio);
-		swap_dup_to_pte(folio->swap - 1);
-		pteval = pte[i];	/* re-read after the cluster lock */
+		if (!file) {
+			/* swap_duplicate() before the PTE changes: the slot is held */
+			SIM_BUG_ON_FOLIO(!folio_test(folio, PG_swapcache), folio);
+			swap_dup_to_pte(folio->swap - 1);
+			pteval = pte[i];	/* re-read after the cluster lock */
+		}
 		if (should_defer_flush(mm, flags)) {
 			pte[i] = 0;			/* ptep_get_and_clear() */
 			set_tlb_ubc_flush_pending(mm, pteval, folio);
@@ -289,24 +386,33 @@ static bool try_to_unmap_one(struct folio *folio, enum ttu_flags flags)
 			flush_tlb_mm_range(mm, addr + (uint64_t)i * PAGE_SIZE,
 					   addr + (uint64_t)(i + 1) * PAGE_SIZE, false);
 		}
-		if (pteval & PTE_DIRTY)
-			folio_set(folio, PG_dirty);	/* folio_mark_dirty() */
-		/* an anon folio in the swap cache: install the swap PTE */
-		pte[i] = swp_entry_to_pte(folio->swap - 1);
-		mm->rss_anon--;
-		mm->swapents++;
+		if (file) {
+			if (pteval & PTE_DIRTY)
+				folio_mark_dirty(folio);
+			if (folio_test(folio, PG_swapbacked))	/* dec_mm_counter(mm_counter_file()) */
+				mm->rss_shmem--;
+			else
+				mm->rss_file--;
+		} else {
+			if (pteval & PTE_DIRTY)
+				folio_set(folio, PG_dirty);	/* folio_mark_dirty() */
+			/* an anon folio in the swap cache: install the swap PTE */
+			pte[i] = swp_entry_to_pte(folio->swap - 1);
+			mm->rss_anon--;
+			mm->swapents++;
+		}
 		folio_remove_rmap_ptes(folio, 1, vma);
 		folio_put_testzero(folio);	/* the mapping's reference */
 		SIM_BUG_ON_FOLIO(folio->_refcount <= 0, folio);
 	}
 	sim_cost_cpu_ps(sim_mm->pte_op_ps * (sim_time_t)nr);
 	spin_unlock(ptl);
-	return true;
 }
 
 /**
- * try_to_unmap - unmap a locked anon folio from every page table
- * @folio: locked, isolated, in the swap cache
+ * try_to_unmap - unmap a locked folio from every page table
+ * @folio: locked, isolated; an anon folio in the swap cache, or a page
+ *         cache folio
  * @flags: TTU_BATCH_FLUSH to defer the TLB flush to the batch
  *
  * Return: true; the caller tests folio_mapped() afterwards.
@@ -314,8 +420,10 @@ static bool try_to_unmap_one(struct folio *folio, enum ttu_flags flags)
 bool try_to_unmap(struct folio *folio, enum ttu_flags flags)
 {
 	SIM_BUG_ON_FOLIO(!folio_test(folio, PG_locked), folio);
-	if (folio->mm)
-		try_to_unmap_one(folio, flags);
+	/* fork-shared anon: each swap PTE would hold the slot (count 2), not modelled */
+	if (folio_test_anon(folio) && folio->_mapcount > folio_nr_pages(folio))
+		return false;
+	rmap_walk(folio, try_to_unmap_one, &flags);
 	return !folio_mapped(folio);
 }
 
@@ -333,4 +441,85 @@ void folio_remove_rmap_pmd(struct folio *folio, struct vm_area_struct *vma)
 	folio->_mapcount -= 1;
 	SIM_BUG_ON_FOLIO(folio->_mapcount < 0, folio);
 	sim_cost_cpu_ps(sim_mm->folio_op_ps);
+}
+
+/* ---- anon_vma: fork's sharing of anonymous folios (issue 30) -----------------------
+ *
+ * anon_vma_fork() (read at v6.12 mm/rmap.c) gives the child's VMA an
+ * anon_vma chained to the parent's, so that rmap_walk_anon() of a folio
+ * the parent had finds the child's PTE too.  The model keeps one anon_vma
+ * per fork family and lists every VMA in it.  The kernel's folio->mapping
+ * points to the anon_vma, which lives on while a VMA in it does; the
+ * model's folio->mm names a mm whose VMA leads there, so a zap that
+ * leaves a shared folio mapped elsewhere moves folio->mm to a VMA still
+ * in the family (sim_anon_rmap_rehome()).
+ */
+
+/**
+ * anon_vma_fork - put the child's copy @vma in the anon_vma of @pvma
+ * @vma: the child's new VMA
+ * @pvma: the parent's VMA, which has anonymous folios
+ *
+ * Context: both mms' mmap_lock held for writing.
+ */
+void anon_vma_fork(struct vm_area_struct *vma, struct vm_area_struct *pvma)
+{
+	struct anon_vma *av = pvma->anon_vma;
+
+	if (!av) {
+		av = calloc(1, sizeof(*av));
+		if (!av)
+			abort();
+		init_rwsem_named(&av->rwsem, "&anon_vma->rwsem");
+		INIT_LIST_HEAD(&av->vmas);
+		list_add_tail(&pvma->anon_vma_node, &av->vmas);
+		av->nr_vmas = 1;
+		pvma->anon_vma = av;
+	}
+	down_write(&av->rwsem);			/* anon_vma_lock_write() */
+	list_add_tail(&vma->anon_vma_node, &av->vmas);
+	av->nr_vmas++;
+	vma->anon_vma = av;
+	sim_cost_cpu_ps(2 * sim_mm->list_op_ps);	/* anon_vma_chain_link(), the interval tree */
+	up_write(&av->rwsem);
+}
+
+/**
+ * unlink_anon_vmas - take a VMA being freed out of its anon_vma
+ * @vma: the VMA, unmapped
+ *
+ * The anon_vma is freed with its last VMA.
+ * Context: mmap_lock held (or the mm's teardown).
+ */
+void unlink_anon_vmas(struct vm_area_struct *vma)
+{
+	struct anon_vma *av = vma->anon_vma;
+
+	if (!av)
+		return;
+	list_del_init(&vma->anon_vma_node);
+	vma->anon_vma = NULL;
+	if (--av->nr_vmas == 0)
+		free(av);
+}
+
+/**
+ * sim_anon_rmap_rehome - point folio->mm at another VMA of the anon_vma
+ * @folio: a shared anonymous folio still mapped elsewhere
+ * @gone: the VMA being zapped, whose mm folio->mm names
+ *
+ * Context: the PTL of @gone held.
+ */
+void sim_anon_rmap_rehome(struct folio *folio, struct vm_area_struct *gone)
+{
+	struct list_head *pos;
+
+	list_for_each(pos, &gone->anon_vma->vmas) {
+		struct vm_area_struct *vma = list_entry(pos, struct vm_area_struct, anon_vma_node);
+
+		if (vma != gone && vma->vm_mm != gone->vm_mm && vma_address(folio, vma)) {
+			folio->mm = vma->vm_mm;
+			return;
+		}
+	}
 }

@@ -37,11 +37,19 @@
  *
  * MGLRU (lru_gen, sim_mm->lru_gen_enabled) is below, before shrink_lruvec().
  *
+ * MADV_PAGEOUT's reclaim_pages() (issue 30) is below, before MGLRU: it
+ * reclaims anon folios and clean page cache folios of a disk file;
+ * shrink_folio_list() keeps tmpfs folios (no shmem_writeout()) and
+ * activates dirty page cache folios (no writeback outside kswapd).
+ * The file lists (issue 30): get_scan_count() (below) scans them with
+ * the anon lists when the lruvec holds page cache (SCAN_FRACT by
+ * swappiness alone, SCAN_FILE without swap); clean page cache folios are
+ * freed (__remove_mapping()), dirty ones activated (no writeback).
  * Left out: kswapd and global reclaim (only memcg direct reclaim),
- * file folios and their writeback throttling, too_many_isolated()
+ * file writeback and its throttling, MGLRU's file type, too_many_isolated()
  * throttling, demotion, large folio splitting (order 0 only), the
  * workingset refault logic (swapped-in folios start inactive),
- * get_scan_count()'s anon/file balance (there is no file LRU: SCAN_ANON),
+ * get_scan_count()'s cost balance (lru_note_cost()),
  * memcg protection (memory.low), the lru_note_cost() feedback.
  *
  * Lock order: folio lock -> PTL (rmap walk); lruvec->lru_lock is never
@@ -123,6 +131,9 @@ struct scan_control {
 	int priority;
 	bool may_writepage;
 	bool may_deactivate_anon;	/* sc->may_deactivate & DEACTIVATE_ANON */
+	bool may_deactivate_file;	/* sc->may_deactivate & DEACTIVATE_FILE */
+	bool ignore_references;		/* shrink_folio_list()'s parameter in the kernel:
+					 * reclaim_pages() (MADV_PAGEOUT) sets it */
 	struct mem_cgroup *target_mem_cgroup;
 };
 
@@ -171,11 +182,14 @@ static void reclaim_iso_unregister(struct reclaim_isolation *iso)
 	list_del_init(&iso->node);
 }
 
-/* inactive_is_low(): inactive * inactive_ratio < active (ratio 1 below 1 GiB). */
-static bool inactive_is_low(struct lruvec *lruvec)
+/*
+ * inactive_is_low(): inactive * inactive_ratio < active (ratio 1 below
+ * 1 GiB), for the anon lists or, given LRU_INACTIVE_FILE, the file lists.
+ */
+static bool inactive_is_low_lru(struct lruvec *lruvec, enum lru_list inactive_lru)
 {
-	unsigned long inactive = (unsigned long)lruvec->nr_pages[LRU_INACTIVE_ANON];
-	unsigned long active = (unsigned long)lruvec->nr_pages[LRU_ACTIVE_ANON];
+	unsigned long inactive = (unsigned long)lruvec->nr_pages[inactive_lru];
+	unsigned long active = (unsigned long)lruvec->nr_pages[inactive_lru + 1];
 	unsigned long gb = (inactive + active) >> (30 - PAGE_SHIFT);
 	unsigned long ratio = 1;
 
@@ -185,6 +199,11 @@ static bool inactive_is_low(struct lruvec *lruvec)
 			ratio++;
 	}
 	return inactive * ratio < active;
+}
+
+static bool inactive_is_low(struct lruvec *lruvec)
+{
+	return inactive_is_low_lru(lruvec, LRU_INACTIVE_ANON);
 }
 
 /*
@@ -278,6 +297,25 @@ static bool remove_mapping_locked(struct folio *folio)
 	int refcount = 1 + (int)folio_nr_pages(folio);
 	struct swap_cluster_info *ci;
 
+	if (folio_test(folio, PG_file)) {
+		/* a page cache folio: freeze under the i_pages lock, then delete it */
+		struct address_space *mapping = folio->mapping;
+		unsigned long flags;
+
+		spin_lock_irqsave(&mapping->i_pages_lock, flags);
+		if (!folio_ref_freeze(folio, refcount)) {
+			spin_unlock_irqrestore(&mapping->i_pages_lock, flags);
+			return false;
+		}
+		if (folio_test(folio, PG_dirty)) {
+			folio->_refcount = refcount;	/* folio_ref_unfreeze() */
+			spin_unlock_irqrestore(&mapping->i_pages_lock, flags);
+			return false;
+		}
+		filemap_remove_folio_locked(folio);	/* __filemap_remove_folio(), no shadow */
+		spin_unlock_irqrestore(&mapping->i_pages_lock, flags);
+		return true;
+	}
 	if (!folio_test(folio, PG_swapcache))
 		return folio_ref_freeze(folio, 1);
 	ci = swap_cluster_lock(folio->swap - 1);
@@ -443,7 +481,7 @@ static unsigned int shrink_folio_list(struct list_head *folio_list, struct scan_
 			folio_activate_locked(&rc, folio);
 			continue;
 		}
-		switch (folio_check_references(folio)) {
+		switch (sc->ignore_references ? FOLIOREF_RECLAIM : folio_check_references(folio)) {
 		case FOLIOREF_ACTIVATE:
 			folio_activate_locked(&rc, folio);
 			continue;
@@ -454,6 +492,11 @@ static unsigned int shrink_folio_list(struct list_head *folio_list, struct scan_
 		case FOLIOREF_RECLAIM:
 			break;
 		}
+		/* a tmpfs folio: shmem_writeout() to swap is not modelled, it stays */
+		if (folio_test(folio, PG_file) && folio_test(folio, PG_swapbacked)) {
+			folio_keep_locked(&rc, folio);
+			continue;
+		}
 		if (folio_test(folio, PG_swapbacked) && !folio_test(folio, PG_swapcache) &&
 		    !add_to_swap(folio)) {
 			folio_activate_locked(&rc, folio);
@@ -462,6 +505,12 @@ static unsigned int shrink_folio_list(struct list_head *folio_list, struct scan_
 		/* folio_try_unmap() (v4 4/5) */
 		if (folio_mapped(folio) && !try_to_unmap(folio, TTU_BATCH_FLUSH)) {
 			stat->nr_unmap_fail += (unsigned int)folio_nr_pages(folio);
+			folio_activate_locked(&rc, folio);
+			continue;
+		}
+		if (folio_test(folio, PG_dirty) && folio_test(folio, PG_file)) {
+			/* only kswapd writes file folios back (and there is no writeback here) */
+			folio_set(folio, PG_reclaim);
 			folio_activate_locked(&rc, folio);
 			continue;
 		}
@@ -521,8 +570,8 @@ static unsigned long shrink_inactive_list(unsigned long nr_to_scan, struct lruve
 	reclaim_iso_register(&iso, &folio_list, NULL, NULL, NULL);
 	spin_lock_irq(&lruvec->lru_lock);
 	nr_taken = isolate_lru_folios(nr_to_scan, lruvec, &folio_list, &nr_scanned, lru);
-	/* cgroup reclaim: pgscan_direct is the memcg's; PGSCAN_ANON is global */
-	count_events(SIM_PGSCAN_ANON, nr_scanned);
+	/* cgroup reclaim: pgscan_direct is the memcg's; PGSCAN_ANON/FILE are global */
+	count_events(lru == LRU_INACTIVE_FILE ? SIM_PGSCAN_FILE : SIM_PGSCAN_ANON, nr_scanned);
 	spin_unlock_irq(&lruvec->lru_lock);
 	if (!nr_taken) {
 		reclaim_iso_unregister(&iso);
@@ -532,7 +581,7 @@ static unsigned long shrink_inactive_list(unsigned long nr_to_scan, struct lruve
 	nr_reclaimed = shrink_folio_list(&folio_list, sc, &stat);
 	putback_isolated(&folio_list);
 	reclaim_iso_unregister(&iso);
-	count_events(SIM_PGSTEAL_ANON, nr_reclaimed);
+	count_events(lru == LRU_INACTIVE_FILE ? SIM_PGSTEAL_FILE : SIM_PGSTEAL_ANON, nr_reclaimed);
 	return nr_reclaimed;
 }
 
@@ -581,9 +630,102 @@ static unsigned long shrink_list(enum lru_list lru, unsigned long nr_to_scan,
 			shrink_active_list(nr_to_scan, lruvec, sc, lru);
 		return 0;
 	}
+	if (lru == LRU_ACTIVE_FILE) {
+		if (sc->may_deactivate_file)
+			shrink_active_list(nr_to_scan, lruvec, sc, lru);
+		return 0;
+	}
 	return shrink_inactive_list(nr_to_scan, lruvec, sc, lru);
 }
 
+
+/* ---- reclaim of a given list: MADV_PAGEOUT (issue 30) -----------------------------------
+ *
+ * Read at torvalds/linux v6.12 mm/vmscan.c: folio_isolate_lru() takes a
+ * folio off its LRU list (PG_lru cleared first, a reference taken, the
+ * folio deleted under lru_lock); reclaim_pages() groups a list by node and
+ * runs reclaim_folio_list(): shrink_folio_list() with ignore_references,
+ * may_writepage, may_unmap and may_swap, then folio_putback_lru() of what
+ * stayed (here move_folios_to_lru(), which puts each back under lru_lock
+ * and drops the isolation reference as folio_putback_lru()'s folio_put()
+ * would).  Neither counts pgscan or pgsteal.
+ */
+
+/**
+ * folio_isolate_lru - take a folio off its LRU list for a caller's own use
+ * @folio: a folio the caller holds a reference to (a mapped one)
+ *
+ * Context: may hold the PTL; takes lru_lock (IRQs off).
+ * Return: true with the folio isolated (one more reference, place
+ * ISOLATED), false if someone else has it off the LRU.
+ */
+bool folio_isolate_lru(struct folio *folio)
+{
+	struct cpu_fbatches *mover = &sim_mm->fbatches[smp_processor_id()];
+	struct lruvec *lruvec;
+
+	SIM_BUG_ON_FOLIO(!folio_ref_count(folio), folio);
+	if (!folio_test_clear(folio, PG_lru))
+		return false;
+	folio_get(folio);
+	folio->place = FOLIO_ISOLATED;
+	mover->lru_isolating = folio;		/* on its list until lru_lock is ours */
+	lruvec = folio_lruvec(folio);
+	spin_lock_irq(&lruvec->lru_lock);
+	lruvec_del_folio(lruvec, folio);
+	spin_unlock_irq(&lruvec->lru_lock);
+	mover->lru_isolating = NULL;
+	return true;
+}
+
+/* reclaim_folio_list(): one node's folios of reclaim_pages(). */
+static unsigned int reclaim_folio_list(struct list_head *folio_list)
+{
+	struct scan_control sc = {
+		.may_writepage = true,
+		.ignore_references = true,
+		.priority = DEF_PRIORITY,
+	};
+	struct reclaim_stat stat;
+	unsigned int nr_reclaimed;
+
+	SIM_TRACE_SCOPE("reclaim", "reclaim_folio_list");
+	nr_reclaimed = shrink_folio_list(folio_list, &sc, &stat);
+	move_folios_to_lru(folio_list);		/* folio_putback_lru() each */
+	return nr_reclaimed;
+}
+
+/**
+ * reclaim_pages - reclaim a list of isolated folios (MADV_PAGEOUT)
+ * @folio_list: folios isolated by folio_isolate_lru(); returned empty
+ *
+ * Context: no spinlock held; may swap out (sleeps on the device's I/O).
+ * Return: the pages reclaimed.
+ */
+unsigned long reclaim_pages(struct list_head *folio_list)
+{
+	struct list_head node_folio_list;
+	unsigned long nr_reclaimed = 0;
+	int nid;
+
+	if (list_empty(folio_list))
+		return 0;
+	INIT_LIST_HEAD(&node_folio_list);
+	nid = list_last_entry(folio_list, struct folio, lru_node)->nid;	/* lru_to_folio() */
+	do {
+		struct folio *folio = list_last_entry(folio_list, struct folio, lru_node);
+
+		if (folio->nid == nid) {
+			folio_clear(folio, PG_active);
+			list_move(&folio->lru_node, &node_folio_list);
+			continue;
+		}
+		nr_reclaimed += reclaim_folio_list(&node_folio_list);
+		nid = list_last_entry(folio_list, struct folio, lru_node)->nid;
+	} while (!list_empty(folio_list));
+	nr_reclaimed += reclaim_folio_list(&node_folio_list);
+	return nr_reclaimed;
+}
 
 /* ---- MGLRU (lru_gen): aging and eviction ----------------------------------------------
  *
@@ -1252,11 +1394,40 @@ static void lru_gen_shrink_lruvec(struct lruvec *lruvec, struct scan_control *sc
 	try_to_shrink_lruvec(lruvec, sc);
 }
 
-/* shrink_lruvec(): scan both anon lists SWAP_CLUSTER_MAX at a time. */
+/*
+ * get_scan_count(): how much of each list to scan.  The model has no
+ * cost feedback (lru_note_cost()), so SCAN_FRACT splits by swappiness
+ * alone (60 anon : 140 file of 200).  An lruvec without page cache is
+ * scanned SCAN_ANON, size >> priority (the model's simplification since
+ * seed 003, kept so that anon-only runs are unchanged); without swap,
+ * SCAN_FILE; at priority 0, SCAN_EQUAL.
+ */
+#define VM_SWAPPINESS	60	/* vm_swappiness, memory.swappiness's default */
+
+static void get_scan_count(struct lruvec *lruvec, struct scan_control *sc, unsigned long *nr)
+{
+	long file = lruvec->nr_pages[LRU_INACTIVE_FILE] + lruvec->nr_pages[LRU_ACTIVE_FILE];
+	unsigned long ap = VM_SWAPPINESS, fp = 200 - VM_SWAPPINESS;
+	int lru;
+
+	for (lru = LRU_INACTIVE_ANON; lru <= LRU_ACTIVE_FILE; lru++) {
+		unsigned long scan = (unsigned long)lruvec->nr_pages[lru] >> sc->priority;
+		bool is_file = lru >= LRU_INACTIVE_FILE;
+
+		if (!file)				/* SCAN_ANON */
+			scan = is_file ? 0 : scan;
+		else if (!sim_mm->swap)			/* SCAN_FILE: can_reclaim_anon_pages() */
+			scan = is_file ? scan : 0;
+		else if (sc->priority)			/* SCAN_FRACT */
+			scan = scan * (is_file ? fp : ap) / (ap + fp);
+		nr[lru] = scan;				/* SCAN_EQUAL at priority 0 */
+	}
+}
+
+/* shrink_lruvec(): scan the lists SWAP_CLUSTER_MAX at a time, anon first. */
 static void shrink_lruvec(struct lruvec *lruvec, struct scan_control *sc)
 {
-	unsigned long nr[2], nr_reclaimed = 0;
-	enum lru_list lrus[2] = { LRU_INACTIVE_ANON, LRU_ACTIVE_ANON };
+	unsigned long nr[LRU_ACTIVE_FILE + 1], nr_reclaimed = 0;
 	int i;
 
 	if (sim_mm->lru_gen_enabled) {	/* lru_gen_enabled() && !root_reclaim(sc) */
@@ -1264,18 +1435,17 @@ static void shrink_lruvec(struct lruvec *lruvec, struct scan_control *sc)
 		return;
 	}
 
-	/* get_scan_count(): SCAN_ANON, size >> priority */
-	for (i = 0; i < 2; i++)
-		nr[i] = (unsigned long)lruvec->nr_pages[lrus[i]] >> sc->priority;
-	while (nr[0] || nr[1]) {
-		for (i = 0; i < 2; i++) {
+	get_scan_count(lruvec, sc, nr);
+	while (nr[LRU_INACTIVE_ANON] || nr[LRU_ACTIVE_ANON] || nr[LRU_INACTIVE_FILE] ||
+	       nr[LRU_ACTIVE_FILE]) {
+		for (i = LRU_INACTIVE_ANON; i <= LRU_ACTIVE_FILE; i++) {	/* for_each_evictable_lru() */
 			unsigned long nr_to_scan;
 
 			if (!nr[i])
 				continue;
 			nr_to_scan = nr[i] < SWAP_CLUSTER_MAX ? nr[i] : SWAP_CLUSTER_MAX;
 			nr[i] -= nr_to_scan;
-			nr_reclaimed += shrink_list(lrus[i], nr_to_scan, lruvec, sc);
+			nr_reclaimed += shrink_list((enum lru_list)i, nr_to_scan, lruvec, sc);
 		}
 		cond_resched();
 		/* cgroup reclaim is not proportional: stop at the target */
@@ -1283,7 +1453,7 @@ static void shrink_lruvec(struct lruvec *lruvec, struct scan_control *sc)
 			break;
 	}
 	sc->nr_reclaimed += nr_reclaimed;
-	if (inactive_is_low(lruvec))
+	if (sim_mm->swap && inactive_is_low(lruvec))	/* can_age_anon_pages() */
 		shrink_active_list(SWAP_CLUSTER_MAX, lruvec, sc, LRU_ACTIVE_ANON);
 }
 
@@ -1296,8 +1466,9 @@ static void shrink_node(struct mem_cgroup *memcg, struct scan_control *sc)
 	for (nid = 0; nid < sim_mm->nr_nodes; nid++) {
 		struct lruvec *lruvec = &memcg->lruvec[nid];
 
-		/* prepare_scan_control(): deactivate anon only when inactive is low */
+		/* prepare_scan_control(): deactivate a type only when its inactive list is low */
 		sc->may_deactivate_anon = inactive_is_low(lruvec);
+		sc->may_deactivate_file = inactive_is_low_lru(lruvec, LRU_INACTIVE_FILE);
 		shrink_lruvec(lruvec, sc);
 	}
 }
@@ -1332,8 +1503,14 @@ unsigned long try_to_free_mem_cgroup_pages(struct mem_cgroup *memcg, unsigned lo
 		.target_mem_cgroup = memcg,
 	};
 
+	long file = 0;
+	int nid;
+
 	count_event(SIM_SIM_MEMCG_RECLAIM);
-	if (!sim_mm->swap)
-		return 0;	/* can_reclaim_anon_pages(): no swap, nothing to do */
+	for (nid = 0; nid < sim_mm->nr_nodes; nid++)
+		file += memcg->lruvec[nid].nr_pages[LRU_INACTIVE_FILE] +
+			memcg->lruvec[nid].nr_pages[LRU_ACTIVE_FILE];
+	if (!sim_mm->swap && !file)
+		return 0;	/* can_reclaim_anon_pages() false and no page cache */
 	return do_try_to_free_pages(&sc);
 }
