@@ -223,8 +223,8 @@ static void test_reproduce_columns(void **state)
 		"---------------------------------------------------------------------------------------------------------------\n"
 		"\n"
 		"verdict: tiny (before -> after; bands: docs/uncertainty.md)\n"
-		"metric       published change  simulated change       change band  values in band  verdict\n"
-		"runtime (s)           +100.0%           +100.0%                 -             yes  same direction\n"
+		"metric              published         simulated                    band  values in band  verdict\n"
+		"runtime (s)    change +100.0%    change +100.0%                       -             yes  same direction\n"
 		"tiny: 0 of 1 published metrics agree, 1 same direction, 0 disagree, 0 not judged\n"
 		"\n";
 

@@ -97,6 +97,14 @@ static void test_agrees_and_disagrees(void **state)
 	assert_int_equal(j[2].verdict, SIM_SAME_DIRECTION);
 	assert_int_equal(j[3].verdict, SIM_DISAGREES);
 	assert_false(j[3].values_hold);
+	/* what the row prints: the value judged, the simulated one, the band */
+	assert_false(j[3].has_change);
+	assert_true(j[3].has_value && j[3].has_sim_value);
+	assert_string_equal(j[3].value_variant, "before");
+	assert_true(j[3].pub_value == 15 && j[3].sim_value == 40);
+	assert_true(fabs(j[3].value_band.lo - 8.0) < 1e-9);
+	assert_true(fabs(j[3].value_band.hi - 22.0) < 1e-9);
+	assert_false(j[0].has_value);
 }
 
 static void test_band_edges(void **state)
@@ -151,7 +159,11 @@ static void test_text_and_json(void **state)
 	sim_print_verdict(&o, &rep);
 	assert_non_null(strstr(sim_out_text(&o),
 			       "v: 1 of 4 published metrics agree, 1 same direction, 2 disagree, 0 not judged\n"));
-	assert_non_null(strstr(sim_out_text(&o), "-90.0%"));
+	assert_non_null(strstr(sim_out_text(&o), "change -90.0%"));
+	/* cost has no change: the row prints the values it judged and their band */
+	assert_non_null(strstr(sim_out_text(&o),
+			       "cost (%)       before 15.0       before 40.0        before 8.0..22.0"
+			       "              no  disagrees\n"));
 	sim_out_release(&o);
 	doc = sim_verdict_json(&v_scenario, r, 2);
 	m = json_object_get(json_object_get(doc, "metrics"), "wait_s");

@@ -97,6 +97,16 @@ struct sim_judgement {
 	struct sim_band change_band;	/* from the changed variant's entry */
 	bool has_band, sign_holds, in_band;
 	bool values_hold;		/* every ratio band holds */
+	/*
+	 * A metric without a change is judged on its values: the first
+	 * published value with a ratio band, the simulated value of its
+	 * variant, and the band as values (ratio band x published value).
+	 */
+	bool has_value;			/* !has_change and such a value exists */
+	bool has_sim_value;		/* its variant ran and set the metric */
+	const char *value_variant;
+	double pub_value, sim_value;
+	struct sim_band value_band;
 	enum sim_verdict verdict;
 };
 

@@ -85,8 +85,18 @@ static void judge_one(const struct scenario_ops *s, int m,
 
 		if (strcmp(p->metric, key) || !band_set(&p->ratio))
 			continue;
-		any_band = true;
 		r = find_res(res, nr, p->variant);
+		if (!any_band) {
+			/* what the row prints when the metric has no change */
+			j->value_variant = p->variant;
+			j->pub_value = p->value;
+			j->value_band.lo = p->ratio.lo * p->value;
+			j->value_band.hi = p->ratio.hi * p->value;
+			j->has_sim_value = r >= 0 && res[r].has_metric[m];
+			if (j->has_sim_value)
+				j->sim_value = res[r].metrics[m];
+		}
+		any_band = true;
 		if (r < 0 || !res[r].has_metric[m] || p->value == 0) {
 			missing = true;
 			continue;
@@ -118,6 +128,7 @@ static void judge_one(const struct scenario_ops *s, int m,
 			j->verdict = SIM_SAME_DIRECTION;
 		return;
 	}
+	j->has_value = any_band;
 	if (!any_band || missing)
 		j->verdict = SIM_NOT_JUDGED;
 	else
@@ -152,12 +163,22 @@ int sim_judge(const struct scenario_ops *s, const struct sim_variant_result *res
 	return n;
 }
 
-static void fmt_band(char *buf, size_t len, const struct sim_band *b, const char *unit)
+/* the value band @b in @decimals and @unit ("8.0..22.0%"), after @what */
+static void fmt_band(char *buf, size_t len, const char *what, const struct sim_band *b,
+		     int decimals, const char *unit)
 {
-	if (!band_set(b))
-		snprintf(buf, len, "-");
-	else
-		snprintf(buf, len, "%+.1f..%+.1f%s", b->lo, b->hi, unit);
+	snprintf(buf, len, "%s %.*f..%.*f%s%s", what, decimals, b->lo, decimals, b->hi,
+		 *unit && *unit != '%' ? " " : "", unit);
+}
+
+/* @x in @mt's decimals and unit ("15.0%", "491.00 s"), after @what */
+static void fmt_value(char *buf, size_t len, const char *what,
+		      const struct sim_metric *mt, double x)
+{
+	const char *unit = mt->unit ? mt->unit : "";
+
+	snprintf(buf, len, "%s %.*f%s%s", what, mt->decimals, x,
+		 *unit && *unit != '%' ? " " : "", unit);
 }
 
 /**
@@ -165,10 +186,15 @@ static void fmt_band(char *buf, size_t len, const struct sim_band *b, const char
  * @o: the sink
  * @r: the results (reproduce)
  *
- *   verdict: deferred-split
- *   metric  published change  simulated change  change band  values in band  verdict
- *   ...
- *   deferred-split: 1 of 2 published metrics agree, 1 same direction, 0 disagree
+ * Each row prints what it judged: the change (baseline -> changed) and
+ * its band, or for a metric published without a change, its value (the
+ * variant's), the simulated value and the value band:
+ *
+ *   verdict: deferred-split (before -> after; bands: docs/uncertainty.md)
+ *   metric            published      simulated      band                 values in band  verdict
+ *   lruvec lock ...   change -92.3%  change -86.7%  change -100.0..-80.0%  no  same direction
+ *   queueing cost ... before 15.0%   before 49.3%   before 8.0..22.0%      no  disagrees
+ *   deferred-split: 0 of 2 published metrics agree, 1 same direction, 1 disagree, ...
  */
 void sim_print_verdict(struct sim_out *o, const struct sim_report *r)
 {
@@ -187,20 +213,28 @@ void sim_print_verdict(struct sim_out *o, const struct sim_report *r)
 	}
 	sim_out_printf(o, "verdict: %s (%s -> %s; bands: docs/uncertainty.md)\n", s->name,
 		       s->baseline ? s->baseline : "-", s->changed ? s->changed : "-");
-	sim_out_printf(o, "%-*s  %16s  %16s  %16s  %14s  %s\n", (int)w, "metric",
-		       "published change", "simulated change", "change band",
-		       "values in band", "verdict");
+	sim_out_printf(o, "%-*s  %16s  %16s  %22s  %14s  %s\n", (int)w, "metric",
+		       "published", "simulated", "band", "values in band", "verdict");
 	for (i = 0; i < n; i++) {
 		const struct sim_metric *mt = &s->metrics[j[i].metric];
-		char pub[32] = "-", sim[32] = "-", band[40] = "-";
+		char pub[48] = "-", sim[48] = "-", band[64] = "-";
 
 		if (j[i].has_change) {
-			snprintf(pub, sizeof(pub), "%+.1f%%", j[i].pub_change_pct);
+			snprintf(pub, sizeof(pub), "change %+.1f%%", j[i].pub_change_pct);
 			if (j[i].verdict != SIM_NOT_JUDGED)
-				snprintf(sim, sizeof(sim), "%+.1f%%", j[i].sim_change_pct);
-			fmt_band(band, sizeof(band), &j[i].change_band, "%");
+				snprintf(sim, sizeof(sim), "change %+.1f%%", j[i].sim_change_pct);
+			if (band_set(&j[i].change_band))
+				snprintf(band, sizeof(band), "change %+.1f..%+.1f%%",
+					 j[i].change_band.lo, j[i].change_band.hi);
+		} else if (j[i].has_value) {
+			fmt_value(pub, sizeof(pub), j[i].value_variant, mt, j[i].pub_value);
+			if (j[i].has_sim_value)
+				fmt_value(sim, sizeof(sim), j[i].value_variant, mt,
+					  j[i].sim_value);
+			fmt_band(band, sizeof(band), j[i].value_variant, &j[i].value_band,
+				 mt->decimals, mt->unit ? mt->unit : "");
 		}
-		sim_out_printf(o, "%-*s  %16s  %16s  %16s  %14s  %s\n", (int)w,
+		sim_out_printf(o, "%-*s  %16s  %16s  %22s  %14s  %s\n", (int)w,
 			       mt->label ? mt->label : mt->key, pub, sim, band,
 			       j[i].values_hold ? "yes" : "no",
 			       sim_verdict_names[j[i].verdict]);
