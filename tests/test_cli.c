@@ -252,7 +252,10 @@ static void test_full_output_sections(void **state)
 	assert_non_null(strstr(c.out, "counter           before  after\n"));
 	assert_non_null(strstr(c.out, "dtlb_load_misses       0      7\n"));
 	assert_null(strstr(c.out, "pgmajfault"));
-	assert_non_null(strstr(c.out, "host time: "));
+	/* the host's cost, labelled: CPU over the processes, and wall */
+	assert_non_null(strstr(c.out, "host time: CPU time "));
+	assert_non_null(strstr(c.out, " s (one process), wall time ")
+			?: strstr(c.out, " s (summed over 2 processes), wall time "));
 	captured_free(&c);
 }
 
@@ -439,7 +442,11 @@ static void test_json_shape(void **state)
 	assert_string_equal(json_string_value(json_object_get(val, "name")), "lru_lock");
 	assert_true(json_real_value(json_object_get(val, "wait_total_s")) == 0.5);
 	val = json_object_get(doc, "host");
-	assert_true(json_is_real(json_object_get(val, "seconds")));
+	assert_true(json_is_real(json_object_get(val, "cpu_seconds")));
+	/* this process, or one pool child per variant (--jobs: the host's CPUs) */
+	assert_in_range(json_integer_value(json_object_get(val, "processes")), 1, 2);
+	assert_true(json_is_real(json_object_get(val, "wall_seconds")));
+	assert_null(json_object_get(val, "seconds"));
 	assert_int_equal(json_integer_value(json_object_get(val, "events")), 2000);
 	assert_null(json_object_get(doc, "published"));
 	json_decref(doc);

@@ -35,7 +35,10 @@ struct sim_report {
 	int nr_res;
 	bool reproduce;				/* add the published numbers */
 	const char *baseline;			/* --baseline: deltas from it, NULL: the scenario's */
-	double host_seconds;			/* JSON "host" only */
+	/* The host's cost (the "host time" line and JSON "host" only): */
+	double host_cpu_seconds;		/* CPU, summed over the processes */
+	int host_processes;			/* that ran the variants */
+	double host_wall_seconds;		/* from the runs' start to the last one's end */
 	uint64_t host_events;
 	int locks_format;			/* enum sim_locks_format */
 };

@@ -209,7 +209,10 @@ struct cli_prep {
 	int nr;
 	struct sim_variant_result *res;	/* nr results, in idx order */
 	bool ran;			/* res filled by the process pool */
-	double host_s;			/* host seconds of its variant runs */
+	/* The host's cost of its variant runs (the "host time" line): */
+	double cpu_s;			/* CPU seconds, summed over their processes */
+	int nr_procs;			/* the processes that ran them */
+	double wall_s;			/* wall seconds from the runs' start to the last one's end */
 };
 
 /* Where the results of the scenarios of one command go. */
@@ -256,6 +259,9 @@ int cli_configure(struct cli *c, const struct scenario_ops *s,
 int cli_select_variants(struct cli *c, const struct scenario_ops *s,
 			const struct cli_args *a, int *idx);
 double cli_host_seconds(void);
+double cli_host_cpu_seconds(void);
+/* The "host time: CPU time ... , wall time ..." line of @r, after an empty line. */
+void cli_print_host_time(struct sim_out *o, const struct sim_report *r);
 int cli_apply_costs(struct cli *c, const struct cli_args *a, struct sim_profile *p);
 
 /* cmd-sweep.c */

@@ -40,7 +40,7 @@ struct cli_variant_msg {
 	int rc;
 	char err[CLI_ERR];
 	struct sim_variant_result res;
-	double host_s;			/* host seconds the run took */
+	double cpu_s;			/* the child's CPU seconds (it starts at zero) */
 };
 
 static int cli_read_all(int fd, void *buf, size_t n)
@@ -74,12 +74,11 @@ static void cli_job_child(struct cli_job *j, int wfd)
 {
 	static struct cli_variant_msg msg;
 	const struct scenario_ops *s = j->p->s;
-	double t0 = cli_host_seconds();
 
 	memset(&msg, 0, sizeof(msg));
 	msg.res.name = s->variants[j->p->idx[j->v]].name;
 	msg.rc = s->run(&j->p->cfg, j->p->idx[j->v], &msg.res, msg.err, sizeof(msg.err));
-	msg.host_s = cli_host_seconds() - t0;
+	msg.cpu_s = cli_host_cpu_seconds();
 	_exit(write(wfd, &msg, sizeof(msg)) == (ssize_t)sizeof(msg) ? 0 : 1);
 }
 
@@ -97,8 +96,11 @@ void cli_child_dies_with(pid_t parent)
 		_exit(1);
 }
 
-/* Collect job @j, whose result is ready (or whose process died). */
-static int cli_job_reap(struct cli *c, struct cli_job *j)
+/*
+ * Collect job @j, whose result is ready (or whose process died); the pool
+ * started at @t0 (cli_host_seconds()).
+ */
+static int cli_job_reap(struct cli *c, struct cli_job *j, double t0)
 {
 	static struct cli_variant_msg msg;
 	const struct scenario_ops *s = j->p->s;
@@ -115,7 +117,9 @@ static int cli_job_reap(struct cli *c, struct cli_job *j)
 		ret = 1;
 	} else {
 		j->p->res[j->v] = msg.res;
-		j->p->host_s += msg.host_s;
+		j->p->cpu_s += msg.cpu_s;
+		j->p->nr_procs++;
+		j->p->wall_s = cli_host_seconds() - t0;
 	}
 	close(j->fd);
 	waitpid(j->pid, NULL, 0);
@@ -143,6 +147,7 @@ int cli_run_pool(struct cli *c, struct cli_prep *prep, int nr_prep,
 	int nr = 0, next = 0, done = 0, running = 0, ret = 0, i, v;
 	int first_fail = INT_MAX;	/* seq of the earliest failed variant */
 	pid_t parent;
+	double t0 = cli_host_seconds();
 
 	for (i = 0; i < nr_prep; i++)
 		nr += prep[i].nr;
@@ -233,7 +238,7 @@ int cli_run_pool(struct cli *c, struct cli_prep *prep, int nr_prep,
 			if (!job[i].pid)
 				continue;
 			if (pfd[n++].revents) {
-				if (cli_job_reap(c, &job[i]) && job[i].seq < first_fail) {
+				if (cli_job_reap(c, &job[i], t0) && job[i].seq < first_fail) {
 					first_fail = job[i].seq;
 					memcpy(fail_msg, c->msg, sizeof(fail_msg));
 				}

@@ -204,8 +204,6 @@ int cli_report_seeds(struct cli *c, struct cli_prep *p, int nr_seeds,
 	struct seed_stat st;
 	struct sim_report rep;
 	struct stab t = { 0 };
-	double host_s = 0;
-	uint64_t host_events = 0;
 	int ret = 1;
 
 	for (nr_metrics = 0; s->metrics[nr_metrics].key && nr_metrics < SIM_MAX_METRICS;)
@@ -230,9 +228,6 @@ int cli_report_seeds(struct cli *c, struct cli_prep *p, int nr_seeds,
 	for (kk = 0; kk < nr_seeds; kk++) {
 		if (s->finish)
 			s->finish(&p[kk].cfg, p[kk].res, nr);
-		host_s += p[kk].host_s;
-		for (v = 0; v < nr; v++)
-			host_events += p[kk].res[v].events;
 	}
 	/* The means, as a report of their own: the verdict and the CSV use it. */
 	for (v = 0; v < nr; v++) {
@@ -255,8 +250,15 @@ int cli_report_seeds(struct cli *c, struct cli_prep *p, int nr_seeds,
 	rep.nr_res = nr;
 	rep.reproduce = reproduce;
 	rep.baseline = a->baseline;
-	rep.host_seconds = host_s;
-	rep.host_events = host_events;
+	/* every seed's processes; the wall time until the last seed's end */
+	for (kk = 0; kk < nr_seeds; kk++) {
+		rep.host_cpu_seconds += p[kk].cpu_s;
+		rep.host_processes += p[kk].nr_procs;
+		if (p[kk].wall_s > rep.host_wall_seconds)
+			rep.host_wall_seconds = p[kk].wall_s;
+		for (v = 0; v < nr; v++)
+			rep.host_events += p[kk].res[v].events;
+	}
 
 	/* The table: every cell mean +- ci. */
 	snprintf(t.cell[0], sizeof(t.cell[0]), "metric (mean +- 95%% CI, %d seeds)", nr_seeds);
@@ -351,8 +353,7 @@ int cli_report_seeds(struct cli *c, struct cli_prep *p, int nr_seeds,
 			sim_print_verdict(&k->text, &rep);
 		}
 		if (!a->quiet)
-			sim_out_printf(&k->text, "\nhost time: %.3f s, %" PRIu64 " events\n",
-				       host_s, host_events);
+			cli_print_host_time(&k->text, &rep);
 		if (reproduce)
 			sim_out_printf(&k->text, "\n");
 	}

@@ -876,7 +876,8 @@ static json_t *variant_json(const struct scenario_ops *s,
  * false, enums by name), variants (name, metrics, counters, locks),
  * then in reproduce mode published {source, VARIANT: {metric: value}} and
  * verdict (sim_verdict_json()),
- * and last host {seconds, events}.  A metric a variant did not set is null.
+ * and last host {cpu_seconds, processes, wall_seconds, events} (the "host
+ * time" line's).  A metric a variant did not set is null.
  *
  * Return: a new reference, or NULL when out of memory.
  */
@@ -928,7 +929,9 @@ struct json_t *sim_report_json(const struct sim_report *r)
 	}
 	if (r->reproduce)
 		json_object_set_new(doc, "verdict", sim_verdict_json(s, r->res, r->nr_res));
-	json_object_set_new(hj, "seconds", jreal(r->host_seconds));
+	json_object_set_new(hj, "cpu_seconds", jreal(r->host_cpu_seconds));
+	json_object_set_new(hj, "processes", json_integer(r->host_processes));
+	json_object_set_new(hj, "wall_seconds", jreal(r->host_wall_seconds));
 	json_object_set_new(hj, "events", json_integer((json_int_t)r->host_events));
 	json_object_set_new(doc, "host", hj);
 	return doc;

@@ -400,7 +400,7 @@ static int live_write_json(const char *path, const struct sim_run_config *cfg,
 	json_array_append_new(variants, var);
 	json_object_set_new(root, "settings", settings);
 	json_object_set_new(root, "variants", variants);
-	json_object_set_new(host, "seconds", json_real(res->wall_s));
+	json_object_set_new(host, "wall_seconds", json_real(res->wall_s));
 	json_object_set_new(root, "host", host);
 
 	if (!strcmp(path, "-")) {
