@@ -82,13 +82,20 @@ bad run "${DS[@]}" --baseline before --variant after
 "$BIN" run "${DS[@]}" --seed 2 --set unmap=dontneed --json d2.json --quiet > /dev/null || fail "d2"
 "$BIN" diff d1.json d2.json > diff.txt || fail "diff exited $?"
 grep -q '^param unmap: "munmap" -> "dontneed"$' diff.txt || fail "diff: params: $(cat diff.txt)"
-grep -q '^lruvec_lock_wait_s  *before ' diff.txt || fail "diff: no metric row"
+# named and printed as run's tables: labels, the table's decimals, the lock
+# table's kernel names and time units; rows zero in both left out, and said so
+grep -q '^lruvec lock wait, summed (s)  *before  *[0-9]*\.[0-9][0-9]  ' diff.txt ||
+	fail "diff: no metric row as run's table prints it: $(cat diff.txt)"
 grep -q '^locks: after ' diff.txt || fail "diff: no lock table"
-grep -q '^lru_lock ' diff.txt || fail "diff: no lru_lock row"
+grep -q '^&lruvec->lru_lock  .* [0-9.]* [mu]\?s ' diff.txt || fail "diff: no &lruvec->lru_lock row in the lock table's units"
+grep -q -E '[0-9]e[-+][0-9]' diff.txt && fail "diff: a raw float: $(grep -E '[0-9]e[-+][0-9]' diff.txt)"
+grep -q '^link socket 1 -> 0 busy' diff.txt && fail "diff: a metric zero in both files printed"
+grep -q '^[0-9]* rows zero or unset in both runs left out$' diff.txt || fail "diff: no line for the rows left out"
 "$BIN" diff d1.json d1.json > same.txt || fail "diff of a file with itself"
 grep -q '(+0.0%)' same.txt || fail "diff with itself: expected zero changes"
-grep -E '^[a-z_]+ +(unqueued|before|after) ' same.txt | grep -v -E '\+0 \((\+0\.0%|n/a)\)$' &&
+grep -E ' (unqueued|before|after) ' same.txt | grep -v '^locks: ' | grep -v -E '\+0(\.0+)? \((\+0\.0%|n/a)\)$' &&
 	fail "diff with itself: a nonzero change"
+grep -E '^&' same.txt | grep -v -E '\+0 ns \(\+0\.0%\)$' && fail "diff with itself: a nonzero lock change"
 "$BIN" run spinlock --set cpus=4 --set iterations=20 --json sp.json --quiet > /dev/null || fail "sp"
 bad diff d1.json sp.json
 grep -q 'scenario deferred-split and scenario spinlock' err.txt || fail "diff: $(cat err.txt)"

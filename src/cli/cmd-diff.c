@@ -3,9 +3,12 @@
  * `mmsim diff A.json B.json`: two saved runs (`mmsim run ... --json`) side
  * by side, in the spirit of `perf diff`: the parameters that differ, then
  * every metric of every variant both ran, then every lock class of each
- * such variant (wait total and contentions), each with B - A and its
- * percentage of A.  Two files of different scenarios, a file that is not
- * the JSON of one run, or a missing file: one line, exit 2.
+ * such variant (contentions and total wait), each with B - A and its
+ * percentage of A.  Named and printed as the run's tables: a metric by its
+ * label in its decimals, a lock by its kernel name (sim_lock_kernel_name())
+ * with times in perf lock contention's units.  A row zero (or unset) in
+ * both files is left out, and a last line counts them.  Two files of different scenarios, a file
+ * that is not the JSON of one run, or a missing file: one line, exit 2.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -122,15 +125,28 @@ static json_t *find_named(json_t *arr, const char *name)
 	return NULL;
 }
 
-static void fmt_num(char *buf, size_t len, json_t *x)
+/* The metric @key of @s (NULL: unknown to this build, or @s NULL). */
+static const struct sim_metric *diff_metric(const struct scenario_ops *s, const char *key)
+{
+	int m;
+
+	for (m = 0; s && s->metrics[m].key && m < SIM_MAX_METRICS; m++)
+		if (!strcmp(s->metrics[m].key, key))
+			return &s->metrics[m];
+	return NULL;
+}
+
+/* A metric's value as the run's table prints it: @dec decimals. */
+static void fmt_num(char *buf, size_t len, json_t *x, int dec)
 {
 	if (json_is_number(x))
-		snprintf(buf, len, "%.6g", json_number_value(x));
+		snprintf(buf, len, "%.*f", dec, json_number_value(x));
 	else
 		snprintf(buf, len, "-");
 }
 
-static void fmt_change(char *buf, size_t len, json_t *a, json_t *b)
+/* B - A and its percentage of A, as the run's table prints its delta. */
+static void fmt_change(char *buf, size_t len, json_t *a, json_t *b, int dec)
 {
 	double x, y;
 
@@ -141,20 +157,80 @@ static void fmt_change(char *buf, size_t len, json_t *a, json_t *b)
 	x = json_number_value(a);
 	y = json_number_value(b);
 	if (x == 0)
-		snprintf(buf, len, "%+.6g (n/a)", y - x);
+		snprintf(buf, len, "%+.*f (n/a)", dec, y - x);
 	else
-		snprintf(buf, len, "%+.6g (%+.1f%%)", y - x, (y - x) * 100.0 / fabs(x));
+		snprintf(buf, len, "%+.*f (%+.1f%%)", dec, y - x, (y - x) * 100.0 / fabs(x));
 }
+
+/*
+ * @sec seconds as the run's lock table prints a time (perf lock
+ * contention's units): the largest unit it reaches (h, m, s, ms, us) with
+ * two decimals, else whole ns; @sign: a leading + or -.
+ */
+static void fmt_time(char *buf, size_t len, double sec, bool sign)
+{
+	static const struct { double base; const char *unit; } units[] = {
+		{ 3600e9, "h" }, { 60e9, "m" }, { 1e9, "s" }, { 1e6, "ms" }, { 1e3, "us" },
+	};
+	double ns = fabs(sec) * 1e9;
+	const char *sg = !sign ? "" : sec < 0 ? "-" : "+";
+	size_t i;
+
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (ns >= units[i].base) {
+			snprintf(buf, len, "%s%.2f %s", sg, ns / units[i].base, units[i].unit);
+			return;
+		}
+	snprintf(buf, len, "%s%.0f ns", sg, ns);
+}
+
+/* A lock's time in the lock table's units, or "-". */
+static void fmt_lock_time(char *buf, size_t len, json_t *x)
+{
+	if (json_is_number(x))
+		fmt_time(buf, len, json_number_value(x), false);
+	else
+		snprintf(buf, len, "-");
+}
+
+/* B - A of a lock's time, in the lock table's units, and its percentage of A. */
+static void fmt_lock_change(char *buf, size_t len, json_t *a, json_t *b)
+{
+	char t[32];
+	double x, y;
+
+	if (!json_is_number(a) || !json_is_number(b)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	x = json_number_value(a);
+	y = json_number_value(b);
+	fmt_time(t, sizeof(t), y - x, true);
+	if (x == 0)
+		snprintf(buf, len, "%s (n/a)", t);
+	else
+		snprintf(buf, len, "%s (%+.1f%%)", t, (y - x) * 100.0 / fabs(x));
+}
+
+/* Each of @a and @b is zero or not a number ("-"): the row says nothing. */
+static bool zero_in_both(json_t *a, json_t *b)
+{
+	return (!json_is_number(a) || json_number_value(a) == 0) &&
+	       (!json_is_number(b) || json_number_value(b) == 0);
+}
+
+#define DTAB_COLS	7
 
 /* One table, columns left then right-aligned, as the other tables. */
 struct dtab {
-	char cell[256][5][64];
+	char cell[256][DTAB_COLS][64];
+	double key[256];		/* lock rows: the larger total wait, to sort by */
 	int rows;
 };
 
 static void dtab_print(struct cli *c, const struct dtab *t, int cols)
 {
-	size_t w[5] = { 0 }, total = 0, i;
+	size_t w[DTAB_COLS] = { 0 }, total = 0, i;
 	int r, k;
 
 	for (r = 0; r < t->rows; r++)
@@ -175,6 +251,25 @@ static void dtab_print(struct cli *c, const struct dtab *t, int cols)
 	}
 }
 
+/* Rows 1.. of @t by key, largest first (insertion sort: stable, at most 255). */
+static void dtab_sort(struct dtab *t)
+{
+	static char row[DTAB_COLS][64];
+	int i, k;
+
+	for (i = 2; i < t->rows; i++) {
+		double key = t->key[i];
+
+		memcpy(row, t->cell[i], sizeof(row));
+		for (k = i; k > 1 && t->key[k - 1] < key; k--) {
+			memcpy(t->cell[k], t->cell[k - 1], sizeof(row));
+			t->key[k] = t->key[k - 1];
+		}
+		memcpy(t->cell[k], row, sizeof(row));
+		t->key[k] = key;
+	}
+}
+
 /**
  * cmd_diff() - `mmsim diff A.json B.json`
  * @c: the invocation
@@ -187,10 +282,11 @@ static void dtab_print(struct cli *c, const struct dtab *t, int cols)
 int cmd_diff(struct cli *c, int argc, char **argv)
 {
 	json_t *a = NULL, *b = NULL, *va, *pa, *pb, *x;
+	const struct scenario_ops *scn = NULL;	/* NULL: unknown to this build */
 	const char *key, *sa, *sb;
 	struct dtab *t = NULL;
+	int ret, nr_zero = 0;
 	size_t i;
-	int ret;
 
 	if (argc != 3)
 		return cli_fail(c, "diff: expected two operands, A.json and B.json (got %d)",
@@ -235,7 +331,10 @@ int cmd_diff(struct cli *c, int argc, char **argv)
 			json_string_value(x) ?: "-",
 			json_string_value(json_object_get(b, "profile_overrides")) ?: "-");
 
-	/* metric by metric */
+	/* metric by metric, as the run's table names and prints them */
+	for (i = 0; c->registry[i]; i++)
+		if (!strcmp(c->registry[i]->name, sa))
+			scn = c->registry[i];
 	fprintf(c->out, "\n");
 	t->rows = 1;
 	snprintf(t->cell[0][0], 64, "metric");
@@ -251,23 +350,32 @@ int cmd_diff(struct cli *c, int argc, char **argv)
 			continue;
 		json_object_foreach(json_object_get(va, "metrics"), key, x) {
 			json_t *y = json_object_get(json_object_get(vb, "metrics"), key);
+			const struct sim_metric *mt = diff_metric(scn, key);
+			/* a metric this build does not know: three decimals */
+			int dec = mt ? mt->decimals : 3;
 
 			if (t->rows >= 256)
 				break;
-			snprintf(t->cell[t->rows][0], 64, "%s", key);
+			if (zero_in_both(x, y)) {
+				nr_zero++;
+				continue;
+			}
+			snprintf(t->cell[t->rows][0], 64, "%s", mt && mt->label ? mt->label : key);
 			snprintf(t->cell[t->rows][1], 64, "%s", name);
-			fmt_num(t->cell[t->rows][2], 64, x);
-			fmt_num(t->cell[t->rows][3], 64, y);
-			fmt_change(t->cell[t->rows][4], 64, x, y);
+			fmt_num(t->cell[t->rows][2], 64, x, dec);
+			fmt_num(t->cell[t->rows][3], 64, y, dec);
+			fmt_change(t->cell[t->rows][4], 64, x, y, dec);
 			t->rows++;
 		}
 	}
 	if (t->rows > 1)
 		dtab_print(c, t, 5);
-	else
+	else if (!nr_zero)
 		fprintf(c->out, "no variant in both runs\n");
+	else
+		fprintf(c->out, "every metric of the variants in both runs is zero or unset in both\n");
 
-	/* lock by lock, for each variant in both */
+	/* lock by lock, for each variant in both, as the run's lock table */
 	json_array_foreach(json_object_get(a, "variants"), i, va) {
 		const char *name = json_string_value(json_object_get(va, "name"));
 		json_t *vb = find_named(json_object_get(b, "variants"), name), *la;
@@ -278,28 +386,45 @@ int cmd_diff(struct cli *c, int argc, char **argv)
 		memset(t, 0, sizeof(*t));
 		t->rows = 1;
 		snprintf(t->cell[0][0], 64, "locks: %s", name);
-		snprintf(t->cell[0][1], 64, "wait total s A");
+		snprintf(t->cell[0][1], 64, "contended A");
 		snprintf(t->cell[0][2], 64, "B");
 		snprintf(t->cell[0][3], 64, "B-A");
-		snprintf(t->cell[0][4], 64, "contentions B-A");
+		snprintf(t->cell[0][4], 64, "total wait A");
+		snprintf(t->cell[0][5], 64, "B");
+		snprintf(t->cell[0][6], 64, "B-A");
 		json_array_foreach(json_object_get(va, "locks"), n, la) {
 			const char *ln = json_string_value(json_object_get(la, "name"));
 			json_t *lb = ln ? find_named(json_object_get(vb, "locks"), ln) : NULL;
+			json_t *wa = json_object_get(la, "wait_total_s");
+			json_t *wb = lb ? json_object_get(lb, "wait_total_s") : NULL;
+			json_t *ca = json_object_get(la, "contentions");
+			json_t *cb = lb ? json_object_get(lb, "contentions") : NULL;
 
 			if (!ln || t->rows >= 256)
 				continue;
-			snprintf(t->cell[t->rows][0], 64, "%s", ln);
-			fmt_num(t->cell[t->rows][1], 64, json_object_get(la, "wait_total_s"));
-			fmt_num(t->cell[t->rows][2], 64, lb ? json_object_get(lb, "wait_total_s") : NULL);
-			fmt_change(t->cell[t->rows][3], 64, json_object_get(la, "wait_total_s"),
-				   lb ? json_object_get(lb, "wait_total_s") : NULL);
-			fmt_change(t->cell[t->rows][4], 64, json_object_get(la, "contentions"),
-				   lb ? json_object_get(lb, "contentions") : NULL);
+			if (zero_in_both(wa, wb) && zero_in_both(ca, cb)) {
+				nr_zero++;
+				continue;
+			}
+			snprintf(t->cell[t->rows][0], 64, "%s", sim_lock_kernel_name(ln));
+			fmt_num(t->cell[t->rows][1], 64, ca, 0);
+			fmt_num(t->cell[t->rows][2], 64, cb, 0);
+			fmt_change(t->cell[t->rows][3], 64, ca, cb, 0);
+			fmt_lock_time(t->cell[t->rows][4], 64, wa);
+			fmt_lock_time(t->cell[t->rows][5], 64, wb);
+			fmt_lock_change(t->cell[t->rows][6], 64, wa, wb);
+			t->key[t->rows] = fmax(json_is_number(wa) ? json_number_value(wa) : 0,
+					       json_is_number(wb) ? json_number_value(wb) : 0);
 			t->rows++;
 		}
+		if (t->rows == 1)
+			continue;
+		dtab_sort(t);
 		fprintf(c->out, "\n");
-		dtab_print(c, t, 5);
+		dtab_print(c, t, DTAB_COLS);
 	}
+	if (nr_zero)
+		fprintf(c->out, "\n%d rows zero or unset in both runs left out\n", nr_zero);
 	ret = fflush(c->out) ? cli_fail(c, "writing to standard output failed") - 1 : 0;
 out:
 	free(t);
