@@ -238,8 +238,8 @@ fi
 "$BIN" sweep spinlock --set iterations=10 --vary cpus=2,4 --csv good.csv > /dev/null 2>&1 ||
 	fail "a small sweep failed"
 "$BIN" merge good.csv | cmp -s - good.csv || fail "merge of a good shard changed it"
-printf 'scenario,cpus,iterations,seed,variant,metric,value\nspinlock,2,10,1,q,m,\n' > unset.csv
-"$BIN" merge unset.csv > /dev/null 2>&1 || fail "an empty value (a metric not set) was refused"
+printf 'scenario,cpus,iterations,seed,variant,metric,value\nspinlock,2,10,1,q,m,NA\n' > unset.csv
+"$BIN" merge unset.csv > /dev/null 2>&1 || fail "NA (a metric not set) was refused"
 bad_row() {
 	{ head -3 good.csv; printf '%s\n' "$1"; } > bad.csv
 	expect_bad "merge bad.csv:4: $2" merge bad.csv
@@ -251,6 +251,7 @@ bad_row 'spinlock,2,10,1,"q,m",1' "field 5 is quoted: expected"
 bad_row 'spinlock,,10,1,q,m,1' "field 2 is empty: expected"
 bad_row 'spinlock,2,10,x1,q,m,1' "seed x1: expected a decimal number"
 bad_row 'spinlock,2,10,1,q,m,1.5x' "value 1.5x: expected a number"
+bad_row 'spinlock,2,10,1,q,m,' "field 7 is empty: expected a value in every column"
 bad_row 'deferred-split,2,10,1,q,m,1' "scenario deferred-split: expected spinlock"
 bad_row '' "1 fields: expected 7"
 echo "ok: item 11, malformed merge rows"

@@ -167,7 +167,23 @@ grep -A2 '^set ylabel "lock wait, summed (s)"' captured.gp | grep -q '^set logsc
 grep '^set ytics (' captured.gp | grep -Eo '"[^"]*"' | grep -E '[0-9][eE][-+]?[0-9]' &&
 	fail "a tick label with an exponent"
 grep -q '"1,500" 1500' captured.gp || fail "no thousands separator: $(grep '^set ytics' captured.gp)"
+grep -q '^set bmargin [0-9]' captured.gp || fail "no bottom margin for the legend under the x axis's title"
 echo "ok: --plot's legend, axes, ticks and title"
+
+# 5c. no empty CSV cell: a metric a variant did not set is NA; the chart it
+# would have had is not drawn, and one line says which and why
+MMSIM_GNUPLOT="$T/fakegp" "$BIN" sweep deferred-split --vary threads=2,4 --set rounds=2 \
+	--set region=1M --variant before --variant after --csv na.csv --plot na.svg \
+	> out.txt 2> err.txt || fail "sweep without deferred-split's unqueued: $(cat err.txt)"
+errlines
+grep -q ',$' na.csv && fail "an empty CSV cell: $(grep ',$' na.csv | head -1)"
+[ "$(grep -c ',queueing_cost_pct,NA$' na.csv)" -eq 4 ] || fail "queueing cost without unqueued is not NA"
+[ "$(wc -l < err.txt)" -eq 1 ] || fail "expected one note: $(cat err.txt)"
+grep -q '^mmsim: note: --plot na.svg: no chart of queueing cost (% of runtime): it is computed against variant unqueued, which this sweep does not run (add --variant unqueued)$' err.txt ||
+	fail "no note for the chart not drawn: $(cat err.txt)"
+grep -q '^set ylabel "queueing cost' captured.gp && fail "a chart of a metric no run set"
+"$BIN" merge na.csv | cmp -s - na.csv || fail "merge of a CSV with NA changed it"
+echo "ok: no empty CSV cell; a chart not drawn is named, with why"
 
 # 6. without gnuplot: one line, exit 2, the CSV still written
 MMSIM_GNUPLOT=/nonexistent/gnuplot "$BIN" sweep spinlock --vary cpus=2,4 --set iterations=10 \

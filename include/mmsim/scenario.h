@@ -65,6 +65,12 @@ struct sim_metric {
 	 */
 	const char *live_counter;
 	const char *no_live;
+	/*
+	 * A metric the scenario's finish() computes against the run of this
+	 * variant (deferred-split's queueing cost against "unqueued"): unset
+	 * when that variant does not run.  NULL: none.
+	 */
+	const char *relative_to;
 };
 
 /* An interval [lo, hi]; lo == hi == 0: none declared. */

@@ -43,9 +43,9 @@ int cli_merge_read(struct cli *c, struct merge_file *f)
 /*
  * Check one row of @path (line @line), @row to @end (the newline), against
  * the header's @nf fields and the first row's scenario @scn (@scn_len
- * bytes): @nf fields, none quoted, none empty but the value; the seed a
- * decimal number; the value empty (a metric the variant did not set) or a
- * number.  Returns 0, or 2 with c->msg naming the line.
+ * bytes): @nf fields, none quoted, none empty; the seed a decimal number;
+ * the value a number or NA (a metric the variant did not set).  Returns 0,
+ * or 2 with c->msg naming the line.
  */
 static int merge_check_row(struct cli *c, const char *path, size_t line, const char *row,
 			   const char *end, size_t nf, const char *scn, size_t scn_len)
@@ -66,13 +66,13 @@ static int merge_check_row(struct cli *c, const char *path, size_t line, const c
 		if (memchr(f, '"', len))
 			return cli_fail(c, "merge %s:%zu: field %zu is quoted: expected the plain fields mmsim sweep writes",
 					path, line, k + 1);
-		if (!len && k + 1 < nf)
-			return cli_fail(c, "merge %s:%zu: field %zu is empty: expected a value in every column but the last",
+		if (!len)
+			return cli_fail(c, "merge %s:%zu: field %zu is empty: expected a value in every column (NA for a metric not set)",
 					path, line, k + 1);
 		if (!k && (len != scn_len || memcmp(f, scn, len)))
 			return cli_fail(c, "merge %s:%zu: scenario %.*s: expected %.*s, the scenario of the first row",
 					path, line, (int)(len > 64 ? 64 : len), f, (int)scn_len, scn);
-		if (k == nf - 4 || (k == nf - 1 && len)) {
+		if (k == nf - 4 || (k == nf - 1 && (len != 2 || memcmp(f, "NA", 2)))) {
 			char num[64], *e;
 
 			snprintf(num, sizeof(num), "%.*s", (int)(len < 63 ? len : 63), f);
@@ -86,7 +86,7 @@ static int merge_check_row(struct cli *c, const char *path, size_t line, const c
 				return cli_fail(c, "merge %s:%zu: %s %.*s: expected %s", path, line,
 						k == nf - 4 ? "seed" : "value", (int)(len > 64 ? 64 : len), f,
 						k == nf - 4 ? "a decimal number below 2^64" :
-						"a number, or nothing");
+						"a number, or NA");
 		}
 	}
 	if (f <= end)

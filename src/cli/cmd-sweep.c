@@ -559,9 +559,11 @@ static int sweep_child_run(const struct sweep *sw, uint64_t r, struct sim_out *o
 				sim_out_printf(o, ",%s", sw->fixed[k].text);
 			sim_out_printf(o, ",%" PRIu64 ",%s,%s,", cfg.seed, res[i].name,
 				       s->metrics[m].key);
+			/* every cell has a value: NA for a metric the variant did not set */
 			if (res[i].has_metric[m])
-				sim_out_printf(o, "%.15g", res[i].metrics[m]);
-			sim_out_printf(o, "\n");
+				sim_out_printf(o, "%.15g\n", res[i].metrics[m]);
+			else
+				sim_out_printf(o, "NA\n");
 		}
 	free(res);
 	return o->failed ? 1 : 0;
@@ -707,6 +709,38 @@ static int sweep_exec(struct cli *c, struct sweep *sw, struct sweep_run *runs,
 
 /* ---- plotting a sweep ---------------------------------------------------- */
 
+/*
+ * One line on standard error per chart that is not drawn, because no run
+ * set its metric, and why: a metric computed against a variant
+ * (struct sim_metric's relative_to) that the sweep does not run.
+ */
+static void sweep_plot_notes(struct cli *c, const struct sweep *sw, const char *path,
+			     const struct plot_chart *charts)
+{
+	int m, s, v;
+
+	for (m = 0; m < sw->nr_metrics; m++) {
+		const struct sim_metric *mt = &sw->s->metrics[m];
+		bool ran = false;
+
+		for (s = 0; s < charts[m].nr_series; s++)
+			if (charts[m].series[s].nr)
+				break;
+		if (s < charts[m].nr_series)
+			continue;
+		for (v = 0; mt->relative_to && v < sw->nr_var; v++)
+			ran |= !strcmp(sw->s->variants[sw->vidx[v]].name, mt->relative_to);
+		if (mt->relative_to && !ran)
+			fprintf(c->err, "mmsim: note: --plot %s: no chart of %s: it is computed "
+				"against variant %s, which this sweep does not run (add --variant %s)\n",
+				path, mt->label ? mt->label : mt->key, mt->relative_to,
+				mt->relative_to);
+		else
+			fprintf(c->err, "mmsim: note: --plot %s: no chart of %s: no run set it\n",
+				path, mt->label ? mt->label : mt->key);
+	}
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -714,7 +748,7 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The value of variant @v, metric @m in a run's rows (NAN if empty). */
+/* The value of variant @v, metric @m in a run's rows (NAN for NA). */
 static void sweep_parse_values(const struct sweep *sw, const struct sweep_run *run,
 			       double *vals)
 {
@@ -730,7 +764,7 @@ static void sweep_parse_values(const struct sweep *sw, const struct sweep_run *r
 			break;
 		for (comma = nl; comma > p && comma[-1] != ','; comma--)
 			;
-		if (comma < nl)
+		if (comma < nl && strncmp(comma, "NA\n", 3))
 			vals[k] = strtod(comma, NULL);
 		p = nl + 1;
 	}
@@ -842,6 +876,7 @@ static int sweep_plot(struct cli *c, const struct sweep *sw,
 	snprintf(title, sizeof(title), "mmsim sweep %s, %s, mean of %" PRIu64
 		 " seed%s, bars: min to max%s%s", sw->s->name, sw->prof->origin,
 		 sw->nr_seeds, sw->nr_seeds == 1 ? "" : "s", settings[0] ? "\n" : "", settings);
+	sweep_plot_notes(c, sw, path, charts);
 	ret = cli_plot_sweep(c, path, title, &axis, charts, sw->nr_metrics);
 out_free:
 	for (m = 0; charts && m < sw->nr_metrics; m++) {

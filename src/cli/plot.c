@@ -499,6 +499,9 @@ static void gp_num(struct sim_out *o, double v)
 		sim_out_printf(o, " NaN");
 }
 
+/* Characters of legend a chart's width holds, at most (both terminals' fonts). */
+#define KEY_LINE_CHARS	60
+
 /**
  * cli_plot_sweep() - draw a sweep's charts into one SVG or PNG file
  * @c: the invocation
@@ -515,7 +518,7 @@ int cli_plot_sweep(struct cli *c, const char *path, const char *title,
 		   int nr_charts)
 {
 	enum plot_kind kind = plot_kind_of(path);
-	int cols, rows, nr_drawn = 0;
+	int cols, rows, nr_drawn = 0, key_cols, key_rows = 1;
 	struct sim_out o;
 	char *tmp = tmp_name(path);
 	int m, s, j, ret;
@@ -533,12 +536,35 @@ int cli_plot_sweep(struct cli *c, const char *path, const char *title,
 		free(tmp);
 		return cli_fail(c, "--plot %s: no run set any metric: nothing to draw", path) - 1;
 	}
+	/*
+	 * The legend sits below each chart, under the x axis's title, in a
+	 * bottom margin sized for it: gnuplot's own margin lets a legend of
+	 * more than a row cover the title.  Its columns are at most
+	 * KEY_LINE_CHARS / (the longest entry + its sample) wide, a width that
+	 * fits a 560-pixel chart; so many rows, plus 4 lines for the tick
+	 * labels, the axis title and the box.
+	 */
+	for (m = 0; m < nr_charts; m++) {
+		int n = 0, w = 1, r;
+
+		for (s = 0; s < charts[m].nr_series; s++)
+			if (charts[m].series[s].nr) {
+				n++;
+				if ((int)strlen(charts[m].series[s].title) > w)
+					w = (int)strlen(charts[m].series[s].title);
+			}
+		key_cols = KEY_LINE_CHARS / (w + 6) > 1 ? KEY_LINE_CHARS / (w + 6) : 1;
+		r = (n + key_cols - 1) / key_cols;
+		if (r > key_rows)
+			key_rows = r;
+	}
 	cols = nr_drawn > 1 ? 2 : 1;
 	rows = (nr_drawn + cols - 1) / cols;
 	sim_out_init_buffer(&o);
-	gp_terminal(&o, kind, cols * 560, rows * 380 + 50, tmp);
+	gp_terminal(&o, kind, cols * 560, rows * (380 + 16 * (key_rows - 1)) + 50, tmp);
 	sim_out_printf(&o, "set key below center horizontal box samplen 2 height 1\n"
-		       "set style line 1 lw 2 pt 7 ps 0.8\n");
+		       "set bmargin %d\n"
+		       "set style line 1 lw 2 pt 7 ps 0.8\n", key_rows + 5);
 	sim_out_printf(&o, "set xlabel ");
 	gp_str(&o, axis->label);
 	sim_out_printf(&o, "\n");
@@ -607,6 +633,11 @@ int cli_plot_sweep(struct cli *c, const char *path, const char *title,
 		gp_str(&o, ch->ylabel);
 		sim_out_printf(&o, "\n");
 		gp_value_axis(&o, "y", lo, hi, true, true);
+		for (s = 0, j = 1; s < ch->nr_series; s++)
+			if (ch->series[s].nr && (int)strlen(ch->series[s].title) > j)
+				j = (int)strlen(ch->series[s].title);
+		sim_out_printf(&o, "set key maxcols %d\n",
+			       KEY_LINE_CHARS / (j + 6) > 1 ? KEY_LINE_CHARS / (j + 6) : 1);
 		sim_out_printf(&o, "plot");
 		for (s = 0, j = 0; s < ch->nr_series; s++) {
 			if (!ch->series[s].nr)

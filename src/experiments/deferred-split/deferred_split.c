@@ -238,7 +238,8 @@ static const struct sim_metric deferred_split_metrics[] = {
 	{ "deferred_split_lock_wait_s", "deferred split lock wait, summed (s)", 2, "s" },
 	{ "queueing_cost_pct", "queueing cost (% of runtime)", 1, "%",
 	  .no_live = "needs a second kernel without deferred split queueing: compare "
-		     "runtime_s of two kernels" },
+		     "runtime_s of two kernels",
+	  .relative_to = "unqueued" },
 	{ "faults", "page faults", 0, "faults" },
 	{ "node0_busy_pct", "node 0 DRAM busy (% of runtime)", 1, "%",
 	  .no_live = "a node's DRAM busy time needs the uncore PMU, which live mode does not read" },
