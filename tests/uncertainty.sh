@@ -133,6 +133,18 @@ if command -v gnuplot > /dev/null; then
 	"$BIN" sensitivity "${DS[@]}" --plot tornado.svg > /dev/null || fail "--plot"
 	grep -q '<svg' tornado.svg || fail "tornado.svg is not an SVG"
 fi
+# the chart's title names the run's --set (read from the gnuplot script)
+cat > fakegp <<'EOF2'
+#!/bin/sh
+cp "$1" captured.gp
+out=$(sed -n 's/^set output "\(.*\)"$/\1/p' "$1" | head -1)
+: > "$out"
+EOF2
+chmod +x fakegp
+MMSIM_GNUPLOT="$PWD/fakegp" "$BIN" sensitivity "${DS[@]}" --plot t2.svg > /dev/null ||
+	fail "--plot with a stand-in gnuplot"
+grep -q '^set multiplot .* title "mmsim sensitivity deferred-split, skylake-sp-2s, seed 1\\n--set threads=8 --set rounds=4 --set region=1M"' captured.gp ||
+	fail "the tornado's title lacks the run's --set: $(grep '^set multiplot' captured.gp)"
 "$BIN" profiles skylake-sp-2s | grep -q '^mem.node_write_gbps  *50..68 ' ||
 	fail "profiles: no range shown"
 # a range must hold its value, name an assumed value, and read LO..HI, reason

@@ -177,8 +177,22 @@ static bool sens_band(const struct sim_judgement *j)
 }
 
 /* The tornado charts: one per published change, one bar per key. */
-static int sens_plot(struct cli *c, const char *path, const struct scenario_ops *s,
-		     struct sens_point *pts, int nr)
+/*
+ * The charts' title: the scenario, the profile and the seed, and on a
+ * second line the run's --set and --cost as given (as sweep's charts).
+ */
+static void sens_plot_title(const struct cli_args *a, const struct scenario_ops *s,
+			    const struct sens_point *pt0, char *buf, size_t len)
+{
+	char settings[512];
+
+	cli_settings_text(a, settings, sizeof(settings));
+	snprintf(buf, len, "mmsim sensitivity %s, %s, seed %" PRIu64 "%s%s", s->name,
+		 pt0->prep.prof->origin, a->seed, settings[0] ? "\n" : "", settings);
+}
+
+static int sens_plot(struct cli *c, const char *path, const char *title,
+		     const struct scenario_ops *s, struct sens_point *pts, int nr)
 {
 	struct cli_tornado charts[SIM_MAX_METRICS];
 	int slot[SIM_MAX_METRICS], nr_c = sens_changes(&pts[0], slot), k, i, b, ret;
@@ -215,7 +229,7 @@ static int sens_plot(struct cli *c, const char *path, const struct scenario_ops 
 				t->bars[b].lo = x;
 		}
 	}
-	ret = cli_plot_tornado(c, path, s->name, charts, nr_c);
+	ret = cli_plot_tornado(c, path, title, charts, nr_c);
 out:
 	for (k = 0; k < nr_c; k++)
 		free(charts[k].bars);
@@ -317,8 +331,12 @@ static int sens_values(struct cli *c, struct sim_out *o, const struct scenario_o
 					pts[k].prep.res[0].metrics[m];
 			}
 		}
-		if (!ret)
-			ret = cli_plot_tornado(c, a->plot, s->name, charts, nr_m);
+		if (!ret) {
+			char title[1024];
+
+			sens_plot_title(a, s, &pts[0], title, sizeof(title));
+			ret = cli_plot_tornado(c, a->plot, title, charts, nr_m);
+		}
 		for (m = 0; m < nr_m; m++)
 			free(charts[m].bars);
 	}
@@ -585,8 +603,13 @@ int cmd_sensitivity(struct cli *c, int argc, char **argv)
 		}
 		json_object_set_new(doc, "conclusions", cj);
 	}
-	if (a.plot && nr == nr_all && (ret = sens_plot(c, a.plot, s, pts, nr)))
-		goto out;
+	if (a.plot && nr == nr_all) {
+		char title[1024];
+
+		sens_plot_title(&a, s, &pts[0], title, sizeof(title));
+		if ((ret = sens_plot(c, a.plot, title, s, pts, nr)))
+			goto out;
+	}
 	if (a.plot && nr != nr_all)
 		fprintf(c->err, "mmsim: note: --plot %s: a shard draws no chart\n", a.plot);
 	if (doc) {

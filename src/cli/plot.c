@@ -780,7 +780,8 @@ static int tornado_cmp(const void *a, const void *b)
  * cli_plot_tornado() - tornado charts of a sensitivity, one per answer
  * @c: the invocation
  * @path: FILE.svg or FILE.png
- * @title: the scenario
+ * @title: above all charts: the command, scenario, profile, seed and, on a
+ *	second line, the run's --set and --cost
  * @charts: one per published change
  * @nr_charts: how many
  *
