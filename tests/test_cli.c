@@ -319,6 +319,21 @@ static void test_version_help_jobs(void **state)
 	assert_null(strstr(c.out, "--jobs"));
 	captured_free(&c);
 
+	/* sensitivity's options: its row of the option table, and only those */
+	c = run_cli("help", "sensitivity", NULL);
+	assert_int_equal(c.rc, 0);
+	assert_non_null(strstr(c.out, "\noptions:\n"));
+	assert_non_null(strstr(c.out, "  --set KEY=VALUE "));
+	assert_non_null(strstr(c.out, "  --shard I/N "));
+	assert_non_null(strstr(c.out, "  --plot FILE|DIR "));
+	assert_null(strstr(c.out, "--vary"));
+	assert_null(strstr(c.out, "--csv"));
+	captured_free(&c);
+	c = run_cli("sensitivity", "tiny", "--csv", "x.csv", NULL);
+	assert_int_equal(c.rc, 2);
+	assert_non_null(strstr(c.err, "unknown option --csv for sensitivity: expected one of --set,"));
+	captured_free(&c);
+
 	c = run_cli("help", "nope", NULL);
 	assert_int_equal(c.rc, 2);
 	assert_non_null(strstr(c.err, "mmsim: error: help nope: no such command: expected one of list,"));

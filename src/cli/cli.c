@@ -109,7 +109,6 @@ static int cli_dry_run(struct cli *c, const struct cli_cmd *cmd, int argc, char 
 	const struct scenario_ops *s;
 	struct cli_args a;
 	FILE *null, *out;
-	unsigned bits;
 	int k, ret;
 
 	for (k = 1; k < argc; k++)
@@ -117,8 +116,7 @@ static int cli_dry_run(struct cli *c, const struct cli_cmd *cmd, int argc, char 
 			return 0;	/* its help, which runs nothing */
 	if (cmd->fn == cmd_run || cmd->fn == cmd_reproduce || cmd->fn == cmd_sweep ||
 	    cmd->fn == cmd_sensitivity) {
-		bits = cmd->fn == cmd_sensitivity ? CLI_SWEEP | CLI_RUN : cmd->opts;
-		ret = cli_parse_args(c, argc, argv, bits, cmd->name, &a);
+		ret = cli_parse_args(c, argc, argv, cmd->opts, cmd->name, &a);
 		if (!ret && cmd->fn == cmd_sweep)
 			ret = cli_shards_check(c, &a);
 		if (ret)

@@ -31,27 +31,28 @@ struct cli;
 #define CLI_REPRO	0x2
 #define CLI_SWEEP	0x4
 #define CLI_MERGE	0x8
+#define CLI_SENS	0x10	/* sensitivity */
 
 
 /* X(id, name, argument, subcommands, help) */
 #define CLI_OPTIONS(X)                                                          \
-	X(SET, "--set", "KEY=VALUE", CLI_RUN | CLI_SWEEP | CLI_REPRO,           \
+	X(SET, "--set", "KEY=VALUE", CLI_RUN | CLI_SWEEP | CLI_REPRO | CLI_SENS, \
 	  "a parameter; repeatable; values with units (16M, 2G, 10ms)")       \
 	X(VARIANT, "--variant", "NAME", CLI_RUN | CLI_SWEEP,                    \
 	  "run only this variant; repeatable; default: all variants")         \
-	X(PROFILE, "--profile", "NAME|FILE", CLI_RUN | CLI_SWEEP | CLI_REPRO,   \
+	X(PROFILE, "--profile", "NAME|FILE", CLI_RUN | CLI_SWEEP | CLI_REPRO | CLI_SENS, \
 	  "another machine: a builtin profile or an INI file")                \
-	X(COST, "--cost", "SECTION.KEY=VALUE", CLI_RUN | CLI_SWEEP | CLI_REPRO, \
+	X(COST, "--cost", "SECTION.KEY=VALUE", CLI_RUN | CLI_SWEEP | CLI_REPRO | CLI_SENS, \
 	  "override one value of the profile (e.g. "                          \
 	  "cache.remote_transfer_ns=100); repeatable; the header shows it")   \
-	X(SEED, "--seed", "N", CLI_RUN | CLI_REPRO | CLI_SWEEP,                 \
+	X(SEED, "--seed", "N", CLI_RUN | CLI_REPRO | CLI_SWEEP | CLI_SENS,      \
 	  "random seed; default 1 (sweep: the base of every point's seed)")   \
-	X(JSON, "--json", "FILE", CLI_RUN | CLI_REPRO,                          \
+	X(JSON, "--json", "FILE", CLI_RUN | CLI_REPRO | CLI_SENS,               \
 	  "write the results as JSON (\"-\": standard output, no table)")     \
 	X(CSV, "--csv", "FILE", CLI_RUN | CLI_REPRO | CLI_SWEEP | CLI_MERGE,    \
 	  "one row per variant and metric (\"-\": standard output, no table)") \
 	X(QUIET, "--quiet", NULL, CLI_RUN | CLI_REPRO, "only the table")         \
-	X(CHECK, "--check", NULL, CLI_RUN | CLI_REPRO | CLI_SWEEP,              \
+	X(CHECK, "--check", NULL, CLI_RUN | CLI_REPRO | CLI_SWEEP | CLI_SENS,   \
 	  "run the model's invariant checks (slow)")                          \
 	X(VARY, "--vary", "KEY=V1,V2,...", CLI_SWEEP,                           \
 	  "a parameter's values; repeatable; the grid is their product")      \
@@ -62,14 +63,16 @@ struct cli;
 	X(BASELINE, "--baseline", "VARIANT", CLI_RUN,                           \
 	  "the change of every other variant from this one (default: the "     \
 	  "scenario's before -> after)")                                       \
-	X(JOBS, "--jobs", "J", CLI_SWEEP | CLI_RUN | CLI_REPRO,                 \
-	  "run up to J points (sweep) or variants (run, reproduce) at a time, " \
+	X(JOBS, "--jobs", "J", CLI_SWEEP | CLI_RUN | CLI_REPRO | CLI_SENS,      \
+	  "run up to J points (sweep, sensitivity) or variants (run, reproduce) at a time, " \
 	  "each in its own process; default 1 for sweep, the host's CPUs for " \
-	  "run and reproduce (the results do not depend on it)")              \
-	X(PLOT, "--plot", "FILE|DIR", CLI_SWEEP | CLI_REPRO,                    \
-	  "sweep: FILE.svg or .png through gnuplot; reproduce: DIR/SCENARIO.svg") \
-	X(SHARD, "--shard", "I/N", CLI_SWEEP,                                   \
-	  "run only the I-th (1-based) of N equal parts of the points")       \
+	  "the others (the results do not depend on it)")                     \
+	X(PLOT, "--plot", "FILE|DIR", CLI_SWEEP | CLI_REPRO | CLI_SENS,         \
+	  "sweep, sensitivity: FILE.svg or .png through gnuplot; reproduce: "  \
+	  "DIR/SCENARIO.svg")                                                  \
+	X(SHARD, "--shard", "I/N", CLI_SWEEP | CLI_SENS,                        \
+	  "run only the I-th (1-based) of N parts of the points (sweep: equal " \
+	  "blocks; sensitivity: every N-th point from the I-th)")              \
 	X(EMIT_JOBS, "--emit-jobs", "N", CLI_SWEEP,                             \
 	  "print the N commands of a sweep split into N shards; run nothing")  \
 	X(MERGE_N, "--merge", "N", CLI_SWEEP,                                   \
@@ -102,7 +105,7 @@ enum cli_opt_id {
 struct cli_opt_desc {
 	const char *name;
 	const char *arg;		/* NULL: a flag */
-	unsigned cmds;			/* CLI_RUN, CLI_REPRO, CLI_SWEEP, CLI_MERGE */
+	unsigned cmds;			/* CLI_RUN, CLI_REPRO, CLI_SWEEP, CLI_MERGE, CLI_SENS */
 	const char *help;
 };
 

@@ -11,24 +11,40 @@
 #include "cli/cli_impl.h"
 #include "mmsim/profile.h"
 
+/* The commands that take option @i, "run,reproduce,sweep", into @buf. */
+static size_t cli_option_commands(int i, char *buf, size_t len)
+{
+	size_t n = 0;
+	int k;
+
+	buf[0] = '\0';
+	for (k = 0; cli_cmds[k].name && n < len; k++)
+		if (cli_opts[i].cmds & cli_cmds[k].opts)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? "," : "",
+					      cli_cmds[k].name);
+	return n;
+}
+
 /* The options of one command, as the help text lists them. */
 static void cli_print_options(struct cli *c, unsigned cmd_mask)
 {
-	int i, k;
+	char cmds[96];
+	size_t w = 0;
+	int i;
 
+	for (i = 0; i < NR_CLI_OPTS; i++)
+		if ((cli_opts[i].cmds & cmd_mask) &&
+		    cli_option_commands(i, cmds, sizeof(cmds)) > w)
+			w = strlen(cmds);
 	for (i = 0; i < NR_CLI_OPTS; i++) {
-		char head[64], cmds[48] = "";
-		size_t n = 0;
+		char head[64];
 
 		if (!(cli_opts[i].cmds & cmd_mask))
 			continue;
 		snprintf(head, sizeof(head), "%s%s%s", cli_opts[i].name, cli_opts[i].arg ? " " : "",
 			 cli_opts[i].arg ? cli_opts[i].arg : "");
-		for (k = 0; cli_cmds[k].name; k++)
-			if (cli_opts[i].cmds & cli_cmds[k].opts)
-				n += (size_t)snprintf(cmds + n, sizeof(cmds) - n, "%s%s", n ? "," : "",
-						      cli_cmds[k].name);
-		fprintf(c->out, "  %-24s %-26s %s\n", head, cmds, cli_opts[i].help);
+		cli_option_commands(i, cmds, sizeof(cmds));
+		fprintf(c->out, "  %-24s %-*s %s\n", head, (int)w, cmds, cli_opts[i].help);
 	}
 }
 
@@ -92,7 +108,7 @@ int cmd_help(struct cli *c, int argc, char **argv)
 		fprintf(c->out, "  %-44s %s\n", head, cli_cmds[i].summary);
 	}
 	fprintf(c->out, "\noptions (-j N is --jobs N):\n");
-	cli_print_options(c, CLI_RUN | CLI_REPRO | CLI_SWEEP | CLI_MERGE);
+	cli_print_options(c, CLI_RUN | CLI_REPRO | CLI_SWEEP | CLI_MERGE | CLI_SENS);
 	fprintf(c->out, "\nscenarios:\n");
 	for (i = 0; c->registry[i]; i++)
 		if (strlen(c->registry[i]->name) > w)

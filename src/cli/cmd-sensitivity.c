@@ -382,13 +382,9 @@ int cmd_sensitivity(struct cli *c, int argc, char **argv)
 
 	memset(&json_f, 0, sizeof(json_f));
 	sim_out_init_file(&o, c->out);
-	if ((ret = cli_parse_args(c, argc, argv, CLI_SWEEP | CLI_RUN, "sensitivity", &a)))
+	/* its options: the CLI_SENS rows of CLI_OPTIONS (the parser refuses others) */
+	if ((ret = cli_parse_args(c, argc, argv, CLI_SENS, "sensitivity", &a)))
 		return ret;
-	if (a.nr_vary || a.emit_jobs || a.trace || a.baseline || a.seeds > 1 || a.csv ||
-	    a.nr_variants)
-		return cli_fail(c, "sensitivity: --vary, --emit-jobs, --trace, --baseline, "
-				"--seeds, --csv and --variant do not apply: expected --set, --cost, "
-				"--profile, --seed, --jobs, --json, --plot, --shard, --check, --quiet");
 	if (a.nr_pos != 1)
 		return cli_fail(c, "sensitivity: expected one scenario, got %d operands", a.nr_pos);
 	s = cli_find_scenario(c, a.pos[0]);

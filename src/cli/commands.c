@@ -27,7 +27,7 @@ const struct cli_cmd cli_cmds[] = {
 	  "lock by lock, with the changes", "A.json B.json", .operand = CLI_OPERAND_FILE },
 	{ "sensitivity", cmd_sensitivity,
 	  "every assumption at both ends of its range: which conclusions hold",
-	  "SCENARIO [options]", .operand = CLI_OPERAND_SCENARIO },
+	  "SCENARIO [options]", .opts = CLI_SENS, .operand = CLI_OPERAND_SCENARIO },
 	{ "profiles", cmd_profiles,
 	  "list profiles, print one with sources, or write this machine's (calibrate --quick)",
 	  "[NAME|FILE | --from-host [FILE]]", .operand = CLI_OPERAND_PROFILE },

@@ -116,7 +116,7 @@ static int cli_push(struct cli *c, const char **list, int *nr, int max, const ch
  * @c: the invocation
  * @argc: argument count, argv[0] is the subcommand
  * @argv: the arguments
- * @cmd: the subcommand's bit (CLI_RUN, CLI_REPRO, CLI_SWEEP, CLI_MERGE)
+ * @cmd: the subcommand's bit (CLI_RUN, CLI_REPRO, CLI_SWEEP, CLI_MERGE, CLI_SENS)
  * @cmd_name: its name, for errors
  * @a: the result
  *
