@@ -81,6 +81,27 @@ elif ! python3 "$gen" --mmsim "$mmsim" --json "$tmp/spinlock.json" --check spinl
 	fail=1
 fi
 
+# `mmsim profiles NAME` gives every value the source docs/costs.md gives it
+# (an inherited one "as NAME: ...", in both).
+if ! python3 - "$mmsim" "$src/docs/costs.md" <<'EOF'
+import re, subprocess, sys
+md = open(sys.argv[2]).read()
+bad = 0
+for prof in re.findall(r'^## ([a-z0-9-]+)$', md, re.M):
+    part = md.split("## %s\n" % prof, 1)[1].split("\n## ", 1)[0]
+    out = subprocess.run([sys.argv[1], "profiles", prof], capture_output=True,
+                         text=True).stdout.splitlines()
+    for key, src in re.findall(r'^\| (\w+\.\w+) \| .*? \| .*? \| .*? \| (.*) \|$', part, re.M):
+        line = next((l for l in out if l.startswith(key + " ")), "")
+        if not line.endswith("; " + src.replace("\\|", "|")):
+            print("FAIL: mmsim profiles %s: %s: %r, docs/costs.md: %r" % (prof, key, line, src))
+            bad += 1
+sys.exit(1 if bad else 0)
+EOF
+then
+	fail=1
+fi
+
 # docs/index.md lists every page of docs/.
 while IFS= read -r page; do
 	rel=${page#"$src"/docs/}

@@ -393,6 +393,41 @@ static void test_profiles_from_host(void **state)
 	free(p);
 }
 
+/*
+ * mmsim profiles NAME: a source inherited through `include = NAME` says so
+ * ("as NAME: ..."), as docs/costs.md does; the including file's own sources,
+ * and those it replaces, do not.  Through two includes it names the direct one.
+ */
+static void test_profiles_inherited_sources(void **state)
+{
+	struct captured c = run_cli("profiles", "skylake-sp-8s", NULL);
+	FILE *f;
+
+	assert_int_equal(c.rc, 0);
+	assert_non_null(strstr(c.out, "  SMT siblings per core; as skylake-sp-2s: Koong's"));
+	assert_non_null(strstr(c.out, "  CPU packages; assumption: Xeon Platinum"));
+	assert_null(strstr(c.out, "as skylake-sp-8s"));
+	captured_free(&c);
+
+	c = run_cli("profiles", "skylake-sp-2s", NULL);
+	assert_int_equal(c.rc, 0);
+	assert_null(strstr(c.out, "; as "));		/* it includes nothing */
+	captured_free(&c);
+
+	f = fopen("inherit.ini", "w");
+	assert_non_null(f);
+	fputs("include = skylake-sp-8s\n[machine]\nname = inherit\n"
+	      "[sources]\nclock.mhz = this file's own clock\n", f);
+	fclose(f);
+	c = run_cli("profiles", "./inherit.ini", NULL);
+	assert_int_equal(c.rc, 0);
+	assert_non_null(strstr(c.out, "  core clock under load; this file's own clock\n"));
+	assert_non_null(strstr(c.out, "  SMT siblings per core; as skylake-sp-8s: Koong's"));
+	assert_non_null(strstr(c.out, "  CPU packages; as skylake-sp-8s: assumption: Xeon"));
+	captured_free(&c);
+	unlink("inherit.ini");
+}
+
 static void test_deterministic(void **state)
 {
 	struct captured a = run_cli("run", "tiny", "--quiet", "--csv", "-", NULL);
@@ -1162,6 +1197,7 @@ int main(void)
 		cmocka_unit_test(test_version_help_jobs),
 		cmocka_unit_test(test_interrupts_vmstat),
 		cmocka_unit_test(test_profiles_from_host),
+		cmocka_unit_test(test_profiles_inherited_sources),
 		cmocka_unit_test(test_plot_tick_labels),
 		cmocka_unit_test(test_progress_eta),
 		cmocka_unit_test(test_progress_silent_off_tty),

@@ -206,6 +206,13 @@ struct sim_profile {
 #undef PROFILE_STRUCT_FIELD
 	char sources[96][160];		/* "section.key = source" lines */
 	int nr_sources;
+	/*
+	 * sources[0..nr_inherited_sources) came with `include = NAME` (NAME:
+	 * @included, a builtin's name or a file's, without .ini) and the file
+	 * did not replace them; `mmsim profiles` prints them "as NAME: ...".
+	 */
+	int nr_inherited_sources;
+	char included[64];		/* "" when the profile includes none */
 	/* [ranges]: "section.key = LO..HI, reason": where an assumption may lie */
 	struct sim_profile_range {
 		char key[48];		/* "section.key", a U64 field */

@@ -13,6 +13,12 @@
 #include "host/calibrate.h"
 #include "mmsim/profile.h"
 
+/*
+ * Every value with its meaning and source; a source the profile inherits
+ * from the one it includes says so ("as skylake-sp-2s: ..."), as
+ * docs/costs.md does (scripts/gen_costs.py), so that it is not read as
+ * the including machine's own.
+ */
 static void print_profile(struct cli *c, const struct sim_profile *p)
 {
 	int i;
@@ -29,13 +35,16 @@ static void print_profile(struct cli *c, const struct sim_profile *p)
 	fprintf(c->out, "%-32s %s", #sec "." #key, p->sec##_##key)
 #define PROFILE_PRINT_FIELD(sec, key, type, unit, meaning)                     \
 	do {                                                                   \
-		const char *src = "no source given";                           \
+		const char *src = "no source given", *as = "";                \
 		size_t kn = strlen(#sec "." #key);                             \
 		PROFILE_PRINT_##type(sec, key, unit);                          \
 		for (i = 0; i < p->nr_sources; i++)                            \
-			if (!strncmp(p->sources[i], #sec "." #key " = ", kn + 3)) \
+			if (!strncmp(p->sources[i], #sec "." #key " = ", kn + 3)) { \
 				src = p->sources[i] + kn + 3;                  \
-		fprintf(c->out, "  %s; %s\n", meaning, src);                   \
+				as = i < p->nr_inherited_sources ? p->included : ""; \
+			}                                                      \
+		fprintf(c->out, "  %s; %s%s%s%s\n", meaning, *as ? "as " : "", as, \
+			*as ? ": " : "", src);                                 \
 	} while (0);
 	PROFILE_FIELDS(PROFILE_PRINT_FIELD)
 #undef PROFILE_PRINT_FIELD

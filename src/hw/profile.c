@@ -11,7 +11,9 @@
  *     range (include/mmsim/profile.h), so that nothing later can truncate,
  *     overflow or divide by zero;
  *   - a [sources] section holds "section.key = source" lines, kept in
- *     p->sources for `mmsim profiles NAME`; each must name a known field.
+ *     p->sources for `mmsim profiles NAME`; each must name a known field;
+ *     those an `include = NAME` brings stay first, and p->nr_inherited_sources
+ *     counts those the file did not replace (printed "as NAME: ...").
  * Builtin profiles are the files in profiles/, embedded at build time by
  * cmake/embed_profiles.cmake as sim_builtin_profiles[] = { name, text, ...,
  * NULL, NULL }.
@@ -551,6 +553,8 @@ static int profile_parse_text(const char *text, const char *origin, struct sim_p
 	pp->depth = depth;
 	pp->next = text;
 	line = ini_parse_stream(profile_reader, pp, profile_handler, pp);
+	if (!depth)
+		p->nr_inherited_sources = pp->nr_inherited_sources;
 	if (line != 0) {
 		if (line == pp->err_line && pp->err_whole)
 			snprintf(err, errlen, "%s", pp->err);
@@ -616,6 +620,14 @@ static int profile_include(struct profile_parse *pp, const char *name)
 	}
 	pp->nr_inherited_sources = pp->p->nr_sources;
 	pp->nr_inherited_ranges = pp->p->nr_ranges;
+	if (!pp->depth) {	/* the profile's own include, as scripts/gen_costs.py names it */
+		const char *base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
+		size_t n = strlen(base);
+
+		if (names_a_file(name) && n > 4 && !strcmp(base + n - 4, ".ini"))
+			n -= 4;
+		snprintf(pp->p->included, sizeof(pp->p->included), "%.*s", (int)n, base);
+	}
 	free(buf);
 	return ret;
 }
