@@ -35,9 +35,18 @@ SMALL=(--set threads=2 --set rounds=1 --set region=1M --set node_memory=64M)
 # cmd_merge: a NUL byte, an endless input
 printf 'scenario,cpus,seed,variant,metric,value\nspinlock,2\0x\n' > n.csv
 expect_bad "merge n.csv: a NUL byte" merge n.csv
-expect_bad "merge /dev/zero: a NUL byte" merge /dev/zero
-expect_bad "profile /dev/zero: a NUL byte" run spinlock --profile /dev/zero
-head -c 2000000 /dev/zero | tr '\0' '#' > big.ini
+# an endless input of NUL bytes, as /dev/zero would give, from a FIFO this
+# test makes (make test reads none of the host's device files); the writer
+# ends when mmsim closes the FIFO (SIGPIPE), or after 60 s if it never opens it
+mkfifo zero.fifo || fail "mkfifo"
+zeros() { timeout 60 sh -c 'yes "" | tr "\n" "\0" > zero.fifo' & zpid=$!; }
+zeros
+expect_bad "merge zero.fifo: a NUL byte" merge zero.fifo
+wait "$zpid"
+zeros
+expect_bad "profile $T/zero.fifo: a NUL byte" run spinlock --profile "$T/zero.fifo"
+wait "$zpid"
+printf '%*s' 2000000 '' | tr ' ' '#' > big.ini
 expect_bad "profile big.ini: longer than" run spinlock --profile big.ini
 
 # values that were truncated to int or uint32_t after the range check
@@ -91,7 +100,7 @@ expect_bad "are one file" run deferred-split "${SMALL[@]}" --json t.json --trace
 expect_bad "are one file" run spinlock --json ./d.json --csv "$T/d.json"
 expect_bad "--csv s.svg and --plot s.svg are one file" sweep spinlock --vary cpus=2,4 \
 	--set iterations=5 --csv s.svg --plot s.svg
-[ -z "$(ls -A | grep -v '^\(out\|err\|err1\)\.txt$\|\.csv$\|\.ini$')" ] || fail "files left: $(ls -A)"
+[ -z "$(ls -A | grep -v '^\(out\|err\|err1\)\.txt$\|\.csv$\|\.ini$\|^zero\.fifo$')" ] || fail "files left: $(ls -A)"
 echo "ok: $n bad inputs, one line and exit 2 each"
 
 # merge of a header-only shard (qsort(NULL, 0) before): the header, exit 0
