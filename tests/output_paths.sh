@@ -19,6 +19,9 @@ BIN=$1
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 cd "$T" || exit 1
+# live-json's run keeps its state file here, not in /run, which any other
+# live run on the machine (another test, another checkout's) holds meanwhile
+export MMSIM_LIVE_STATE=$T/live.state
 fail() { echo "FAIL: $*"; exit 1; }
 # The sanitizer build's own notes ("==PID==WARNING: ASan ...") are not mmsim's.
 errtext() { grep -v '^==[0-9]*==' err.txt; }
