@@ -69,16 +69,30 @@ static void validate_exp_of(const struct scenario_ops *s, struct validate_exp *x
 	x->sets = s->validate_sets;
 }
 
-/* The tolerance of a near-zero live value, by the metric's unit. */
-static double validate_abs_tol(const char *key)
+/*
+ * The tolerance of a near-zero live value, by the metric's unit (its
+ * sim_metric.unit): a time 1 ms, a percentage 1 point, a count 100 (of
+ * shootdowns at one thread, say).  A rate or a ratio ("ops/s", "cycles")
+ * has none: it is judged by sim/live alone, and a live 0 agrees only with
+ * a simulated 0.
+ */
+static double validate_abs_tol(const char *exp, const char *key)
 {
-	size_t n = strlen(key);
+	const struct scenario_ops *s = sim_scenario_find(exp);
+	const char *unit = NULL;
 
-	if (n > 2 && !strcmp(key + n - 2, "_s"))
-		return 1e-3;			/* seconds: 1 ms */
-	if (n > 4 && !strcmp(key + n - 4, "_pct"))
-		return 1.0;			/* a percentage point */
-	return 100.0;				/* events, pages, ops */
+	for (int i = 0; s && s->metrics[i].key; i++)
+		if (!strcmp(s->metrics[i].key, key))
+			unit = s->metrics[i].unit;
+	if (!unit)
+		return 0;
+	if (!strcmp(unit, "s"))
+		return 1e-3;
+	if (!strcmp(unit, "%"))
+		return 1.0;
+	if (strchr(unit, '/') || !strcmp(unit, "cycles") || !strcmp(unit, "ns"))
+		return 0;
+	return 100.0;
 }
 
 struct validate_point {
@@ -519,6 +533,8 @@ static int validate_one(struct cli *c, const struct validate_opts *o,
 
 static void validate_judge(struct validate_point *p, double band)
 {
+	double tol;
+
 	if (p->failed) {
 		p->verdict = "failed";
 		return;
@@ -536,8 +552,9 @@ static void validate_judge(struct validate_point *p, double band)
 		p->verdict = "not simulated";
 		return;
 	}
-	if (fabs(p->median) < validate_abs_tol(p->metric))
-		p->verdict = fabs(p->sim - p->median) <= validate_abs_tol(p->metric) ?
+	tol = validate_abs_tol(p->x->name, p->metric);
+	if (fabs(p->median) < tol || p->median == 0)
+		p->verdict = fabs(p->sim - p->median) <= tol ?
 			     "agrees (near zero)" : "misses (near zero)";
 	else
 		p->verdict = fabs(p->sim / p->median - 1) <= band ? "agrees" : "misses";
@@ -727,8 +744,9 @@ int cmd_validate(struct cli *c, int argc, char **argv)
 	if (!ret && text_on) {
 		fprintf(c->out, "mmsim validate: profile %s; %d live runs per point (median, "
 			"min..max) after one warm-up; band sim/live %.0f%%..%.0f%%; a live median "
-			"near zero (below 1 ms, 1 point, 100 events) is judged by |sim - live| "
-			"within that\n", o.profile ? o.profile : "of this machine (made now)",
+			"near zero (below 1 ms for a time, 1 point for a percentage, 100 for a "
+			"count; rates and ratios have none) is judged by |sim - live| within "
+			"that\n", o.profile ? o.profile : "of this machine (made now)",
 			o.repeat, 100 * (1 - o.band), 100 * (1 + o.band));
 		fprintf(c->out, "%-16s %7s  %-28s %14s %25s %14s %9s  %s\n", "experiment",
 			"threads", "metric", "live", "live min..max", "simulated", "sim/live",
