@@ -344,6 +344,7 @@ void live_note(struct live_result *res, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* The clock in MHz from /proc/cpuinfo ("cpu MHz"), or 0. */
 double live_cpu_mhz(void);
+bool live_host_is_guest(void);
 
 /* ---- process helpers (workloads.c) ---- */
 
@@ -382,5 +383,19 @@ void live_kill_all(struct live_children *kids);
 
 /* ---- host profile (live.c) ---- */
 int live_host_profile(char *buf, size_t len);
+
+/* ---- the command line of live and compare (live.c, compare.c) ---- */
+struct live_opts {
+	const struct scenario_ops *s;	/* the experiment; s->live is its live form */
+	struct sim_run_config cfg;	/* its parameters: live defaults, then --set */
+	bool apply;
+	const char *json;
+	const char *profile_out;
+	const char *profile;		/* compare: the simulated side's profile */
+};
+
+int live_parse_args(int argc, char **argv, struct live_opts *o, FILE *out, FILE *err);
+int live_run_scenario(struct live_opts *o, FILE *out, FILE *err,
+		      const struct live_result **result);
 
 #endif /* MMSIM_LIVE_INTERNAL_H */

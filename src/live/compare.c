@@ -1,0 +1,378 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * `mmsim compare SCENARIO`: the experiment live (live_run_scenario() in
+ * live.c), then the simulator on a profile of this machine with the same
+ * parameters, in the variant that models the running kernel, side by
+ * side: every metric, the kernel's tracepoint counts beside the model's
+ * counters, perf lock's waits beside the model's locks, and which
+ * differences come from the host (docs/live.md).  Mirrors no kernel
+ * function.
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "host/calibrate.h"
+#include "live/live.h"
+#include "live/live_internal.h"
+#include "mmsim/output.h"
+#include "mmsim/profile.h"
+#include "mmsim/scenario.h"
+
+/**
+ * compare_cmd_main - `mmsim compare SCENARIO [options] [--profile-out FILE]`
+ * @argc: argument count
+ * @argv: arguments; argv[0] is "compare"
+ * @out: where the tables go
+ * @err: where errors go
+ *
+ * Runs the scenario live and prints its table; for the simulated side it
+ * prints the profile "host" of this machine (or writes it to --profile-out
+ * FILE, whole, through a temporary file and rename) and the command that
+ * runs the simulator on it.
+ *
+ * Context: as live_cmd_main().
+ * Return: the exit code, as live_cmd_main().
+ */
+/*
+ * The simulator's variant that models the kernel that runs here: the
+ * experiment's mainline variant (deferred-split: `unqueued`), else its
+ * baseline.
+ */
+static int compare_variant(const struct scenario_ops *s)
+{
+	int v = s->mainline ? sim_scenario_variant_index(s, s->mainline) : -1;
+
+	if (v < 0 && s->baseline)
+		v = sim_scenario_variant_index(s, s->baseline);
+	return v < 0 ? 0 : v;
+}
+
+/*
+ * Run the simulator on the host profile with the live run's parameters.
+ * With @dry, only check that it can: when the scenario refuses the host
+ * profile (for example too few CPUs), return 3 with the reason in @why;
+ * the comparison then shows the live side alone.
+ */
+static int compare_simulate(const struct live_opts *o, const char *ini,
+			    struct sim_variant_result *res, int *variant, bool dry,
+			    char *why, size_t whylen, FILE *err)
+{
+	static struct sim_profile prof;
+	const struct scenario_ops *s = o->s;
+	struct sim_run_config cfg;
+	char msg[256] = "";
+
+	if (sim_profile_parse(ini, "host", &prof, msg, sizeof(msg))) {
+		fprintf(err, "mmsim: error: host profile: %s\n", msg);
+		return 1;
+	}
+	/* every parameter as the live run took it, the others as --set gave them */
+	cfg = o->cfg;
+	cfg.profile = &prof;
+	if (s->validate && s->validate(&cfg, msg, sizeof(msg))) {
+		snprintf(why, whylen, "the simulator's %s refuses the host "
+			 "profile: %s", s->name, msg);
+		return 3;
+	}
+	if (dry)
+		return 0;
+	*variant = compare_variant(s);
+	memset(res, 0, sizeof(*res));
+	res->name = s->variants[*variant].name;
+	if (s->run(&cfg, *variant, res, msg, sizeof(msg))) {
+		fprintf(err, "mmsim: error: compare %s: the simulation failed: %s\n", s->name, msg);
+		return 1;
+	}
+	/* metrics relative to a baseline: this variant is its own */
+	if (s->finish)
+		s->finish(&cfg, res, 1);
+	return 0;
+}
+
+/* The command that runs the simulated side of a comparison by itself. */
+static void compare_print_command(const struct live_opts *o, int variant, FILE *out)
+{
+	const struct scenario_ops *s = o->s;
+	char v[64];
+
+	fprintf(out, "simulated side%s: mmsim run %s --profile %s --variant %s",
+		o->profile || o->profile_out ? "" :
+		" (FILE: the host profile, which --profile-out FILE saves)", s->name,
+		o->profile ? o->profile : o->profile_out ? o->profile_out : "FILE",
+		s->variants[variant].name);
+	for (int i = 0; s->params[i].key; i++) {
+		sim_param_format(&s->params[i], o->cfg.params[i], v, sizeof(v));
+		fprintf(out, " --set %s=%s", s->params[i].key, v);
+	}
+	fprintf(out, "\n");
+}
+
+/*
+ * What live mode measures with the kernel's tools, and the simulator's
+ * counter of the same event: a tracepoint (summed over the names given),
+ * a khugepaged sysfs counter, or a lock class of perf lock.
+ */
+static const struct {
+	const char *what;		/* the row's name */
+	const char *live[2];		/* tracepoint counters summed */
+	const char *sim;		/* sim_counter_names[] entry */
+} compare_rows[] = {
+	{ "remote TLB flushes sent", { "tlb:tlb_flush[remote IPI send]" },
+	  "nr_tlb_remote_flush" },
+	{ "remote TLB flushes received", { "tlb:tlb_flush[remote shootdown]" },
+	  "nr_tlb_remote_flush_received" },
+	{ "IPIs sent", { "ipi:ipi_send_cpu", "ipi:ipi_send_cpumask" },
+	  "sim_ipis_sent" },
+	{ "memcg reclaim calls", { "vmscan:mm_vmscan_memcg_reclaim_begin" },
+	  "sim_memcg_reclaim_calls" },
+	{ "scan_pmd succeeded", { "huge_memory:mm_khugepaged_scan_pmd[succeeded]" },
+	  "sim_scan_pmd_succeeded" },
+	{ "scan_pmd pmd_none", { "huge_memory:mm_khugepaged_scan_pmd[pmd_none]" },
+	  "sim_scan_pmd_pmd_none" },
+	{ "scan_pmd page_pmd_mapped",
+	  { "huge_memory:mm_khugepaged_scan_pmd[page_pmd_mapped]" },
+	  "sim_scan_pmd_page_pmd_mapped" },
+	{ "scan_pmd exceed_none_pte",
+	  { "huge_memory:mm_khugepaged_scan_pmd[exceed_none_pte]" },
+	  "sim_scan_pmd_exceed_none_pte" },
+	{ "scan_pmd lack_referenced_page",
+	  { "huge_memory:mm_khugepaged_scan_pmd[lack_referenced_page]" },
+	  "sim_scan_pmd_lack_referenced_page" },
+	{ "scan_pmd not_suitable_page_count",
+	  { "huge_memory:mm_khugepaged_scan_pmd[not_suitable_page_count]" },
+	  "sim_scan_pmd_not_suitable_page_count" },
+};
+
+static int compare_sim_counter(const char *name)
+{
+	for (int c = 0; c < NR_SIM_COUNTERS; c++)
+		if (!strcmp(sim_counter_names[c], name))
+			return c;
+	return -1;
+}
+
+/* The simulator's wait on its lock of one perf lock class. */
+static bool compare_sim_lock(const struct sim_variant_result *sim,
+			     enum live_lock_class cls, double *wait_s)
+{
+	const char *name = cls == LIVE_LOCK_LRUVEC ? "lru_lock" : "deferred_split";
+	bool found = false;
+
+	*wait_s = 0;
+	for (int i = 0; i < sim->nr_locks; i++)
+		if (strstr(sim->locks[i].name, name)) {
+			*wait_s += sim->locks[i].wait_total_s;
+			found = true;
+		}
+	return found;
+}
+
+
+/* The simulated side's profile: 0 the defaults, 1 --profile, 2 calibrated (--profile-out). */
+static int compare_profile_kind;
+
+/* Tracepoint counts and lock waits beside the simulator's (@sim may be NULL). */
+static void compare_print_trace(const struct live_result *live,
+				const struct sim_variant_result *sim, FILE *out)
+{
+	uint64_t sent = 0, recv = 0;
+	bool have_sent = false, have_recv = false;
+
+	fprintf(out, "\nkernel tools and the simulator's counters:\n");
+	fprintf(out, "%-36s %16s %16s\n", "event", "live", "simulated");
+	for (size_t i = 0; i < sizeof(compare_rows) / sizeof(compare_rows[0]); i++) {
+		int c = compare_sim_counter(compare_rows[i].sim);
+		char lv[220] = "", sv[32] = "-";
+		uint64_t sum = 0;
+		bool ok = true;
+
+		for (int k = 0; k < 2 && compare_rows[i].live[k]; k++) {
+			const struct live_tp_count *tc;
+			uint64_t v;
+
+			tc = live_tracepoints_get(&live->tp, compare_rows[i].live[k], &v);
+			if (!tc || !tc->ok) {
+				ok = false;
+				snprintf(lv, sizeof(lv), "unavailable (%s)",
+					 tc ? tc->why : "no such tracepoint value "
+					 "in this kernel");
+				break;
+			}
+			sum += v;
+		}
+		if (ok)
+			snprintf(lv, sizeof(lv), "%llu", (unsigned long long)sum);
+		if (sim && c >= 0)
+			snprintf(sv, sizeof(sv), "%llu",
+				 (unsigned long long)sim->counters[c]);
+		fprintf(out, "%-36s %16s %16s\n", compare_rows[i].what, ok ? lv : "unavailable", sv);
+		if (!ok)
+			fprintf(out, "    (%s)\n", lv);
+		if (i == 0) {
+			have_sent = ok;
+			sent = sum;
+		}
+		if (i == 1) {
+			have_recv = ok;
+			recv = sum;
+		}
+	}
+	if (live->locks_wanted) {
+		for (int k = LIVE_LOCK_LRUVEC; k < LIVE_LOCK_NR_CLASSES; k++) {
+			char lv[32] = "unavailable", sv[32] = "-";
+			double w;
+
+			if (live->locks.ok)
+				snprintf(lv, sizeof(lv), "%.6f", live->locks.wait_s[k]);
+			if (sim && compare_sim_lock(sim, (enum live_lock_class)k, &w))
+				snprintf(sv, sizeof(sv), "%.6f", w);
+			fprintf(out, "%-36s %16s %16s\n", k == LIVE_LOCK_LRUVEC ?
+				"lruvec lock wait (s)" : "deferred split lock wait (s)",
+				lv, sv);
+		}
+	}
+	fprintf(out, "\nwhere the differences come from the host:\n");
+	fprintf(out, "- tracepoint and /proc counts are system-wide: other "
+		"work on this machine adds to them; perf lock counts only the "
+		"workload's own tasks.\n");
+	if (live_host_is_guest())
+		fprintf(out, "- this machine is a guest (the 'hypervisor' CPU "
+			"flag): a paravirtualised guest flushes remote TLBs "
+			"through the hypervisor (KVM: kvm_flush_tlb_multi() "
+			"leaves preempted vCPUs to be flushed at their next "
+			"entry), so the flushes received (and /proc/interrupts "
+			"\"TLB shootdowns\") count fewer events than a bare-metal "
+			"kernel%s; and a vCPU preempted by the host lengthens "
+			"lock waits.\n", have_sent && have_recv && sent && !recv ?
+			" (here: flushes were sent and none was received in the "
+			"TLB IPI handler)" : "");
+	if (compare_profile_kind == 0)
+		fprintf(out, "- the simulated side runs the host profile: its topology "
+			"and clock are this machine's, its costs the documented "
+			"defaults (docs/live.md), not measurements of this machine; "
+			"--profile-out FILE calibrates them (docs/calibrate.md).\n");
+	else
+		fprintf(out, "- the simulated side runs %s: each key's source says "
+			"whether it was measured here (`mmsim profiles FILE`).\n",
+			compare_profile_kind == 1 ? "the profile given" :
+			"this machine's calibrated profile");
+}
+
+/**
+ * compare_cmd_main - `mmsim compare SCENARIO [options] [--profile-out FILE]`
+ * @argc: argument count
+ * @argv: arguments; argv[0] is "compare"
+ * @out: where the tables go
+ * @err: where errors go
+ *
+ * Runs the scenario live, then the simulator on the profile "host" of this
+ * machine (its topology from /sys; the costs it cannot measure from the
+ * documented defaults) with the same parameters, in the variant that
+ * models this kernel, and prints both side by side.  --profile-out FILE
+ * saves the host profile (whole, through a temporary file and rename).
+ *
+ * Context: as live_cmd_main().
+ * Return: the exit code, as live_cmd_main().
+ */
+int compare_cmd_main(int argc, char **argv, FILE *out, FILE *err)
+{
+	static char ini[65536];
+	static struct sim_variant_result sim;
+	const struct live_result *live = NULL;
+	const struct scenario_ops *s;
+	struct live_opts o;
+	char msg[512], why[512] = "";
+	int ret = live_parse_args(argc, argv, &o, out, err);
+	int i, variant = 0;
+	bool no_sim;
+
+	if (ret)
+		return ret == 1 ? 0 : ret;
+	if (o.profile && o.profile_out) {
+		fprintf(err, "mmsim: error: compare: --profile and --profile-out: expected "
+			"one of them\n");
+		return 2;
+	}
+	compare_profile_kind = o.profile ? 1 : o.profile_out ? 2 : 0;
+	if (o.profile) {
+		/* the file, with its own includes resolved from its directory */
+		char *abs = realpath(o.profile, NULL);
+
+		if (!abs) {
+			fprintf(err, "mmsim: error: compare --profile %s: %s\n", o.profile,
+				strerror(errno));
+			return 2;
+		}
+		snprintf(ini, sizeof(ini), "include = %s\n", abs);
+		free(abs);
+	} else if (o.profile_out) {
+		/* issue 29: the profile saved is this machine's, calibrated */
+		struct sim_outfile pf;
+
+		/* an unwritable FILE fails before anything is measured */
+		if (sim_outfile_open(&pf, "--profile-out", o.profile_out, out, msg, sizeof(msg))) {
+			fprintf(err, "mmsim: error: %s\n", msg);
+			return 2;
+		}
+		if (calibrate_profile_text(true, err, ini, sizeof(ini), msg, sizeof(msg)) < 0 ||
+		    sim_outfile_commit(&pf, ini, strlen(ini), msg, sizeof(msg))) {
+			sim_outfile_abort(&pf);
+			fprintf(err, "mmsim: error: %s\n", msg);
+			return 2;
+		}
+		sim_outfile_abort(&pf);
+	} else if (live_host_profile(ini, sizeof(ini)) < 0) {
+		fprintf(err, "mmsim: error: cannot build the host profile\n");
+		return 1;
+	}
+	ret = compare_simulate(&o, ini, &sim, &variant, true, why, sizeof(why), err);
+	if (ret && ret != 3)
+		return ret;
+	no_sim = ret == 3;
+	ret = live_run_scenario(&o, out, err, &live);
+	if (ret)
+		return ret;
+	if (!no_sim) {
+		ret = compare_simulate(&o, ini, &sim, &variant, false, why,
+				       sizeof(why), err);
+		if (ret)
+			return ret;
+	}
+	s = o.s;
+	if (no_sim) {
+		memset(&sim, 0, sizeof(sim));
+		fprintf(out, "\nlive and simulated: the simulated side is "
+			"unavailable (%s)\n", why);
+	} else {
+		fprintf(out, "\nlive and simulated (variant %s, profile %s%s%s):\n",
+			s->variants[variant].name, o.profile ? o.profile : "host",
+			o.profile_out ? ", calibrated, saved in " : "",
+			o.profile_out ? o.profile_out : "");
+		compare_print_command(&o, variant, out);
+	}
+	fprintf(out, "%-28s %16s %16s %10s\n", "metric", "live", "simulated", "sim/live");
+	for (i = 0; s->metrics[i].key; i++) {
+		const struct sim_metric *m = &s->metrics[i];
+		bool has_sim = !no_sim && sim.has_metric[i];
+		char lv[32] = "unavailable", sv[32] = "-", ratio[16] = "-";
+
+		if (live->m[i].available)
+			snprintf(lv, sizeof(lv), "%.*f", m->decimals, live->m[i].value);
+		if (has_sim)
+			snprintf(sv, sizeof(sv), "%.*f", m->decimals, sim.metrics[i]);
+		if (has_sim && live->m[i].available && live->m[i].value != 0)
+			snprintf(ratio, sizeof(ratio), "%.2f", sim.metrics[i] / live->m[i].value);
+		fprintf(out, "%-28s %16s %16s %10s\n", m->key, lv, sv, ratio);
+		if (!live->m[i].available)
+			fprintf(out, "    (live: %s)\n", live->m[i].why);
+		if (!no_sim && !has_sim)
+			fprintf(out, "    (simulated: the %s variant alone does not give it)\n",
+				s->variants[variant].name);
+	}
+	compare_print_trace(live, no_sim ? NULL : &sim, out);
+	return 0;
+}
