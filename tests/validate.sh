@@ -56,6 +56,12 @@ for p in pts:
 # 1 MiB of 16K mTHP in one round: 64 faults on both sides
 f = [p for p in pts if p["metric"] == "faults"][0]
 assert f["simulated"] == 64, f
+# the simulated side runs the live run's parameters: the live defaults
+# (workers=threads, not the published runs' processes), the --set given,
+# the thread count
+sp = f["simulated_params"]
+assert sp["workers"] == "threads" and sp["threads"] == 1, sp
+assert sp["rounds"] == 1 and sp["region"] == 1 << 20, sp
 s = d["summary"]
 assert s["judged"] + s["not_judged"] == len(pts), s
 PY

@@ -106,6 +106,7 @@ struct validate_point {
 	double sim;
 	char why[600];			/* unavailable: live mode's reason */
 	bool failed;			/* the point could not run: why */
+	json_t *sim_params;		/* the simulated run's parameters (a reference) */
 	const char *verdict;		/* agrees, misses, unavailable, not simulated */
 };
 
@@ -423,16 +424,51 @@ static int validate_parse(struct cli *c, int argc, char **argv, struct validate_
 	return 0;
 }
 
-/* argv for one child: "mmsim", then @pre, then the experiment's and the user's --set. */
+/* Whether @key=... is among @sets (KEY=VALUE strings, @nr of them). */
+static bool validate_set_has(const char *const *sets, int nr, const char *key)
+{
+	size_t kl = strlen(key);
+
+	for (int j = 0; j < nr; j++)
+		if (sets[j] && !strncmp(sets[j], key, kl) && sets[j][kl] == '=')
+			return true;
+	return false;
+}
+
+/*
+ * argv for one child: "mmsim", then @pre, then the experiment's and the
+ * user's --set.  With @live_defs (the simulated side), every parameter
+ * with a live default that nothing sets is given at that default, so that
+ * the simulated run is the live run (sim_run_config_init_live(), as
+ * compare does): `mmsim run` alone would take the published defaults.
+ */
 static int validate_argv(char **argv, int max, const char *const *pre,
 			 const struct validate_opts *o, const struct validate_exp *x,
-			 const char *threads_set)
+			 const char *threads_set, bool live_defs)
 {
-	int n = 0;
+	static char defs[SIM_MAX_PARAMS][96];
+	const struct scenario_ops *s = sim_scenario_find(x->name);
+	int n = 0, nr_x = 0;
 
 	argv[n++] = "mmsim";
 	for (; *pre && n < max - 3; pre++)
 		argv[n++] = (char *)*pre;
+	while (x->sets && x->sets[nr_x])
+		nr_x++;
+	for (int i = 0; live_defs && s && s->params[i].key && i < SIM_MAX_PARAMS &&
+	     n < max - 3; i++) {
+		const struct sim_param *p = &s->params[i];
+		char v[64];
+
+		if (!p->has_live_def || validate_set_has(x->sets, nr_x, p->key) ||
+		    validate_set_has(o->sets, o->nr_sets, p->key) ||
+		    (x->threads_key && !strcmp(x->threads_key, p->key)))
+			continue;
+		sim_param_format(p, p->live_def, v, sizeof(v));
+		snprintf(defs[i], sizeof(defs[i]), "%s=%s", p->key, v);
+		argv[n++] = "--set";
+		argv[n++] = defs[i];
+	}
 	for (int i = 0; x->sets && x->sets[i] && n < max - 3; i++) {
 		bool overridden = false;
 		size_t kl = strcspn(x->sets[i], "=");
@@ -475,7 +511,7 @@ static int validate_one(struct cli *c, const struct validate_opts *o,
 		const char *pre[] = { "live", x->name, "--json", jpath,
 				      root ? "--apply" : NULL, NULL };
 
-		validate_argv(argv, 96, pre, o, x, tset[0] ? tset : NULL);
+		validate_argv(argv, 96, pre, o, x, tset[0] ? tset : NULL, false);
 		st = validate_spawn(argv, err, sizeof(err));
 		cli_progress_step(++validate_tmp.steps);
 		if (st)
@@ -510,7 +546,7 @@ static int validate_one(struct cli *c, const struct validate_opts *o,
 				      profile, "--jobs", "1", "--quiet", "--json", jpath, NULL };
 
 		snprintf(jpath, sizeof(jpath), "%s/sim.json", validate_tmp.dir);
-		validate_argv(argv, 96, pre, o, x, tset[0] ? tset : NULL);
+		validate_argv(argv, 96, pre, o, x, tset[0] ? tset : NULL, true);
 		st = validate_spawn(argv, err, sizeof(err));
 		if (st)
 			return cli_fail(c, "the simulated run failed (exit %d): %s", st, err) - 1;
@@ -518,9 +554,12 @@ static int validate_one(struct cli *c, const struct validate_opts *o,
 	m = validate_metrics(jpath, &doc, NULL);
 	for (int i = 0; i < *nr; i++) {
 		struct validate_point *p = &(*pts)[i];
+		json_t *params = json_object_get(doc, "params");
 
 		if (p->x != x || p->threads != threads)
 			continue;
+		if (params && !p->sim_params)
+			p->sim_params = json_incref(params);
 		val = m ? json_object_get(m, p->metric) : NULL;
 		if (json_is_number(val)) {
 			p->has_sim = true;
@@ -799,6 +838,8 @@ int cmd_validate(struct cli *c, int argc, char **argv)
 			json_object_set_new(pt, "verdict", json_string(p->verdict));
 			if (p->why[0])
 				json_object_set_new(pt, "unavailable", json_string(p->why));
+			if (p->sim_params)
+				json_object_set(pt, "simulated_params", p->sim_params);
 			json_array_append_new(arr, pt);
 		}
 		json_object_set_new(doc, "points", arr);
@@ -816,6 +857,8 @@ int cmd_validate(struct cli *c, int argc, char **argv)
 	if (!ret && o.plot)
 		ret = validate_plot(c, &o, pts, nr, o.profile ? o.profile : "of this machine");
 	validate_rm_tmp();
+	for (int i = 0; i < nr; i++)
+		json_decref(pts[i].sim_params);
 	free(pts);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
