@@ -552,10 +552,12 @@ static void test_memcg_left_clean(void **state)
 	struct live_memcg cg;
 	char err[512], dir[512];
 	int version, st;
+	bool enable;
 	pid_t pid;
 	struct stat sb;
 
-	if (live_memcg_find_parent(dir, sizeof(dir), &version, err, sizeof(err))) {
+	if (live_memcg_find_parent(dir, sizeof(dir), &version, &enable, err,
+				   sizeof(err))) {
 		print_message("skipped: no writable memory cgroup here: %s\n", err);
 		skip();
 	}
@@ -692,7 +694,7 @@ static bool file_holds(const char *path, const char *text)
 static void test_state_file_untrusted(void **state)
 {
 	char msg[256], text[4096], dir[128], victim[192], cg[192], procs[256],
-	     tmp_victim[160], mnt[192], v[64];
+	     tmp_victim[160], mnt[192], v[64], subtree[192];
 	pid_t bystander = start_sleeper(), dead = fork();
 	FILE *out = tmpfile(), *f;
 	bool mounted = false;
@@ -718,6 +720,11 @@ static void test_state_file_untrusted(void **state)
 	f = fopen(procs, "w");
 	fprintf(f, "%d\n", (int)bystander);
 	fclose(f);
+	/* its parent's subtree_control, which must keep "memory" */
+	snprintf(subtree, sizeof(subtree), "%s/cgroup.subtree_control", dir);
+	f = fopen(subtree, "w");
+	fputs("memory", f);
+	fclose(f);
 	/* a folder that only looks like perf's, by a ".." */
 	assert_int_equal(mkdir("/tmp/mmsim-live-statetest", 0755) == 0 ||
 			 errno == EEXIST, 1);
@@ -739,6 +746,7 @@ static void test_state_file_untrusted(void **state)
 	snprintf(text, sizeof(text),
 		 "pid %d 1\n"
 		 "memcg %s\n"
+		 "cgroup_subtree %s memory\n"
 		 "zram 9999 1048576\n"
 		 "tmpdir /tmp/mmsim-live-statetest/../%s\n"
 		 "tracefs %s\n"
@@ -746,7 +754,7 @@ static void test_state_file_untrusted(void **state)
 		 "setting %s/sys/kernel/mm/transparent_hugepage/../../../../..%s x\n"
 		 "setting %s/sys/kernel/mm/transparent_hugepage/enabled never;reboot\n"
 		 "setting %s/sys/kernel/mm/transparent_hugepage/defrag never\n",
-		 (int)dead, cg, dir + 5, mnt, victim, fake_root, victim, fake_root,
+		 (int)dead, cg, dir, dir + 5, mnt, victim, fake_root, victim, fake_root,
 		 fake_root);
 	write_state(text);
 	assert_int_equal(live_state_recover(out, msg, sizeof(msg)), 0);
@@ -755,6 +763,7 @@ static void test_state_file_untrusted(void **state)
 	assert_true(file_holds(tmp_victim, "precious"));
 	assert_int_equal(kill(bystander, 0), 0);		/* not killed */
 	assert_int_equal(stat(cg, &sb), 0);			/* not removed */
+	assert_true(file_holds(subtree, "memory"));		/* not written */
 	if (mounted) {
 		char cmd[256];
 
@@ -772,6 +781,7 @@ static void test_state_file_untrusted(void **state)
 	said[n] = '\0';
 	fclose(out);
 	assert_non_null(strstr(said, "left alone: memcg"));
+	assert_non_null(strstr(said, "left alone: cgroup_subtree"));
 	assert_non_null(strstr(said, "left alone: zram 9999"));
 	assert_non_null(strstr(said, "left alone: tmpdir"));
 	assert_non_null(strstr(said, "left alone: tracefs"));

@@ -740,6 +740,11 @@ int live_run_scenario(struct live_opts *o, FILE *out, FILE *err,
 	if (live_memcg_destroy(&r.memcg))
 		fprintf(err, "mmsim: warning: could not remove memory cgroup "
 			"%s; remove it with rmdir\n", r.memcg.path);
+	if (r.memcg.subtree_err)
+		fprintf(err, "mmsim: warning: could not disable the memory "
+			"controller mmsim enabled in %s/cgroup.subtree_control: "
+			"%s; disable it with echo -memory > that file\n",
+			r.memcg.parent, strerror(r.memcg.subtree_err));
 	live_zram_teardown(&r.zram, err);
 	live_tracepoints_close(&res.tp);
 	live_tracefs_close(&tfs);

@@ -96,12 +96,16 @@ struct live_memcg {
 	char path[512];			/* the cgroup directory we made */
 	int version;			/* 1 or 2 */
 	bool created;			/* path exists and is ours */
+	char parent[512];		/* where "+memory" was written, if */
+	bool enabled_memory;		/* we enabled it in parent's subtree_control */
+	int subtree_err;		/* errno of writing "-memory" back, or 0 */
 };
 
-int live_memcg_find_parent(char *dir, size_t len, int *version, char *err,
-			   size_t errlen);
+int live_memcg_find_parent(char *dir, size_t len, int *version, bool *enable,
+			   char *err, size_t errlen);
 int live_memcg_create(struct live_memcg *cg, uint64_t limit, char *err,
 		      size_t errlen);
+void live_memcg_made(const char *path);
 int live_memcg_attach(const struct live_memcg *cg, pid_t pid);
 int live_memcg_destroy(struct live_memcg *cg);
 
@@ -237,6 +241,8 @@ struct live_saved_state {
 	int zram;			/* -1: none */
 	unsigned long long zram_bytes;	/* the disksize the run gave it */
 	char memcg[512];
+	char subtree[512];		/* "cgroup_subtree DIR memory": DIR */
+	char subtree_ctrl[32];		/* its controller word */
 	char tmpdir[LIVE_STATE_NR_TMPDIRS][256];
 	int nr_tmpdirs;
 	char setting[LIVE_MAX_SETTINGS][2][900];	/* path, original value */
@@ -246,6 +252,7 @@ struct live_saved_state {
 void live_state_note_tracefs(const char *dir);
 void live_state_note_zram(int dev, uint64_t bytes);
 void live_state_note_memcg(const char *path);
+void live_state_note_subtree(const char *dir);
 void live_state_note_tmpdir(int slot, const char *dir);
 void live_state_note_settings(const struct live_settings *st);
 int live_parse_state(const char *text, struct live_saved_state *s);
