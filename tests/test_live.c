@@ -193,6 +193,77 @@ static void test_parse_perf_lock(void **state)
 		    l.wait_s[LIVE_LOCK_DEFERRED_SPLIT] < 0.00201);
 }
 
+/* mmsim's own count (lockstream.c): callers, pairing, the table. */
+static void test_lock_stream(void **state)
+{
+	static struct live_locks l;
+	struct live_ksyms k;
+	struct live_lockagg *a = live_lockagg_new();
+	const uint64_t ctx = (uint64_t)-128;	/* PERF_CONTEXT_KERNEL */
+	/* a spinlock wait: the tracepoint, the slow path, the lock text */
+	const uint64_t spin[] = { ctx, 0xffffffff813ea4b0 + 0x30,
+		0xffffffff82251230 + 0x100, 0xffffffff82250880 + 0x2a,
+		0xffffffff816b0f80 + 0x5f, 0xffffffff815bd3c0 + 0x88 };
+	/* a rwsem wait: down_write and its slow path are sched text */
+	const uint64_t rwsem[] = { ctx, 0xffffffff813ea4b0 + 0x30,
+		0xffffffff8224cd30 + 0x200, 0xffffffff8224d450 + 0x20,
+		0xffffffff81631350 + 0xa7, 0xffffffff81631460 + 0x17 };
+	uint64_t ip_spin, ip_rwsem;
+	char name[128];
+
+	assert_non_null(a);
+	assert_int_equal(live_ksyms_parse(&k, read_fixture("kallsyms")), 19);
+	ip_spin = live_ksyms_caller(&k, spin, 6);
+	ip_rwsem = live_ksyms_caller(&k, rwsem, 6);
+	live_ksyms_name(&k, ip_spin, name, sizeof(name));
+	assert_string_equal(name, "folio_lruvec_lock_irqsave+0x5f");
+	live_ksyms_name(&k, ip_rwsem, name, sizeof(name));
+	assert_string_equal(name, "__vm_munmap+0xa7");
+	assert_int_equal(live_ksyms_caller(&k, spin, 4), 0);	/* all lock code */
+
+	/* two waits at one caller, one long rwsem wait, two strays */
+	live_lockagg_begin(a, 11, 1000, ip_spin, 1);
+	live_lockagg_begin(a, 12, 1100, ip_spin, 1);
+	live_lockagg_end(a, 11, 1500);
+	live_lockagg_end(a, 12, 3100);
+	live_lockagg_begin(a, 13, 2000, ip_rwsem, 4);
+	live_lockagg_end(a, 13, 2000 + 1000000000ULL);
+	live_lockagg_end(a, 14, 5000);			/* begun before the start */
+	/* more callers than the table has rows: the sums keep them all */
+	for (int i = 0; i < 70; i++) {
+		live_lockagg_begin(a, 100 + i, 10000, 0xffffffff816b1020 + (uint64_t)i, 1);
+		live_lockagg_end(a, 100 + i, 10010);
+	}
+	live_lockagg_table(a, &k, &l);
+	assert_int_equal(l.nr, LIVE_MAX_LOCK_ROWS);
+	assert_string_equal(l.row[0].caller, "__vm_munmap+0xa7");
+	assert_string_equal(l.row[0].type, "rwsem:W");
+	assert_true(l.row[0].wait_total_s > 0.999999 && l.row[0].wait_total_s < 1.000001);
+	assert_string_equal(l.row[1].caller, "folio_lruvec_lock_irqsave+0x5f");
+	assert_string_equal(l.row[1].type, "spinlock");
+	assert_int_equal(l.row[1].contended, 2);
+	assert_true(l.row[1].wait_total_s > 2.4999e-6 && l.row[1].wait_total_s < 2.5001e-6);
+	assert_true(l.row[1].wait_max_s > 1.9999e-6 && l.row[1].wait_max_s < 2.0001e-6);
+	assert_int_equal(l.contended[LIVE_LOCK_LRUVEC], 2 + 70);
+	assert_true(l.wait_s[LIVE_LOCK_LRUVEC] > 2.5e-6 + 70 * 10e-9 - 1e-12 &&
+		    l.wait_s[LIVE_LOCK_LRUVEC] < 2.5e-6 + 70 * 10e-9 + 1e-12);
+	assert_int_equal(l.contended[LIVE_LOCK_OTHER], 1);
+	free(a);
+	live_ksyms_free(&k);
+	/* not root (kptr_restrict): every address 0 */
+	assert_int_equal(live_ksyms_parse(&k, "0000000000000000 T _stext\n"), -ENOENT);
+	live_ksyms_free(&k);
+}
+
+/* Debian 12's perf 6.1 lists -b but was built without it. */
+static void test_perf_bpf_probe(void **state)
+{
+	assert_false(live_perf_lock_has_bpf(read_fixture("perf-lock-contention-help-6.1.txt")));
+	assert_true(live_perf_lock_has_bpf(
+		"    -b, --use-bpf         use BPF program to collect lock contention stats\n"));
+	assert_false(live_perf_lock_has_bpf(""));
+}
+
 static void test_lock_class(void **state)
 {
 	assert_int_equal(live_lock_class("folio_lruvec_lock_irqsave+0x4e"), LIVE_LOCK_LRUVEC);
@@ -905,6 +976,8 @@ int main(void)
 		cmocka_unit_test(test_parse_stress_ng),
 		cmocka_unit_test(test_parse_perf_lock),
 		cmocka_unit_test(test_lock_class),
+		cmocka_unit_test(test_lock_stream),
+		cmocka_unit_test(test_perf_bpf_probe),
 		cmocka_unit_test(test_tracepoint_format),
 		cmocka_unit_test(test_parse_state),
 		cmocka_unit_test_setup_teardown(test_restore_after_sigkill,

@@ -202,13 +202,26 @@ struct live_locks {
 	uint64_t contended[LIVE_LOCK_NR_CLASSES];
 	bool ok;			/* else why */
 	char why[200];
+	char method[300];		/* how the waits were counted */
 };
 
+/* How lock waits are counted (lockstat.c, lockstream.c). */
+enum live_lock_method {
+	LIVE_LOCKS_STREAM,		/* mmsim's own count, lockstream.c */
+	LIVE_LOCKS_PERF_BPF,		/* perf lock contention -b */
+	LIVE_LOCKS_PERF_RECORD,		/* perf record, then perf lock contention -i */
+};
+
+struct live_lockstream;
+
 struct live_lockrec {
-	pid_t pid;			/* perf record, or 0 */
+	enum live_lock_method method_id;
+	pid_t pid;			/* perf, or 0 */
 	bool running;
 	char dir[64];			/* its files */
 	char why[200];			/* when it could not start */
+	char method[160];		/* how, for the table's heading */
+	struct live_lockstream *ls;	/* LIVE_LOCKS_STREAM */
 };
 
 enum live_lock_class live_lock_class(const char *caller);
@@ -217,6 +230,33 @@ int live_lockrec_start(struct live_lockrec *lr, const pid_t *pids, int nr,
 		       bool tracefs_ok);
 void live_lockrec_stop(struct live_lockrec *lr, struct live_locks *l);
 void live_lockrec_cleanup(struct live_lockrec *lr);
+bool live_perf_lock_has_bpf(const char *help);
+
+/* the streaming count (lockstream.c) */
+struct live_lockagg;
+struct live_ksym {
+	uint64_t addr;
+	char name[56];
+};
+
+/* The kernel's text symbols, sorted, and its lock and sched text. */
+struct live_ksyms {
+	struct live_ksym *s;
+	size_t nr;
+	uint64_t lock_lo, lock_hi, sched_lo, sched_hi;
+};
+struct live_lockagg *live_lockagg_new(void);
+void live_lockagg_begin(struct live_lockagg *a, int tid, uint64_t t_ns,
+			uint64_t ip, uint32_t flags);
+void live_lockagg_end(struct live_lockagg *a, int tid, uint64_t t_ns);
+int live_ksyms_parse(struct live_ksyms *k, const char *text);
+void live_ksyms_free(struct live_ksyms *k);
+void live_ksyms_name(const struct live_ksyms *k, uint64_t ip, char *buf, size_t len);
+uint64_t live_ksyms_caller(const struct live_ksyms *k, const uint64_t *ips, int nr);
+void live_lockagg_table(const struct live_lockagg *a, const struct live_ksyms *k,
+			struct live_locks *l);
+int live_lockstream_start(struct live_lockrec *lr, const pid_t *pids, int nr);
+void live_lockstream_stop(struct live_lockrec *lr, struct live_locks *l);
 
 /* ---- stress-ng's metrics (src/experiments/reclaim-tlb/live.c) ---- */
 int live_parse_stress_ng_yaml(const char *text, const char *stressor,
