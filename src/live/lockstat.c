@@ -8,8 +8,17 @@
  * lock:contention_end around every slow-path wait (queued_spin_lock_slowpath(),
  * rwsem and mutex slow paths); perf pairs them per task and sums the wait
  * per caller, the first function of the call chain outside the locking
- * code.  Debian's perf has no BPF mode (perf lock contention -b), so:
+ * code.  Three ways, chosen in live_lockrec_start():
  *
+ *   perf lock contention -b -a    where perf was built with BPF (not
+ *                                 Debian 12's 6.1): the kernel sums
+ *   mmsim's own streaming count   otherwise (lockstream.c): bounded memory,
+ *                                 the waits summed while the run goes
+ *   perf record + perf lock -i    only with MMSIM_LIVE_LOCKS=perf-record:
+ *                                 a 60 s 16-worker reclaim run (23 M
+ *                                 contentions) gave no table this way
+ *
+ * The perf record way:
  *   mmsim (parent)                        perf
  *   spawn workloads, blocked on a pipe
  *   fork+exec perf record -e lock:contention_begin -e lock:contention_end
@@ -19,9 +28,9 @@
  *   SIGINT perf  ------------------------> writes DATA, exits
  *   perf lock contention -i DATA -E N ---> the table, parsed here
  *
- * Only the workload's own tasks (and what they fork) are recorded, not the
- * whole machine, because this host is shared; a wait inside kswapd or a
- * kworker on the workload's behalf is not counted.
+ * Only the workload's own tasks (and what they fork) are counted, not the
+ * whole machine (except in BPF mode), because this host is shared; a wait
+ * inside kswapd or a kworker on the workload's behalf is not counted.
  *
  * perf names a wait by its caller ("folio_lruvec_lock_irqsave+0x4e"); the
  * post's locks are the callers that take them: the lruvec lock

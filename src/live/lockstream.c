@@ -475,8 +475,13 @@ static void live_ls_drain(struct live_lockstream *ls, struct live_ls_rb *rb)
 			((uint8_t *)&h)[i] = data[(off + i) & (rb->data_len - 1)];
 		if (h.size < sizeof(h) || tail + h.size > rb->head)
 			break;
-		for (size_t i = 0; i < h.size; i++)
-			rec[i] = data[(off + i) & (rb->data_len - 1)];
+		{
+			size_t first = rb->data_len - off < h.size ?
+				       rb->data_len - off : h.size;
+
+			memcpy(rec, data + off, first);	/* it may wrap */
+			memcpy(rec + first, data, h.size - first);
+		}
 		if (h.type == PERF_RECORD_SAMPLE)
 			live_lockstream_sample(ls, rec + sizeof(h), h.size - sizeof(h));
 		else if (h.type == PERF_RECORD_LOST && h.size >= sizeof(h) + 16) {
