@@ -423,7 +423,11 @@ static void live_lockstream_sample(struct live_lockstream *ls, const uint8_t *bo
 	const uint8_t *p = body, *end = body + len, *chain;
 	struct live_ls_ev *e;
 
-	if (len < 24 || ls->nr_ev >= ls->cap_ev)
+	if (ls->nr_ev >= ls->cap_ev) {
+		ls->agg->dropped++;	/* cannot happen: a record is over 64 bytes */
+		return;
+	}
+	if (len < 24)
 		return;
 	memcpy(pid_tid, p, 8);
 	memcpy(&time, p + 8, 8);
