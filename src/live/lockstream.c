@@ -10,14 +10,15 @@
  * per caller), but as the events come, instead of from a perf.data file:
  * a 60 s, 16-worker reclaim run makes some 23 M contentions, 47 M samples,
  * gigabytes of perf.data that `perf lock contention -i` did not turn into
- * a table.  Here each workload process gets two per-task counters with
- * inherit (what it forks or spawns is counted too), sampling every event
- * with its task, time, kernel call chain (at most LIVE_LS_STACK entries)
- * and raw fields (the lock's flags), written to one ring buffer of at
- * most LIVE_LS_RB_BYTES per process; a reader thread empties the buffers
- * every 10 ms or when a quarter is full.  Memory: the buffers, one entry
- * per task with a wait in progress and one per caller.  Samples the
- * kernel could not write because a buffer was full are counted (a
+ * a table.  Here each workload process gets, on each CPU, a counter per
+ * tracepoint with inherit (what it forks or spawns is counted too),
+ * sampling every event with its task, time, kernel call chain (at most
+ * LIVE_LS_STACK entries) and raw fields (the lock's flags) into that
+ * CPU's ring buffer (LIVE_LS_RB_BYTES over all CPUs); a reader thread
+ * empties the buffers every 10 ms, sorts the round's events by time and
+ * pairs them.  Memory: the buffers, one round's events, one entry per
+ * task with a wait in progress and one per caller.  Samples the kernel
+ * could not write because a buffer was full are counted (a
  * PERF_RECORD_LOST), and the table says how many.
  *
  * The caller of a wait: the first address of the begin event's call chain
