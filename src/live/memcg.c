@@ -426,6 +426,22 @@ int live_memcg_destroy(struct live_memcg *cg)
 
 	if (!cg->created)
 		return 0;
+	/*
+	 * Lift the limit first: killed workers that swap in on their way
+	 * out (and a swapoff of the run's zram that comes before the memcg
+	 * is gone) would be charged against it, and the memcg OOM killer
+	 * then fails swapoff with ENOMEM and leaves the device in use, as
+	 * another session's run on this machine did (dmesg: "mmsim invoked
+	 * oom-killer ... __do_sys_swapoff", /dev/zram1 left on).
+	 */
+	{
+		char file[640];
+
+		snprintf(file, sizeof(file), "%s/memory.max", cg->path);
+		live_write_file(file, "max");
+		snprintf(file, sizeof(file), "%s/memory.limit_in_bytes", cg->path);
+		live_write_file(file, "-1");
+	}
 	for (int i = 0; i < 500; i++) {
 		if (live_memcg_nr_procs(cg, true)) {
 			ret = -EBUSY;
