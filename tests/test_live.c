@@ -193,6 +193,77 @@ static void test_parse_perf_lock(void **state)
 		    l.wait_s[LIVE_LOCK_DEFERRED_SPLIT] < 0.00201);
 }
 
+/* mmsim's own count (lockstream.c): callers, pairing, the table. */
+static void test_lock_stream(void **state)
+{
+	static struct live_locks l;
+	struct live_ksyms k;
+	struct live_lockagg *a = live_lockagg_new();
+	const uint64_t ctx = (uint64_t)-128;	/* PERF_CONTEXT_KERNEL */
+	/* a spinlock wait: the tracepoint, the slow path, the lock text */
+	const uint64_t spin[] = { ctx, 0xffffffff813ea4b0 + 0x30,
+		0xffffffff82251230 + 0x100, 0xffffffff82250880 + 0x2a,
+		0xffffffff816b0f80 + 0x5f, 0xffffffff815bd3c0 + 0x88 };
+	/* a rwsem wait: down_write and its slow path are sched text */
+	const uint64_t rwsem[] = { ctx, 0xffffffff813ea4b0 + 0x30,
+		0xffffffff8224cd30 + 0x200, 0xffffffff8224d450 + 0x20,
+		0xffffffff81631350 + 0xa7, 0xffffffff81631460 + 0x17 };
+	uint64_t ip_spin, ip_rwsem;
+	char name[128];
+
+	assert_non_null(a);
+	assert_int_equal(live_ksyms_parse(&k, read_fixture("kallsyms")), 19);
+	ip_spin = live_ksyms_caller(&k, spin, 6);
+	ip_rwsem = live_ksyms_caller(&k, rwsem, 6);
+	live_ksyms_name(&k, ip_spin, name, sizeof(name));
+	assert_string_equal(name, "folio_lruvec_lock_irqsave+0x5f");
+	live_ksyms_name(&k, ip_rwsem, name, sizeof(name));
+	assert_string_equal(name, "__vm_munmap+0xa7");
+	assert_int_equal(live_ksyms_caller(&k, spin, 4), 0);	/* all lock code */
+
+	/* two waits at one caller, one long rwsem wait, two strays */
+	live_lockagg_begin(a, 11, 1000, ip_spin, 1);
+	live_lockagg_begin(a, 12, 1100, ip_spin, 1);
+	live_lockagg_end(a, 11, 1500);
+	live_lockagg_end(a, 12, 3100);
+	live_lockagg_begin(a, 13, 2000, ip_rwsem, 4);
+	live_lockagg_end(a, 13, 2000 + 1000000000ULL);
+	live_lockagg_end(a, 14, 5000);			/* begun before the start */
+	/* more callers than the table has rows: the sums keep them all */
+	for (int i = 0; i < 70; i++) {
+		live_lockagg_begin(a, 100 + i, 10000, 0xffffffff816b1020 + (uint64_t)i, 1);
+		live_lockagg_end(a, 100 + i, 10010);
+	}
+	live_lockagg_table(a, &k, &l);
+	assert_int_equal(l.nr, LIVE_MAX_LOCK_ROWS);
+	assert_string_equal(l.row[0].caller, "__vm_munmap+0xa7");
+	assert_string_equal(l.row[0].type, "rwsem:W");
+	assert_true(l.row[0].wait_total_s > 0.999999 && l.row[0].wait_total_s < 1.000001);
+	assert_string_equal(l.row[1].caller, "folio_lruvec_lock_irqsave+0x5f");
+	assert_string_equal(l.row[1].type, "spinlock");
+	assert_int_equal(l.row[1].contended, 2);
+	assert_true(l.row[1].wait_total_s > 2.4999e-6 && l.row[1].wait_total_s < 2.5001e-6);
+	assert_true(l.row[1].wait_max_s > 1.9999e-6 && l.row[1].wait_max_s < 2.0001e-6);
+	assert_int_equal(l.contended[LIVE_LOCK_LRUVEC], 2 + 70);
+	assert_true(l.wait_s[LIVE_LOCK_LRUVEC] > 2.5e-6 + 70 * 10e-9 - 1e-12 &&
+		    l.wait_s[LIVE_LOCK_LRUVEC] < 2.5e-6 + 70 * 10e-9 + 1e-12);
+	assert_int_equal(l.contended[LIVE_LOCK_OTHER], 1);
+	free(a);
+	live_ksyms_free(&k);
+	/* not root (kptr_restrict): every address 0 */
+	assert_int_equal(live_ksyms_parse(&k, "0000000000000000 T _stext\n"), -ENOENT);
+	live_ksyms_free(&k);
+}
+
+/* Debian 12's perf 6.1 lists -b but was built without it. */
+static void test_perf_bpf_probe(void **state)
+{
+	assert_false(live_perf_lock_has_bpf(read_fixture("perf-lock-contention-help-6.1.txt")));
+	assert_true(live_perf_lock_has_bpf(
+		"    -b, --use-bpf         use BPF program to collect lock contention stats\n"));
+	assert_false(live_perf_lock_has_bpf(""));
+}
+
 static void test_lock_class(void **state)
 {
 	assert_int_equal(live_lock_class("folio_lruvec_lock_irqsave+0x4e"), LIVE_LOCK_LRUVEC);
@@ -552,10 +623,12 @@ static void test_memcg_left_clean(void **state)
 	struct live_memcg cg;
 	char err[512], dir[512];
 	int version, st;
+	bool enable;
 	pid_t pid;
 	struct stat sb;
 
-	if (live_memcg_find_parent(dir, sizeof(dir), &version, err, sizeof(err))) {
+	if (live_memcg_find_parent(dir, sizeof(dir), &version, &enable, err,
+				   sizeof(err))) {
 		print_message("skipped: no writable memory cgroup here: %s\n", err);
 		skip();
 	}
@@ -692,7 +765,7 @@ static bool file_holds(const char *path, const char *text)
 static void test_state_file_untrusted(void **state)
 {
 	char msg[256], text[4096], dir[128], victim[192], cg[192], procs[256],
-	     tmp_victim[160], mnt[192], v[64];
+	     tmp_victim[160], mnt[192], v[64], subtree[192];
 	pid_t bystander = start_sleeper(), dead = fork();
 	FILE *out = tmpfile(), *f;
 	bool mounted = false;
@@ -718,6 +791,11 @@ static void test_state_file_untrusted(void **state)
 	f = fopen(procs, "w");
 	fprintf(f, "%d\n", (int)bystander);
 	fclose(f);
+	/* its parent's subtree_control, which must keep "memory" */
+	snprintf(subtree, sizeof(subtree), "%s/cgroup.subtree_control", dir);
+	f = fopen(subtree, "w");
+	fputs("memory", f);
+	fclose(f);
 	/* a folder that only looks like perf's, by a ".." */
 	assert_int_equal(mkdir("/tmp/mmsim-live-statetest", 0755) == 0 ||
 			 errno == EEXIST, 1);
@@ -739,6 +817,7 @@ static void test_state_file_untrusted(void **state)
 	snprintf(text, sizeof(text),
 		 "pid %d 1\n"
 		 "memcg %s\n"
+		 "cgroup_subtree %s memory\n"
 		 "zram 9999 1048576\n"
 		 "tmpdir /tmp/mmsim-live-statetest/../%s\n"
 		 "tracefs %s\n"
@@ -746,7 +825,7 @@ static void test_state_file_untrusted(void **state)
 		 "setting %s/sys/kernel/mm/transparent_hugepage/../../../../..%s x\n"
 		 "setting %s/sys/kernel/mm/transparent_hugepage/enabled never;reboot\n"
 		 "setting %s/sys/kernel/mm/transparent_hugepage/defrag never\n",
-		 (int)dead, cg, dir + 5, mnt, victim, fake_root, victim, fake_root,
+		 (int)dead, cg, dir, dir + 5, mnt, victim, fake_root, victim, fake_root,
 		 fake_root);
 	write_state(text);
 	assert_int_equal(live_state_recover(out, msg, sizeof(msg)), 0);
@@ -755,6 +834,7 @@ static void test_state_file_untrusted(void **state)
 	assert_true(file_holds(tmp_victim, "precious"));
 	assert_int_equal(kill(bystander, 0), 0);		/* not killed */
 	assert_int_equal(stat(cg, &sb), 0);			/* not removed */
+	assert_true(file_holds(subtree, "memory"));		/* not written */
 	if (mounted) {
 		char cmd[256];
 
@@ -772,6 +852,7 @@ static void test_state_file_untrusted(void **state)
 	said[n] = '\0';
 	fclose(out);
 	assert_non_null(strstr(said, "left alone: memcg"));
+	assert_non_null(strstr(said, "left alone: cgroup_subtree"));
 	assert_non_null(strstr(said, "left alone: zram 9999"));
 	assert_non_null(strstr(said, "left alone: tmpdir"));
 	assert_non_null(strstr(said, "left alone: tracefs"));
@@ -895,6 +976,8 @@ int main(void)
 		cmocka_unit_test(test_parse_stress_ng),
 		cmocka_unit_test(test_parse_perf_lock),
 		cmocka_unit_test(test_lock_class),
+		cmocka_unit_test(test_lock_stream),
+		cmocka_unit_test(test_perf_bpf_probe),
 		cmocka_unit_test(test_tracepoint_format),
 		cmocka_unit_test(test_parse_state),
 		cmocka_unit_test_setup_teardown(test_restore_after_sigkill,

@@ -215,12 +215,11 @@ static void live_print_trace(const struct live_result *res, FILE *out)
 	if (!res->locks_wanted)
 		return;
 	if (!l->ok) {
-		fprintf(out, "\nlock waits (perf lock contention): unavailable "
-			"(%s)\n", l->why);
+		fprintf(out, "\nlock waits: unavailable (%s)\n", l->why);
 		return;
 	}
-	fprintf(out, "\nlock waits of the workload's tasks (perf lock "
-		"contention, per caller as perf names it):\n");
+	fprintf(out, "\nlock waits of the workload's tasks, per caller as perf "
+		"lock names it:\n");
 	fprintf(out, "  %10s %14s %14s  %-10s %s\n", "contended", "total wait s",
 		"max wait s", "type", "caller");
 	for (int i = 0; i < l->nr; i++)
@@ -234,6 +233,7 @@ static void live_print_trace(const struct live_result *res, FILE *out)
 		fprintf(out, "  summed: %-34s %llu waits, %.6f s\n",
 			live_lock_class_names[k],
 			(unsigned long long)l->contended[k], l->wait_s[k]);
+	fprintf(out, "  counted by: %s\n", l->method);
 }
 
 static void live_print_table(const struct scenario_ops *s,
@@ -387,6 +387,8 @@ static int live_write_json(const char *path, const struct sim_run_config *cfg,
 				"wait_max_s", lr->wait_max_s));
 		}
 		json_object_set_new(var, "perf_lock_contention", locks);
+		json_object_set_new(var, "lock_wait_method",
+				    json_string(res->locks.method));
 	} else if (res->locks_wanted) {
 		json_object_set_new(unavail, "perf_lock_contention",
 				    json_string(res->locks.why));
@@ -740,6 +742,11 @@ int live_run_scenario(struct live_opts *o, FILE *out, FILE *err,
 	if (live_memcg_destroy(&r.memcg))
 		fprintf(err, "mmsim: warning: could not remove memory cgroup "
 			"%s; remove it with rmdir\n", r.memcg.path);
+	if (r.memcg.subtree_err)
+		fprintf(err, "mmsim: warning: could not disable the memory "
+			"controller mmsim enabled in %s/cgroup.subtree_control: "
+			"%s; disable it with echo -memory > that file\n",
+			r.memcg.parent, strerror(r.memcg.subtree_err));
 	live_zram_teardown(&r.zram, err);
 	live_tracepoints_close(&res.tp);
 	live_tracefs_close(&tfs);

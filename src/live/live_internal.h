@@ -96,12 +96,16 @@ struct live_memcg {
 	char path[512];			/* the cgroup directory we made */
 	int version;			/* 1 or 2 */
 	bool created;			/* path exists and is ours */
+	char parent[512];		/* where "+memory" was written, if */
+	bool enabled_memory;		/* we enabled it in parent's subtree_control */
+	int subtree_err;		/* errno of writing "-memory" back, or 0 */
 };
 
-int live_memcg_find_parent(char *dir, size_t len, int *version, char *err,
-			   size_t errlen);
+int live_memcg_find_parent(char *dir, size_t len, int *version, bool *enable,
+			   char *err, size_t errlen);
 int live_memcg_create(struct live_memcg *cg, uint64_t limit, char *err,
 		      size_t errlen);
+void live_memcg_made(const char *path);
 int live_memcg_attach(const struct live_memcg *cg, pid_t pid);
 int live_memcg_destroy(struct live_memcg *cg);
 
@@ -198,13 +202,26 @@ struct live_locks {
 	uint64_t contended[LIVE_LOCK_NR_CLASSES];
 	bool ok;			/* else why */
 	char why[200];
+	char method[300];		/* how the waits were counted */
 };
 
+/* How lock waits are counted (lockstat.c, lockstream.c). */
+enum live_lock_method {
+	LIVE_LOCKS_STREAM,		/* mmsim's own count, lockstream.c */
+	LIVE_LOCKS_PERF_BPF,		/* perf lock contention -b */
+	LIVE_LOCKS_PERF_RECORD,		/* perf record, then perf lock contention -i */
+};
+
+struct live_lockstream;
+
 struct live_lockrec {
-	pid_t pid;			/* perf record, or 0 */
+	enum live_lock_method method_id;
+	pid_t pid;			/* perf, or 0 */
 	bool running;
 	char dir[64];			/* its files */
 	char why[200];			/* when it could not start */
+	char method[160];		/* how, for the table's heading */
+	struct live_lockstream *ls;	/* LIVE_LOCKS_STREAM */
 };
 
 enum live_lock_class live_lock_class(const char *caller);
@@ -213,6 +230,33 @@ int live_lockrec_start(struct live_lockrec *lr, const pid_t *pids, int nr,
 		       bool tracefs_ok);
 void live_lockrec_stop(struct live_lockrec *lr, struct live_locks *l);
 void live_lockrec_cleanup(struct live_lockrec *lr);
+bool live_perf_lock_has_bpf(const char *help);
+
+/* the streaming count (lockstream.c) */
+struct live_lockagg;
+struct live_ksym {
+	uint64_t addr;
+	char name[56];
+};
+
+/* The kernel's text symbols, sorted, and its lock and sched text. */
+struct live_ksyms {
+	struct live_ksym *s;
+	size_t nr;
+	uint64_t lock_lo, lock_hi, sched_lo, sched_hi;
+};
+struct live_lockagg *live_lockagg_new(void);
+void live_lockagg_begin(struct live_lockagg *a, int tid, uint64_t t_ns,
+			uint64_t ip, uint32_t flags);
+void live_lockagg_end(struct live_lockagg *a, int tid, uint64_t t_ns);
+int live_ksyms_parse(struct live_ksyms *k, const char *text);
+void live_ksyms_free(struct live_ksyms *k);
+void live_ksyms_name(const struct live_ksyms *k, uint64_t ip, char *buf, size_t len);
+uint64_t live_ksyms_caller(const struct live_ksyms *k, const uint64_t *ips, int nr);
+void live_lockagg_table(const struct live_lockagg *a, const struct live_ksyms *k,
+			struct live_locks *l);
+int live_lockstream_start(struct live_lockrec *lr, const pid_t *pids, int nr);
+void live_lockstream_stop(struct live_lockrec *lr, struct live_locks *l);
 
 /* ---- stress-ng's metrics (src/experiments/reclaim-tlb/live.c) ---- */
 int live_parse_stress_ng_yaml(const char *text, const char *stressor,
@@ -237,6 +281,8 @@ struct live_saved_state {
 	int zram;			/* -1: none */
 	unsigned long long zram_bytes;	/* the disksize the run gave it */
 	char memcg[512];
+	char subtree[512];		/* "cgroup_subtree DIR memory": DIR */
+	char subtree_ctrl[32];		/* its controller word */
 	char tmpdir[LIVE_STATE_NR_TMPDIRS][256];
 	int nr_tmpdirs;
 	char setting[LIVE_MAX_SETTINGS][2][900];	/* path, original value */
@@ -246,6 +292,7 @@ struct live_saved_state {
 void live_state_note_tracefs(const char *dir);
 void live_state_note_zram(int dev, uint64_t bytes);
 void live_state_note_memcg(const char *path);
+void live_state_note_subtree(const char *dir);
 void live_state_note_tmpdir(int slot, const char *dir);
 void live_state_note_settings(const struct live_settings *st);
 int live_parse_state(const char *text, struct live_saved_state *s);

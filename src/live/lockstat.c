@@ -8,8 +8,17 @@
  * lock:contention_end around every slow-path wait (queued_spin_lock_slowpath(),
  * rwsem and mutex slow paths); perf pairs them per task and sums the wait
  * per caller, the first function of the call chain outside the locking
- * code.  Debian's perf has no BPF mode (perf lock contention -b), so:
+ * code.  Three ways, chosen in live_lockrec_start():
  *
+ *   perf lock contention -b -a    where perf was built with BPF (not
+ *                                 Debian 12's 6.1): the kernel sums
+ *   mmsim's own streaming count   otherwise (lockstream.c): bounded memory,
+ *                                 the waits summed while the run goes
+ *   perf record + perf lock -i    only with MMSIM_LIVE_LOCKS=perf-record:
+ *                                 a 60 s 16-worker reclaim run (23 M
+ *                                 contentions) gave no table this way
+ *
+ * The perf record way:
  *   mmsim (parent)                        perf
  *   spawn workloads, blocked on a pipe
  *   fork+exec perf record -e lock:contention_begin -e lock:contention_end
@@ -19,9 +28,9 @@
  *   SIGINT perf  ------------------------> writes DATA, exits
  *   perf lock contention -i DATA -E N ---> the table, parsed here
  *
- * Only the workload's own tasks (and what they fork) are recorded, not the
- * whole machine, because this host is shared; a wait inside kswapd or a
- * kworker on the workload's behalf is not counted.
+ * Only the workload's own tasks (and what they fork) are counted, not the
+ * whole machine (except in BPF mode), because this host is shared; a wait
+ * inside kswapd or a kworker on the workload's behalf is not counted.
  *
  * perf names a wait by its caller ("folio_lruvec_lock_irqsave+0x4e"); the
  * post's locks are the callers that take them: the lruvec lock
@@ -44,6 +53,11 @@
 #include <unistd.h>
 
 #include "live/live_internal.h"
+
+#define LIVE_PERF_REPORT_S 120	/* the most perf may take to print its table */
+
+static int live_wait_bounded(pid_t pid, int secs);
+static int live_perf_start(struct live_lockrec *lr, const pid_t *pids, int nr);
 
 /**
  * live_lock_class - which of the posts' locks a perf caller takes
@@ -168,8 +182,8 @@ int live_parse_perf_lock(const char *text, struct live_locks *l)
 	return header ? l->nr : -ENOENT;
 }
 
-/* Count the perf event file descriptors a process has open. */
-static int live_nr_perf_fds(pid_t pid)
+/* Count the file descriptors of @pid whose link names @what. */
+static int live_nr_fds_named(pid_t pid, const char *what)
 {
 	char dir[64], link[600], target[64];
 	struct dirent *de;
@@ -188,7 +202,7 @@ static int live_nr_perf_fds(pid_t pid)
 		if (n <= 0)
 			continue;
 		target[n] = '\0';
-		if (strstr(target, "perf_event"))
+		if (strstr(target, what))
 			nr++;
 	}
 	closedir(d);
@@ -257,28 +271,160 @@ bool live_on_path(const char *prog)
 }
 
 /**
- * live_lockrec_start - start `perf record` of the contention tracepoints
+ * live_perf_lock_has_bpf - whether this perf has `perf lock contention -b`
+ * @help: what `perf lock contention -h` printed
+ *
+ * Debian 12's perf 6.1 lists -b with "(not built-in because no
+ * BUILD_BPF_SKEL=1)", and refuses it.
+ */
+bool live_perf_lock_has_bpf(const char *help)
+{
+	return strstr(help, "--use-bpf") && !strstr(help, "not built-in");
+}
+
+static bool live_perf_bpf_available(void)
+{
+	static char text[16384];
+	char dir[] = "/tmp/mmsim-live-probe-XXXXXX", out[64];
+	char *argv[] = { "perf", "lock", "contention", "-h", NULL };
+	bool ok = false;
+	pid_t pid;
+
+	if (!mkdtemp(dir))
+		return false;
+	snprintf(out, sizeof(out), "%s/help", dir);
+	pid = live_exec_perf(argv, out);
+	while (pid > 0 && waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	if (live_read_file(out, text, sizeof(text)) > 0)
+		ok = live_perf_lock_has_bpf(text);
+	unlink(out);
+	rmdir(dir);
+	return ok;
+}
+
+/* The pids as perf takes them: "12,34". */
+static void live_pidlist(char *buf, size_t len, const pid_t *pids, int nr)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < nr && used + 16 < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%d",
+					 i ? "," : "", (int)pids[i]);
+}
+
+/*
+ * perf lock contention -b: the kernel sums the waits in BPF maps; perf
+ * prints the table when it gets SIGINT.  It traces every task (-a): its
+ * -p filter takes the threads that exist when it starts, and reclaim-tlb's
+ * stress-ng forks its workers afterwards.
+ */
+static int live_perf_bpf_start(struct live_lockrec *lr)
+{
+	struct timespec ts = { 0, 10 * 1000 * 1000 };
+	char out[700];
+
+	snprintf(out, sizeof(out), "%s/contention.out", lr->dir);
+	{
+		char *argv[] = { "perf", "lock", "contention", "-b", "-a",
+				 "-E", "64", NULL };
+
+		lr->pid = live_exec_perf(argv, out);
+	}
+	if (lr->pid < 0) {
+		snprintf(lr->why, sizeof(lr->why), "fork: %s", strerror(errno));
+		lr->pid = 0;
+		return -EAGAIN;
+	}
+	snprintf(lr->method, sizeof(lr->method), "perf lock contention -b -a "
+		 "(BPF, counted in the kernel; every task of the machine, "
+		 "kswapd's and kworkers' waits too)");
+	/* attached when its BPF links stop growing */
+	for (int i = 0, last = -1, same = 0; i < 1000; i++) {
+		int st, n;
+
+		if (waitpid(lr->pid, &st, WNOHANG) == lr->pid) {
+			lr->pid = 0;
+			live_first_line(out, lr->why, sizeof(lr->why));
+			return -EIO;
+		}
+		if (live_signal)
+			break;
+		n = live_nr_fds_named(lr->pid, "bpf");
+		same = n == last ? same + 1 : 0;
+		last = n;
+		if (n > 0 && same >= 10) {
+			lr->running = true;
+			return 0;
+		}
+		nanosleep(&ts, NULL);
+	}
+	kill(lr->pid, SIGKILL);
+	waitpid(lr->pid, NULL, 0);
+	lr->pid = 0;
+	snprintf(lr->why, sizeof(lr->why), live_signal ? "interrupted" :
+		 "perf lock contention -b did not attach within 10 s");
+	return live_signal ? -EINTR : -ETIMEDOUT;
+}
+
+/**
+ * live_lockrec_start - start counting the workload's lock waits
  * @lr: the recording; on failure, why it is unavailable
  * @pids: the workload processes (blocked until released)
  * @nr: how many
- * @tracefs_ok: tracefs is mounted (perf needs it to find the events)
+ * @tracefs_ok: tracefs is mounted (the tracepoints' ids are read there)
  *
- * Context: parent; sleeps until perf has opened its events (at most 10 s).
+ * The method: `perf lock contention -b` where perf has its BPF mode, else
+ * mmsim's own streaming count of the tracepoints (lockstream.c), whose
+ * memory and time stay bounded however many waits there are.
+ * MMSIM_LIVE_LOCKS=stream, perf-bpf or perf-record chooses one;
+ * perf-record is the former way (perf record, then perf lock contention
+ * -i), which a 23 M-contention run overwhelms.
+ *
+ * Context: parent; sleeps until the events are open (at most 10 s).
  * Return: 0, or a negative errno with @lr->why set.
  */
 int live_lockrec_start(struct live_lockrec *lr, const pid_t *pids, int nr,
 		       bool tracefs_ok)
 {
-	char pidlist[512] = "", out[700], data[700];
-	struct timespec ts = { 0, 10 * 1000 * 1000 };
-	size_t used = 0;
+	const char *want = getenv("MMSIM_LIVE_LOCKS");
+	bool record = want && !strcmp(want, "perf-record");
+	bool bpf = want && !strcmp(want, "perf-bpf");
+	bool stream = want && !strcmp(want, "stream");
 
 	memset(lr, 0, sizeof(*lr));
+	if (want && *want && !record && !bpf && !stream) {
+		snprintf(lr->why, sizeof(lr->why), "MMSIM_LIVE_LOCKS=%.40s: "
+			 "expected stream, perf-bpf or perf-record", want);
+		return -EINVAL;
+	}
 	if (!tracefs_ok) {
-		snprintf(lr->why, sizeof(lr->why), "perf lock needs tracefs, "
+		snprintf(lr->why, sizeof(lr->why), "lock waits need tracefs, "
 			 "which is unavailable");
 		return -ENOENT;
 	}
+	if (!stream && !record && live_on_path("perf") &&
+	    (bpf || live_perf_bpf_available()))
+		lr->method_id = LIVE_LOCKS_PERF_BPF;
+	else if (record)
+		lr->method_id = LIVE_LOCKS_PERF_RECORD;
+	else if (bpf) {
+		snprintf(lr->why, sizeof(lr->why), "MMSIM_LIVE_LOCKS=perf-bpf: "
+			 "perf is not installed");
+		return -ENOENT;
+	} else {
+		lr->method_id = LIVE_LOCKS_STREAM;
+		return live_lockstream_start(lr, pids, nr);
+	}
+	return live_perf_start(lr, pids, nr);
+}
+
+static int live_perf_start(struct live_lockrec *lr, const pid_t *pids, int nr)
+{
+	char pidlist[512] = "", out[700], data[700];
+	struct timespec ts = { 0, 10 * 1000 * 1000 };
+
 	if (!live_on_path("perf")) {
 		snprintf(lr->why, sizeof(lr->why), "perf is not installed "
 			 "(Debian: apt-get install linux-perf)");
@@ -291,9 +437,12 @@ int live_lockrec_start(struct live_lockrec *lr, const pid_t *pids, int nr,
 		return -errno;
 	}
 	live_state_note_tmpdir(LIVE_STATE_TMPDIR_PERF, lr->dir);
-	for (int i = 0; i < nr && used + 16 < sizeof(pidlist); i++)
-		used += (size_t)snprintf(pidlist + used, sizeof(pidlist) - used,
-					 "%s%d", i ? "," : "", (int)pids[i]);
+	if (lr->method_id == LIVE_LOCKS_PERF_BPF)
+		return live_perf_bpf_start(lr);
+	snprintf(lr->method, sizeof(lr->method), "perf record -e "
+		 "lock:contention_begin/end -g, then perf lock contention -i "
+		 "(unbounded: for small runs)");
+	live_pidlist(pidlist, sizeof(pidlist), pids, nr);
 	snprintf(data, sizeof(data), "%s/lock.data", lr->dir);
 	snprintf(out, sizeof(out), "%s/record.out", lr->dir);
 	{
@@ -327,7 +476,7 @@ int live_lockrec_start(struct live_lockrec *lr, const pid_t *pids, int nr,
 		}
 		if (live_signal)
 			break;	/* the caller sees live_signal and stops */
-		nr_fds = live_nr_perf_fds(lr->pid);
+		nr_fds = live_nr_fds_named(lr->pid, "perf_event");
 		same = nr_fds == last ? same + 1 : 0;
 		last = nr_fds;
 		if (nr_fds >= 2 * nr && same >= 10) {
@@ -361,24 +510,33 @@ void live_lockrec_stop(struct live_lockrec *lr, struct live_locks *l)
 	memset(l, 0, sizeof(*l));
 	if (!lr->running) {
 		snprintf(l->why, sizeof(l->why), "%s", lr->why[0] ? lr->why :
-			 "perf lock was not started");
+			 "lock waits were not counted");
 		live_lockrec_cleanup(lr);
 		return;
 	}
+	if (lr->method_id == LIVE_LOCKS_STREAM) {
+		live_lockstream_stop(lr, l);
+		return;
+	}
 	kill(lr->pid, SIGINT);
-	while (waitpid(lr->pid, &st, 0) < 0 && errno == EINTR)
-		;
+	/* BPF mode prints its table now; give it LIVE_PERF_REPORT_S */
+	st = live_wait_bounded(lr->pid, LIVE_PERF_REPORT_S);
 	lr->pid = 0;
 	lr->running = false;
 	snprintf(data, sizeof(data), "%s/lock.data", lr->dir);
 	snprintf(out, sizeof(out), "%s/contention.out", lr->dir);
-	{
+	if (lr->method_id == LIVE_LOCKS_PERF_RECORD) {
 		char *argv[] = { "perf", "lock", "contention", "-i", data,
 				 "-E", "64", NULL };
 		pid_t pid = live_exec_perf(argv, out);
 
-		while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
-			;
+		st = pid > 0 ? live_wait_bounded(pid, LIVE_PERF_REPORT_S) : -1;
+	}
+	if (st == -ETIMEDOUT) {
+		snprintf(l->why, sizeof(l->why), "perf lock contention printed "
+			 "no table within %d s", LIVE_PERF_REPORT_S);
+		live_lockrec_cleanup(lr);
+		return;
 	}
 	if (live_read_file(out, text, sizeof(text)) < 0 ||
 	    live_parse_perf_lock(text, l) < 0) {
@@ -388,8 +546,27 @@ void live_lockrec_stop(struct live_lockrec *lr, struct live_locks *l)
 				 "printed no table");
 	} else {
 		l->ok = true;
+		snprintf(l->method, sizeof(l->method), "%s", lr->method);
 	}
 	live_lockrec_cleanup(lr);
+}
+
+/* waitpid() for at most @secs, then SIGKILL; -ETIMEDOUT if it came to that. */
+static int live_wait_bounded(pid_t pid, int secs)
+{
+	struct timespec ts = { 0, 50 * 1000 * 1000 };
+	int st;
+
+	for (int i = 0; i < secs * 20; i++) {
+		pid_t r = waitpid(pid, &st, WNOHANG);
+
+		if (r == pid || (r < 0 && errno != EINTR))
+			return 0;
+		nanosleep(&ts, NULL);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	return -ETIMEDOUT;
 }
 
 /**
@@ -409,6 +586,8 @@ void live_lockrec_cleanup(struct live_lockrec *lr)
 		lr->pid = 0;
 	}
 	lr->running = false;
+	if (lr->ls)
+		live_lockstream_stop(lr, NULL);
 	if (!lr->dir[0])
 		return;
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {

@@ -19,11 +19,15 @@
  *   zram 1 268435456               /dev/zram1 of that disksize, made by
  *                                  the run (swapon)
  *   memcg /sys/fs/cgroup/...       the run's memory cgroup
+ *   cgroup_subtree DIR memory      the run wrote "+memory" to
+ *                                  DIR/cgroup.subtree_control (cgroup v2,
+ *                                  DIR the memcg's parent)
  *   tmpdir /tmp/mmsim-live-perf-X  perf's files (and stress-ng's)
  *   setting PATH VALUE             PATH held VALUE before the run
  *
- * Order of undo (live_state_recover()): processes in the memcg are killed
- * and the memcg removed; the zram device is swapped off and removed; the
+ * Order of undo (live_state_recover()): processes in the memcg are killed,
+ * "-memory" written back to the parent's subtree_control, the memcg
+ * removed; the zram device is swapped off and removed; the
  * settings are written back; tracefs is unmounted.
  *
  * The file is not trusted: root runs live mode, and whoever can write the
@@ -35,6 +39,8 @@
  *            comm is ours or "mmsim") started at the recorded time
  *   memcg    a directory on a cgroup file system named mmsim-live-PID,
  *            PID the state file's
+ *   cgroup_subtree  the word "memory", and DIR the directory of the
+ *            memcg line that was accepted (its parent), on cgroup2
  *   zram     a device whose disksize is the recorded one (or still 0),
  *            and not mounted
  *   setting  a file below the THP directory that live mode writes, by name
@@ -68,6 +74,7 @@ static struct {
 	int zram;			/* -1: none */
 	uint64_t zram_bytes;		/* its disksize */
 	char memcg[512];
+	char subtree[512];		/* the memcg's parent: "+memory" written */
 	char tmpdir[LIVE_STATE_NR_TMPDIRS][256];
 	const struct live_settings *st;	/* its changed entries are saved */
 	char sys_dir[512];		/* LIVE_THP_DIR below the sys root */
@@ -85,7 +92,8 @@ static void live_state_save(void)
 {
 	char path[512], tmp[600];
 	bool any = live_state.tracefs[0] || live_state.zram >= 0 ||
-		   live_state.memcg[0] || live_state.tmpdir[0][0] ||
+		   live_state.memcg[0] || live_state.subtree[0] ||
+		   live_state.tmpdir[0][0] ||
 		   live_state.tmpdir[1][0];
 	FILE *f;
 
@@ -111,6 +119,8 @@ static void live_state_save(void)
 			(unsigned long long)live_state.zram_bytes);
 	if (live_state.memcg[0])
 		fprintf(f, "memcg %s\n", live_state.memcg);
+	if (live_state.subtree[0])
+		fprintf(f, "cgroup_subtree %s memory\n", live_state.subtree);
 	for (int i = 0; i < LIVE_STATE_NR_TMPDIRS; i++)
 		if (live_state.tmpdir[i][0])
 			fprintf(f, "tmpdir %s\n", live_state.tmpdir[i]);
@@ -147,6 +157,17 @@ void live_state_note_zram(int dev, uint64_t bytes)
 void live_state_note_memcg(const char *path)
 {
 	snprintf(live_state.memcg, sizeof(live_state.memcg), "%s", path ? path : "");
+	live_state_save();
+}
+
+/**
+ * live_state_note_subtree - remember (or, NULL, forget) a subtree_control
+ * @dir: the cgroup v2 directory (the memcg's parent) in whose
+ *       cgroup.subtree_control the run is about to write "+memory"
+ */
+void live_state_note_subtree(const char *dir)
+{
+	snprintf(live_state.subtree, sizeof(live_state.subtree), "%s", dir ? dir : "");
 	live_state_save();
 }
 
@@ -296,6 +317,9 @@ int live_parse_state(const char *text, struct live_saved_state *s)
 			continue;
 		if (sscanf(buf, "memcg %511s", s->memcg) == 1)
 			continue;
+		if (sscanf(buf, "cgroup_subtree %511s %31s", s->subtree,
+			   s->subtree_ctrl) >= 1)
+			continue;
 		if (s->nr_tmpdirs < LIVE_STATE_NR_TMPDIRS &&
 		    sscanf(buf, "tmpdir %255s", s->tmpdir[s->nr_tmpdirs]) == 1) {
 			s->nr_tmpdirs++;
@@ -437,6 +461,24 @@ static bool live_state_memcg_ok(const char *path, int pid, char *real,
 	return true;
 }
 
+/*
+ * "cgroup_subtree @dir @ctrl": @ctrl is "memory" and @dir, on cgroup2, is
+ * the parent of the memcg line that was accepted (@memcg, resolved).
+ */
+static bool live_state_subtree_ok(const char *dir, const char *ctrl,
+				  const char *memcg)
+{
+	char rdir[PATH_MAX];
+	const char *slash = memcg ? strrchr(memcg, '/') : NULL;
+	size_t n;
+
+	if (strcmp(ctrl, "memory") || !slash || !realpath(dir, rdir) ||
+	    !live_fs_is(rdir, LIVE_CGROUP2_MAGIC))
+		return false;
+	n = strlen(rdir);
+	return (size_t)(slash - memcg) == n && !strncmp(memcg, rdir, n);
+}
+
 /* /dev/zram@dev with the disksize the run gave it (or none yet), unmounted. */
 static bool live_state_zram_ok(int dev, unsigned long long bytes)
 {
@@ -524,9 +566,27 @@ int live_state_recover(FILE *out, char *msg, size_t len)
 		struct live_memcg cg = { .created = true };
 
 		memcpy(cg.path, real, sizeof(cg.path));
+		if (s.subtree[0] && live_state_subtree_ok(s.subtree, s.subtree_ctrl,
+							  real)) {
+			snprintf(cg.parent, sizeof(cg.parent), "%s", s.subtree);
+			cg.enabled_memory = true;
+			nr++;
+		} else if (s.subtree[0]) {
+			live_state_refuse(out, path, "cgroup_subtree", s.subtree,
+					  "the memcg line's parent cgroup, and "
+					  "\"memory\"");
+		}
+		s.subtree[0] = '\0';
 		live_memcg_destroy(&cg);
+		if (cg.subtree_err)
+			fprintf(out, "mmsim: warning: could not write -memory to "
+				"%s/cgroup.subtree_control: %s\n", cg.parent,
+				strerror(cg.subtree_err));
 		nr++;
 	}
+	if (s.subtree[0])
+		live_state_refuse(out, path, "cgroup_subtree", s.subtree,
+				  "the memcg line's parent cgroup, and \"memory\"");
 	if (s.zram >= 0 && !live_state_zram_ok(s.zram, s.zram_bytes)) {
 		char dev[32];
 

@@ -194,6 +194,7 @@ static int rt_check(const struct sim_run_config *cfg, bool apply, char *err, siz
 	struct live_counters *mi = calloc(1, sizeof(*mi));
 	uint64_t swap_kb = 0;
 	char dir[512];
+	bool enable;
 	int version;
 
 	if (!mi)
@@ -225,7 +226,8 @@ static int rt_check(const struct sim_run_config *cfg, bool apply, char *err, siz
 			 "--set worker_kind=threads");
 		return -ENOENT;
 	}
-	return live_memcg_find_parent(dir, sizeof(dir), &version, err, errlen);
+	return live_memcg_find_parent(dir, sizeof(dir), &version, &enable, err,
+				      errlen);
 }
 
 struct rt_clock {
@@ -371,6 +373,9 @@ static enum live_stop rt_run(struct live_run *r)
 	live_note(r->res, "memory cgroup v%d %s, limit %llu MiB (removed at "
 		  "exit)", r->memcg.version, r->memcg.path,
 		  (unsigned long long)(live_param(r, "memcg_limit") >> 20));
+	if (r->memcg.enabled_memory)
+		live_note(r->res, "\"memory\" enabled in %s/cgroup.subtree_control "
+			  "for the run (disabled at exit)", r->memcg.parent);
 	if (dir[0])
 		rt_rmdir(dir);
 	live_shm_unmap(shm);
