@@ -67,6 +67,9 @@ void sim_print_locks(struct sim_out *o, const struct sim_report *r);
 void sim_print_lock_stat(struct sim_out *o, const struct sim_report *r);
 void sim_print_interrupts(struct sim_out *o, const struct sim_report *r);
 void sim_print_vmstat(struct sim_out *o, const struct sim_report *r);
+/* --report functions: CPU time by modelled function, one table per variant (output_functions.c). */
+void sim_print_functions(struct sim_out *o, const struct sim_report *r);
+struct json_t *sim_functions_json(const struct sim_functions *f);
 /* The lockdep class name of the model's lock class @name. */
 const char *sim_lock_kernel_name(const char *name);
 /* Counters that are non-zero in some variant, in enum order. */

@@ -111,6 +111,32 @@ struct sim_lock_result {
 	struct sim_lock_side side[2];		/* [0] spinlock or rwsem:W, [1] rwsem:R */
 };
 
+/*
+ * --report functions: virtual CPU time by modelled kernel function, as
+ * `perf report --children` shows it (src/engine/funcprof.c).
+ * Invariant: the rows' self_ps sum to cpu_ps (when nr_left_out == 0);
+ * self_ps <= children_ps.
+ */
+#define SIM_MAX_FUNCTIONS	64
+#define SIM_FUNCTION_NAME	48
+
+struct sim_function_row {
+	char name[SIM_FUNCTION_NAME];	/* the span's; a lock wait: the lock class */
+	bool lock_wait;			/* spinning for that lock ("spin: " in the table) */
+	uint64_t calls;			/* spans begun */
+	uint64_t self_ps;		/* in it, not in a function it called */
+	uint64_t children_ps;		/* in it and in what it called, once per stack */
+};
+
+struct sim_functions {
+	struct sim_function_row rows[SIM_MAX_FUNCTIONS];	/* by children_ps, largest first */
+	int nr;				/* 0: not asked for */
+	int nr_left_out;		/* rows past SIM_MAX_FUNCTIONS, the smallest */
+	uint64_t cpu_ps;		/* all vCPUs' busy time, spinning included */
+	uint64_t spin_ps;		/* of it, spinning */
+	uint64_t dropped;		/* spans that ended out of order, not counted */
+};
+
 struct sim_variant_result {
 	const char *name;
 	double metrics[SIM_MAX_METRICS];	/* by the scenario's metric index */
@@ -123,6 +149,7 @@ struct sim_variant_result {
 	int nr_cpus;				/* vCPUs of the run */
 	uint32_t irq_tlb[SIM_MAX_CPUS];		/* TLB shootdowns per CPU (/proc/interrupts) */
 	uint32_t irq_call[SIM_MAX_CPUS];	/* function-call interrupts per CPU (CAL) */
+	struct sim_functions functions;		/* --report functions */
 };
 
 struct mm_variant;

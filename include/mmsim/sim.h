@@ -127,6 +127,8 @@ struct sim_task {
 	bool preemptible;		/* sim_preemptible(): may be pulled if preempted */
 	uint64_t nr_migrations;		/* se.nr_migrations */
 	sim_time_t last_ran;		/* se.exec_start: when it last left a CPU (task_hot()) */
+	sim_time_t oncpu_since;		/* when it last came on its CPU (valid while curr) */
+	sim_time_t sum_exec_ps;		/* se.sum_exec_runtime: CPU time before oncpu_since */
 	struct sim_task *waiter;	/* a task in sim_waitpid() on this one */
 };
 
@@ -170,8 +172,8 @@ struct sim_vcpu {
 	uint64_t loaded_tlb_gen;	/* the tlb_gen of loaded_mm this CPU has flushed to */
 	void *percpu;			/* the model's per-CPU data */
 	sim_time_t stores_done;		/* when the store buffer's RFOs complete */
-	sim_time_t busy_ps;		/* time spent running tasks or irqs */
-	sim_time_t spin_ps;		/* time spent spinning */
+	sim_time_t busy_ps;		/* time running tasks or irqs, spinning included */
+	sim_time_t spin_ps;		/* of busy_ps, time spent spinning */
 	uint64_t nr_switches;		/* context switches on this vCPU */
 	sim_time_t idle_stamp;		/* rq->idle_stamp: when it last went idle */
 	/* the periodic balancer, per sched domain level (SIM_SD_*) */

@@ -42,7 +42,9 @@
 
 struct sim_out;
 
-extern bool sim_trace_enabled;		/* recording; false: hooks do nothing */
+/* the hooks are on: recording a trace, or --report functions (funcprof.h) */
+extern bool sim_trace_enabled;
+void sim_trace_hooks_update(void);
 
 void sim_trace_begin_slow(const char *cat, const char *prefix,
 			  const char *name, const void *key);

@@ -90,6 +90,9 @@ struct cli;
 	  "stop recording the trace after N events; default 1000000")         \
 	X(VMSTAT, "--vmstat", NULL, CLI_RUN | CLI_REPRO,                         \
 	  "also print each variant's vmstat counters as /proc/vmstat does")    \
+	X(REPORT, "--report", "functions", CLI_RUN | CLI_REPRO,                 \
+	  "also print each variant's virtual CPU time by modelled kernel "     \
+	  "function, self and children, as perf report --children")            \
 	X(LOCKS_FORMAT, "--locks-format", "perf|lock_stat", CLI_RUN | CLI_REPRO, \
 	  "the lock table as perf lock contention prints it (default: "       \
 	  "contended locks by total wait) or as /proc/lock_stat (every lock taken)")
@@ -189,6 +192,7 @@ struct cli_args {
 	uint64_t trace_limit;			/* events */
 	int locks_format;			/* enum sim_locks_format */
 	bool vmstat;				/* --vmstat */
+	bool report_functions;			/* --report functions */
 };
 
 /* The invocation: the registry and the streams. */
@@ -211,6 +215,7 @@ struct cli_prep {
 	int idx[SIM_MAX_VARIANTS];	/* the variants to run, by index */
 	int nr;
 	struct sim_variant_result *res;	/* nr results, in idx order */
+	bool functions;			/* --report functions: res[].functions gathered */
 	bool ran;			/* res filled by the process pool */
 	/* The host's cost of its variant runs (the "host time" line): */
 	double cpu_s;			/* CPU seconds, summed over their processes */
@@ -359,6 +364,9 @@ uint64_t cli_default_jobs(const struct cli_args *a, bool sweep);
 int cli_prepare(struct cli *c, const struct scenario_ops *s,
 		const struct cli_args *a, struct cli_prep *p);
 void cli_prep_release(struct cli_prep *p);
+/* Run variant @v of @p with @cfg into @res, with its --report functions; 0 or the run's error. */
+int cli_run_variant(const struct cli_prep *p, const struct sim_run_config *cfg, int v,
+		    struct sim_variant_result *res, char *err, size_t len);
 int cli_run_pool(struct cli *c, struct cli_prep *prep, int nr_prep,
 		 uint64_t jobs, const char *what);
 

@@ -244,6 +244,11 @@ int cli_parse_args(struct cli *c, int argc, char **argv, unsigned cmd,
 		case CLI_OPT_VMSTAT:
 			a->vmstat = true;
 			break;
+		case CLI_OPT_REPORT:
+			if (strcmp(val, "functions"))
+				return cli_fail(c, "--report %s: expected functions", val);
+			a->report_functions = true;
+			break;
 		case CLI_OPT_LOCKS_FORMAT:
 			if (!strcmp(val, "perf"))
 				a->locks_format = SIM_LOCKS_PERF;

@@ -77,7 +77,7 @@ static void cli_job_child(struct cli_job *j, int wfd)
 
 	memset(&msg, 0, sizeof(msg));
 	msg.res.name = s->variants[j->p->idx[j->v]].name;
-	msg.rc = s->run(&j->p->cfg, j->p->idx[j->v], &msg.res, msg.err, sizeof(msg.err));
+	msg.rc = cli_run_variant(j->p, &j->p->cfg, j->v, &msg.res, msg.err, sizeof(msg.err));
 	msg.cpu_s = cli_host_cpu_seconds();
 	_exit(write(wfd, &msg, sizeof(msg)) == (ssize_t)sizeof(msg) ? 0 : 1);
 }

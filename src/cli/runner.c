@@ -24,6 +24,7 @@
 #include "cli/cli_impl.h"
 #include "mm/access.h"
 #include "mm/mm.h"
+#include "mmsim/funcprof.h"
 #include "mmsim/output.h"
 #include "mmsim/profile.h"
 #include "mmsim/trace.h"
@@ -365,7 +366,37 @@ int cli_prepare(struct cli *c, const struct scenario_ops *s,
 	p->res = calloc((size_t)p->nr, sizeof(*p->res));
 	if (!p->res)
 		return cli_fail(c, "out of memory") - 1;
+	p->functions = a->report_functions;
 	return 0;
+}
+
+/**
+ * cli_run_variant() - run one variant, gathering its --report functions
+ * @p: the scenario's configuration (p->functions: gather)
+ * @cfg: the run's configuration (p->cfg, or a copy of it)
+ * @v: the variant, an index into p->idx
+ * @res: its result
+ * @err: the run's error
+ * @len: size of @err
+ *
+ * Return: 0, or non-zero with @err set.
+ */
+int cli_run_variant(const struct cli_prep *p, const struct sim_run_config *cfg, int v,
+		    struct sim_variant_result *res, char *err, size_t len)
+{
+	int rc;
+
+	if (p->functions)
+		sim_funcprof_start();
+	rc = p->s->run(cfg, p->idx[v], res, err, len);
+	if (p->functions) {
+		sim_funcprof_stop();
+		if (!rc && sim_funcprof_collect(&res->functions)) {
+			snprintf(err, len, "out of memory");
+			rc = -1;
+		}
+	}
+	return rc;
 }
 
 void cli_prep_release(struct cli_prep *p)
@@ -468,7 +499,7 @@ static int cli_run_scenario(struct cli *c, struct cli_prep *p,
 		res[i].name = s->variants[idx[i]].name;
 		if (a->trace)
 			sim_trace_start(a->trace_limit);
-		if (s->run(&cfg, idx[i], &res[i], err, sizeof(err))) {
+		if (cli_run_variant(p, &cfg, i, &res[i], err, sizeof(err))) {
 			sim_trace_stop();
 			cli_progress_end();
 			cli_fail(c, "%s, variant %s: %s", s->name, res[i].name,
@@ -524,8 +555,11 @@ static int cli_run_scenario(struct cli *c, struct cli_prep *p,
 			sim_print_interrupts(&k->text, &rep);
 			if (a->vmstat)
 				sim_print_vmstat(&k->text, &rep);
-			cli_print_host_time(&k->text, &rep);
 		}
+		if (a->report_functions)
+			sim_print_functions(&k->text, &rep);
+		if (!a->quiet)
+			cli_print_host_time(&k->text, &rep);
 		if (reproduce)
 			sim_out_printf(&k->text, "\n");
 	}
@@ -664,11 +698,11 @@ int cli_run_all(struct cli *c, const struct scenario_ops **scn,
 
 	/* --seeds N: N configurations of each scenario, seeds SEED.. SEED+N-1 */
 	nr_seeds = (int)a->seeds;
-	if (nr_seeds > 1 && a->trace) {
+	if (nr_seeds > 1 && (a->trace || a->report_functions)) {
 		sim_outfile_abort(&json_f);
 		sim_outfile_abort(&csv_f);
-		return cli_fail(c, "--trace with --seeds %d: expected one seed (--seeds 1)",
-				nr_seeds);
+		return cli_fail(c, "%s with --seeds %d: expected one seed (--seeds 1)",
+				a->trace ? "--trace" : "--report functions", nr_seeds);
 	}
 	prep = calloc((size_t)nr_scn * (size_t)nr_seeds, sizeof(*prep));
 	if (!prep)

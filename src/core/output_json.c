@@ -77,6 +77,11 @@ static json_t *variant_json(const struct scenario_ops *s,
 		json_array_append_new(lj, one);
 	}
 	json_object_set_new(vj, "locks", lj);
+	if (res->functions.nr) {
+		json_object_set_new(vj, "cpu_time_s", jreal((double)res->functions.cpu_ps / 1e12));
+		json_object_set_new(vj, "spinning_s", jreal((double)res->functions.spin_ps / 1e12));
+		json_object_set_new(vj, "functions", sim_functions_json(&res->functions));
+	}
 	return vj;
 }
 

@@ -20,6 +20,7 @@
 
 #include "engine/ctx/ctx.h"
 #include "engine/engine.h"
+#include "mmsim/funcprof.h"
 #include "mmsim/hw.h"
 #include "mmsim/profile.h"
 
@@ -230,7 +231,11 @@ int sim_engine_run(struct sim_engine *e, char *report, size_t len)
 	sim_machine_set_current(&e->machine);
 	sim_smt_scale_q10 = e->smt_scale_q10;
 	e->running = NULL;
+	if (sim_funcprof_active)
+		sim_funcprof_run_begin(e);
 	sim_sched_start(e);
+	if (sim_funcprof_active)
+		sim_funcprof_run_end(e);
 	if (e->nr_live > 0) {
 		if (report && len)
 			deadlock_report(e, report, len);

@@ -219,6 +219,24 @@ static inline void finish_task_switch(void)
 	}
 }
 
+/*
+ * CPU time.  A task's runs from when it comes on its vCPU (the switch's
+ * cost included: the incoming task pays it) to when it leaves it,
+ * spinning included (update_curr(): se.sum_exec_runtime); a vCPU's
+ * busy_ps is the sum of its tasks' and of the interrupts it takes while
+ * idle.  Nothing in the model reads them; --report functions does.
+ */
+static inline void task_oncpu(struct sim_vcpu *v, struct sim_task *t)
+{
+	t->oncpu_since = v->now;
+}
+
+static inline void task_offcpu(struct sim_vcpu *v, struct sim_task *t)
+{
+	t->sum_exec_ps += v->now - t->oncpu_since;
+	v->busy_ps += v->now - t->oncpu_since;
+}
+
 /* Make @t the vCPU's running task, paying for the switch. */
 void sim_vcpu_switch_to(struct sim_engine *e, struct sim_vcpu *v, struct sim_task *t)
 {
@@ -228,6 +246,7 @@ void sim_vcpu_switch_to(struct sim_engine *e, struct sim_vcpu *v, struct sim_tas
 	t->no_pull = false;
 	if (t->ready_at > v->now)
 		v->now = t->ready_at;
+	task_oncpu(v, t);
 	v->now += e->ctxsw_ps;
 	v->nr_switches++;
 	e->counters[SIM_SIM_CONTEXT_SWITCHES]++;
@@ -264,6 +283,7 @@ static void vcpu_run_timers(struct sim_engine *e, struct sim_vcpu *v)
 static void vcpu_handle_irqs(struct sim_engine *e, struct sim_vcpu *v)
 {
 	struct sim_vcpu *saved = sim_vcpu_current;
+	sim_time_t start = v->now;
 
 	if (!v->csd_head || v->csd_head->arrival > v->now)
 		return;
@@ -283,6 +303,8 @@ static void vcpu_handle_irqs(struct sim_engine *e, struct sim_vcpu *v)
 			v->csd_tail = NULL;
 		sim_ipi_run_csd(csd);
 	}
+	if (!v->curr)
+		v->busy_ps += v->now - start;	/* an idle CPU's interrupt; a task's is its own */
 	v->irq_disabled--;
 	v->in_irq--;
 	sim_vcpu_current = saved;
@@ -418,6 +440,7 @@ void sim_sync(void)
 			self->ready_at = v->now;	/* a CPU that pulls it starts here */
 			self->last_ran = v->now;
 			self->no_pull = !self->preemptible;
+			task_offcpu(v, self);
 			rq_push(e, v, self);
 			sim_vcpu_switch_to(e, v, rq_pop(e, v));
 			heap_update(e, v, v->now);
@@ -455,6 +478,7 @@ static void task_stop(struct sim_engine *e, struct sim_vcpu *v, int dying)
 	struct sim_task *next = rq_pop(e, v);
 
 	v->curr->last_ran = v->now;
+	task_offcpu(v, v->curr);
 
 	if (next) {
 		sim_vcpu_switch_to(e, v, next);
@@ -690,6 +714,7 @@ struct sim_task *sim_task_create(struct sim_engine *e, int cpu,
 		v->curr = t;
 		if (t->ready_at > v->now)
 			v->now = t->ready_at;	/* idle until then */
+		task_oncpu(v, t);
 		v->slice_end = v->now + vcpu_tick_phase(e, v);
 		sim_vcpu_requeue(e, v);
 	} else {

@@ -48,6 +48,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mmsim/funcprof.h"
 #include "mmsim/output.h"
 #include "mmsim/trace.h"
 
@@ -122,6 +123,17 @@ static struct {
 	uint32_t nr_counters;
 } tr;
 
+/**
+ * sim_trace_hooks_update() - turn the hooks on while the trace or the report needs them
+ *
+ * The span hooks feed both the trace (when recording) and --report
+ * functions (src/engine/funcprof.c); sim_trace_enabled is their one flag.
+ */
+void sim_trace_hooks_update(void)
+{
+	sim_trace_enabled = tr.active || sim_funcprof_active;
+}
+
 static uint32_t fnv1a(const char *s)
 {
 	uint32_t h = 2166136261u;
@@ -165,7 +177,8 @@ static uint32_t trace_intern(const char *prefix, const char *name)
 
 static void trace_limit_reached(void)
 {
-	sim_trace_enabled = false;
+	tr.active = false;
+	sim_trace_hooks_update();
 	tr.truncated = true;
 	tr.stopped_at = sim_vcpu_current ? sim_vcpu_current->now : 0;
 }
@@ -227,6 +240,8 @@ void sim_trace_begin_slow(const char *cat, const char *prefix,
 	struct trace_stack *st;
 	struct trace_open *o;
 
+	if (sim_funcprof_active)
+		sim_funcprof_begin(prefix, name, key);
 	if (!v || !tr.active)
 		return;
 	st = tr.stacks[v->id];
@@ -401,6 +416,8 @@ void sim_trace_end_slow(const void *key)
 	struct trace_open *o;
 	int i;
 
+	if (sim_funcprof_active)
+		sim_funcprof_end(key);
 	if (!v || !tr.active)
 		return;
 	st = tr.stacks[v->id];
@@ -447,7 +464,7 @@ int sim_trace_start(uint64_t limit)
 	sim_trace_release();
 	tr.limit = limit;
 	tr.active = true;
-	sim_trace_enabled = true;
+	sim_trace_hooks_update();
 	return 0;
 }
 
@@ -460,8 +477,8 @@ void sim_trace_stop(void)
 {
 	int i;
 
-	sim_trace_enabled = false;
 	tr.active = false;
+	sim_trace_hooks_update();
 	for (i = 0; i < SIM_MAX_CPUS; i++)
 		if (tr.stacks[i])
 			tr.stacks[i]->depth = tr.stacks[i]->overflow = 0;
@@ -666,7 +683,6 @@ void sim_trace_release(void)
 {
 	int i;
 
-	sim_trace_enabled = false;
 	for (i = 0; i < SIM_MAX_CPUS; i++) {
 		free(tr.stacks[i]);
 		tr.stacks[i] = NULL;
@@ -674,4 +690,5 @@ void sim_trace_release(void)
 	free(tr.ev);
 	free(tr.names);
 	memset(&tr, 0, sizeof(tr));
+	sim_trace_hooks_update();
 }

@@ -413,6 +413,8 @@ typedef void (*move_fn_t)(struct lruvec *lruvec, struct folio *folio);
 
 static void lru_add(struct lruvec *lruvec, struct folio *folio)
 {
+	SIM_TRACE_SCOPE("mm", "lru_add");
+
 	/* MGLRU: PG_active (a fault's mark) is lru_gen_add_folio()'s to read */
 	if (!sim_mm->lru_gen_enabled)
 		folio_clear(folio, PG_active);	/* __folio_clear_active() unless workingset */
@@ -456,6 +458,7 @@ static void folio_batch_move_lru(struct folio_batch *percpu, move_fn_t move_fn)
 	struct lruvec *lruvec = NULL;
 	unsigned long flags = 0;
 	unsigned int i;
+	SIM_TRACE_SCOPE("mm", "folio_batch_move_lru");
 
 	/*
 	 * The kernel drains the per-CPU batch in place under its local_lock;
@@ -538,6 +541,7 @@ static void folio_batch_add_and_move(struct folio_batch *fbatch, struct folio *f
 void folio_add_lru(struct folio *folio)
 {
 	struct cpu_fbatches *fb = &sim_mm->fbatches[smp_processor_id()];
+	SIM_TRACE_SCOPE("mm", "folio_add_lru");
 
 	SIM_BUG_ON_FOLIO(folio_test_lru(folio), folio);
 	if (!folio_test(folio, PG_file))
@@ -653,6 +657,7 @@ void folios_put_refs(struct folio_batch *folios, unsigned int *refs)
 	struct lruvec *lruvec = NULL;
 	unsigned long flags = 0;
 	unsigned int i, j;
+	SIM_TRACE_SCOPE("mm", "folios_put_refs");
 
 	count_event(SIM_SIM_FOLIOS_PUT_REFS_CALLS);
 	for (i = 0, j = 0; i < folios->nr; i++) {

@@ -34,6 +34,7 @@ void deferred_split_folio(struct folio *folio, bool partially_mapped)
 {
 	struct list_lru_one *l;
 	unsigned long flags;
+	SIM_TRACE_SCOPE("mm", "deferred_split_folio");
 
 	if (folio_order(folio) <= 1)
 		return;
@@ -86,6 +87,7 @@ bool folio_unqueue_deferred_split_raw(struct folio *folio)
 	struct list_lru_one *l;
 	unsigned long flags;
 	bool unqueued;
+	SIM_TRACE_SCOPE("mm", "__folio_unqueue_deferred_split");
 
 	l = list_lru_lock_irqsave(&sim_mm->deferred_split_lru, folio->nid, folio->memcg, &flags);
 	unqueued = deferred_split_del_locked(l, folio);

@@ -153,6 +153,7 @@ retry:
  */
 int mem_cgroup_charge(struct folio *folio, struct mem_cgroup *memcg)
 {
+	SIM_TRACE_SCOPE("mm", "__mem_cgroup_charge");
 	int ret = try_charge_memcg(memcg, (unsigned int)folio_nr_pages(folio));
 
 	if (ret)
@@ -173,6 +174,7 @@ void mem_cgroup_uncharge_folios(struct folio_batch *folios)
 	struct mem_cgroup *memcg = NULL;
 	long nr_memory = 0;
 	unsigned int i;
+	SIM_TRACE_SCOPE("mm", "__mem_cgroup_uncharge_folios");
 
 	for (i = 0; i < folios->nr; i++) {
 		struct folio *f = folios->folios[i];

@@ -69,6 +69,8 @@ static bool pte_range_none(struct vm_area_struct *vma, uint64_t addr, long nr)
 /* folio_zero_user(): clear the folio, within the node's bandwidth. */
 void folio_zero_user(struct folio *folio)
 {
+	SIM_TRACE_SCOPE("mm", "folio_zero_user");
+
 	mem_write_bandwidth(folio->nid, (uint64_t)folio_nr_pages(folio) << PAGE_SHIFT,
 			    sim_mm->prof->mem_zero_gbps);
 	folio->data = FOLIO_DATA_ZERO;
@@ -140,8 +142,10 @@ static int do_anonymous_page(struct vm_area_struct *vma, uint64_t addr, unsigned
 	uint64_t start;
 	long i, nr;
 	pte_t *pte;
-	int ret = vmf_anon_prepare(vma, flags);
+	int ret;
+	SIM_TRACE_SCOPE("mm", "do_anonymous_page");
 
+	ret = vmf_anon_prepare(vma, flags);
 	if (ret)
 		return ret;
 	folio = alloc_anon_folio(vma, addr);
@@ -892,6 +896,7 @@ static uint64_t zap_pte_range(struct mmu_gather *tlb, struct vm_area_struct *vma
 {
 	struct spinlock *ptl = pte_lockptr(vma, addr);
 	pte_t dirty = 0;
+	SIM_TRACE_SCOPE("mm", "zap_pte_range");
 
 	spin_lock(ptl);
 	while (addr < end) {
@@ -991,6 +996,7 @@ static void zap_huge_pmd(struct mmu_gather *tlb, struct vm_area_struct *vma, uin
 void unmap_vmas(struct mmu_gather *tlb, struct vm_area_struct *vma)
 {
 	uint64_t addr = vma->vm_start;
+	SIM_TRACE_SCOPE("mm", "unmap_vmas");
 
 	while (addr < vma->vm_end) {
 		uint64_t next = (addr & ~(PMD_SIZE - 1)) + PMD_SIZE;

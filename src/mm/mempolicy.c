@@ -78,6 +78,7 @@ struct folio *vma_alloc_folio(int order, struct vm_area_struct *vma, uint64_t ad
 {
 	const struct mempolicy *pol = vma->vm_policy;
 	uint64_t ilx = 0;
+	SIM_TRACE_SCOPE("mm", "vma_alloc_folio_noprof");
 
 	/* shmem_get_policy(): a tmpfs mapping's policy is its file's, biased by i_ino */
 	if (vma->vm_file && vma->vm_file->kind == SIM_FILE_TMPFS && vma->vm_file->has_policy) {

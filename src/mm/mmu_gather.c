@@ -52,6 +52,7 @@ static void free_pages_and_swap_cache(struct mmu_gather *tlb, unsigned int first
 	struct folio_batch fb;
 	unsigned int brefs[FOLIO_BATCH_SIZE];
 	unsigned int i;
+	SIM_TRACE_SCOPE("mm", "free_pages_and_swap_cache");
 
 	lru_add_drain();
 	folio_batch_init(&fb);
@@ -107,6 +108,8 @@ void tlb_flush_mmu(struct mmu_gather *tlb)
 
 void tlb_finish_mmu(struct mmu_gather *tlb)
 {
+	SIM_TRACE_SCOPE("mm", "tlb_finish_mmu");
+
 	tlb_flush_mmu(tlb);
 	list_del_init(&tlb->node);
 	free(tlb->folios);

@@ -649,6 +649,7 @@ struct folio *folio_alloc_node(int order, int nid)
 	struct zone *zone = &sim_mm->zones[nid];
 	struct folio *f = NULL;
 	unsigned long flags;
+	SIM_TRACE_SCOPE("mm", "get_page_from_freelist");
 
 	zone_check_below_high(zone);
 	if (pcp_allowed_order(order)) {
@@ -788,6 +789,7 @@ void free_unref_folios(struct folio_batch *folios)
 	struct zone *locked = NULL;
 	unsigned long flags = 0;
 	unsigned int i;
+	SIM_TRACE_SCOPE("mm", "free_unref_folios");
 
 	for (i = 0; i < folios->nr; i++) {
 		struct folio *f = folios->folios[i];

@@ -132,6 +132,7 @@ void flush_tlb_mm_range(struct mm_struct *mm, uint64_t start, uint64_t end, bool
 	};
 	int cpu = smp_processor_id();
 	struct cpumask others = mm->cpumask;
+	SIM_TRACE_SCOPE("mm", "flush_tlb_mm_range");
 
 	if (end != TLB_FLUSH_ALL &&
 	    ((end - start) >> PAGE_SHIFT) > sim_mm->prof->tlb_single_page_flush_ceiling) {
