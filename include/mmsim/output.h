@@ -139,8 +139,7 @@ struct sim_outfile {
 	bool direct;			/* a device or FIFO, written in place */
 };
 
-/* How long a FIFO named for output or input may wait for its other end. */
-#define SIM_FIFO_WAIT_MS 10000
+
 
 int sim_outfile_open(struct sim_outfile *f, const char *opt, const char *path,
 		     FILE *stdout_fp, char *err, size_t len);

@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "mmsim/input.h"
 #include "mmsim/output.h"
 
 /* ---- result files ------------------------------------------------------- */
@@ -160,7 +161,8 @@ static char *outfile_follow(const char *path)
  * A path that exists and is not a regular file (a character or block
  * device, a FIFO, a socket) is written directly, never replaced: /dev/null
  * takes the text, /dev/full fails at commit.  A FIFO is opened without
- * blocking, waiting up to SIM_FIFO_WAIT_MS for a reader.
+ * blocking, waiting for a reader as long as an input waits for a writer
+ * (SIM_INPUT_IDLE_MS).
  */
 static int outfile_open_direct(struct sim_outfile *f, const char *opt,
 			       const char *path, const struct stat *st,
@@ -172,14 +174,14 @@ static int outfile_open_direct(struct sim_outfile *f, const char *opt,
 	if (S_ISFIFO(st->st_mode)) {
 		for (int ms = 0;; ms += 10) {
 			fd = open(path, flags | O_NONBLOCK);
-			if (fd >= 0 || errno != ENXIO || ms >= SIM_FIFO_WAIT_MS)
+			if (fd >= 0 || errno != ENXIO || ms >= SIM_INPUT_IDLE_MS)
 				break;
 			nanosleep(&tick, NULL);
 		}
 		if (fd < 0 && errno == ENXIO) {
 			snprintf(err, len, "%s %s: a FIFO with no reader after %d s: "
 				 "expected a reader on it, or a file path", opt,
-				 path, SIM_FIFO_WAIT_MS / 1000);
+				 path, SIM_INPUT_IDLE_MS / 1000);
 			return -1;
 		}
 		if (fd >= 0)
@@ -243,6 +245,56 @@ static int outfile_check_name(const char *opt, const char *path,
 	return 0;
 }
 
+/* What an output path names, by the rules of sim_outfile_open(). */
+enum outfile_kind {
+	OUTFILE_STDOUT,		/* "-" */
+	OUTFILE_DIRECT,		/* an existing device, FIFO or socket */
+	OUTFILE_REGULAR,	/* missing or a regular file: links followed */
+};
+
+/*
+ * Classify @path: refuse an empty path, a directory, a path that cannot be
+ * looked up or followed, and a name too long for its file system.  For
+ * OUTFILE_DIRECT @st is the node's; for OUTFILE_REGULAR *@target is the
+ * path the links end at (malloc'd).  Return: the kind, or -1 with @err.
+ */
+static int outfile_classify(const char *opt, const char *path, struct stat *st,
+			    char **target, char *err, size_t len)
+{
+	*target = NULL;
+	if (!strcmp(path, "-"))
+		return OUTFILE_STDOUT;
+	if (!*path) {
+		snprintf(err, len, "%s: an empty path: expected a file path", opt);
+		return -1;
+	}
+	if (!stat(path, st)) {
+		if (S_ISDIR(st->st_mode)) {
+			snprintf(err, len, "%s %s: expected a file path, not a directory",
+				 opt, path);
+			return -1;
+		}
+		if (!S_ISREG(st->st_mode))
+			return OUTFILE_DIRECT;
+	} else if (errno != ENOENT) {
+		snprintf(err, len, "%s %s: cannot use it (%s): expected a path in a "
+			 "writable directory", opt, path, strerror(errno));
+		return -1;
+	}
+	*target = outfile_follow(path);
+	if (!*target) {
+		snprintf(err, len, "%s %s: cannot follow it (%s): expected a path in "
+			 "a writable directory", opt, path, strerror(errno));
+		return -1;
+	}
+	if (outfile_check_name(opt, path, *target, err, len)) {
+		free(*target);
+		*target = NULL;
+		return -1;
+	}
+	return OUTFILE_REGULAR;
+}
+
 /**
  * sim_outfile_open() - start a result file
  * @f: the file to set up
@@ -277,40 +329,18 @@ int sim_outfile_open(struct sim_outfile *f, const char *opt, const char *path,
 	const char *slash;
 	struct stat st;
 	size_t n;
-	int fd;
+	int fd, kind;
 
 	memset(f, 0, sizeof(*f));
-	if (!strcmp(path, "-")) {
+	kind = outfile_classify(opt, path, &st, &target, err, len);
+	if (kind < 0)
+		return -1;
+	if (kind == OUTFILE_STDOUT) {
 		f->fp = stdout_fp;
 		return 0;
 	}
-	if (!*path) {
-		snprintf(err, len, "%s: an empty path: expected a file path", opt);
-		return -1;
-	}
-	if (!stat(path, &st)) {
-		if (S_ISDIR(st.st_mode)) {
-			snprintf(err, len, "%s %s: expected a file path, not a directory",
-				 opt, path);
-			return -1;
-		}
-		if (!S_ISREG(st.st_mode))
-			return outfile_open_direct(f, opt, path, &st, err, len);
-	} else if (errno != ENOENT) {
-		snprintf(err, len, "%s %s: cannot use it (%s): expected a path in a "
-			 "writable directory", opt, path, strerror(errno));
-		return -1;
-	}
-	target = outfile_follow(path);
-	if (!target) {
-		snprintf(err, len, "%s %s: cannot follow it (%s): expected a path in "
-			 "a writable directory", opt, path, strerror(errno));
-		return -1;
-	}
-	if (outfile_check_name(opt, path, target, err, len)) {
-		free(target);
-		return -1;
-	}
+	if (kind == OUTFILE_DIRECT)
+		return outfile_open_direct(f, opt, path, &st, err, len);
 	slash = strrchr(target, '/');
 	n = (slash ? (size_t)(slash - target) + 1 : 0) + 64;
 	f->path = target;
@@ -378,42 +408,18 @@ int sim_outfile_check(const char *opt, const char *path, char *err, size_t len)
 	char *target, *dir;
 	const char *slash;
 	struct stat st;
-	int ret = 0;
+	int ret = 0, kind;
 
-	if (!strcmp(path, "-"))
+	kind = outfile_classify(opt, path, &st, &target, err, len);
+	if (kind < 0)
+		return -1;
+	if (kind == OUTFILE_STDOUT)
 		return 0;
-	if (!*path) {
-		snprintf(err, len, "%s: an empty path: expected a file path", opt);
-		return -1;
-	}
-	if (!stat(path, &st)) {
-		if (S_ISDIR(st.st_mode)) {
-			snprintf(err, len, "%s %s: expected a file path, not a directory",
-				 opt, path);
-			return -1;
-		}
-		if (!S_ISREG(st.st_mode)) {
-			if (access(path, W_OK)) {
-				snprintf(err, len, "%s %s: cannot write it (%s): expected "
-					 "a writable file, device or FIFO", opt, path,
-					 strerror(errno));
-				return -1;
-			}
+	if (kind == OUTFILE_DIRECT) {
+		if (!access(path, W_OK))
 			return 0;
-		}
-	} else if (errno != ENOENT) {
-		snprintf(err, len, "%s %s: cannot use it (%s): expected a path in a "
-			 "writable directory", opt, path, strerror(errno));
-		return -1;
-	}
-	target = outfile_follow(path);
-	if (!target) {
-		snprintf(err, len, "%s %s: cannot follow it (%s): expected a path in "
-			 "a writable directory", opt, path, strerror(errno));
-		return -1;
-	}
-	if (outfile_check_name(opt, path, target, err, len)) {
-		free(target);
+		snprintf(err, len, "%s %s: cannot write it (%s): expected a writable "
+			 "file, device or FIFO", opt, path, strerror(errno));
 		return -1;
 	}
 	slash = strrchr(target, '/');
