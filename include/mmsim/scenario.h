@@ -247,6 +247,7 @@ void sim_run_config_init_live(struct sim_run_config *cfg, const struct scenario_
  * form), or NULL with one line in @err: "unknown scenario NAME: expected
  * one of a, b, c".
  */
+int sim_scenario_mainline(const struct scenario_ops *s);
 const struct scenario_ops *sim_scenario_lookup(const struct scenario_ops *const *registry,
 					       const char *name, bool live, char *err,
 					       size_t len);

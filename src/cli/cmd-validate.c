@@ -8,7 +8,7 @@
  * --repeat times (after one warm-up run that is not counted: the first
  * touch of memory a guest gave back to its host measures the hypervisor)
  * and once simulated on a profile of this machine (--profile, else the one
- * `mmsim calibrate --quick` writes, else `profiles --from-host`), in the
+ * `mmsim calibrate --quick` writes), in the
  * variant that models the running kernel.  Each metric both sides have is
  * judged: sim/live within the band (25% by default), or, where the live
  * median is near zero (below the tolerance of its unit, stated in the
@@ -64,8 +64,7 @@ static void validate_exp_of(const struct scenario_ops *s, struct validate_exp *x
 {
 	x->name = s->name;
 	x->threads_key = s->tasks_param;
-	x->variant = s->mainline ? s->mainline : s->baseline ? s->baseline :
-		     s->variants[0].name;
+	x->variant = s->variants[sim_scenario_mainline(s)].name;
 	x->sets = s->validate_sets;
 }
 
@@ -285,8 +284,7 @@ static int validate_usage(struct cli *c)
 		"Runs each experiment that has a live form on this kernel and simulated on a\n"
 		"profile of this machine, at each thread count, and judges sim/live per metric.\n"
 		"  EXPERIMENT        an experiment with a live form (mmsim live --help; default: all)\n"
-		"  --profile FILE    the simulated side's machine (default: `mmsim calibrate --quick`,\n"
-		"                    else `mmsim profiles --from-host`)\n"
+		"  --profile FILE    the simulated side's machine (default: `mmsim calibrate --quick`)\n"
 		"  --threads LIST    thread counts, e.g. 1,2,4 (default: 1, 2, 4, ... up to the CPUs)\n"
 		"  --repeat N        live runs per point, after one warm-up run (default 3)\n"
 		"  --band PCT        sim/live within this many percent agrees (default 25)\n"
@@ -313,18 +311,11 @@ static int validate_parse(struct cli *c, int argc, char **argv, struct validate_
 		if (!strcmp(a, "--help") || !strcmp(a, "-h"))
 			return validate_usage(c) - 1;
 		if (a[0] != '-') {
-			const struct scenario_ops *s = sim_scenario_find(a);
+			const struct scenario_ops *s = sim_scenario_lookup(c->registry, a, true,
+									   c->msg, sizeof(c->msg));
 
-			if (!s || !s->live) {
-				char names[256] = "";
-
-				for (int k = 0; c->registry[k]; k++)
-					if (c->registry[k]->live)
-						snprintf(names + strlen(names), sizeof(names) - strlen(names),
-							 "%s%s", names[0] ? ", " : "", c->registry[k]->name);
-				return cli_fail(c, "validate %s: not an experiment with a live form: "
-						"expected one of %s", a, names);
-			}
+			if (!s)
+				return 2;
 			if (o->nr_exps == VALIDATE_MAX_EXPS)
 				return cli_fail(c, "validate: too many experiments: expected at most %d",
 						VALIDATE_MAX_EXPS);
@@ -658,42 +649,25 @@ static int validate_plot(struct cli *c, const struct validate_opts *o,
 	return cli_plot_sweep(c, o->plot, title, &axis, charts, nr_c);
 }
 
-/* The profile of the simulated side: --profile, else made now. */
+/* The profile of the simulated side: --profile, else `calibrate --quick` now. */
 static int validate_profile(struct cli *c, const struct validate_opts *o, char *path,
 			    size_t len)
 {
+	char *argv[] = { "mmsim", "calibrate", "--quick", "--out", path, NULL };
 	char err[512];
-	char *argv[8];
-	bool have_calibrate = false;
 	int st;
 
 	if (o->profile) {
 		snprintf(path, len, "%s", o->profile);
 		return 0;
 	}
-	for (const struct cli_cmd *k = cli_cmds; k->name; k++)
-		have_calibrate |= !strcmp(k->name, "calibrate");
 	snprintf(path, len, "%s/host.ini", validate_tmp.dir);
-	argv[0] = "mmsim";
-	if (have_calibrate) {
-		argv[1] = "calibrate";
-		argv[2] = "--quick";
-		argv[3] = "--out";
-		argv[4] = path;
-		argv[5] = NULL;
-	} else {
-		argv[1] = "profiles";
-		argv[2] = "--from-host";
-		argv[3] = path;
-		argv[4] = NULL;
-	}
 	st = validate_spawn(argv, err, sizeof(err));
 	if (st)
-		return cli_fail(c, "validate: cannot make this machine's profile (%s exit %d): %s",
-				argv[1], st, err);
-	fprintf(c->err, "mmsim: note: the simulated side runs the profile `mmsim %s %s` "
-		"wrote; give --profile FILE to keep one\n", argv[1],
-		have_calibrate ? "--quick" : "--from-host");
+		return cli_fail(c, "validate: cannot make this machine's profile (calibrate "
+				"exit %d): %s", st, err);
+	fprintf(c->err, "mmsim: note: the simulated side runs the profile `mmsim calibrate "
+		"--quick` wrote; give --profile FILE to keep one\n");
 	return 0;
 }
 

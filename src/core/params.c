@@ -534,6 +534,25 @@ int sim_scenario_variant_index(const struct scenario_ops *s, const char *name)
 }
 
 /**
+ * sim_scenario_mainline() - the variant that models the running kernel
+ * @s: the scenario
+ *
+ * What `compare` and `validate` simulate beside a live run: the
+ * experiment's mainline variant (scenario_ops.mainline), else its
+ * baseline, else its first.
+ *
+ * Return: its index.
+ */
+int sim_scenario_mainline(const struct scenario_ops *s)
+{
+	int v = s->mainline ? sim_scenario_variant_index(s, s->mainline) : -1;
+
+	if (v < 0 && s->baseline)
+		v = sim_scenario_variant_index(s, s->baseline);
+	return v < 0 ? 0 : v;
+}
+
+/**
  * sim_param() - a parameter's value in a run
  * @cfg: the run's configuration
  * @key: the parameter's key; it must be one of the scenario's

@@ -22,35 +22,6 @@
 #include "mmsim/profile.h"
 #include "mmsim/scenario.h"
 
-/**
- * compare_cmd_main - `mmsim compare SCENARIO [options] [--profile-out FILE]`
- * @argc: argument count
- * @argv: arguments; argv[0] is "compare"
- * @out: where the tables go
- * @err: where errors go
- *
- * Runs the scenario live and prints its table; for the simulated side it
- * prints the profile "host" of this machine (or writes it to --profile-out
- * FILE, whole, through a temporary file and rename) and the command that
- * runs the simulator on it.
- *
- * Context: as live_cmd_main().
- * Return: the exit code, as live_cmd_main().
- */
-/*
- * The simulator's variant that models the kernel that runs here: the
- * experiment's mainline variant (deferred-split: `unqueued`), else its
- * baseline.
- */
-static int compare_variant(const struct scenario_ops *s)
-{
-	int v = s->mainline ? sim_scenario_variant_index(s, s->mainline) : -1;
-
-	if (v < 0 && s->baseline)
-		v = sim_scenario_variant_index(s, s->baseline);
-	return v < 0 ? 0 : v;
-}
-
 /*
  * Run the simulator on the host profile with the live run's parameters.
  * With @dry, only check that it can: when the scenario refuses the host
@@ -80,7 +51,7 @@ static int compare_simulate(const struct live_opts *o, const char *ini,
 	}
 	if (dry)
 		return 0;
-	*variant = compare_variant(s);
+	*variant = sim_scenario_mainline(s);
 	memset(res, 0, sizeof(*res));
 	res->name = s->variants[*variant].name;
 	if (s->run(&cfg, *variant, res, msg, sizeof(msg))) {
@@ -269,11 +240,12 @@ static void compare_print_trace(const struct live_result *live,
  * @out: where the tables go
  * @err: where errors go
  *
- * Runs the scenario live, then the simulator on the profile "host" of this
- * machine (its topology from /sys; the costs it cannot measure from the
- * documented defaults) with the same parameters, in the variant that
- * models this kernel, and prints both side by side.  --profile-out FILE
- * saves the host profile (whole, through a temporary file and rename).
+ * Runs the scenario live, then the simulator with the same parameters, in
+ * the variant that models this kernel (sim_scenario_mainline()), and
+ * prints both side by side.  The simulated side's profile: --profile FILE;
+ * with --profile-out FILE, this machine calibrated now (`calibrate
+ * --quick`) and saved there whole; else the profile "host" (its topology
+ * from /sys, the costs it cannot measure from the documented defaults).
  *
  * Context: as live_cmd_main().
  * Return: the exit code, as live_cmd_main().
