@@ -7,16 +7,17 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/engine.h"
+#include "mmsim/hw.h"
+#include "mmsim/sim.h"
 #include "mmsim/scenario.h"
 
 void sim_result_collect(struct sim_engine *e, struct sim_variant_result *res)
 {
 	struct lock_class_stat *c;
 
-	memcpy(res->counters, e->counters, sizeof(res->counters));
+	memcpy(res->counters, sim_engine_counters(e), sizeof(res->counters));
 	res->nr_locks = 0;
-	for (c = e->classes; c && res->nr_locks < SIM_MAX_LOCKS; c = c->next) {
+	for (c = sim_lock_classes(e); c && res->nr_locks < SIM_MAX_LOCKS; c = c->next) {
 		struct sim_lock_result *l = &res->locks[res->nr_locks++];
 
 		const struct lock_read_stat *r = &c->read;
@@ -44,13 +45,15 @@ void sim_result_collect(struct sim_engine *e, struct sim_variant_result *res)
 			r->hold_total, r->hold_min, r->hold_max,
 		};
 	}
-	res->nr_cpus = e->nr_cpus;
-	for (int cpu = 0; cpu < e->nr_cpus && cpu < SIM_MAX_CPUS; cpu++) {
-		res->irq_tlb[cpu] = e->vcpus[cpu].irq_tlb_count > UINT32_MAX ?
-				    UINT32_MAX : (uint32_t)e->vcpus[cpu].irq_tlb_count;
-		res->irq_call[cpu] = e->vcpus[cpu].irq_call_count > UINT32_MAX ?
-				     UINT32_MAX : (uint32_t)e->vcpus[cpu].irq_call_count;
+	res->nr_cpus = sim_engine_nr_cpus(e);
+	for (int cpu = 0; cpu < res->nr_cpus && cpu < SIM_MAX_CPUS; cpu++) {
+		const struct sim_vcpu *v = sim_engine_vcpu(e, cpu);
+
+		res->irq_tlb[cpu] = v->irq_tlb_count > UINT32_MAX ?
+				    UINT32_MAX : (uint32_t)v->irq_tlb_count;
+		res->irq_call[cpu] = v->irq_call_count > UINT32_MAX ?
+				     UINT32_MAX : (uint32_t)v->irq_call_count;
 	}
-	res->events = e->events;
+	res->events = sim_engine_events(e);
 	res->runtime_s = (double)sim_engine_end_time(e) / (double)SIM_SEC;
 }
