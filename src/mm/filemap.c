@@ -339,18 +339,6 @@ retry_find:
 	return ret | VM_FAULT_LOCKED;
 }
 
-/*
- * Whether a PTE of @vma maps a page cache folio writable at once: the
- * kernel's vm_page_prot is writable only for a shared, writable mapping
- * that needs no write notification (vma_wants_writenotify(): no
- * page_mkwrite and no dirty accounting, i.e. tmpfs).
- */
-static bool vma_page_prot_write(const struct vm_area_struct *vma)
-{
-	return (vma->vm_flags & (VM_SHARED | VM_WRITE)) == (VM_SHARED | VM_WRITE) &&
-	       !vma->vm_ops->page_mkwrite;
-}
-
 /**
  * filemap_map_pages - fault-around: map the cached folios of a window
  * @vmf: the fault

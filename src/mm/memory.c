@@ -444,13 +444,6 @@ static void add_mm_counter_file(struct mm_struct *mm, struct folio *folio, long 
 		mm->rss_file += nr;
 }
 
-/* vm_page_prot's write bit for page cache PTEs (see filemap.c). */
-static bool vma_prot_write(const struct vm_area_struct *vma)
-{
-	return (vma->vm_flags & (VM_SHARED | VM_WRITE)) == (VM_SHARED | VM_WRITE) &&
-	       !vma->vm_ops->page_mkwrite;
-}
-
 /*
  * do_fault_around(): the window of FAULT_AROUND_PAGES around the fault,
  * clipped to the VMA and its PTE table.
@@ -520,7 +513,7 @@ static int finish_fault(struct vm_fault *vmf)
 	}
 	if (write)
 		bits |= PTE_DIRTY | PTE_WRITE;	/* maybe_mkwrite(pte_mkdirty()) */
-	else if (!is_cow && vma_prot_write(vma))
+	else if (!is_cow && vma_page_prot_write(vma))
 		bits |= PTE_WRITE;
 	*pte = mk_pte(folio, bits);
 	sim_cost_cpu_ps(sim_mm->pte_op_ps);

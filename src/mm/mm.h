@@ -468,6 +468,7 @@ struct anon_vma {
 };
 
 /* The PMDs @vma spans: the entries of pmd_huge[], pmd_flags[] and ptl[]. */
+
 /* The index of @addr's PMD in @vma's per-PMD arrays (ptl, pmd_huge, pmd_flags). */
 static inline uint64_t vma_pmd_index(const struct vm_area_struct *vma, uint64_t addr)
 {
@@ -614,6 +615,20 @@ struct vm_operations_struct {
 	int (*map_pages)(struct vm_fault *vmf, uint64_t start_pgoff, uint64_t end_pgoff);
 	int (*page_mkwrite)(struct vm_fault *vmf);
 };
+
+/*
+ * The write bit of @vma's vm_page_prot (vm_get_page_prot(),
+ * vma_wants_writenotify()): a PTE is mapped writable at once only in a
+ * shared, writable mapping that needs no write notification (anonymous
+ * shared memory, or a file without page_mkwrite: tmpfs).  A private
+ * mapping's PTEs stay read-only until a COW.
+ */
+static inline bool vma_page_prot_write(const struct vm_area_struct *vma)
+{
+	if ((vma->vm_flags & (VM_SHARED | VM_WRITE)) != (VM_SHARED | VM_WRITE))
+		return false;
+	return !vma->vm_file || !vma->vm_ops->page_mkwrite;
+}
 
 /* ---- mmu_gather --------------------------------------------------------------- */
 

@@ -34,19 +34,11 @@ static bool can_change_pte_writable(struct vm_area_struct *vma, pte_t pte)
 	return pte & PTE_DIRTY;
 }
 
-/* The write bit of vm_page_prot for @vma (vm_get_page_prot(), vma_wants_writenotify()). */
-static bool vm_page_prot_write(const struct vm_area_struct *vma)
-{
-	if ((vma->vm_flags & (VM_SHARED | VM_WRITE)) != (VM_SHARED | VM_WRITE))
-		return false;		/* private: PAGE_COPY, read-only until a COW */
-	return !vma->vm_file || !vma->vm_ops->page_mkwrite;
-}
-
 /* change_protection() over the whole VMA: the PTEs changed. */
 static long change_protection(struct mmu_gather *tlb, struct vm_area_struct *vma,
 			      bool try_change_writable)
 {
-	bool prot_write = vm_page_prot_write(vma);
+	bool prot_write = vma_page_prot_write(vma);
 	uint64_t addr = vma->vm_start;
 	long pages = 0;
 
