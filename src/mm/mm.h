@@ -894,7 +894,7 @@ struct sim_task *sim_fork(const char *comm, sim_task_fn fn, void *arg,
 			  struct mm_struct **child_mm);
 int dup_mmap(struct mm_struct *mm, struct mm_struct *oldmm);
 void anon_vma_fork(struct vm_area_struct *vma, struct vm_area_struct *pvma);
-void unlink_anon_vmas(struct vm_area_struct *vma);
+void unlink_anon_vmas(struct vm_area_struct *vma, bool locked);
 void sim_anon_rmap_rehome(struct folio *folio, struct vm_area_struct *gone);
 
 /* mprotect.c */

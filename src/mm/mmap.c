@@ -85,7 +85,7 @@ static void vma_free(struct vm_area_struct *vma)
 	/* a VMA freed without munmap (the mm's teardown): out of its file and anon_vma */
 	if (vma->vm_file && !list_empty(&vma->shared_node))
 		list_del_init(&vma->shared_node);
-	unlink_anon_vmas(vma);
+	unlink_anon_vmas(vma, false);
 	mpol_free_vma(vma);
 	vma_unmerge(vma);
 	free(vma->ptes);
@@ -486,13 +486,8 @@ int vm_munmap(struct mm_struct *mm, uint64_t addr, uint64_t len)
 		sim_cost_cpu_ps(sim_mm->list_op_ps);
 		up_write(&vma->vm_file->i_mmap_rwsem);
 	}
-	if (vma->anon_vma) {
-		/* free_pgtables() -> unlink_anon_vmas() */
-		down_write(&vma->anon_vma->rwsem);
-		sim_cost_cpu_ps(sim_mm->list_op_ps);
-		up_write(&vma->anon_vma->rwsem);
-		unlink_anon_vmas(vma);
-	}
+	/* free_pgtables() -> unlink_anon_vmas() */
+	unlink_anon_vmas(vma, true);
 	up_read(&mm->mmap_lock);
 	/* remove_vma() -> fput(): the last mapping of a shared anonymous region */
 	if (vma->vm_file && vma->vm_file->anon_shared && list_empty(&vma->vm_file->i_mmap))

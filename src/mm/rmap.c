@@ -487,19 +487,30 @@ void anon_vma_fork(struct vm_area_struct *vma, struct vm_area_struct *pvma)
 /**
  * unlink_anon_vmas - take a VMA being freed out of its anon_vma
  * @vma: the VMA, unmapped
+ * @locked: take anon_vma->rwsem for the unlink, as the kernel's
+ *          unlink_anon_vmas() does (false only for the mm's teardown,
+ *          when nothing else can walk the list and no task runs)
  *
- * The anon_vma is freed with its last VMA.
+ * The anon_vma is freed with its last VMA, after the lock is dropped.
  * Context: mmap_lock held (or the mm's teardown).
  */
-void unlink_anon_vmas(struct vm_area_struct *vma)
+void unlink_anon_vmas(struct vm_area_struct *vma, bool locked)
 {
 	struct anon_vma *av = vma->anon_vma;
+	bool last;
 
 	if (!av)
 		return;
+	if (locked)
+		down_write(&av->rwsem);
 	list_del_init(&vma->anon_vma_node);
 	vma->anon_vma = NULL;
-	if (--av->nr_vmas == 0)
+	last = --av->nr_vmas == 0;
+	if (locked) {
+		sim_cost_cpu_ps(sim_mm->list_op_ps);
+		up_write(&av->rwsem);
+	}
+	if (last)
 		free(av);
 }
 
