@@ -10,7 +10,8 @@
  *                             cache's references), then folio_add_lru()
  *   page_cache_delete()       as filemap_remove_folio_locked() (the
  *                             kernel's __filemap_remove_folio()), and
- *                             filemap_free_folio() dropping the cache's refs
+ *                             truncate.c dropping the cache's refs
+ *                             (the kernel's filemap_free_folio())
  *   filemap_fault()           a hit locks the cached folio; a miss counts
  *                             pgmajfault, allocates, adds, reads it and
  *                             waits (filemap_read_folio()), VM_FAULT_MAJOR
@@ -221,8 +222,9 @@ int filemap_add_folio(struct address_space *mapping, struct folio *folio, uint64
  *
  * The kernel's __filemap_remove_folio() -> page_cache_delete() with
  * filemap_unaccount_folio(): the slot is cleared and the statistics
- * dropped; the cache's references stay for the caller to drop
- * (filemap_free_folio()) or to have frozen (__remove_mapping()).
+ * dropped; the cache's references stay for the caller to drop (the
+ * kernel's filemap_free_folio(), in truncate.c) or to have frozen
+ * (__remove_mapping()).
  * Context: the i_pages lock held.
  */
 void filemap_remove_folio_locked(struct folio *folio)
@@ -244,19 +246,6 @@ void filemap_remove_folio_locked(struct folio *folio)
 	sim_cost_cpu_ps(sim_mm->folio_op_ps);	/* xas_store(NULL) */
 	folio->mapping = NULL;
 	folio_clear(folio, PG_file);
-}
-
-/**
- * filemap_free_folio - drop the references the page cache held
- * @folio: a folio just removed from the page cache
- *
- * Context: no spinlock held (may free the folio: lru_lock, zone lock).
- */
-void filemap_free_folio(struct folio *folio)
-{
-	/* folio_put_refs(folio, folio_nr_pages(folio)): order 0 only here */
-	SIM_BUG_ON_FOLIO(folio_test_large(folio), folio);
-	folio_put(folio);
 }
 
 /*

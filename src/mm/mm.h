@@ -857,7 +857,6 @@ struct folio *filemap_get_entry(struct address_space *mapping, uint64_t index);
 int filemap_add_folio(struct address_space *mapping, struct folio *folio, uint64_t index,
 		      struct mem_cgroup *memcg);
 void filemap_remove_folio_locked(struct folio *folio);
-void filemap_free_folio(struct folio *folio);
 int filemap_fault(struct vm_fault *vmf);
 int filemap_map_pages(struct vm_fault *vmf, uint64_t start_pgoff, uint64_t end_pgoff);
 int filemap_page_mkwrite(struct vm_fault *vmf);
