@@ -709,25 +709,9 @@ static int cal_zram_add(uint64_t bytes)
  * answers EBUSY: it is retried for up to a second.  Return: 0, or -EBUSY
  * with the device left (reset, empty).
  */
-static int cal_zram_gone(int dev)
-{
-	char path[96], val[16];
-
-	snprintf(path, sizeof(path), "/sys/block/zram%d/reset", dev);
-	live_write_file(path, "1");
-	snprintf(val, sizeof(val), "%d", dev);
-	snprintf(path, sizeof(path), "/sys/block/zram%d", dev);
-	for (int i = 0; i < 20 && !access(path, F_OK); i++) {
-		if (live_write_file("/sys/class/zram-control/hot_remove", val) != -EBUSY)
-			break;
-		usleep(50000);
-	}
-	return access(path, F_OK) ? 0 : -EBUSY;
-}
-
 static void cal_zram_remove(struct cal_run *r, int dev)
 {
-	if (cal_zram_gone(dev))
+	if (live_zram_remove(dev, NULL))
 		cal_note(r, "zram: /dev/zram%d could not be removed (busy); remove it with "
 			 "echo %d > /sys/class/zram-control/hot_remove", dev, dev);
 	live_state_note_zram(-1, 0);
@@ -839,7 +823,6 @@ static void cal_zram_swap(struct cal_run *r)
 	int runs = r->quick ? 3 : 5;
 	struct live_zram z = { .dev = -1 };
 	struct live_counters c0, c1;
-	int dev;
 	double o[16], in[16];
 	uint64_t out0 = 0, out1 = 0, sum = 0;
 	struct cal_stat s;
@@ -875,11 +858,7 @@ static void cal_zram_swap(struct cal_run *r)
 		munmap(p, bytes);
 	}
 	__asm__ volatile("" : : "r"(sum));
-	dev = z.dev;
-	live_zram_teardown(&z, r->log);
-	if (dev >= 0 && cal_zram_gone(dev))	/* a hot_remove that met EBUSY */
-		cal_note(r, "zram: /dev/zram%d could not be removed (busy); remove it with "
-			 "echo %d > /sys/class/zram-control/hot_remove", dev, dev);
+	live_zram_teardown(&z, r->log);	/* retries a busy hot_remove, warns if it stays */
 	if (!n) {
 		cal_note(r, "swap path: MADV_PAGEOUT did not swap the pages out; not timed");
 		return;

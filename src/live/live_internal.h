@@ -301,6 +301,7 @@ unsigned long long live_pid_start_time(pid_t pid);
 bool live_pid_is_ours(pid_t pid, unsigned long long start_time);
 int live_zram_setup(struct live_zram *z, uint64_t bytes, char *err, size_t errlen);
 void live_zram_teardown(struct live_zram *z, FILE *err);
+int live_zram_remove(int dev, FILE *err);
 
 /* ---- results (live.c) ---- */
 struct live_metric_result {

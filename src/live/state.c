@@ -198,10 +198,21 @@ void live_state_note_settings(const struct live_settings *st)
 	live_state_save();
 }
 
-static void live_zram_remove(int dev, FILE *err)
+/**
+ * live_zram_remove - swap off, reset and remove /dev/zram@dev
+ * @dev: the device
+ * @err: where a warning goes, or NULL
+ *
+ * hot_remove answers EBUSY for a moment after a reset while udev still
+ * probes the device: it is retried for up to a second.
+ *
+ * Context: root; may sleep.
+ * Return: 0 when the device is gone, or -EBUSY.
+ */
+int live_zram_remove(int dev, FILE *err)
 {
 	char path[128], val[16];
-	int ret;
+	int ret = 0;
 
 	snprintf(path, sizeof(path), "/dev/zram%d", dev);
 	if (swapoff(path) && errno != EINVAL && errno != ENOENT && err)
@@ -209,11 +220,21 @@ static void live_zram_remove(int dev, FILE *err)
 	snprintf(path, sizeof(path), "/sys/block/zram%d/reset", dev);
 	live_write_file(path, "1");
 	snprintf(val, sizeof(val), "%d", dev);
-	ret = live_write_file(LIVE_ZRAM_CONTROL "/hot_remove", val);
-	if (ret && ret != -ENODEV && err)
-		fprintf(err, "mmsim: warning: could not remove /dev/zram%d: %s; "
-			"remove it with echo %d > %s/hot_remove\n", dev,
-			strerror(-ret), dev, LIVE_ZRAM_CONTROL);
+	snprintf(path, sizeof(path), "/sys/block/zram%d", dev);
+	for (int i = 0; i < 20 && !access(path, F_OK); i++) {
+		ret = live_write_file(LIVE_ZRAM_CONTROL "/hot_remove", val);
+		if (ret != -EBUSY)
+			break;
+		usleep(50000);
+	}
+	if (!access(path, F_OK)) {
+		if (err)
+			fprintf(err, "mmsim: warning: could not remove /dev/zram%d: %s; "
+				"remove it with echo %d > %s/hot_remove\n", dev,
+				strerror(ret ? -ret : EBUSY), dev, LIVE_ZRAM_CONTROL);
+		return -EBUSY;
+	}
+	return 0;
 }
 
 /**
