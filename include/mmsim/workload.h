@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Workload files (docs/workloads.md): parsed once (src/workload/parse.c),
+ * resolved against a run's parameters into a plan of concrete numbers
+ * (workload_resolve()), and the plan executed on the model
+ * (src/workload/sim.c) or on the running kernel (src/workload/live.c).
+ *
+ * Both executors read only struct wl_plan: what a step means is decided
+ * once, here and in workload_resolve().
+ */
+#ifndef MMSIM_WORKLOAD_H
+#define MMSIM_WORKLOAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mmsim/scenario.h"
+
+#define WL_MAX_MEMORY		8
+#define WL_MAX_TASKS		8	/* task groups */
+#define WL_MAX_STEPS		16	/* per list (setup, loop, teardown) of a group */
+#define WL_MAX_KEYS		256	/* raw key lines of a file, includes too */
+#define WL_NAME_LEN		32
+#define WL_TEXT_LEN		512
+
+/* ---- the parsed file ----------------------------------------------------------- */
+
+/*
+ * One `key = value` as written (after includes are merged), with where it
+ * was written, resolved later: values may hold ${PARAM}.
+ */
+struct wl_key {
+	char section[16];		/* "workload", "param", "memory", "task", "variant" */
+	char name[WL_NAME_LEN];		/* the section's NAME, "" for [workload] */
+	char key[WL_NAME_LEN];
+	char *value;			/* owned */
+	char file[256];			/* the file that wrote it */
+	int line;
+};
+
+/*
+ * A parsed workload: its scenario_ops (parameters, variants and metrics as
+ * any experiment's) and the raw keys workload_resolve() reads.
+ */
+struct workload {
+	char name[WL_NAME_LEN];
+	char path[256];			/* the file, or "builtin:NAME" for a shipped one */
+	struct scenario_ops ops;	/* .run, .live: the interpreters */
+	struct sim_param params[SIM_MAX_PARAMS + 1];
+	struct sim_variant variants[SIM_MAX_VARIANTS + 1];
+	struct mm_variant *mm_variants;	/* [SIM_MAX_VARIANTS], owned */
+	struct wl_key keys[WL_MAX_KEYS];
+	int nr_keys;
+	/* strings the ops and params point into, owned */
+	char *strings;
+	size_t strings_len, strings_cap;
+};
+
+/* ---- the resolved plan ----------------------------------------------------------- */
+
+enum wl_mem_kind { WL_MEM_ANON, WL_MEM_SHMEM, WL_MEM_FILE };
+enum wl_numa { WL_NUMA_LOCAL, WL_NUMA_BIND, WL_NUMA_INTERLEAVE, WL_NUMA_PREFERRED };
+enum wl_thp { WL_THP_MADVISE, WL_THP_ALWAYS, WL_THP_NEVER };
+
+struct wl_memory {
+	char name[WL_NAME_LEN];
+	enum wl_mem_kind kind;
+	uint64_t size;			/* bytes, a multiple of page */
+	bool shared;			/* MAP_SHARED */
+	uint64_t page;			/* 4096, an mTHP size, or 2M (thp: MADV_HUGEPAGE) */
+	bool thp;			/* page == 2M through MADV_HUGEPAGE */
+	enum wl_numa numa;
+	int node;			/* bind, preferred */
+	bool per_workload;		/* one object for all tasks */
+	bool cached;			/* file: in the page cache before the run */
+};
+
+enum wl_op {
+	WL_OP_MMAP, WL_OP_MUNMAP, WL_OP_FAULT, WL_OP_ACCESS, WL_OP_MADVISE,
+	WL_OP_MPROTECT, WL_OP_FORK, WL_OP_SLEEP, WL_OP_BARRIER, WL_OP_TRUNCATE,
+};
+
+enum wl_order { WL_ORDER_SEQ, WL_ORDER_REVERSE, WL_ORDER_RANDOM };
+enum wl_pattern { WL_PAT_SEQ, WL_PAT_RANDOM, WL_PAT_ZIPF, WL_PAT_HOT };
+
+struct wl_step {
+	enum wl_op op;
+	int mem;			/* index into plan.memory, -1: none */
+	bool write;			/* fault, access */
+	bool counted;			/* its operations are the workload's */
+	enum wl_order order;		/* fault */
+	enum wl_pattern pattern;	/* access */
+	double zipf_s;			/* access pattern=zipf:S */
+	double hot_frac, hot_prob;	/* access pattern=hot:P:F: fraction F of the
+					 * memory takes fraction P of the accesses */
+	uint64_t stride;		/* fault, access: bytes between addresses (default the page) */
+	uint64_t nr;			/* fault: addresses (default size / stride); access: accesses */
+	uint64_t offset, len;		/* madvise: the range (default the whole memory) */
+	int advice;			/* madvise: MADV_* (src/mm/mm.h's values, the uapi's) */
+	unsigned int prot;		/* mprotect: PROT_* */
+	int task;			/* fork: the group started */
+	uint64_t time_ns;		/* sleep */
+	uint64_t size;			/* truncate: the new size */
+	int line;			/* where it was written, for messages */
+};
+
+struct wl_task {
+	char name[WL_NAME_LEN];
+	int count;
+	bool threads;			/* as = threads: one mm for the group */
+	int cpu;			/* -1: spread (task i on CPU i % nr_cpus) */
+	uint64_t repeat;		/* loop iterations, or 0 with duration_ns */
+	uint64_t duration_ns;
+	uint64_t start_delay_ns;
+	bool start_random_phase;
+	bool forked;
+	struct wl_step setup[WL_MAX_STEPS], loop[WL_MAX_STEPS], teardown[WL_MAX_STEPS];
+	int nr_setup, nr_loop, nr_teardown;
+};
+
+struct wl_plan {
+	const struct workload *w;
+	int nr_cpus;			/* of the run */
+	uint64_t node_memory;
+	enum wl_thp thp;
+	int mthp_order;			/* the enabled anon mTHP order, 0: none */
+	struct wl_memory memory[WL_MAX_MEMORY];
+	int nr_memory;
+	struct wl_task task[WL_MAX_TASKS];
+	int nr_task;
+	int nr_tasks;			/* all tasks of all groups */
+};
+
+/* ---- the interface --------------------------------------------------------------- */
+
+/*
+ * Parse @path (a file, or a shipped workload's name when it holds no '/'
+ * and does not end in .ini), check it by resolving it at its simulated
+ * and its live defaults, and build its scenario_ops.  NULL with one line
+ * in @err ("FILE:LINE: what was wrong: expected ...").
+ */
+struct workload *workload_load(const char *path, char *err, size_t len);
+void workload_free(struct workload *w);
+
+/* The workload of a scenario built by workload_load(), or NULL for an experiment. */
+const struct workload *workload_of(const struct scenario_ops *s);
+
+/*
+ * The plan of @w at @cfg's parameters with @nr_cpus CPUs: 0, or -1 with
+ * one line in @err naming file, line and what was expected.
+ */
+int workload_resolve(const struct workload *w, const struct sim_run_config *cfg, int nr_cpus,
+		     struct wl_plan *plan, char *err, size_t len);
+
+/* Shipped workloads (workloads/ *.ini, embedded at build time). */
+struct wl_builtin {
+	const char *name;		/* the file name without .ini */
+	const char *text;
+};
+extern const struct wl_builtin wl_builtins[];	/* terminated by name == NULL */
+
+/*
+ * The simulated executor: run @plan on a fresh engine and model of
+ * variant @v, counting operations into @out; @collect (optional) is called
+ * with the engine and model after the run, before they are freed, for an
+ * experiment's own metrics.  0, or -1 with err.
+ */
+struct sim_engine;
+struct mm_model;
+struct mm_variant;
+
+struct wl_sim_out {
+	uint64_t ops;			/* all tasks' counted operations */
+	double ops_per_task_s;		/* mean over tasks of ops / loop time */
+	double ops_per_s;
+	double runtime_s;		/* virtual makespan (sim_result_collect's) */
+};
+
+struct wl_sim_hooks {
+	/* before the tasks start: model settings an experiment adds */
+	void (*setup)(struct mm_model *m, const struct sim_run_config *cfg);
+	void (*collect)(struct sim_engine *e, struct mm_model *m,
+			const struct sim_run_config *cfg, struct sim_variant_result *res);
+};
+
+int workload_sim_run(const struct wl_plan *plan, const struct sim_run_config *cfg,
+		     const struct mm_variant *v, const struct wl_sim_hooks *hooks,
+		     struct sim_variant_result *res, struct wl_sim_out *out,
+		     char *err, size_t len);
+
+#endif /* MMSIM_WORKLOAD_H */
