@@ -663,6 +663,11 @@ struct mm_variant {
 	bool khugepaged_count_scanned;	/* P3 as merged: progress = entries examined */
 };
 
+/* variant.c: set a field of struct mm_variant by name (workload files' [variant]) */
+int mm_variant_set(struct mm_variant *v, const char *key, const char *value, char *err,
+		   size_t len);
+const char *mm_variant_key_name(int i, const char **help);
+
 /* ---- the whole model --------------------------------------------------------- */
 
 /*
