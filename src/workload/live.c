@@ -28,10 +28,11 @@
  *   every process); metrics; remove the
  *   files, unmap, forget the tmpdir
  *
- * A fork step's child runs the forked group's steps in a copy of the
- * forking task's mm, adds its counted operations to the forking task's
- * and exits; it dies with its parent (PR_SET_PDEATHSIG), and the forking
- * task waits for its children before it ends.
+ * A fork step starts the forked group's tasks (a process each, or one
+ * process of their threads) in copies of the forking task's mm; each runs
+ * the group's steps into its own slot (a second fork step's run adds to
+ * it) and exits.  They die with their parent (PR_SET_PDEATHSIG), and the
+ * forking task waits for them before it ends.
  *
  * The barrier: one for the workload, in the shared page (a process-shared
  * mutex and condition variable).  Its members are the tasks that have a
@@ -76,14 +77,19 @@
 /* ---- shared between mmsim and every task ---- */
 
 struct wl_live_slot {
-	uint64_t ops;			/* counted, fork children's added atomically */
-	double t0, t1;			/* the loop, CLOCK_MONOTONIC */
+	/*
+	 * Sums over the task's runs: one for a task started with the run, one
+	 * per fork step that started it for a forked group's task.
+	 */
+	uint64_t runs;
+	uint64_t ops;			/* counted operations of its loops */
+	uint64_t loop_ns;		/* its loops' time, CLOCK_MONOTONIC */
+	uint64_t max_loop_ns;		/* its longest loop */
 	uint64_t minflt, majflt;
-	uint64_t forks;
+	uint64_t forks;			/* fork steps it ran */
 	uint64_t rss_anon_kb, rss_file_kb, rss_shmem_kb;
 	pid_t pid, tid;
 	int vmas_delta;			/* with probe: /proc/self/maps lines, end - start */
-	int done;			/* the loop ended and the slot is filled */
 };
 
 /*
@@ -99,7 +105,7 @@ struct wl_live_shared {
 	volatile int stop;		/* a task failed: the others end */
 	int fail;			/* errno of the first failure */
 	char fail_what[200];
-	struct wl_live_slot slot[];	/* one per task of a group not forked */
+	struct wl_live_slot slot[];	/* one per task of every group, in order */
 };
 
 /* What mmsim makes before the tasks start; inherited by every task. */
@@ -467,44 +473,101 @@ static void wl_reap(struct wl_live_task *t, bool all)
 static void wl_task_body(struct wl_live_task *t);
 
 /* fork: the child runs group @s->task's steps in a copy of this mm. */
+/* The first slot of group @g: tasks are numbered group by group. */
+static int wl_group_first(const struct wl_plan *plan, int g)
+{
+	int n = 0;
+
+	for (int i = 0; i < g; i++)
+		n += plan->task[i].count;
+	return n;
+}
+
+static int wl_task_open_files(struct wl_live_task *t);
+
+static void *wl_forked_thread(void *arg)
+{
+	wl_task_body(arg);
+	return NULL;
+}
+
+/*
+ * In a fork step's child: tasks @c..@c+@nr-1 of group @group, in a copy
+ * of @parent's mm (its mappings and objects are theirs), on threads of
+ * this process when the group is as = threads.  Never returns.
+ */
+static void wl_forked_run(const struct wl_live_task *parent, int group, int c, int nr)
+{
+	struct wl_live_task *t = calloc((size_t)nr, sizeof(*t));
+	pthread_t *tid = calloc((size_t)nr, sizeof(*tid));
+	int first = wl_group_first(parent->plan, group);
+
+	if (!t || !tid)
+		_exit(3);
+	for (int i = 0; i < nr; i++) {
+		t[i] = *parent;
+		t[i].g = &parent->plan->task[group];
+		t[i].forked = true;
+		t[i].member = false;
+		t[i].kids = NULL;
+		t[i].nr_kids = t[i].cap_kids = 0;
+		t[i].forks = 0;
+		t[i].slot = t[i].idx = first + c + i;
+		t[i].rng = wl_rand_seed(parent->rng ^ parent->forks, (uint64_t)(c + i));
+		memset(t[i].perm, 0, sizeof(t[i].perm));	/* the parent's stay its own */
+	}
+	for (int i = 0; i < nr; i++)
+		if (wl_task_open_files(&t[i]))
+			_exit(5);
+	if (nr == 1) {
+		wl_task_body(&t[0]);
+	} else {
+		for (int i = 0; i < nr; i++)
+			if (pthread_create(&tid[i], NULL, wl_forked_thread, &t[i]))
+				_exit(4);
+		for (int i = 0; i < nr; i++)
+			pthread_join(tid[i], NULL);
+	}
+	_exit(parent->sh->fail ? 5 : 0);
+}
+
+/*
+ * fork TASK: start group TASK's tasks as children of this one, each in a
+ * copy of this mm (dup_mmap()): a process each (as = processes), or one
+ * process of the group's threads.
+ */
 static int wl_do_fork(struct wl_live_task *t, const struct wl_step *s)
 {
+	const struct wl_task *g = &t->plan->task[s->task];
+	int nr_procs = g->threads ? 1 : g->count;
 	pid_t parent = getpid(), pid;
 
 	wl_reap(t, false);
-	if (t->nr_kids == t->cap_kids) {
-		int cap = t->cap_kids ? 2 * t->cap_kids : 16;
-		pid_t *k = realloc(t->kids, (size_t)cap * sizeof(*k));
+	for (int c = 0; c < nr_procs; c++) {
+		if (t->nr_kids == t->cap_kids) {
+			int cap = t->cap_kids ? 2 * t->cap_kids : 16;
+			pid_t *k = realloc(t->kids, (size_t)cap * sizeof(*k));
 
-		if (!k) {
-			wl_fail(t, s->line, ENOMEM, "fork: out of memory");
-			return -ENOMEM;
+			if (!k) {
+				wl_fail(t, s->line, ENOMEM, "fork: out of memory");
+				return -ENOMEM;
+			}
+			t->kids = k;
+			t->cap_kids = cap;
 		}
-		t->kids = k;
-		t->cap_kids = cap;
+		pid = fork();
+		if (pid < 0) {
+			wl_fail(t, s->line, errno, "fork: %s", strerror(errno));
+			return -errno;
+		}
+		if (pid == 0) {
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			if (getppid() != parent)
+				_exit(1);
+			wl_forked_run(t, s->task, g->threads ? 0 : c, g->threads ? g->count : 1);
+		}
+		t->kids[t->nr_kids++] = pid;
 	}
-	pid = fork();
-	if (pid < 0) {
-		wl_fail(t, s->line, errno, "fork: %s", strerror(errno));
-		return -errno;
-	}
-	if (pid == 0) {
-		struct wl_live_task c = *t;
-
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(1);
-		c.g = &t->plan->task[s->task];
-		c.forked = true;
-		c.member = false;
-		c.kids = NULL;
-		c.nr_kids = c.cap_kids = 0;
-		c.rng = wl_rand_seed(t->rng, t->forks + 1);
-		memset(c.perm, 0, sizeof(c.perm));	/* the parent's stay its own */
-		wl_task_body(&c);
-		_exit(t->sh->fail ? 5 : 0);
-	}
-	t->kids[t->nr_kids++] = pid;
 	t->forks++;
 	return 0;
 }
@@ -679,11 +742,11 @@ static void wl_task_body(struct wl_live_task *t)
 	const struct wl_step *lists[3] = { g->setup, g->loop, g->teardown };
 	int nr[3] = { g->nr_setup, g->nr_loop, g->nr_teardown };
 	int phase_step = -1, vmas = 0;
-	uint64_t k = 0, ops = 0, setup_ops = 0, it;
+	uint64_t k = 0, ops = 0, setup_ops = 0, it, loop_ns;
 	struct rusage ru0, ru1;
 	double t0, t1, deadline;
 
-	if (!t->forked && t->objs->nr_cpus) {
+	if (t->objs->nr_cpus) {
 		cpu_set_t set;
 
 		CPU_ZERO(&set);
@@ -754,24 +817,28 @@ static void wl_task_body(struct wl_live_task *t)
 	t1 = live_now();
 	getrusage(RUSAGE_THREAD, &ru1);
 	wl_barrier_leave(t);
+	loop_ns = (uint64_t)((t1 - t0) * 1e9);
+	__atomic_fetch_add(&sl->runs, 1, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&sl->ops, ops, __ATOMIC_RELAXED);
-	if (!t->forked) {
-		sl->t0 = t0;
-		sl->t1 = t1;
-		sl->minflt = (uint64_t)(ru1.ru_minflt - ru0.ru_minflt);
-		sl->majflt = (uint64_t)(ru1.ru_majflt - ru0.ru_majflt);
-		sl->pid = getpid();
-		sl->tid = (pid_t)syscall(SYS_gettid);
-		wl_read_rss(sl);
-		if (t->objs->probe)
-			sl->vmas_delta = wl_count_vmas() - vmas;
-	}
+	__atomic_fetch_add(&sl->loop_ns, loop_ns, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&sl->minflt, (uint64_t)(ru1.ru_minflt - ru0.ru_minflt),
+			   __ATOMIC_RELAXED);
+	__atomic_fetch_add(&sl->majflt, (uint64_t)(ru1.ru_majflt - ru0.ru_majflt),
+			   __ATOMIC_RELAXED);
+	for (uint64_t old = __atomic_load_n(&sl->max_loop_ns, __ATOMIC_RELAXED);
+	     loop_ns > old && !__atomic_compare_exchange_n(&sl->max_loop_ns, &old, loop_ns,
+							   false, __ATOMIC_RELAXED,
+							   __ATOMIC_RELAXED); )
+		;
+	/* the last run's, for the tests */
+	sl->pid = getpid();
+	sl->tid = (pid_t)syscall(SYS_gettid);
+	wl_read_rss(sl);
+	if (t->objs->probe)
+		sl->vmas_delta = wl_count_vmas() - vmas;
 	wl_run_list(t, WL_LIST_TEARDOWN, -1, 0, 0, &setup_ops);
 	wl_reap(t, true);
-	if (!t->forked) {
-		sl->forks = t->forks;
-		__atomic_store_n(&sl->done, 1, __ATOMIC_RELEASE);
-	}
+	__atomic_fetch_add(&sl->forks, t->forks, __ATOMIC_RELAXED);
 	goto out_free;
 
 out_leave:
@@ -825,7 +892,8 @@ static int wl_task_open_files(struct wl_live_task *t)
 		const struct wl_memory *mem = &t->plan->memory[i];
 		char path[128];
 
-		if (mem->kind != WL_MEM_FILE || mem->per_workload || !wl_group_uses(t->g, i))
+		if (mem->kind != WL_MEM_FILE || mem->per_workload || t->m[i].fd >= 0 ||
+		    !wl_group_uses(t->g, i))
 			continue;
 		wl_file_path(t->objs, i, t->idx, path, sizeof(path));
 		t->m[i].fd = open(path, O_RDWR | O_CLOEXEC);
@@ -889,10 +957,9 @@ static void wl_plan_counts(const struct wl_plan *plan, int *nr_procs, int *nr_sl
 	for (int i = 0; i < plan->nr_task; i++) {
 		const struct wl_task *g = &plan->task[i];
 
-		if (g->forked)
-			continue;
-		*nr_procs += g->threads ? 1 : g->count;
 		*nr_slots += g->count;
+		if (!g->forked)
+			*nr_procs += g->threads ? 1 : g->count;
 	}
 }
 
@@ -1215,14 +1282,11 @@ static int wl_make_objs(struct live_run *r, const struct wl_plan *plan,
 		if (mem->kind == WL_MEM_FILE && !mem->per_workload) {
 			int t = 0;
 
-			for (int g = 0; g < plan->nr_task; g++) {
-				if (plan->task[g].forked)
-					continue;
+			for (int g = 0; g < plan->nr_task; g++)
 				for (int i = 0; i < plan->task[g].count; i++, t++)
 					if (wl_group_uses(&plan->task[g], m) &&
 					    wl_make_file(r, o, mem, m, t, NULL))
 						return -1;
-			}
 			continue;
 		}
 		if (!mem->per_workload)
@@ -1286,52 +1350,57 @@ static void wl_metric(struct live_run *r, const char *key, double v)
 
 /*
  * The run's metrics from the slots: ops_per_task_s the mean over tasks of
- * a task's operations over its loop's time (a duration loop's: the
- * duration, docs/workloads.md), ops_per_s all operations over the longest
- * such time, runtime_s the longest loop.
+ * a task's operations over its loop's time (tasks whose loop counts: not
+ * a parent that only forks), ops_per_s all operations over
+ * the longest loop, runtime_s that loop's time (docs/workloads.md).  A
+ * duration loop's time is the duration and the rest of the iteration that
+ * ran past it: an iteration of 128 MiB of faults takes longer than a
+ * short duration, and its operations over the duration alone would
+ * overstate the rate.
  */
 static void wl_metrics(struct live_run *r, const struct wl_plan *plan,
-		       const struct wl_live_shared *sh, int nr_slots,
-		       struct wl_live_stats *stats)
+		       const struct wl_live_shared *sh, int nr_slots, struct wl_live_stats *stats)
 {
-	double rate_sum = 0, rate_time = 0, runtime = 0;
+	double rate_sum = 0, runtime = 0;
 	uint64_t ops = 0;
-	int s = 0;
+	int nr_ran = 0, g = 0, g_end = plan->nr_task ? plan->task[0].count : 0;
 
-	for (int g = 0; g < plan->nr_task; g++) {
-		const struct wl_task *grp = &plan->task[g];
+	for (int s = 0; s < nr_slots; s++) {
+		const struct wl_live_slot *sl = &sh->slot[s];
+		bool counts = false;
+		double loop = (double)sl->loop_ns * 1e-9;
+		double longest = (double)sl->max_loop_ns * 1e-9;
 
-		if (grp->forked)
+		if (stats && s < WL_LIVE_MAX_TASKS)
+			stats->task[s] = (struct wl_live_task_stats){
+				.pid = sl->pid, .tid = sl->tid, .runs = sl->runs,
+				.ops = sl->ops, .loop_s = loop, .minflt = sl->minflt,
+				.majflt = sl->majflt, .forks = sl->forks,
+				.rss_anon_kb = sl->rss_anon_kb,
+				.rss_file_kb = sl->rss_file_kb,
+				.rss_shmem_kb = sl->rss_shmem_kb,
+				.vmas_delta = sl->vmas_delta,
+			};
+		while (s >= g_end && g + 1 < plan->nr_task)
+			g_end += plan->task[++g].count;
+		for (int i = 0; i < plan->task[g].nr_loop; i++)
+			counts |= plan->task[g].loop[i].counted;
+		ops += sl->ops;
+		runtime = longest > runtime ? longest : runtime;
+		/* the mean is over tasks whose loop counts, of those that ran */
+		if (!sl->runs || !counts)
 			continue;
-		for (int i = 0; i < grp->count; i++, s++) {
-			const struct wl_live_slot *sl = &sh->slot[s];
-			double loop = sl->t1 - sl->t0;
-			double rt = grp->repeat ? loop : (double)grp->duration_ns * 1e-9;
-
-			ops += sl->ops;
-			rate_sum += rt > 0 ? (double)sl->ops / rt : 0;
-			rate_time = rt > rate_time ? rt : rate_time;
-			runtime = loop > runtime ? loop : runtime;
-			if (stats && s < WL_LIVE_MAX_TASKS)
-				stats->task[s] = (struct wl_live_task_stats){
-					.pid = sl->pid, .tid = sl->tid, .ops = sl->ops,
-					.loop_s = loop, .minflt = sl->minflt,
-					.majflt = sl->majflt, .forks = sl->forks,
-					.rss_anon_kb = sl->rss_anon_kb,
-					.rss_file_kb = sl->rss_file_kb,
-					.rss_shmem_kb = sl->rss_shmem_kb,
-					.vmas_delta = sl->vmas_delta,
-				};
-		}
+		nr_ran++;
+		rate_sum += loop > 0 ? (double)sl->ops / loop : 0;
 	}
 	if (stats)
 		stats->nr_tasks = nr_slots;
 	wl_metric(r, "ops", (double)ops);
 	wl_metric(r, "runtime_s", runtime);
-	if (nr_slots)
-		wl_metric(r, "ops_per_task_s", rate_sum / nr_slots);
-	if (rate_time > 0)
-		wl_metric(r, "ops_per_s", (double)ops / rate_time);
+	if (nr_ran)
+		wl_metric(r, "ops_per_task_s", rate_sum / nr_ran);
+	if (runtime > 0)
+		wl_metric(r, "ops_per_s", (double)ops / runtime);
 }
 
 /**
@@ -1380,6 +1449,8 @@ enum live_stop wl_live_run_plan(struct live_run *r, const struct wl_plan *plan,
 
 		proc[g] = (struct wl_live_proc){ .plan = plan, .sh = sh, .objs = &objs,
 			.seed = r->cfg->seed, .group = g, .first = first, .slot = slot };
+		first += grp->count;
+		slot += grp->count;
 		if (grp->forked)
 			continue;
 		for (int i = 0; i < (grp->threads ? 1 : grp->count); i++) {
@@ -1389,8 +1460,6 @@ enum live_stop wl_live_run_plan(struct live_run *r, const struct wl_plan *plan,
 			if (live_spawn(r, name, wl_process, &proc[g], i) < 0)
 				goto out_kill;
 		}
-		first += grp->count;
-		slot += grp->count;
 	}
 	live_start(r);
 	stop = live_wait_all(r, NULL, NULL);
@@ -1470,21 +1539,3 @@ const struct live_ops workload_live = {
 	.run = wl_live_run,
 };
 
-/*
- * Until the parser (src/workload/parse.c) is merged: its two functions,
- * weak, so that its definitions replace these.  Removed at that merge.
- */
-__attribute__((weak)) const struct workload *workload_of(const struct scenario_ops *s)
-{
-	(void)s;
-	return NULL;
-}
-
-__attribute__((weak)) int workload_resolve(const struct workload *w,
-					   const struct sim_run_config *cfg, int nr_cpus,
-					   struct wl_plan *plan, char *err, size_t len)
-{
-	(void)w; (void)cfg; (void)nr_cpus; (void)plan;
-	snprintf(err, len, "workload files are not parsed in this build");
-	return -1;
-}

@@ -18,13 +18,18 @@
 /* At most this many tasks (threads and processes) in one live run. */
 #define WL_LIVE_MAX_TASKS	1024
 
-/* What one task (not one started by a fork step) did, for the tests. */
+/*
+ * What one task did, for the tests: sums over its runs (a forked group's
+ * task runs once per fork step that starts it); pid to vmas_delta: its
+ * last run's.
+ */
 struct wl_live_task_stats {
 	pid_t pid, tid;			/* its process and thread */
-	uint64_t ops;			/* counted operations, its fork children's too */
-	double loop_s;			/* its loop's time */
+	uint64_t runs;
+	uint64_t ops;			/* counted operations of its loops */
+	double loop_s;			/* its loops' time */
 	uint64_t minflt, majflt;	/* page faults of its thread over the loop */
-	uint64_t forks;			/* children its fork steps started */
+	uint64_t forks;			/* fork steps it ran */
 	uint64_t rss_anon_kb, rss_file_kb, rss_shmem_kb; /* its mm at the loop's end */
 	int vmas_delta;			/* its mm's mappings, loop's end - start */
 };
