@@ -664,7 +664,7 @@ struct mm_variant {
 	const char *name;		/* for tests; an experiment names it in struct sim_variant */
 	bool queue_mthp_on_fault;	/* the mTHP shrinker series queues every folio */
 	bool unqueue_after_lru_unlock;	/* P1: folio_batch_unqueue_deferred_split() */
-	bool batch_dirty_flush;		/* P2: one flush per 31 dirty folios */
+	bool batch_dirty_flush;		/* P2: one flush per PAGEVEC_SIZE dirty folios */
 	bool khugepaged_move_tail;	/* P3 */
 	bool khugepaged_skip_lazyfree;	/* P3 as merged: SCAN_PAGE_LAZYFREE */
 	bool khugepaged_count_scanned;	/* P3 as merged: progress = entries examined */
