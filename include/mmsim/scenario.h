@@ -228,6 +228,12 @@ struct scenario_ops {
 /* The registry. */
 extern const struct scenario_ops *const sim_scenarios[];
 const struct scenario_ops *sim_scenario_find(const char *name);
+/*
+ * What names @s on a command line, for a child process that looks it up
+ * again: an experiment's name, a workload file's path, a shipped
+ * workload's name.
+ */
+const char *sim_scenario_arg(const struct scenario_ops *s);
 int sim_scenario_param_index(const struct scenario_ops *s, const char *key);
 /* The index of parameter @key of @s, or -1 with one line in @err listing the keys. */
 int sim_scenario_param_lookup(const struct scenario_ops *s, const char *key, char *err,

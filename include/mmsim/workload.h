@@ -23,6 +23,8 @@
 #define WL_MAX_KEYS		256	/* raw key lines of a file, includes too */
 #define WL_NAME_LEN		32
 #define WL_TEXT_LEN		512
+#define WL_MAX_ALL_TASKS	4096	/* tasks of all groups together */
+#define WL_MAX_INCLUDE_DEPTH	8
 
 /* ---- the parsed file ----------------------------------------------------------- */
 
@@ -153,12 +155,29 @@ const struct workload *workload_of(const struct scenario_ops *s);
 int workload_resolve(const struct workload *w, const struct sim_run_config *cfg, int nr_cpus,
 		     struct wl_plan *plan, char *err, size_t len);
 
+/*
+ * The scenario a command line names, when it is a workload: @name holding
+ * '/' or ending in .ini is a file, else a shipped workload's name.  Loaded
+ * once per process and kept (the same name gives the same scenario).
+ * NULL with @err[0] == '\0' when @name is neither; NULL with one line in
+ * @err when the file is bad.
+ */
+const struct scenario_ops *workload_scenario(const char *name, char *err, size_t len);
+/* Whether @name names a file rather than a scenario (has '/' or ends in .ini). */
+bool workload_names_file(const char *name);
+
+/* The live executor (src/workload/live.c): every workload's scenario_ops.live. */
+struct live_ops;
+extern const struct live_ops workload_live;
+
 /* Shipped workloads (workloads/ *.ini, embedded at build time). */
 struct wl_builtin {
 	const char *name;		/* the file name without .ini */
 	const char *text;
 };
 extern const struct wl_builtin wl_builtins[];	/* terminated by name == NULL */
+/* The text of shipped workload @name, or NULL. */
+const char *workload_builtin_text(const char *name);
 
 /*
  * The simulated executor: run @plan on a fresh engine and model of

@@ -242,6 +242,7 @@ struct cli_sinks {
 int cli_fail(struct cli *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 const struct scenario_ops *cli_find_scenario(struct cli *c, const char *name);
+void cli_show_params(struct cli *c, const struct scenario_ops *s);
 void cli_append_names(struct cli *c, const char *const *names);
 /* The run's --set and --cost, as given: "--set a=1 --cost b.c=2", "" for none. */
 void cli_settings_text(const struct cli_args *a, char *buf, size_t len);

@@ -92,8 +92,22 @@ int cmd_help(struct cli *c, int argc, char **argv)
 	size_t w = 0;
 	int i;
 
-	if (argc > 2)
-		return cli_fail(c, "help %s %s: expected at most one COMMAND", argv[1], argv[2]);
+	if (argc > 3)
+		return cli_fail(c, "help %s %s %s: expected at most COMMAND and SCENARIO", argv[1],
+				argv[2], argv[3]);
+	if (argc == 3) {	/* `help run FILE`: the command, then the scenario's parameters */
+		const struct scenario_ops *s = cli_find_scenario(c, argv[2]);
+		int ret;
+
+		if (!s)
+			return 2;
+		ret = cli_help_command(c, argv[1]);
+		if (ret)
+			return ret;
+		fprintf(c->out, "\nparameters of %s (--set KEY=VALUE):\n", s->name);
+		cli_show_params(c, s);
+		return 0;
+	}
 	if (argc == 2)
 		return cli_help_command(c, argv[1]);
 

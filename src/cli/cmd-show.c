@@ -27,38 +27,20 @@ static const char *param_type_name(const struct sim_param *p)
 	return "";
 }
 
-int cmd_show(struct cli *c, int argc, char **argv)
+/**
+ * cli_show_params() - a scenario's parameters, one line each
+ * @c: the invocation (c->out)
+ * @s: the scenario
+ *
+ * As `mmsim show` and `mmsim help COMMAND SCENARIO` print them: key,
+ * default, type, range or choices, help, and the live default.
+ */
+void cli_show_params(struct cli *c, const struct scenario_ops *s)
 {
-	const struct scenario_ops *s;
-	const struct sim_published *p;
 	char def[64], lo[64], hi[64];
 	size_t w = 0;
 	int i;
 
-	if (argc != 2)
-		return cli_fail(c, "show: expected one scenario, got %d operands",
-				argc - 1);
-	s = cli_find_scenario(c, argv[1]);
-	if (!s)
-		return 2;
-	fprintf(c->out, "%s: %s\n", s->name, s->summary ? s->summary : "");
-	if (s->description)
-		fprintf(c->out, "\n%s\n", s->description);
-	fprintf(c->out, "\nprofile: %s\n", s->profile ? s->profile : "-");
-	if (s->live)
-		fprintf(c->out, "live: %s (mmsim live %s, mmsim compare %s; docs/live.md)\n",
-			s->live->summary, s->name, s->name);
-	fprintf(c->out, "variants:");
-	for (i = 0; s->variants && s->variants[i].name; i++) {
-		const char *role = "";
-
-		if (s->baseline && !strcmp(s->variants[i].name, s->baseline))
-			role = " (baseline)";
-		if (s->changed && !strcmp(s->variants[i].name, s->changed))
-			role = " (changed)";
-		fprintf(c->out, " %s%s", s->variants[i].name, role);
-	}
-	fprintf(c->out, "\n\nparameters:\n");
 	for (i = 0; s->params && s->params[i].key; i++)
 		if (strlen(s->params[i].key) > w)
 			w = strlen(s->params[i].key);
@@ -91,6 +73,41 @@ int cmd_show(struct cli *c, int argc, char **argv)
 				", under compare: " : "", q->has_live_def ? def : "");
 		fprintf(c->out, "\n");
 	}
+}
+
+int cmd_show(struct cli *c, int argc, char **argv)
+{
+	const struct scenario_ops *s;
+	const struct sim_published *p;
+	char def[64], lo[64], hi[64];
+	size_t w = 0;
+	int i;
+
+	if (argc != 2)
+		return cli_fail(c, "show: expected one scenario, got %d operands",
+				argc - 1);
+	s = cli_find_scenario(c, argv[1]);
+	if (!s)
+		return 2;
+	fprintf(c->out, "%s: %s\n", s->name, s->summary ? s->summary : "");
+	if (s->description)
+		fprintf(c->out, "\n%s\n", s->description);
+	fprintf(c->out, "\nprofile: %s\n", s->profile ? s->profile : "-");
+	if (s->live)
+		fprintf(c->out, "live: %s (mmsim live %s, mmsim compare %s; docs/live.md)\n",
+			s->live->summary, s->name, s->name);
+	fprintf(c->out, "variants:");
+	for (i = 0; s->variants && s->variants[i].name; i++) {
+		const char *role = "";
+
+		if (s->baseline && !strcmp(s->variants[i].name, s->baseline))
+			role = " (baseline)";
+		if (s->changed && !strcmp(s->variants[i].name, s->changed))
+			role = " (changed)";
+		fprintf(c->out, " %s%s", s->variants[i].name, role);
+	}
+	fprintf(c->out, "\n\nparameters:\n");
+	cli_show_params(c, s);
 	fprintf(c->out, "\nmetrics:\n");
 	w = 0;
 	for (i = 0; s->metrics && s->metrics[i].key; i++)

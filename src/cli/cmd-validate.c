@@ -55,6 +55,7 @@
  */
 struct validate_exp {
 	const char *name;
+	const char *arg;		/* what names it to a child: sim_scenario_arg() */
 	const char *threads_key;
 	const char *variant;
 	const char *const *sets;	/* NULL-terminated, or NULL */
@@ -63,6 +64,7 @@ struct validate_exp {
 static void validate_exp_of(const struct scenario_ops *s, struct validate_exp *x)
 {
 	x->name = s->name;
+	x->arg = sim_scenario_arg(s);
 	x->threads_key = s->tasks_param;
 	x->variant = s->variants[sim_scenario_mainline(s)].name;
 	x->sets = s->validate_sets;
@@ -438,7 +440,7 @@ static int validate_argv(char **argv, int max, const char *const *pre,
 			 const char *threads_set, bool live_defs)
 {
 	static char defs[SIM_MAX_PARAMS][96];
-	const struct scenario_ops *s = sim_scenario_find(x->name);
+	const struct scenario_ops *s = sim_scenario_find(x->arg);
 	int n = 0, nr_x = 0;
 
 	argv[n++] = "mmsim";
@@ -499,7 +501,7 @@ static int validate_one(struct cli *c, const struct validate_opts *o,
 		snprintf(tset, sizeof(tset), "%s=%d", x->threads_key, threads);
 	snprintf(jpath, sizeof(jpath), "%s/live.json", validate_tmp.dir);
 	for (int r = -1; r < o->repeat; r++) {		/* r == -1: the warm-up */
-		const char *pre[] = { "live", x->name, "--json", jpath,
+		const char *pre[] = { "live", x->arg, "--json", jpath,
 				      root ? "--apply" : NULL, NULL };
 
 		validate_argv(argv, 96, pre, o, x, tset[0] ? tset : NULL, false);
@@ -533,7 +535,7 @@ static int validate_one(struct cli *c, const struct validate_opts *o,
 		json_decref(doc);
 	}
 	{
-		const char *pre[] = { "run", x->name, "--variant", x->variant, "--profile",
+		const char *pre[] = { "run", x->arg, "--variant", x->variant, "--profile",
 				      profile, "--jobs", "1", "--quiet", "--json", jpath, NULL };
 
 		snprintf(jpath, sizeof(jpath), "%s/sim.json", validate_tmp.dir);
@@ -582,7 +584,7 @@ static void validate_judge(struct validate_point *p, double band)
 		p->verdict = "not simulated";
 		return;
 	}
-	tol = validate_abs_tol(p->x->name, p->metric);
+	tol = validate_abs_tol(p->x->arg, p->metric);
 	if (fabs(p->median) < tol || p->median == 0)
 		p->verdict = fabs(p->sim - p->median) <= tol ?
 			     "agrees (near zero)" : "misses (near zero)";

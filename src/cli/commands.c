@@ -40,7 +40,7 @@ const struct cli_cmd cli_cmds[] = {
 	  .operand = CLI_OPERAND_SCENARIO, .own_help = true },
 	{ "validate", cmd_validate, "the model against this machine's kernel, thread "
 	  "count by thread count", "...", .operand = CLI_OPERAND_SCENARIO, .own_help = true },
-	{ "help", cmd_help, "this text (also --help), or one command's", "[COMMAND]",
+	{ "help", cmd_help, "this text (also --help), or one command's (and a scenario's parameters)", "[COMMAND [SCENARIO]]",
 	  .operand = CLI_OPERAND_COMMAND },
 	{ "version", cmd_version, "the version (also --version)", "" },
 	{ "man", cmd_man, "the manual page, in roff (man -l <(mmsim man))", "" },

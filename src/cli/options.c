@@ -38,29 +38,14 @@ int cli_fail(struct cli *c, const char *fmt, ...)
 /**
  * cli_find_scenario() - a scenario of the registry by name
  * @c: the invocation; c->msg gets the error
- * @name: the name the user gave
+ * @name: the name the user gave: an experiment, a workload file or a
+ *	shipped workload (sim_scenario_lookup())
  *
  * Return: the scenario, or NULL with c->msg naming the expected ones.
  */
 const struct scenario_ops *cli_find_scenario(struct cli *c, const char *name)
 {
-	int i;
-	size_t n;
-
-	for (i = 0; c->registry[i]; i++)
-		if (!strcmp(c->registry[i]->name, name))
-			return c->registry[i];
-	if (!c->registry[0]) {
-		snprintf(c->msg, sizeof(c->msg),
-			 "unknown scenario %s: no scenario is built yet", name);
-		return NULL;
-	}
-	n = (size_t)snprintf(c->msg, sizeof(c->msg),
-			     "unknown scenario %s: expected one of", name);
-	for (i = 0; c->registry[i] && n < sizeof(c->msg); i++)
-		n += (size_t)snprintf(c->msg + n, sizeof(c->msg) - n, "%s %s",
-				      i ? "," : "", c->registry[i]->name);
-	return NULL;
+	return sim_scenario_lookup(c->registry, name, false, c->msg, sizeof(c->msg));
 }
 
 /**

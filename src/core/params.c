@@ -29,6 +29,7 @@
 
 #include "mmsim/profile.h"
 #include "mmsim/scenario.h"
+#include "mmsim/workload.h"
 
 const char *const sim_counter_names[NR_SIM_COUNTERS] = {
 #define SIM_COUNTER_NAME(id, name) [SIM_##id] = name,
@@ -326,12 +327,13 @@ void sim_param_format(const struct sim_param *p, uint64_t v, char *buf,
  */
 const struct scenario_ops *sim_scenario_find(const char *name)
 {
+	char err[8];
 	int i;
 
 	for (i = 0; sim_scenarios[i]; i++)
 		if (!strcmp(sim_scenarios[i]->name, name))
 			return sim_scenarios[i];
-	return NULL;
+	return workload_scenario(name, err, sizeof(err));
 }
 
 /**
@@ -391,7 +393,9 @@ void sim_run_config_init_live(struct sim_run_config *cfg, const struct scenario_
 /**
  * sim_scenario_lookup() - a scenario of a registry by name, or why not
  * @registry: the scenarios, NULL-terminated
- * @name: the name the user gave
+ * @name: the name the user gave: an experiment of @registry first, else a
+ *	workload file (with '/' or ending in .ini) or a shipped workload's
+ *	name (workload_scenario(), docs/workloads.md)
  * @live: only scenarios with a live form (scenario_ops.live)
  * @err: "unknown scenario NAME: expected one of a, b, c", the wording of
  *	every command that takes a scenario (with @live, a scenario without a
@@ -404,6 +408,7 @@ const struct scenario_ops *sim_scenario_lookup(const struct scenario_ops *const 
 					       const char *name, bool live, char *err,
 					       size_t len)
 {
+	const struct scenario_ops *w;
 	size_t n;
 	int i, k = 0;
 
@@ -412,6 +417,11 @@ const struct scenario_ops *sim_scenario_lookup(const struct scenario_ops *const 
 			return registry[i];
 	for (i = 0; registry[i] && strcmp(registry[i]->name, name); i++)
 		;
+	if (!registry[i]) {
+		w = workload_scenario(name, err, len);
+		if (w || err[0])
+			return w;
+	}
 	if (registry[i])
 		n = (size_t)snprintf(err, len, "scenario %s has no live form: expected one of",
 				     name);
@@ -421,6 +431,12 @@ const struct scenario_ops *sim_scenario_lookup(const struct scenario_ops *const 
 		if (!live || registry[i]->live)
 			n += (size_t)snprintf(err + n, len - n, "%s %s", k++ ? "," : "",
 					      registry[i]->name);
+	for (i = 0; wl_builtins[i].name && n < len; i++)
+		n += (size_t)snprintf(err + n, len - n, "%s %s", k++ ? "," : "",
+				      wl_builtins[i].name);
+	if (n < len)
+		snprintf(err + n, len - n, "%s a workload file (a path with / or ending in .ini)",
+			 k ? ", or" : "");
 	return NULL;
 }
 
