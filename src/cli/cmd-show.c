@@ -79,7 +79,6 @@ int cmd_show(struct cli *c, int argc, char **argv)
 {
 	const struct scenario_ops *s;
 	const struct sim_published *p;
-	char def[64], lo[64], hi[64];
 	size_t w = 0;
 	int i;
 
