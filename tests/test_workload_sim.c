@@ -32,7 +32,7 @@ struct obs {
 	long rss_anon, rss_file, rss_shmem;
 	long lru[NR_LRU_LISTS];		/* folios, after lru_add_drain() when hook_drain */
 	unsigned long nrpages;		/* the step's file, if any */
-	long present, writable;		/* PTEs of the step's mapping */
+	long present, writable, young;	/* PTEs of the step's mapping */
 	uint32_t ids[NIDS];		/* folio of each page, by address (0: none) */
 	sim_time_t now;
 	uint64_t pgfault;
@@ -84,6 +84,7 @@ static void test_step_hook(struct wl_task_run *tr, const struct wl_step *s)
 				continue;
 			o->present++;
 			o->writable += !!(pte & PTE_WRITE);
+			o->young += !!(pte & PTE_YOUNG);
 			if (i < NIDS)
 				o->ids[i] = pte_folio(pte)->id + 1;
 		}
@@ -406,7 +407,11 @@ static void test_madvise_dontneed(void **state)
 	assert_int_equal(counter(SIM_PGFREE), 8);
 }
 
-/* COLD moves the 8 folios to the inactive list (pgdeactivate counts those that were active). */
+/*
+ * COLD clears the 8 PTEs' accessed bits (the faults set them) and leaves
+ * the folios on the inactive list (pgdeactivate counts those that were
+ * active: none, new anonymous folios start inactive).
+ */
 static void test_madvise_cold(void **state)
 {
 	(void)state;
@@ -416,6 +421,8 @@ static void test_madvise_cold(void **state)
 	assert_int_equal(obs[2].lru[LRU_ACTIVE_ANON], 0);
 	assert_int_equal(obs[1].lru[LRU_ACTIVE_ANON] + obs[1].lru[LRU_INACTIVE_ANON], 8);
 	assert_int_equal(counter(SIM_PGDEACTIVATE), (uint64_t)obs[1].lru[LRU_ACTIVE_ANON]);
+	assert_int_equal(obs[1].young, 8);
+	assert_int_equal(obs[2].young, 0);
 	assert_int_equal(obs[2].present, 8);
 }
 
