@@ -959,6 +959,8 @@ int do_mprotect(struct mm_struct *mm, uint64_t start, uint64_t len, unsigned lon
 /* madvise.c: MADV_PAGEOUT, MADV_POPULATE_(READ|WRITE); vmscan.c: reclaim_pages() */
 #define MADV_DONTNEED		4	/* include/uapi/asm-generic/mman-common.h */
 #define MADV_FREE		8
+#define MADV_HUGEPAGE		14
+#define MADV_NOHUGEPAGE		15
 #define MADV_COLD		20
 #define MADV_PAGEOUT		21
 #define MADV_POPULATE_READ	22

@@ -44,7 +44,8 @@ static uint64_t ds_rand(uint64_t *s)
 }
 
 /*
- * One worker, as fault_unmap_thread() (fault_unmap.c): after a random
+ * One worker, as the simulated workload (workloads/experiments/
+ * deferred-split-rounds.ini): after a random
  * delay below start_spread, `rounds` times map `region`, store one byte
  * per mTHP folio (one fault each), and empty it: munmap(), or
  * madvise(MADV_DONTNEED) of a region mapped once (unmap=dontneed).  With
