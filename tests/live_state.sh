@@ -94,7 +94,7 @@ setting $thp/defrag always
 EOS
 echo never > "$thp/defrag"
 # the subshell becomes the sleep that holds the lock: killing it lets go
-( exec 9> state.lock && flock -n 9 && exec sleep 600 ) & holder=$!
+( exec 9> state.lock && flock 9 && exec sleep 600 ) & holder=$!
 for _ in $(seq 100); do flock -n state.lock true || break; sleep 0.05; done
 flock -n state.lock true && fail "the test could not take the lock"
 refused() {
