@@ -28,7 +28,7 @@
 
 #include "host/calibrate.h"
 #include "host/topology.h"
-#include "live/live_internal.h"
+#include "host/live_internal.h"
 #include "mmsim/profile.h"
 
 #define REGION (2ULL << 20)

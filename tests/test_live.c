@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Tests of live mode (src/live/): the /proc and /sys parsers on recorded
+ * Tests of live mode (src/host/): the /proc and /sys parsers on recorded
  * samples (tests/fixtures/live/), the restore of THP settings after SIGINT
  * and after a workload process is killed (on a fake sysfs tree under /tmp,
  * through MMSIM_LIVE_SYS_ROOT, so the real machine's settings are never
@@ -30,8 +30,8 @@
 
 #include <cmocka.h>
 
-#include "live/live.h"
-#include "live/live_internal.h"
+#include "host/live.h"
+#include "host/live_internal.h"
 #include "mmsim/profile.h"
 
 #ifndef MMSIM_SOURCE_DIR

@@ -23,7 +23,7 @@
 #include <cmocka.h>
 
 #include "host/spawn.h"
-#include "live/live_internal.h"
+#include "host/live_internal.h"
 
 static void test_run_captures_stderr(void **state)
 {

@@ -37,7 +37,7 @@
 #include <unistd.h>
 
 #include "host/calibrate.h"
-#include "live/live_internal.h"
+#include "host/live_internal.h"
 #include "mmsim/output.h"
 #include "mmsim/profile.h"
 

@@ -39,7 +39,7 @@
 
 #include "host/calibrate.h"
 #include "host/topology.h"
-#include "live/live_internal.h"
+#include "host/live_internal.h"
 
 /* The calling thread's CPU time, in ns: what it ran, not what it waited. */
 static double cal_cpu_ns(void)

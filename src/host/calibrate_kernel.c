@@ -22,7 +22,7 @@
  *                       pages (zram stores those without compressing)
  *
  * As root, an mTHP size that is off is set to "madvise" for its runs (and
- * larger sizes that would win to "never"), through live/settings.c, and
+ * larger sizes that would win to "never"), through host/settings.c, and
  * restored at once; zram devices are made and removed through
  * /sys/class/zram-control.  SIGINT, SIGTERM and SIGHUP wait while a
  * setting is changed.  Without root nothing is changed, and the run says
@@ -44,7 +44,7 @@
 #endif
 
 #include "host/calibrate.h"
-#include "live/live_internal.h"
+#include "host/live_internal.h"
 
 #ifndef MADV_PAGEOUT
 #define MADV_PAGEOUT 21

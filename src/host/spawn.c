@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Running another program and waiting for it: perf for live mode's lock
- * waits (src/live/lockstat.c), validate's runs of this binary
+ * waits (src/host/lockstat.c), validate's runs of this binary
  * (src/cli/cmd-validate.c) and gnuplot for the plots (src/cli/plot.c).
  * The CLI calls it too: starting and reaping processes is process control,
  * which belongs to the host layer, and both callers above it need the

@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "host/topology.h"
-#include "live/live_internal.h"
+#include "host/live_internal.h"
 
 /**
  * host_sys_path - the path of a /sys file below a root

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "host/topology.h"
-#include "live/live_internal.h"
+#include "host/live_internal.h"
 #include "mmsim/profile.h"
 
 /* ---- the host profile ---- */

@@ -35,13 +35,13 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "live/live.h"
+#include "host/live.h"
 #include "mmsim/counters.h"
 #include "mmsim/output.h"
 #include "mmsim/profile.h"
 #include "mmsim/scenario.h"
 #include "host/calibrate.h"
-#include "live/live_internal.h"
+#include "host/live_internal.h"
 #include "mmsim/profile.h"
 
 /* A run may use at most this share of MemAvailable. */

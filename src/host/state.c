@@ -83,7 +83,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "live/live_internal.h"
+#include "host/live_internal.h"
 
 #define LIVE_STATE_DEFAULT "/run/mmsim-live.state"
 #define LIVE_ZRAM_CONTROL "/sys/class/zram-control"

@@ -16,8 +16,8 @@
 #include <unistd.h>
 
 #include "host/calibrate.h"
-#include "live/live.h"
-#include "live/live_internal.h"
+#include "host/live.h"
+#include "host/live_internal.h"
 #include "mmsim/output.h"
 #include "mmsim/profile.h"
 #include "mmsim/scenario.h"

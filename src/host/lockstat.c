@@ -52,7 +52,7 @@
 #include <unistd.h>
 
 #include "host/spawn.h"
-#include "live/live_internal.h"
+#include "host/live_internal.h"
 
 #define LIVE_PERF_REPORT_S 120	/* the most perf may take to print its table */
 
