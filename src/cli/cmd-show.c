@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "cli/cli_impl.h"
-#include "live/live_internal.h"
+#include "host/live_internal.h"
 
 static const char *param_type_name(const struct sim_param *p)
 {

@@ -30,7 +30,7 @@
 #include <unistd.h>
 
 #include "host/calibrate.h"
-#include "live/live_internal.h"
+#include "host/live_internal.h"
 
 static double cal_cpu_ns(void)
 {

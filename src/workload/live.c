@@ -5,7 +5,7 @@
  */
 #include <stdio.h>
 
-#include "live/live_internal.h"
+#include "host/live_internal.h"
 #include "mmsim/workload.h"
 
 static enum live_stop workload_live_run(struct live_run *r)

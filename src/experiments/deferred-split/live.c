@@ -13,7 +13,7 @@
  *
  * Its parameters are the experiment's (deferred_split.c, those marked
  * .live); runtime_s and faults are measured here, the lock waits by live
- * mode's perf lock (src/live/lockstat.c).
+ * mode's perf lock (src/host/lockstat.c).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -24,7 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "live/live_internal.h"
+#include "host/live_internal.h"
 
 struct ds_thread {
 	const struct live_run *r;
