@@ -12,8 +12,10 @@ set -u
 BIN=$1
 T=$(mktemp -d)
 sleeper=
+holder=
 cleanup() {
 	[ -n "$sleeper" ] && kill "$sleeper" 2> /dev/null
+	[ -n "$holder" ] && kill "$holder" 2> /dev/null
 	mountpoint -q "$T/mnt" 2> /dev/null && umount "$T/mnt"
 	rm -rf "$T" /tmp/mmsim-live-statesh-$$
 }
@@ -81,3 +83,42 @@ else
 	wait "$run"
 	echo "skipped: the run ended before its state file could be read"
 fi
+
+# one lock for the state file ($MMSIM_LIVE_STATE.lock): while another
+# process holds it, a live run and a calibrate (as root: it may change the
+# machine) are refused with one line, exit 2, before they read or change
+# anything; the state file of a killed run waits for the next one
+cat > state <<EOS
+pid 1 1
+setting $thp/defrag always
+EOS
+echo never > "$thp/defrag"
+# the subshell becomes the sleep that holds the lock: killing it lets go
+( exec 9> state.lock && flock 9 && exec sleep 600 ) & holder=$!
+for _ in $(seq 100); do flock -n state.lock true || break; sleep 0.05; done
+flock -n state.lock true && fail "the test could not take the lock"
+refused() {
+	local rc
+	timeout 60 "$BIN" "$@" > out.txt 2> err.txt
+	rc=$?
+	grep -v '^==[0-9]*==' err.txt > err1.txt
+	[ "$rc" = 2 ] || fail "$1 while the lock is held: exit $rc ($(head -c 300 err1.txt))"
+	[ "$(wc -l < err1.txt)" = 1 ] || fail "$1 while the lock is held: $(cat err1.txt)"
+	grep -q "^mmsim: error: .*another live run or calibrate is in progress (it holds $T/state.lock)" err1.txt ||
+		fail "$1 while the lock is held: $(cat err1.txt)"
+	[ -s state ] || fail "$1 while the lock is held read the state file"
+	grep -qx never "$thp/defrag" || fail "$1 while the lock is held restored a setting"
+}
+refused live deferred-split --set threads=1 --set rounds=1 --set region=1M
+refused compare deferred-split --set threads=1 --set rounds=1 --set region=1M
+if [ "$(id -u)" = 0 ]; then
+	refused calibrate --quick --out cal.ini
+	grep -q '^calibrate: ' err.txt && fail "calibrate measured while the lock is held"
+	[ -e cal.ini ] && fail "a refused calibrate wrote its profile"
+fi
+kill "$holder"; wait "$holder" 2> /dev/null; holder=
+"$BIN" live deferred-split --set threads=1 --set rounds=1 --set region=1M > out.txt 2> err.txt ||
+	fail "live after the lock was let go: exit $? ($(head -3 err.txt))"
+grep -qx always "$thp/defrag" || fail "the run after the lock did not restore the setting"
+[ ! -e state.lock ] || fail "the lock file was left"
+echo "ok: the state file's lock refuses a second live run, compare and calibrate"

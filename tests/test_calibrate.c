@@ -7,6 +7,9 @@
  * does not depend on this machine: a fitted cost must make the model's
  * single-thread run reproduce the measurement it came from, and predict
  * the size it was not fitted on.
+ *
+ * And the topology (src/host/topology.c): calibrate and live mode's
+ * profile "host" read one fake /sys and /proc/cpuinfo with one reader.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,7 +22,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <errno.h>
+#include <sched.h>
+#include <unistd.h>
+
 #include "host/calibrate.h"
+#include "host/topology.h"
+#include "host/live_internal.h"
 #include "mmsim/profile.h"
 
 #define REGION (2ULL << 20)
@@ -155,6 +164,118 @@ static void test_include_drops_ranges_of_keys_set_again(void **state)
 	free(base);
 }
 
+static void fake_write(const char *root, const char *rel, const char *text)
+{
+	char path[512], cmd[600];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s%s", root, rel);
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
+	assert_int_equal(system(cmd), 0);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/*
+ * A fake machine: 2 packages x 2 cores x 2 threads (cpu0-7, cpu0 and cpu1
+ * one core), cpu9 without its core_id (offline: not counted), nodes 0 and
+ * 1 (and "possible", which is not a node), a guest at 2345.678 MHz.
+ *
+ *   cpu  0 1 2 3 | 4 5 6 7
+ *   pkg  0 0 0 0 | 1 1 1 1
+ *   core 0 0 1 1 | 0 0 1 1
+ */
+static void test_topology_one_reader(void **state)
+{
+	static struct host_topology t;
+	static char ini[16384];
+	char root[64], abs[128], v[16], cmd[128];
+	struct cal_run *r = calloc(1, sizeof(*r));
+	cpu_set_t two, mine;
+
+	(void)state;
+	assert_non_null(r);
+	snprintf(root, sizeof(root), "/tmp/mmsim-test-topology-%d", (int)getpid());
+	for (int cpu = 0; cpu < 8; cpu++) {
+		snprintf(abs, sizeof(abs), "/sys/devices/system/cpu/cpu%d/topology/"
+			 "physical_package_id", cpu);
+		snprintf(v, sizeof(v), "%d\n", cpu / 4);
+		fake_write(root, abs, v);
+		snprintf(abs, sizeof(abs), "/sys/devices/system/cpu/cpu%d/topology/core_id", cpu);
+		snprintf(v, sizeof(v), "%d\n", cpu % 4 / 2);
+		fake_write(root, abs, v);
+	}
+	fake_write(root, "/sys/devices/system/cpu/cpu9/topology/physical_package_id", "0\n");
+	fake_write(root, "/sys/devices/system/node/node0/x", "");
+	fake_write(root, "/sys/devices/system/node/node1/x", "");
+	fake_write(root, "/sys/devices/system/node/possible", "0-1\n");
+	fake_write(root, "/proc/cpuinfo", "processor\t: 0\nmodel name\t: Fake CPU 9000\n"
+		   "cpu MHz\t\t: 2345.678\nflags\t\t: fpu sse hypervisor avx\n\n"
+		   "processor\t: 1\nmodel name\t: Other\ncpu MHz\t\t: 1000.000\n");
+	setenv("MMSIM_LIVE_PROC_ROOT", root, 1);
+
+	assert_int_equal(host_topology_read(&t, root, NULL), 0);
+	assert_int_equal(t.nr_cpus, 8);
+	assert_int_equal(t.sockets, 2);
+	assert_int_equal(t.cores_per_socket, 2);
+	assert_int_equal(t.threads_per_core, 2);
+	assert_int_equal(t.nodes, 2);
+	assert_true(t.mhz > 2345.6 && t.mhz < 2345.7);
+	assert_string_equal(t.model, "Fake CPU 9000");
+	assert_true(t.hypervisor);
+	CPU_ZERO(&two);
+	CPU_SET(4, &two);
+	CPU_SET(6, &two);
+	assert_int_equal(host_topology_read(&t, root, &two), 0);
+	assert_int_equal(t.nr_cpus, 2);
+	assert_int_equal(t.cpu[1], 6);
+	assert_int_equal(t.sockets, 1);
+	assert_int_equal(t.cores_per_socket, 2);
+	assert_int_equal(t.threads_per_core, 1);
+	CPU_ZERO(&two);
+	CPU_SET(9, &two);
+	assert_int_equal(host_topology_read(&t, root, &two), -ENODEV);
+
+	/* live mode's profile "host": every CPU the fake /sys lists */
+	setenv("MMSIM_LIVE_SYS_ROOT", root, 1);
+	assert_true(live_host_profile(ini, sizeof(ini)) > 0);
+	assert_non_null(strstr(ini, "\nsockets = 2\ncores_per_socket = 2\n"
+			       "threads_per_core = 2\nnodes = 2\n"));
+	assert_non_null(strstr(ini, "\nmhz = 2346\n"));
+	assert_non_null(strstr(ini, "\nwalk_dims = 2\n"));
+	assert_true(live_cpu_mhz() > 2345.6 && live_cpu_mhz() < 2345.7);
+	assert_true(live_host_is_guest());
+	unsetenv("MMSIM_LIVE_SYS_ROOT");
+
+	/* calibrate: the CPUs it may run on; cpu0 and cpu1 are one core */
+	setenv("MMSIM_CALIBRATE_SYS_ROOT", root, 1);
+	if (!sched_getaffinity(0, sizeof(mine), &mine) && CPU_ISSET(0, &mine) &&
+	    CPU_ISSET(1, &mine) && CPU_COUNT(&mine) == 2) {
+		char err[256];
+
+		assert_int_equal(cal_topology(r, err, sizeof(err)), 0);
+		assert_int_equal(r->nr_cpus, 2);
+		assert_int_equal(r->sockets, 1);
+		assert_int_equal(r->cores_per_socket, 1);
+		assert_int_equal(r->threads_per_core, 2);
+		assert_int_equal(r->nodes, 2);
+		assert_int_equal(r->pair_smt[0], 0);
+		assert_int_equal(r->pair_smt[1], 1);
+		assert_int_equal(r->pair_remote[0], -1);
+		assert_true(r->hypervisor);
+		assert_string_equal(r->cpu_model, "Fake CPU 9000");
+		assert_non_null(cal_key_find(r, "topology.threads_per_core"));
+		assert_int_equal(cal_key_find(r, "topology.threads_per_core")->value, 2);
+	}
+	unsetenv("MMSIM_CALIBRATE_SYS_ROOT");
+	unsetenv("MMSIM_LIVE_PROC_ROOT");
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	assert_int_equal(system(cmd), 0);
+	free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -162,6 +283,7 @@ int main(void)
 		cmocka_unit_test(test_fit_targets),
 		cmocka_unit_test(test_fit_reproduces_its_measurement),
 		cmocka_unit_test(test_fit_keeps_costs_non_negative),
+		cmocka_unit_test(test_topology_one_reader),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

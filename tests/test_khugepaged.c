@@ -400,6 +400,27 @@ static void test_skip_lazyfree_scan(void **state)
 }
 
 /*
+ * A variant's khugepaged_pmd_progress (docs/kernel.md) replaces
+ * HPAGE_PMD_NR as what a scanned range adds: the same range as `before`
+ * above collapses and adds 64.
+ */
+static void test_pmd_progress_setting(void **state)
+{
+	static const struct mm_variant v_progress = { .name = "progress-64",
+						      .khugepaged_pmd_progress = 64 };
+	struct khugepaged_tunables tun;
+	struct fixture f = { .body = one_lazyfree };
+
+	(void)state;
+	khugepaged_default_tunables(&tun);
+	setup_engine(&f, &v_progress, &tun);
+	run(&f);
+	assert_int_equal(scan_result_seen, SCAN_SUCCEED);
+	assert_int_equal(progress_seen, 64);
+	teardown_engine(&f);
+}
+
+/*
  * The folio of PTE 100 becomes lazyfree after the scan and before the
  * collapse: collapse_huge_page() straight away, as khugepaged calls it
  * once hpage_collapse_scan_pmd() has passed the range.
@@ -1460,6 +1481,7 @@ int main(void)
 		cmocka_unit_test(test_cold_range_lacks_referenced),
 		cmocka_unit_test(test_max_ptes_none),
 		cmocka_unit_test(test_skip_lazyfree_scan),
+		cmocka_unit_test(test_pmd_progress_setting),
 		cmocka_unit_test(test_skip_lazyfree_isolate),
 		cmocka_unit_test(test_skip_lazyfree_progress),
 		cmocka_unit_test(test_flush_removes_only_its_own),

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Tests of live mode (src/live/): the /proc and /sys parsers on recorded
+ * Tests of live mode (src/host/): the /proc and /sys parsers on recorded
  * samples (tests/fixtures/live/), the restore of THP settings after SIGINT
  * and after a workload process is killed (on a fake sysfs tree under /tmp,
  * through MMSIM_LIVE_SYS_ROOT, so the real machine's settings are never
@@ -30,8 +30,8 @@
 
 #include <cmocka.h>
 
-#include "live/live.h"
-#include "live/live_internal.h"
+#include "host/live.h"
+#include "host/live_internal.h"
 #include "mmsim/profile.h"
 
 #ifndef MMSIM_SOURCE_DIR
@@ -719,6 +719,59 @@ static void test_state_of_live_run(void **state)
 }
 
 /*
+ * One lock for the state file (STATE.lock): it nests in its holder; while
+ * another process holds it, a take is refused with the path in the
+ * message; the last let-go removes the file, and the next take succeeds.
+ *
+ *   child                         this process
+ *   live_state_lock() = 0
+ *   write(ready)  ------------->  live_state_lock() = -EBUSY
+ *                 <-------------  write(done)
+ *   live_state_unlock(); exit     live_state_lock() = 0 (twice: nests)
+ */
+static void test_state_lock(void **state)
+{
+	char msg[512] = "", lock[160], c = 0;
+	int ready[2], done[2], status;
+	struct stat sb;
+	pid_t child;
+
+	snprintf(lock, sizeof(lock), "%s.lock", state_file);
+	assert_int_equal(pipe(ready), 0);
+	assert_int_equal(pipe(done), 0);
+	child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		if (live_state_lock(msg, sizeof(msg)))
+			_exit(1);
+		if (write(ready[1], "r", 1) != 1 || read(done[0], &c, 1) != 1)
+			_exit(1);
+		live_state_unlock();
+		_exit(0);
+	}
+	assert_int_equal(read(ready[0], &c, 1), 1);
+	assert_int_equal(stat(lock, &sb), 0);
+	assert_int_equal(live_state_lock(msg, sizeof(msg)), -EBUSY);
+	assert_non_null(strstr(msg, "another live run or calibrate is in progress"));
+	assert_non_null(strstr(msg, lock));
+	assert_int_equal(write(done[1], "d", 1), 1);
+	assert_int_equal(waitpid(child, &status, 0), child);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	close(ready[0]);
+	assert_int_equal(stat(lock, &sb), -1);		/* removed by its holder */
+
+	assert_int_equal(live_state_lock(msg, sizeof(msg)), 0);
+	assert_int_equal(live_state_lock(msg, sizeof(msg)), 0);	/* nests */
+	live_state_unlock();
+	assert_int_equal(stat(lock, &sb), 0);		/* still held */
+	live_state_unlock();
+	assert_int_equal(stat(lock, &sb), -1);
+	close(ready[1]);
+	close(done[0]);
+	close(done[1]);
+}
+
+/*
  * A pid that is alive but is not the run that wrote the file (pid 1, or
  * our sleeper with another start time) does not block: the file is stale,
  * and its valid setting is restored.
@@ -984,6 +1037,7 @@ int main(void)
 						fake_setup, fake_teardown),
 		cmocka_unit_test_setup_teardown(test_state_of_live_run,
 						fake_setup, fake_teardown),
+		cmocka_unit_test(test_state_lock),
 		cmocka_unit_test_setup_teardown(test_state_pid_reused,
 						fake_setup, fake_teardown),
 		cmocka_unit_test_setup_teardown(test_state_file_untrusted,

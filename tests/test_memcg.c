@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Where live mode puts reclaim-tlb's memory cgroup (src/live/memcg.c), on
+ * Where live mode puts reclaim-tlb's memory cgroup (src/host/memcg.c), on
  * fake cgroup trees: a directory under /tmp with cgroup.controllers,
  * cgroup.subtree_control and cgroup.procs files, and a fake
  * /proc/self/cgroup and /proc/self/mountinfo (MMSIM_LIVE_PROC_ROOT).
@@ -39,7 +39,7 @@
 
 #include <cmocka.h>
 
-#include "live/live_internal.h"
+#include "host/live_internal.h"
 
 static char root[64];
 static char state_file[128];

@@ -99,7 +99,7 @@ static int cli_dry_vary(struct cli *c, const struct scenario_ops *s,
  * run, reproduce, sweep and sensitivity configure every scenario they
  * name (sweep: at every value of --vary); merge and diff check their
  * options and operands; live and compare (which parse their own options
- * in src/live) only their scenario; the commands that print and change
+ * in src/host) only their scenario; the commands that print and change
  * nothing (list, show, profiles NAME, help, ...) run into /dev/null.
  *
  * Return: 0, or 2 with c->msg filled.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * `mmsim compare ...`: live and simulated results side by side (src/live/,
+ * `mmsim compare ...`: live and simulated results side by side (src/host/,
  * which parses its own options and prints its own --help).
  */
 #include <stdio.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "cli/cli_impl.h"
-#include "live/live.h"
+#include "host/live.h"
 
 int cmd_compare(struct cli *c, int argc, char **argv)
 {

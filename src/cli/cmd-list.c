@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * `mmsim list`: the experiments, one line each, then the shipped workloads
- * (workloads/, docs/workloads.md), each by its [workload] name and summary.
+ * (workloads/, docs/workloads.md), each by its [workload] name and summary,
+ * when the registry is the real one.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,8 +24,8 @@ int cmd_list(struct cli *c, int argc, char **argv)
 	for (i = 0; c->registry[i]; i++)
 		fprintf(c->out, "%-*s  %s\n", (int)w, c->registry[i]->name,
 			c->registry[i]->summary ? c->registry[i]->summary : "");
-	if (!wl_builtins[0].name)
-		return 0;
+	if (c->registry != sim_scenarios || !wl_builtins[0].name)
+		return 0;	/* a test's own registry lists only its scenarios */
 	fprintf(c->out, "\nshipped workloads (mmsim run NAME, or a file: docs/workloads.md):\n");
 	w = 0;
 	for (i = 0; wl_builtins[i].name; i++)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * `mmsim live ...`: a workload on this machine's kernel (src/live/, which
+ * `mmsim live ...`: a workload on this machine's kernel (src/host/, which
  * parses its own options and prints its own --help).
  */
 #include <stdio.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "cli/cli_impl.h"
-#include "live/live.h"
+#include "host/live.h"
 
 int cmd_live(struct cli *c, int argc, char **argv)
 {

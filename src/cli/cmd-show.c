@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "cli/cli_impl.h"
-#include "live/live_internal.h"
+#include "host/live_internal.h"
 
 static const char *param_type_name(const struct sim_param *p)
 {
@@ -79,7 +79,6 @@ int cmd_show(struct cli *c, int argc, char **argv)
 {
 	const struct scenario_ops *s;
 	const struct sim_published *p;
-	char def[64], lo[64], hi[64];
 	size_t w = 0;
 	int i;
 

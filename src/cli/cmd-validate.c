@@ -34,12 +34,12 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli/cli_impl.h"
+#include "host/spawn.h"
 #include "mmsim/output.h"
 
 #define VALIDATE_MAX_THREADS 16		/* thread counts per experiment */
@@ -155,64 +155,22 @@ static void validate_on_signal(int sig)
 /*
  * Run this binary with @argv (argv[0] is ignored); its standard output to
  * /dev/null, its standard error kept in @err (the last line).  Return its
- * exit status, or -1 when it could not run.
+ * exit status, or -1 when it could not run (@err says why).  host_run()
+ * keeps validate_tmp.child, which validate_on_signal() kills, up to date.
  */
 static int validate_spawn(char *const argv[], char *err, size_t len)
 {
-	int pe[2], status;
-	pid_t parent = getpid(), pid;
-	char buf[4096];
-	size_t used = 0;
+	static char tail[4096];
+	char line[401];
+	struct host_cmd cmd = { .file = "/proc/self/exe", .argv = argv,
+				.pdeathsig = SIGTERM, .quiet = true,
+				.child = &validate_tmp.child };
+	int status = host_run(&cmd, tail, sizeof(tail));
 
-	err[0] = '\0';
-	if (pipe(pe))
+	host_last_line(tail, line, sizeof(line));
+	snprintf(err, len, "%s", line);
+	if (status < 0)
 		return -1;
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		close(pe[0]);
-		close(pe[1]);
-		return -1;
-	}
-	if (!pid) {
-		int null = open("/dev/null", O_RDWR);
-
-		if (prctl(PR_SET_PDEATHSIG, SIGTERM) || getppid() != parent)
-			_exit(127);
-		if (null >= 0)
-			dup2(null, 1);
-		dup2(pe[1], 2);
-		close(pe[0]);
-		execv("/proc/self/exe", argv);
-		_exit(127);
-	}
-	validate_tmp.child = pid;
-	close(pe[1]);
-	for (;;) {
-		ssize_t r = read(pe[0], buf + used, sizeof(buf) - 1 - used);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		used += (size_t)r;
-		if (used == sizeof(buf) - 1) {	/* keep the tail */
-			memmove(buf, buf + used / 2, used - used / 2);
-			used -= used / 2;
-		}
-	}
-	close(pe[0]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	validate_tmp.child = 0;
-	buf[used] = '\0';
-	while (used && (buf[used - 1] == '\n' || buf[used - 1] == ' '))
-		buf[--used] = '\0';
-	{
-		char *last = strrchr(buf, '\n');
-
-		snprintf(err, len, "%.400s", last ? last + 1 : buf);
-	}
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 

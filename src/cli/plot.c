@@ -32,12 +32,12 @@
 #include <string.h>
 #include <signal.h>
 #include <strings.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli/cli_impl.h"
+#include "host/spawn.h"
 #include "mmsim/profile.h"
 
 enum plot_kind { PLOT_SVG, PLOT_PNG, PLOT_BAD };
@@ -360,17 +360,15 @@ static void gp_unguard(void)
 /*
  * Run gnuplot on @script, drawing into a temporary file that is renamed
  * to @path.  Returns 0, 2 when gnuplot cannot be started, 1 when it fails.
+ * host_run() keeps gp_child, which gp_on_signal() kills, up to date.
  */
 static int gp_run(struct cli *c, const char *opt, const char *path,
 		  const char *tmp_out, const struct sim_out *script)
 {
+	static char tail[4096];
 	char *gp = NULL, line[200] = "";
-	struct sim_out err;
-	int pe[2], status, ret = 0;
+	int status, ret = 0;
 	size_t n = 256;
-	pid_t pid, parent = getpid();
-	sigset_t mask;
-	siginfo_t info;
 	FILE *f;
 
 	gp = malloc(n);
@@ -392,75 +390,17 @@ static int gp_run(struct cli *c, const char *opt, const char *path,
 		return ret;
 	}
 	fclose(f);
-	sim_out_init_buffer(&err);
-	if (pipe(pe)) {
-		ret = cli_fail(c, "%s %s: pipe: %s", opt, path, strerror(errno)) - 1;
-		goto out_unlink;
-	}
-	fflush(NULL);
-	gp_block(true, &mask);		/* gp_child is set before a signal can look */
-	pid = fork();
-	if (pid < 0) {
-		gp_block(false, &mask);
-		close(pe[0]);
-		close(pe[1]);
-		ret = cli_fail(c, "%s %s: fork: %s", opt, path, strerror(errno)) - 1;
-		goto out_unlink;
-	}
-	if (!pid) {
-		int null;
-
-		/* gnuplot dies with mmsim, even by SIGKILL */
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(127);
-		for (int i = 0; i < 3; i++)
-			sigaction(gp_signals[i], &gp_old[i], NULL);
-		gp_block(false, &mask);
-		null = open("/dev/null", O_RDWR);
-
-		if (null >= 0) {
-			dup2(null, 0);
-			dup2(null, 1);
-		}
-		dup2(pe[1], 2);
-		close(pe[0]);
-		execlp(gnuplot_program(), gnuplot_program(), gp, (char *)NULL);
-		_exit(127);
-	}
-	gp_child = pid;
-	gp_block(false, &mask);
-	close(pe[1]);
-	for (;;) {
-		char buf[4096];
-		ssize_t r = read(pe[0], buf, sizeof(buf));
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		sim_out_write(&err, buf, (size_t)r);
-	}
-	close(pe[0]);
-	/* wait, then reap with the signals blocked: the handler never kills a reaped pid */
-	while (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOWAIT) < 0 && errno == EINTR)
-		;
-	gp_block(true, &mask);
-	gp_child = 0;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	gp_block(false, &mask);
 	{
-		/* gnuplot's message is its last non-empty line */
-		const char *t = sim_out_text(&err), *end = t + strlen(t), *b;
+		char *argv[] = { (char *)gnuplot_program(), gp, NULL };
+		/* gnuplot dies with mmsim, even by SIGKILL */
+		struct host_cmd cmd = { .file = gnuplot_program(), .argv = argv,
+					.pdeathsig = SIGKILL, .quiet = true,
+					.child = &gp_child };
 
-		while (end > t && (end[-1] == '\n' || end[-1] == ' '))
-			end--;
-		for (b = end; b > t && b[-1] != '\n'; b--)
-			;
-		snprintf(line, sizeof(line), "%.*s", (int)(end - b), b);
+		status = host_run(&cmd, tail, sizeof(tail));
 	}
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 127 && !err.len) {
+	host_last_line(tail, line, sizeof(line));	/* gnuplot's message */
+	if (status < 0) {
 		ret = cli_fail(c, "%s %s: cannot run gnuplot (%s): expected gnuplot installed "
 			       "(Debian: apt-get install gnuplot-nox) or MMSIM_GNUPLOT naming it",
 			       opt, path, gnuplot_program());
@@ -470,12 +410,10 @@ static int gp_run(struct cli *c, const char *opt, const char *path,
 	} else if (plot_put(opt, path, tmp_out, c->msg, sizeof(c->msg))) {
 		ret = 1;
 	}
-out_unlink:
 	unlink(tmp_out);
 	unlink(gp);
 	gp_unguard();
 	free(gp);
-	sim_out_release(&err);
 	return ret;
 }
 

@@ -37,7 +37,7 @@
 #include <unistd.h>
 
 #include "host/calibrate.h"
-#include "live/live_internal.h"
+#include "host/live_internal.h"
 #include "mmsim/output.h"
 #include "mmsim/profile.h"
 
@@ -538,8 +538,14 @@ int calibrate_profile_text(bool quick, FILE *log, char *buf, size_t len, char *e
 	include = cal_nearest(r);
 	r->may_change = r->root;
 	if (r->root) {
-		char busy[256];
+		char busy[512];
 
+		/* one run at a time changes the machine (live_state_lock()) */
+		if (live_state_lock(busy, sizeof(busy))) {
+			snprintf(err, errlen, "calibrate: %s", busy);
+			free(r);
+			return -EBUSY;
+		}
 		/* what a killed earlier run (live or calibrate) left is undone first */
 		if (live_state_recover(r->log, busy, sizeof(busy)) == -EBUSY) {
 			r->may_change = false;
@@ -571,6 +577,8 @@ int calibrate_profile_text(bool quick, FILE *log, char *buf, size_t len, char *e
 	cal_kernel_paths(r);
 	cal_zram(r);
 	sched_setaffinity(0, sizeof(saved), &saved);
+	if (r->root)
+		live_state_unlock();
 
 	n = cal_fix_quantum(r, include, err, errlen);
 	if (!n) {

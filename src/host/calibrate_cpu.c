@@ -38,7 +38,8 @@
 #endif
 
 #include "host/calibrate.h"
-#include "live/live_internal.h"
+#include "host/topology.h"
+#include "host/live_internal.h"
 
 /* The calling thread's CPU time, in ns: what it ran, not what it waited. */
 static double cal_cpu_ns(void)
@@ -56,10 +57,7 @@ static double cal_cpu_ns(void)
  */
 static int cal_sys_path(char *buf, size_t len, const char *abs)
 {
-	const char *root = getenv("MMSIM_CALIBRATE_SYS_ROOT");
-	int n = snprintf(buf, len, "%s%s", root ? root : "", abs);
-
-	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+	return host_sys_path(buf, len, getenv("MMSIM_CALIBRATE_SYS_ROOT"), abs);
 }
 
 static int cal_read_int(const char *abs, long *v)
@@ -218,99 +216,52 @@ static void cal_cache_geometry(struct cal_run *r)
  */
 int cal_topology(struct cal_run *r, char *err, size_t len)
 {
-	static int pkg[CAL_MAX_CPUS], core[CAL_MAX_CPUS];
-	static char cpuinfo[1 << 18];
-	char abs[160], path[512], llc_a[256], llc_b[256];
+	static struct host_topology t;
+	char llc_a[256], llc_b[256];
 	cpu_set_t allowed;
-	int nr_cores = 0, nr_pkgs = 0;
-	DIR *d;
-	struct dirent *de;
 
 	for (int i = 0; i < 2; i++)
 		r->pair_smt[i] = r->pair_llc[i] = r->pair_socket[i] = r->pair_remote[i] = -1;
 	if (sched_getaffinity(0, sizeof(allowed), &allowed))
 		CPU_ZERO(&allowed);
-	for (int cpu = 0; cpu < CAL_MAX_CPUS && cpu < CPU_SETSIZE; cpu++) {
-		long p, c;
-
-		if (!CPU_ISSET(cpu, &allowed))
-			continue;
-		snprintf(abs, sizeof(abs), "/sys/devices/system/cpu/cpu%d/topology/physical_package_id", cpu);
-		if (cal_read_int(abs, &p))
-			continue;
-		snprintf(abs, sizeof(abs), "/sys/devices/system/cpu/cpu%d/topology/core_id", cpu);
-		if (cal_read_int(abs, &c))
-			continue;
-		pkg[r->nr_cpus] = (int)p;
-		core[r->nr_cpus] = (int)c;
-		r->cpus[r->nr_cpus++] = cpu;
-	}
-	if (!r->nr_cpus) {
+	if (host_topology_read(&t, getenv("MMSIM_CALIBRATE_SYS_ROOT"), &allowed)) {
 		snprintf(err, len, "calibrate: this machine cannot be measured: /sys/devices/system/cpu "
 			 "lists no CPU topology for the CPUs this process may run on");
 		return -ENODEV;
 	}
+	r->nr_cpus = t.nr_cpus < CAL_MAX_CPUS ? t.nr_cpus : CAL_MAX_CPUS;
 	for (int i = 0; i < r->nr_cpus; i++) {
-		bool new_core = true, new_pkg = true;
-
+		r->cpus[i] = t.cpu[i];
 		for (int j = 0; j < i; j++) {
-			new_pkg &= pkg[j] != pkg[i];
-			new_core &= !(pkg[j] == pkg[i] && core[j] == core[i]);
-			if (pkg[j] == pkg[i] && core[j] == core[i] && r->pair_smt[0] < 0) {
-				r->pair_smt[0] = r->cpus[j];
-				r->pair_smt[1] = r->cpus[i];
+			bool same_pkg = t.pkg[j] == t.pkg[i], same_core = t.core[j] == t.core[i];
+
+			if (same_pkg && same_core && r->pair_smt[0] < 0) {
+				r->pair_smt[0] = t.cpu[j];
+				r->pair_smt[1] = t.cpu[i];
 			}
-			if (pkg[j] != pkg[i] && r->pair_remote[0] < 0) {
-				r->pair_remote[0] = r->cpus[j];
-				r->pair_remote[1] = r->cpus[i];
+			if (!same_pkg && r->pair_remote[0] < 0) {
+				r->pair_remote[0] = t.cpu[j];
+				r->pair_remote[1] = t.cpu[i];
 			}
-			if (pkg[j] == pkg[i] && core[j] != core[i]) {
-				cal_llc_of(r->cpus[j], llc_a, sizeof(llc_a));
-				cal_llc_of(r->cpus[i], llc_b, sizeof(llc_b));
+			if (same_pkg && !same_core) {
+				cal_llc_of(t.cpu[j], llc_a, sizeof(llc_a));
+				cal_llc_of(t.cpu[i], llc_b, sizeof(llc_b));
 				if (!strcmp(llc_a, llc_b) && r->pair_llc[0] < 0) {
-					r->pair_llc[0] = r->cpus[j];
-					r->pair_llc[1] = r->cpus[i];
+					r->pair_llc[0] = t.cpu[j];
+					r->pair_llc[1] = t.cpu[i];
 				} else if (strcmp(llc_a, llc_b) && r->pair_socket[0] < 0) {
-					r->pair_socket[0] = r->cpus[j];
-					r->pair_socket[1] = r->cpus[i];
+					r->pair_socket[0] = t.cpu[j];
+					r->pair_socket[1] = t.cpu[i];
 				}
 			}
 		}
-		nr_cores += new_core;
-		nr_pkgs += new_pkg;
 	}
-	r->sockets = nr_pkgs;
-	r->threads_per_core = r->nr_cpus / nr_cores ? r->nr_cpus / nr_cores : 1;
-	r->cores_per_socket = nr_cores / nr_pkgs ? nr_cores / nr_pkgs : 1;
-	r->nodes = 0;
-	if (!cal_sys_path(path, sizeof(path), "/sys/devices/system/node") &&
-	    (d = opendir(path))) {
-		while ((de = readdir(d)))
-			r->nodes += !strncmp(de->d_name, "node", 4) && de->d_name[4] >= '0' &&
-				    de->d_name[4] <= '9';
-		closedir(d);
-	}
-	if (r->nodes < 1)
-		r->nodes = 1;
-	if (r->nodes > 8)
-		r->nodes = 8;
-	snprintf(r->cpu_model, sizeof(r->cpu_model), "unknown CPU");
-	if (!live_proc_path(path, sizeof(path), "/proc/cpuinfo") &&
-	    live_read_file(path, cpuinfo, sizeof(cpuinfo)) > 0) {
-		const char *m = strstr(cpuinfo, "model name");
-		const char *f = strstr(cpuinfo, "\nflags");
-		const char *fend = f ? strchr(f + 1, '\n') : NULL;
-		const char *h = f ? strstr(f, " hypervisor") : NULL;
-
-		if (m && (m = strchr(m, ':'))) {
-			m++;
-			while (*m == ' ')
-				m++;
-			snprintf(r->cpu_model, sizeof(r->cpu_model), "%.*s",
-				 (int)strcspn(m, "\n"), m);
-		}
-		r->hypervisor = h && (!fend || h < fend);
-	}
+	r->sockets = t.sockets;
+	r->threads_per_core = t.threads_per_core;
+	r->cores_per_socket = t.cores_per_socket;
+	r->nodes = t.nodes > 8 ? 8 : t.nodes;	/* the most a profile has */
+	r->hypervisor = t.hypervisor;
+	snprintf(r->cpu_model, sizeof(r->cpu_model), "%s", t.model);
 	cal_key_set(r, "topology.sockets", (uint64_t)r->sockets,
 		    "measured: distinct physical_package_id in sysfs, %s", r->date);
 	cal_key_set(r, "topology.cores_per_socket", (uint64_t)r->cores_per_socket,

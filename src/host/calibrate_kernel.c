@@ -22,7 +22,7 @@
  *                       pages (zram stores those without compressing)
  *
  * As root, an mTHP size that is off is set to "madvise" for its runs (and
- * larger sizes that would win to "never"), through live/settings.c, and
+ * larger sizes that would win to "never"), through host/settings.c, and
  * restored at once; zram devices are made and removed through
  * /sys/class/zram-control.  SIGINT, SIGTERM and SIGHUP wait while a
  * setting is changed.  Without root nothing is changed, and the run says
@@ -35,7 +35,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -45,7 +44,7 @@
 #endif
 
 #include "host/calibrate.h"
-#include "live/live_internal.h"
+#include "host/live_internal.h"
 
 #ifndef MADV_PAGEOUT
 #define MADV_PAGEOUT 21
@@ -60,12 +59,12 @@ static double cal_cpu_ns(void)
 }
 
 /*
- * While a setting of the machine is changed: signals that would end the
- * run wait, and so does another calibrate (an flock), so that two runs
- * never save each other's temporary values as the ones to restore.
+ * While a setting of the machine is changed, signals that would end the
+ * run wait.  Another live run or calibrate is kept out for the whole run
+ * by the state file's lock (live_state_lock(), taken in
+ * calibrate_profile_text()), so that two runs never save each other's
+ * temporary values as the ones to restore.
  */
-static int cal_hold_fd = -1;
-
 static void cal_hold_signals(bool hold)
 {
 	sigset_t s;
@@ -74,17 +73,7 @@ static void cal_hold_signals(bool hold)
 	sigaddset(&s, SIGINT);
 	sigaddset(&s, SIGTERM);
 	sigaddset(&s, SIGHUP);
-	if (hold) {
-		pthread_sigmask(SIG_BLOCK, &s, NULL);
-		cal_hold_fd = open("/run/mmsim-calibrate.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-		if (cal_hold_fd >= 0)
-			flock(cal_hold_fd, LOCK_EX);
-		return;
-	}
-	if (cal_hold_fd >= 0)
-		close(cal_hold_fd);	/* drops the lock */
-	cal_hold_fd = -1;
-	pthread_sigmask(SIG_UNBLOCK, &s, NULL);
+	pthread_sigmask(hold ? SIG_BLOCK : SIG_UNBLOCK, &s, NULL);
 }
 
 /* ---- IPIs and shootdowns ---- */

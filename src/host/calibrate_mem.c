@@ -9,6 +9,10 @@
  *                       the L1 dTLB holds; elsewhere over many times the LLC
  *   mem.line_fill_buffers  x86: k independent chases over CLFLUSHed lines,
  *                       one load's latency / the time per load
+ *   tlb.page_walkers    x86: the same with walks: k chases over a cached line
+ *                       in each of 16384 4K pages
+ *   mem.rob_entries     x86: two chases of flushed lines with N NOPs between
+ *                       their loads: the N at which the misses stop overlapping
  *   mem.zero_gbps, copy_gbps  rep stosb / rep movsb, 4 KiB at a time as
  *                       clear_page_erms() and copy_page() do, one core
  *   mem.stream_gbps     a read pass over a large buffer, one core
@@ -22,10 +26,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "host/calibrate.h"
-#include "live/live_internal.h"
+#include "host/live_internal.h"
 
 static double cal_cpu_ns(void)
 {
@@ -355,6 +360,235 @@ static void cal_line_fill_buffers(struct cal_run *r)
 	cal_key_measured(r, "mem.line_fill_buffers", (uint64_t)(s.med + 0.5), method, &s,
 			 "lines");
 }
+
+/*
+ * The walk test's pages: one in every CAL_WALK_SPREAD of a mapping, the
+ * others never touched, so that no two mapped pages are neighbours and no
+ * TLB can coalesce them (AMD's parts since Zen hold up to four or eight
+ * contiguous 4K translations in one entry, which would let a chase over
+ * consecutive pages hit where it should walk).
+ */
+#define CAL_WALK_SPREAD		8
+#define CAL_WALK_SLOT(buf, i)	((buf) + (uint64_t)(i) * CAL_WALK_SPREAD * 4096 + \
+				 ((uint64_t)(i) % 64) * 64)
+
+static char *cal_walk_map(uint64_t pages)
+{
+	uint64_t len = pages * CAL_WALK_SPREAD * 4096;
+	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	madvise(p, len, MADV_NOHUGEPAGE);
+	for (uint64_t i = 0; i < pages; i++)
+		*CAL_WALK_SLOT(p, i) = 1;
+	return p;
+}
+
+/*
+ * ns per load of @k independent chases in lockstep over one line in each
+ * of @pages pages (CAL_WALK_SLOT), after one warming pass: the lines stay
+ * in the caches, and every load misses the STLB (the pages are many times
+ * its reach), so the time is the walks', @k at a time as far as the page
+ * walkers allow.
+ */
+static double cal_walk_pass(char *buf, uint64_t pages, unsigned k, int passes, uint64_t seed)
+{
+	uint32_t *perm = malloc(pages * sizeof(*perm));
+	uint64_t per = pages / k, s = seed | 1;
+	void **head[CAL_MLP_MAX];
+	double v[64];
+	struct cal_stat st;
+
+	if (!perm || k > CAL_MLP_MAX || !per) {
+		free(perm);
+		return 0;
+	}
+	for (uint64_t i = 0; i < pages; i++)
+		perm[i] = (uint32_t)i;
+	for (uint64_t i = pages - 1; i > 0; i--) {
+		uint64_t j = cal_rng(&s) % (i + 1);
+		uint32_t t = perm[i];
+
+		perm[i] = perm[j];
+		perm[j] = t;
+	}
+	for (unsigned c = 0; c < k; c++) {
+		for (uint64_t i = 0; i < per; i++)
+			*(void **)CAL_WALK_SLOT(buf, perm[c * per + i]) =
+				CAL_WALK_SLOT(buf, perm[c * per + (i + 1) % per]);
+		head[c] = (void **)CAL_WALK_SLOT(buf, perm[c * per]);
+	}
+	for (int pass = -1; pass < passes && pass < 64; pass++) {
+		void **p[CAL_MLP_MAX];
+		double t0;
+
+		for (unsigned c = 0; c < k; c++)
+			p[c] = head[c];
+		t0 = cal_cpu_ns();
+		for (uint64_t i = 0; i < per; i++)
+			for (unsigned c = 0; c < k; c++)
+				p[c] = (void **)*p[c];
+		__asm__ volatile("" : : "r"(p) : "memory");
+		if (pass >= 0)
+			v[pass] = (cal_cpu_ns() - t0) / (double)(per * k);
+	}
+	free(perm);
+	cal_stat_of(v, passes < 64 ? passes : 64, &st);
+	return st.med;
+}
+
+/**
+ * cal_page_walkers - page walks a core keeps in flight
+ * @r: the run
+ *
+ * As cal_line_fill_buffers(), with walks: k independent chases over one
+ * cached line in each of 16384 pages (64 MiB of 4K pages, one mapped in
+ * every eight: many times any STLB's reach, and none coalescable), so that
+ * every load walks; one chase's time per load over the time per load with
+ * k chases is the walks in flight.  The largest over k (up to 16) is the
+ * key, tlb.page_walkers.  It bounds the walkers from below where another
+ * limit (fill buffers, the load buffer) allows fewer: both are larger on
+ * every part the profiles cite.
+ */
+static void cal_page_walkers(struct cal_run *r)
+{
+	static const unsigned ks[] = { 1, 2, 3, 4, 6, 8, 12, 16 };
+	uint64_t pages = 16384, len = pages * CAL_WALK_SPREAD * 4096;
+	int runs = r->quick ? 3 : 7, passes = r->quick ? 4 : 12;
+	double v[16], best_k = 0, one_ns[16];
+	struct cal_stat s, so;
+	char method[112];
+	char *buf = cal_walk_map(pages);
+
+	if (!buf)
+		return;
+	cal_progress(r, "page walkers (k chases over 16384 pages)");
+	for (int i = 0; i < runs; i++) {
+		double one = cal_walk_pass(buf, pages, 1, passes, 13 + (uint64_t)i), best = 0;
+
+		one_ns[i] = one;
+		for (size_t j = 1; j < sizeof(ks) / sizeof(ks[0]) && one > 0; j++) {
+			double t = cal_walk_pass(buf, pages, ks[j], passes, 13 + (uint64_t)i);
+
+			if (t > 0 && one / t > best) {
+				best = one / t;
+				best_k = ks[j];
+			}
+		}
+		v[i] = best;
+	}
+	munmap(buf, len);
+	cal_stat_of(v, runs, &s);
+	cal_stat_of(one_ns, runs, &so);
+	if (s.med < 1)
+		return;
+	snprintf(method, sizeof(method),
+		 "1 vs k<=16 chases over a cached line in each of 16384 spread 4K pages, best k %.0f",
+		 best_k);
+	cal_key_measured(r, "tlb.page_walkers", (uint64_t)(s.med + 0.5), method, &s, "walks");
+	cal_note(r, "page walk: one chase over 16384 spread 4K pages takes %.1f ns a load, "
+		 "walk and cached line", so.med);
+}
+
+/*
+ * The reorder buffer (H. Wong, "Measuring Reorder Buffer Capacity", 2013):
+ * two independent chases over flushed lines, a load of each per iteration
+ * with N one-micro-op fillers after each.  While the load of the second
+ * chase is within the reorder buffer's reach of the first's (N + 1 entries
+ * behind it), the two misses overlap and an iteration takes about one
+ * memory latency; past it, the second waits for the first to retire, and
+ * it takes two.  The smallest N at which the time passes 1.5 latencies is
+ * the reorder buffer's size, to the step.
+ */
+#define CAL_ROB_STEP	16
+#define CAL_ROB_FN(n)								\
+static void cal_rob_##n(void **a, void **b, uint64_t iters)			\
+{										\
+	for (uint64_t i = 0; i < iters; i++)					\
+		__asm__ volatile("mov (%0), %0\n\t.rept " #n "\n\tnop\n\t.endr\n\t"	\
+				 "mov (%1), %1\n\t.rept " #n "\n\tnop\n\t.endr"	\
+				 : "+r"(a), "+r"(b) : : "memory");		\
+}
+#define CAL_ROB_LIST(X) X(16) X(32) X(48) X(64) X(80) X(96) X(112) X(128) X(144) X(160) \
+	X(176) X(192) X(208) X(224) X(240) X(256) X(272) X(288) X(304) X(320) X(336)	\
+	X(352) X(368) X(384) X(400) X(416) X(432) X(448) X(464) X(480) X(496) X(512)	\
+	X(544) X(576) X(608) X(640)
+CAL_ROB_LIST(CAL_ROB_FN)
+#define CAL_ROB_ENTRY(n) { n, cal_rob_##n },
+static const struct {
+	unsigned n;
+	void (*fn)(void **a, void **b, uint64_t iters);
+} cal_rob_fns[] = { CAL_ROB_LIST(CAL_ROB_ENTRY) };
+
+/* ns per iteration of cal_rob_N over two chases of @per flushed lines each. */
+static double cal_rob_pass(char *buf, uint64_t bytes, void **ha, void **hb, uint64_t per,
+			   size_t f, int passes)
+{
+	double v[64];
+	struct cal_stat st;
+
+	for (int pass = 0; pass < passes && pass < 64; pass++) {
+		double t0;
+
+		for (uint64_t off = 0; off < bytes; off += 64)
+			__asm__ volatile("clflush (%0)" : : "r"(buf + off) : "memory");
+		__asm__ volatile("mfence" ::: "memory");
+		t0 = cal_cpu_ns();
+		cal_rob_fns[f].fn(ha, hb, per);
+		v[pass] = (cal_cpu_ns() - t0) / (double)per;
+	}
+	cal_stat_of(v, passes < 64 ? passes : 64, &st);
+	return st.med;
+}
+
+/**
+ * cal_rob_entries - the reorder buffer's micro-ops in flight
+ * @r: the run
+ *
+ * See CAL_ROB_FN.  Two chases of 512 lines each, 256 bytes apart in 256
+ * KiB of pages the L1 dTLB holds (as cal_dram_flushed()), so that each
+ * load is a DRAM miss and no walk.  NOP as the filler: one micro-op that
+ * takes a reorder-buffer entry and no execution port on the parts the
+ * profiles cite (on a part that retires NOPs without a reorder-buffer
+ * entry the knee is not found, and the key keeps its builtin value).
+ */
+static void cal_rob_entries(struct cal_run *r)
+{
+	uint64_t bytes = 256 << 10, nr = bytes / 256, per = nr / 2;
+	int runs = r->quick ? 3 : 7, passes = r->quick ? 4 : 9;
+	size_t nf = sizeof(cal_rob_fns) / sizeof(cal_rob_fns[0]);
+	double v[16];
+	struct cal_stat s;
+	char *buf = cal_map(bytes, false);
+	void **ha, **hb;
+	int n = 0;
+
+	if (!buf)
+		return;
+	cal_progress(r, "reorder buffer (two chases, NOP fillers)");
+	ha = cal_chase_build(buf, per, 256, NULL, 17);
+	hb = cal_chase_build(buf + per * 256, per, 256, NULL, 19);
+	for (int i = 0; i < runs && ha && hb; i++) {
+		double base = cal_rob_pass(buf, bytes, ha, hb, per, 0, passes);
+
+		for (size_t f = 1; f < nf && base > 0; f++)
+			if (cal_rob_pass(buf, bytes, ha, hb, per, f, passes) > 1.5 * base) {
+				v[n++] = cal_rob_fns[f].n;
+				break;
+			}
+	}
+	cal_unmap(buf, bytes, false);
+	if (n < (runs + 1) / 2) {
+		cal_note(r, "reorder buffer: no knee up to %u fillers in %d of %d runs; "
+			 "the builtin's value kept", cal_rob_fns[nf - 1].n, runs - n, runs);
+		return;
+	}
+	cal_stat_of(v, n, &s);
+	cal_key_measured(r, "mem.rob_entries", (uint64_t)(s.med + 0.5),
+			 "two chases of flushed lines, NOP fillers between, the knee (step 16)",
+			 &s, "uops");
+}
 #endif
 
 /**
@@ -385,6 +619,8 @@ void cal_dram(struct cal_run *r)
 		cal_key_measured(r, "cache.dram_local_ns", (uint64_t)(s.med + 0.5),
 				 "chase over lines just CLFLUSHed, 256 KiB in 4K pages", &s, "ns");
 		cal_line_fill_buffers(r);
+		cal_page_walkers(r);
+		cal_rob_entries(r);
 		if (!r->quick && !cal_dram_big(r, bytes, runs, w, &huge)) {
 			cal_stat_of(w, runs, &sb);
 			cal_note(r, "DRAM: a chase over %llu MiB%s takes %.0f ns a load (TLB misses "

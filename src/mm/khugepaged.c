@@ -20,7 +20,8 @@
  *                                pass_through_head, lru_add_drain_all()
  *   khugepaged_scan_mm_slot()    one mm from the cursor: +1 per mm visit,
  *                                +1 per ineligible VMA, +HPAGE_PMD_NR per
- *                                PMD range whatever the result (v6.14), or
+ *                                PMD range whatever the result (v6.14;
+ *                                the variant's khugepaged_pmd_progress), or
  *                                the entries looked at (the merged series,
  *                                variant skip-lazyfree), stop after a
  *                                collapse attempt
@@ -604,7 +605,8 @@ static bool folio_test_lazyfree(const struct folio *folio)
  * hpage_collapse_scan_pmd(): may the 2M range at @address be collapsed?
  * Called with mmap_lock held for reading; *mmap_locked becomes false when
  * a collapse was attempted (which drops it).  *cur_progress is what the
- * range adds to the scan's progress: HPAGE_PMD_NR whatever happened, or,
+ * range adds to the scan's progress: HPAGE_PMD_NR whatever happened (a
+ * variant's khugepaged_pmd_progress), or,
  * as the merged series counts it (khugepaged_count_scanned), the entries
  * looked at: 1 for a PMD that maps a THP or no PTE table, else the PTEs
  * up to and including the one that decided the result.
@@ -623,7 +625,7 @@ static enum scan_result hpage_collapse_scan_pmd(struct mm_struct *mm,
 	struct spinlock *ptl;
 	pte_t *pte;
 
-	*cur_progress = count_scanned ? 1 : HPAGE_PMD_NR;
+	*cur_progress = count_scanned ? 1 : sim_mm->consts.khugepaged_pmd_progress;
 	/* find_pmd_or_thp_or_none() */
 	if (vma->pmd_huge[idx]) {
 		result = SCAN_PMD_MAPPED;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * madvise(MADV_COLD) and madvise(MADV_FREE) on private anonymous memory
- * (mm/madvise.c); MADV_PAGEOUT and MADV_POPULATE_(READ|WRITE) at the end.
+ * (mm/madvise.c); MADV_PAGEOUT, MADV_POPULATE_(READ|WRITE) and MADV_(NO)HUGEPAGE
+ * (hugepage_madvise(): the VMA's VM_HUGEPAGE) at the end.
  *
  * Read: torvalds/linux mm/madvise.c (2026 text with madvise_behavior and
  * lazy_mmu_mode_enable(), as summarised in the reference notes, 4.2
@@ -406,12 +407,50 @@ out:
 }
 
 /**
+ * hugepage_madvise - madvise(@start, @len, MADV_HUGEPAGE or MADV_NOHUGEPAGE)
+ * @mm: the calling process's mm
+ * @start: a mapping's start
+ * @len: its length (the whole mapping: the model does not split VMAs here)
+ * @on: MADV_HUGEPAGE (set VM_HUGEPAGE) or MADV_NOHUGEPAGE (clear it)
+ *
+ * The model's VM_HUGEPAGE is vma->thp_eligible: the VMA may take the
+ * enabled mTHP size at fault (alloc_anon_folio()) and PMD THPs from
+ * khugepaged; MADV_HUGEPAGE registers the mm with khugepaged
+ * (khugepaged_enter_vma()) as the kernel's hugepage_madvise() caller does.
+ * Anonymous private mappings only (the model's page cache is order 0).
+ * Context: process context; takes mmap_lock for writing (madvise_need_mmap_write()).
+ * Return: 0; -EINVAL for a range that is not one whole anonymous mapping.
+ */
+static int hugepage_madvise(struct mm_struct *mm, uint64_t start, uint64_t len, bool on)
+{
+	struct vm_area_struct *vma;
+
+	sim_cost_cpu_ps(sim_mm->syscall_ps);
+	mmap_write_lock(mm);
+	vma = find_vma(mm, start);
+	if (!vma || vma->vm_start != start || vma->vm_end != start + len || vma->vm_file ||
+	    (vma->vm_flags & VM_SHARED)) {
+		mmap_write_unlock(mm);
+		return -22;
+	}
+	if (vma->thp_eligible != on) {
+		vma_start_write(vma->merged, mm);
+		vma->thp_eligible = on;
+	}
+	if (on)
+		khugepaged_enter_vma(vma);
+	mmap_write_unlock(mm);
+	return 0;
+}
+
+/**
  * do_madvise - madvise(@start, @len, @behavior) by the kernel's advice value
  * @mm: the calling process's mm
  * @start: page-aligned start
  * @len: bytes
  * @behavior: MADV_DONTNEED, MADV_FREE, MADV_COLD, MADV_PAGEOUT,
- *            MADV_POPULATE_READ or MADV_POPULATE_WRITE
+ *            MADV_POPULATE_READ, MADV_POPULATE_WRITE, MADV_HUGEPAGE or
+ *            MADV_NOHUGEPAGE
  *
  * Each advice runs the function above that models it (with that
  * function's limits on the range).
@@ -433,6 +472,9 @@ int do_madvise(struct mm_struct *mm, uint64_t start, uint64_t len, int behavior)
 		return madvise_populate(mm, start, len, false);
 	case MADV_POPULATE_WRITE:
 		return madvise_populate(mm, start, len, true);
+	case MADV_HUGEPAGE:
+	case MADV_NOHUGEPAGE:
+		return hugepage_madvise(mm, start, len, behavior == MADV_HUGEPAGE);
 	default:
 		return -22;
 	}

@@ -41,15 +41,21 @@
 #define HPAGE_PMD_ORDER		(PMD_SHIFT - PAGE_SHIFT)
 #define HPAGE_PMD_NR		(1 << HPAGE_PMD_ORDER)
 #define PTRS_PER_PTE		512
-#define FOLIO_BATCH_SIZE	31	/* PAGEVEC_SIZE */
-#define MEMCG_CHARGE_BATCH	64
-#define SWAP_CLUSTER_MAX	32
+/*
+ * The kernel constants a variant may change (struct mm_constants; their
+ * defaults, versions and sources: docs/kernel.md).  The kernel's names
+ * read the run's value, so the code reads as the kernel's does.
+ */
+#define PAGEVEC_SIZE_MAX	63	/* 63 pointers + header: a 512-byte folio_batch */
+#define PAGEVEC_SIZE		(sim_mm->consts.pagevec_size)
+#define MEMCG_CHARGE_BATCH	(sim_mm->consts.memcg_charge_batch)
+#define SWAP_CLUSTER_MAX	(sim_mm->consts.swap_cluster_max)
 #define MAX_NR_ORDERS		10
 #define SIM_MAX_NODES		8
 /* MGLRU (include/linux/mmzone.h) */
 #define MIN_NR_GENS		2U
 #define MAX_NR_GENS		4U
-#define MIN_LRU_BATCH		64	/* BITS_PER_LONG: isolated per scan_folios() */
+#define MIN_LRU_BATCH		(sim_mm->consts.min_lru_batch)	/* isolated per scan_folios() */
 #define MAX_LRU_BATCH		(MIN_LRU_BATCH * 64)	/* scanned per scan_folios() */
 #define NR_BLOOM_FILTERS	2	/* the aging's filters of PTE tables, by seq % 2 */
 
@@ -194,23 +200,21 @@ __attribute__((noreturn)) void dump_folio(const struct folio *folio, const char 
 
 /* ---- struct folio_batch ---------------------------------------------------- */
 
+/*
+ * Holds PAGEVEC_SIZE folios (the run's value, at most PAGEVEC_SIZE_MAX):
+ * nr <= PAGEVEC_SIZE.  folio_batch_space() and folio_batch_add() are
+ * defined after struct mm_model, whose constants they read.
+ */
 struct folio_batch {
 	unsigned char nr;
 	unsigned char i;
 	bool percpu_pvec_drained;
-	struct folio *folios[FOLIO_BATCH_SIZE];
+	struct folio *folios[PAGEVEC_SIZE_MAX];
 };
 
 static inline void folio_batch_init(struct folio_batch *fb) { fb->nr = 0; fb->i = 0; fb->percpu_pvec_drained = false; }
 static inline void folio_batch_reinit(struct folio_batch *fb) { fb->nr = 0; fb->i = 0; }
 static inline unsigned int folio_batch_count(const struct folio_batch *fb) { return fb->nr; }
-static inline unsigned int folio_batch_space(const struct folio_batch *fb) { return FOLIO_BATCH_SIZE - fb->nr; }
-/* Add @folio; returns the space left (0: the caller must flush). */
-static inline unsigned int folio_batch_add(struct folio_batch *fb, struct folio *folio)
-{
-	fb->folios[fb->nr++] = folio;
-	return folio_batch_space(fb);
-}
 
 /* ---- lruvec -------------------------------------------------------------------- */
 
@@ -305,7 +309,7 @@ struct mem_cgroup {
 /* pcp->flags (v6.7+) */
 #define PCPF_PREV_FREE_HIGH_ORDER	(1U << 0)	/* the last free was order 1..3 */
 #define PCPF_FREE_HIGH_BATCH		(1U << 1)	/* keep a batch before draining those */
-#define CONFIG_PCP_BATCH_SCALE_MAX	5		/* its Kconfig default */
+#define CONFIG_PCP_BATCH_SCALE_MAX	(sim_mm->consts.pcp_batch_scale_max)	/* Kconfig, 0..6 */
 
 struct per_cpu_pages {
 	struct sim_line lock;		/* pcp->lock: only its CPU takes it here */
@@ -632,7 +636,10 @@ static inline bool vma_page_prot_write(const struct vm_area_struct *vma)
 
 /* ---- mmu_gather --------------------------------------------------------------- */
 
-#define MMU_GATHER_MAX		(8 + 19 * 510)	/* bundle + MAX_GATHER_BATCH_COUNT batches */
+#define MMU_GATHER_BUNDLE	8		/* the on-stack entries */
+#define MAX_GATHER_BATCH	((PAGE_SIZE - 16) / 8)	/* a batch page's entries: 510 */
+#define MAX_GATHER_BATCH_COUNT	(sim_mm->consts.max_gather_batch_count)	/* batch pages */
+#define MMU_GATHER_MAX		(MMU_GATHER_BUNDLE + MAX_GATHER_BATCH_COUNT * MAX_GATHER_BATCH)
 
 struct mmu_gather {
 	struct mm_struct *mm;
@@ -657,11 +664,40 @@ struct mm_variant {
 	const char *name;		/* for tests; an experiment names it in struct sim_variant */
 	bool queue_mthp_on_fault;	/* the mTHP shrinker series queues every folio */
 	bool unqueue_after_lru_unlock;	/* P1: folio_batch_unqueue_deferred_split() */
-	bool batch_dirty_flush;		/* P2: one flush per 31 dirty folios */
+	bool batch_dirty_flush;		/* P2: one flush per PAGEVEC_SIZE dirty folios */
 	bool khugepaged_move_tail;	/* P3 */
 	bool khugepaged_skip_lazyfree;	/* P3 as merged: SCAN_PAGE_LAZYFREE */
 	bool khugepaged_count_scanned;	/* P3 as merged: progress = entries examined */
+	/* kernel constants (docs/kernel.md); 0: the modelled kernel's value */
+	unsigned int pagevec_size;		/* PAGEVEC_SIZE, 1..PAGEVEC_SIZE_MAX */
+	unsigned int swap_cluster_max;		/* SWAP_CLUSTER_MAX */
+	unsigned int memcg_charge_batch;	/* MEMCG_CHARGE_BATCH */
+	unsigned int pcp_batch;			/* every pcp's batch (zone_batchsize()) */
+	unsigned int pcp_batch_scale_max;	/* CONFIG_PCP_BATCH_SCALE_MAX + 1 (0 is a value) */
+	unsigned int min_lru_batch;		/* MIN_LRU_BATCH (MGLRU) */
+	unsigned int khugepaged_pmd_progress;	/* progress per PMD range scanned */
+	unsigned int max_gather_batch_count;	/* MAX_GATHER_BATCH_COUNT */
+	unsigned int max_nr_folios_per_free;	/* MAX_NR_FOLIOS_PER_FREE */
 };
+
+/*
+ * struct mm_constants - the kernel constants of one run: a variant's
+ * settings, each 0 replaced by the modelled kernel's value
+ * (mm_constants_init()).  The kernel's macros read these.
+ */
+struct mm_constants {
+	unsigned int pagevec_size;		/* PAGEVEC_SIZE: 31 */
+	unsigned long swap_cluster_max;		/* SWAP_CLUSTER_MAX: 32 */
+	unsigned int memcg_charge_batch;	/* MEMCG_CHARGE_BATCH: 64 */
+	int pcp_batch;				/* zone_batchsize() of a zone >= 1 GiB: 63 */
+	int pcp_batch_scale_max;		/* CONFIG_PCP_BATCH_SCALE_MAX: 5 */
+	unsigned long min_lru_batch;		/* MIN_LRU_BATCH: BITS_PER_LONG, 64 */
+	unsigned int khugepaged_pmd_progress;	/* HPAGE_PMD_NR: 512 */
+	unsigned long max_gather_batch_count;	/* MAX_GATHER_BATCH_COUNT: 10000 / 510 = 19 */
+	unsigned int max_nr_folios_per_free;	/* MAX_NR_FOLIOS_PER_FREE: 512 */
+};
+
+void mm_constants_init(struct mm_constants *c, const struct mm_variant *v);
 
 /* variant.c: set a field of struct mm_variant by name (workload files' [variant]) */
 int mm_variant_set(struct mm_variant *v, const char *key, const char *value, char *err,
@@ -687,6 +723,7 @@ struct mm_model {
 	const struct sim_profile *prof;
 	struct memsys *memsys;		/* the machine's memory system (src/hw/memsys.c) */
 	const struct mm_variant *variant;
+	struct mm_constants consts;		/* the variant's kernel constants */
 	int nr_cpus, nr_nodes;
 	struct zone zones[SIM_MAX_NODES];	/* one ZONE_NORMAL per node */
 	struct mem_cgroup *root_memcg;		/* the workload's memcg */
@@ -722,6 +759,18 @@ struct mm_model {
 };
 
 extern struct mm_model *sim_mm;	/* the model of the running engine */
+
+static inline unsigned int folio_batch_space(const struct folio_batch *fb)
+{
+	return PAGEVEC_SIZE - fb->nr;
+}
+
+/* Add @folio; returns the space left (0: the caller must flush). */
+static inline unsigned int folio_batch_add(struct folio_batch *fb, struct folio *folio)
+{
+	fb->folios[fb->nr++] = folio;
+	return folio_batch_space(fb);
+}
 
 struct mm_model *mm_model_create(struct sim_engine *e, const struct mm_variant *v,
 				 long node_pages, char *err, size_t len);
@@ -910,6 +959,8 @@ int do_mprotect(struct mm_struct *mm, uint64_t start, uint64_t len, unsigned lon
 /* madvise.c: MADV_PAGEOUT, MADV_POPULATE_(READ|WRITE); vmscan.c: reclaim_pages() */
 #define MADV_DONTNEED		4	/* include/uapi/asm-generic/mman-common.h */
 #define MADV_FREE		8
+#define MADV_HUGEPAGE		14
+#define MADV_NOHUGEPAGE		15
 #define MADV_COLD		20
 #define MADV_PAGEOUT		21
 #define MADV_POPULATE_READ	22

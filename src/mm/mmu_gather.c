@@ -6,13 +6,16 @@
  * large folio: the page and NR_PAGES_NEXT), tlb_flush_mmu() ->
  * tlb_flush_mmu_tlbonly() + tlb_batch_pages_flush(), which frees in chunks
  * of at most MAX_NR_FOLIOS_PER_FREE (512) entries through
- * free_pages_and_swap_cache() -> folios_put_refs() every 31 folios.
- * Capacity: 8 on-stack entries plus 19 batch pages of 510 (MMU_GATHER_MAX).
+ * free_pages_and_swap_cache() -> folios_put_refs() every PAGEVEC_SIZE (31)
+ * folios.  Capacity: MMU_GATHER_BUNDLE (8) on-stack entries plus
+ * MAX_GATHER_BATCH_COUNT (19) batch pages of 510 (MMU_GATHER_MAX).
+ * MAX_NR_FOLIOS_PER_FREE and MAX_GATHER_BATCH_COUNT are a variant's
+ * settings (mm.h, docs/kernel.md).
  * Left out: RCU table freeing, the page allocation of batch pages.
  */
 #include "mm/mm.h"
 
-#define MAX_NR_FOLIOS_PER_FREE	512
+#define MAX_NR_FOLIOS_PER_FREE	(sim_mm->consts.max_nr_folios_per_free)	/* 512 */
 
 void tlb_gather_mmu(struct mmu_gather *tlb, struct mm_struct *mm)
 {
@@ -45,12 +48,12 @@ void tlb_remove_folio_pages(struct mmu_gather *tlb, struct folio *folio, int nr_
 	sim_cost_cpu_ps(sim_mm->list_op_ps);
 }
 
-/* free_pages_and_swap_cache(): drop the gathered references, 31 at a time. */
+/* free_pages_and_swap_cache(): drop the gathered references, a folio_batch at a time. */
 static void free_pages_and_swap_cache(struct mmu_gather *tlb, unsigned int first,
 				      unsigned int nr)
 {
 	struct folio_batch fb;
-	unsigned int brefs[FOLIO_BATCH_SIZE];
+	unsigned int brefs[PAGEVEC_SIZE_MAX];
 	unsigned int i;
 	SIM_TRACE_SCOPE("mm", "free_pages_and_swap_cache");
 

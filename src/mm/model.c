@@ -5,7 +5,7 @@
  * stocks, and the folio table.  One model per engine run.
  *
  * Derived kernel values (not costs): the pcp batch is zone_batchsize() for
- * a large zone (63 pages); the watermarks and pcp->high's bounds follow
+ * a large zone (63 pages, or the variant's pcp_batch); the watermarks and pcp->high's bounds follow
  * from the zones' sizes and the node's CPUs (zone_set_wmarks_and_high(),
  * page_alloc.c); see docs/fidelity.md.
  */
@@ -14,8 +14,6 @@
 #include "mm/mm.h"
 
 struct mm_model *sim_mm;
-
-#define PCP_BATCH	63
 
 /**
  * mm_model_create - build the model for the current engine
@@ -41,6 +39,7 @@ struct mm_model *mm_model_create(struct sim_engine *e, const struct mm_variant *
 	sim_mm = m;
 	m->prof = p;
 	m->variant = v;
+	mm_constants_init(&m->consts, v);
 	m->nr_cpus = sim_engine_nr_cpus(e);
 	m->nr_nodes = (int)p->topology_nodes;
 	if (m->nr_nodes > SIM_MAX_NODES) {
@@ -60,7 +59,7 @@ struct mm_model *mm_model_create(struct sim_engine *e, const struct mm_variant *
 	INIT_LIST_HEAD(&m->reclaim_ctxs);
 	INIT_LIST_HEAD(&m->files);
 	for (nid = 0; nid < m->nr_nodes; nid++)
-		zone_init(&m->zones[nid], nid, node_pages, m->nr_cpus, PCP_BATCH);
+		zone_init(&m->zones[nid], nid, node_pages, m->nr_cpus, m->consts.pcp_batch);
 	for (nid = 0; nid < m->nr_nodes; nid++) {
 		uint64_t llc_cpus = p->topology_cores_per_socket * p->topology_threads_per_core;
 

@@ -3,7 +3,7 @@
  * Workload files on the running kernel (`mmsim live FILE`, `mmsim compare
  * FILE`; docs/workloads.md, docs/live.md): the resolved struct wl_plan,
  * the one the simulated executor reads, executed with real system calls
- * under live mode's harness (src/live/: settings, state file, perf lock,
+ * under live mode's harness (src/host/: settings, state file, perf lock,
  * the start pipe).
  *
  * Mirrors no kernel function: every step is the system call whose kernel
@@ -64,7 +64,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "live/live_internal.h"
+#include "host/live_internal.h"
 #include "workload/live.h"
 #include "workload/wl_rand.h"
 
@@ -1349,14 +1349,13 @@ static void wl_metric(struct live_run *r, const char *key, double v)
 }
 
 /*
- * The run's metrics from the slots: ops_per_task_s the mean over tasks of
- * a task's operations over its loop's time (tasks whose loop counts: not
- * a parent that only forks), ops_per_s all operations over
- * the longest loop, runtime_s that loop's time (docs/workloads.md).  A
- * duration loop's time is the duration and the rest of the iteration that
- * ran past it: an iteration of 128 MiB of faults takes longer than a
- * short duration, and its operations over the duration alone would
- * overstate the rate.
+ * The run's metrics from the slots, as the simulated executor computes
+ * them (docs/workloads.md): a task's rate is its operations over its
+ * loop's time, a duration loop's over the duration (an iteration that
+ * runs past it is not cut short: with iterations as long as the duration
+ * the rate is overstated, on both sides alike); ops_per_task_s the mean of
+ * the rates of the tasks whose loop counts (not a parent that only forks),
+ * ops_per_s their sum, runtime_s the longest loop.
  */
 static void wl_metrics(struct live_run *r, const struct wl_plan *plan,
 		       const struct wl_live_shared *sh, int nr_slots, struct wl_live_stats *stats)
@@ -1369,6 +1368,7 @@ static void wl_metrics(struct live_run *r, const struct wl_plan *plan,
 		const struct wl_live_slot *sl = &sh->slot[s];
 		bool counts = false;
 		double loop = (double)sl->loop_ns * 1e-9;
+		double secs;
 		double longest = (double)sl->max_loop_ns * 1e-9;
 
 		if (stats && s < WL_LIVE_MAX_TASKS)
@@ -1391,7 +1391,10 @@ static void wl_metrics(struct live_run *r, const struct wl_plan *plan,
 		if (!sl->runs || !counts)
 			continue;
 		nr_ran++;
-		rate_sum += loop > 0 ? (double)sl->ops / loop : 0;
+		/* a forked task's runs: the duration each time */
+		secs = plan->task[g].duration_ns ?
+		       (double)plan->task[g].duration_ns * 1e-9 * (double)sl->runs : loop;
+		rate_sum += secs > 0 ? (double)sl->ops / secs : 0;
 	}
 	if (stats)
 		stats->nr_tasks = nr_slots;
@@ -1399,8 +1402,7 @@ static void wl_metrics(struct live_run *r, const struct wl_plan *plan,
 	wl_metric(r, "runtime_s", runtime);
 	if (nr_ran)
 		wl_metric(r, "ops_per_task_s", rate_sum / nr_ran);
-	if (runtime > 0)
-		wl_metric(r, "ops_per_s", (double)ops / runtime);
+	wl_metric(r, "ops_per_s", rate_sum);
 }
 
 /**

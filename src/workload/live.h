@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "live/live_internal.h"
+#include "host/live_internal.h"
 #include "mmsim/workload.h"
 
 /* At most this many tasks (threads and processes) in one live run. */

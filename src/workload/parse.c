@@ -63,6 +63,7 @@ struct wl_parse {
 	int first_key;			/* w->keys[first_key..]: this file's own */
 	const char *next;		/* reader: the rest of the text */
 	int line;			/* reader: lines handed to inih */
+	int section_line;		/* reader: the line of the last [section] */
 	bool failed;
 	bool err_whole;			/* err already names file:line (an include's) */
 	int err_line;
@@ -124,6 +125,11 @@ static char *wl_reader(char *str, int num, void *stream)
 	}
 	str[n] = '\0';
 	pp->line++;
+	for (char *p = str; *p == ' ' || *p == '\t' || *p == '['; p++)
+		if (*p == '[') {
+			pp->section_line = pp->line;
+			break;
+		}
 	return str;
 }
 
@@ -271,13 +277,17 @@ static int wl_handler(void *user, const char *section, const char *key, const ch
 	snprintf(sname, sizeof(sname), "%s", sp ? sp + 1 : "");
 	if (!wl_in(wl_sections, kind)) {
 		wl_list(names, sizeof(names), wl_sections);
-		return wl_fail(pp, "unknown section [%s]: expected one of %s", section, names);
+		wl_fail(pp, "unknown section [%s]: expected one of %s", section, names);
+		pp->err_line = pp->section_line;
+		return 0;
 	}
-	if (!strcmp(kind, "workload") && sname[0])
-		return wl_fail(pp, "[%s]: expected [workload] with no name", section);
-	if (strcmp(kind, "workload") && !wl_name_ok(sname))
-		return wl_fail(pp, "[%s]: expected [%s NAME], NAME of letters, digits, _ and - "
-			       "(at most %d)", section, kind, WL_NAME_LEN - 1);
+	if ((!strcmp(kind, "workload") && sname[0]) ||
+	    (strcmp(kind, "workload") && !wl_name_ok(sname))) {
+		wl_fail(pp, "[%s]: expected [workload], or [%s NAME] with NAME of letters, digits, "
+			"_ and - (at most %d)", section, kind, WL_NAME_LEN - 1);
+		pp->err_line = pp->section_line;
+		return 0;
+	}
 	if (!strcmp(kind, "workload"))
 		keys = wl_workload_keys;
 	else if (!strcmp(kind, "param"))

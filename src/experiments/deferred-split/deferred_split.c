@@ -11,6 +11,10 @@
  *   before   - every mTHP queued at fault; dying folios unqueued under lru_lock;
  *   after    - queued; unqueued after lru_lock is released (P1).
  * queueing_cost_pct is each variant's runtime relative to `unqueued`.
+ * The workload is the shipped file deferred-split-rounds
+ * (workloads/experiments/deferred-split-rounds.ini), run by the workload
+ * executor (src/workload/sim.c); this file adds the model's settings and
+ * the metrics (its hooks).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +22,7 @@
 
 #include "mm/mm.h"
 #include "mmsim/scenario.h"
-#include "experiments/deferred-split/fault_unmap.h"
+#include "mmsim/workload.h"
 
 extern const struct live_ops deferred_split_live;	/* live.c */
 
@@ -30,17 +34,6 @@ static const struct sim_variant deferred_split_variants[] = {
 					       .unqueue_after_lru_unlock = true } },
 	{ NULL },
 };
-
-static int ilog2_u64(uint64_t v)
-{
-	int l = -1;
-
-	while (v) {
-		v >>= 1;
-		l++;
-	}
-	return l;
-}
 
 static int deferred_split_validate(const struct sim_run_config *cfg, char *err, size_t len)
 {
@@ -79,66 +72,21 @@ static uint64_t deferred_split_mapped_bytes(const struct sim_run_config *cfg)
 	return sim_param(cfg, "threads") * sim_param(cfg, "region");
 }
 
-static int deferred_split_run(const struct sim_run_config *cfg, int variant,
-			      struct sim_variant_result *res, char *err, size_t len)
+/* The experiment's model settings (numactl --membind=0 and its two assumptions). */
+static void deferred_split_setup(struct mm_model *m, const struct sim_run_config *cfg)
 {
-	const struct scenario_ops *s = cfg->scenario;
-	struct sim_engine_opts o = {
-		.profile = cfg->profile,
-		.nr_cpus = (int)sim_param(cfg, "threads"),
-		.seed = cfg->seed,
-		.check = cfg->check,
-	};
-	bool processes = sim_param(cfg, "workers") == 1;
-	struct fault_unmap_params p, *tp = NULL;
-	struct lock_class_stat *st;
-	struct sim_engine *e;
-	struct mm_model *m;
-	int cpu, ret = -1;
-
-	e = sim_engine_create(&o);
-	if (!e) {
-		snprintf(err, len, "cannot create an engine of %d vCPUs", o.nr_cpus);
-		return -1;
-	}
-	m = mm_model_create(e, s->variants[variant].mm,
-			    (long)(sim_param(cfg, "node_memory") >> PAGE_SHIFT), err, len);
-	if (!m)
-		goto out_engine;
-	m->mthp_order = ilog2_u64(sim_param(cfg, "mthp")) - PAGE_SHIFT;
 	m->preferred_nid = 0;		/* numactl --membind=0 */
 	m->queue_after_ptl = sim_param(cfg, "queue_site") == 1;
 	m->unqueue_batch_locked = sim_param(cfg, "unqueue_lock") == 1;
-	p.mm = processes ? NULL : mm_alloc(m->root_memcg);
-	p.region = sim_param(cfg, "region");
-	p.rounds = sim_param(cfg, "rounds");
-	p.step = sim_param(cfg, "mthp");
-	p.dontneed = sim_param(cfg, "unmap") == 1;
-	p.start_spread_ps = sim_param(cfg, "start_spread") * 1000;
-	p.random_phase = sim_param(cfg, "round_phase") == 0;
-	/* workers=processes: the same loop, each worker a process of its own. */
-	tp = calloc((size_t)o.nr_cpus, sizeof(*tp));
-	if (!tp) {
-		snprintf(err, len, "out of memory");
-		goto out_mm;
-	}
-	for (cpu = 0; cpu < o.nr_cpus; cpu++) {
-		tp[cpu] = p;
-		if (processes)
-			tp[cpu].mm = mm_alloc(m->root_memcg);
-	}
-	sim_engine_set_work(e, p.rounds * (uint64_t)o.nr_cpus);
-	for (cpu = 0; cpu < o.nr_cpus; cpu++)
-		if (!sim_task_create(e, cpu, processes ? "fault-unmap-proc" : "fault-unmap",
-				     fault_unmap_thread, &tp[cpu])) {
-			snprintf(err, len, "cannot create thread %d", cpu);
-			goto out_mm;
-		}
-	if (sim_engine_run(e, err, len))
-		goto out_mm;
-	if (cfg->check)
-		mm_check_final();
-	sim_result_collect(e, res);
+}
+
+/* The experiment's metrics, from the engine and model before they are freed. */
+static void deferred_split_collect(struct sim_engine *e, struct mm_model *m,
+				   const struct sim_run_config *cfg, struct sim_variant_result *res)
+{
+	const struct scenario_ops *s = cfg->scenario;
+	struct lock_class_stat *st;
+
 	sim_result_set(s, res, "runtime_s", res->runtime_s);
 	st = sim_lock_class(e, "lru_lock");
 	sim_result_set(s, res, "lruvec_lock_wait_s", (double)st->wait_total / (double)SIM_SEC);
@@ -155,16 +103,58 @@ static int deferred_split_run(const struct sim_run_config *cfg, int variant,
 			       m->memsys->nr_sockets > 1 ?
 			       100.0 * (double)m->memsys->link[1][0].busy_ps / run_ps : 0.0);
 	}
-	ret = 0;
-out_mm:
-	for (cpu = 0; processes && tp && cpu < o.nr_cpus; cpu++)
-		mm_free(tp[cpu].mm);
-	free(tp);
-	if (p.mm)
-		mm_free(p.mm);
-	mm_model_destroy(m);
-out_engine:
-	sim_engine_destroy(e);
+}
+
+/*
+ * The simulated workload is the shipped workload file deferred-split-rounds
+ * (workloads/experiments/deferred-split-rounds.ini): its parameters are
+ * this experiment's of the same names, its plan resolved with one vCPU per
+ * worker, run by the workload executor with this experiment's hooks.
+ */
+static int deferred_split_run(const struct sim_run_config *cfg, int variant,
+			      struct sim_variant_result *res, char *err, size_t len)
+{
+	static const struct wl_sim_hooks hooks = {
+		.setup = deferred_split_setup,
+		.collect = deferred_split_collect,
+	};
+	const struct scenario_ops *s = cfg->scenario, *ws;
+	struct sim_run_config wcfg;
+	struct wl_sim_out out;
+	struct wl_plan *plan;
+	char text[64], assign[128];
+	int i, j, ret = -1;
+
+	ws = workload_scenario("deferred-split-rounds", err, len);
+	if (!ws) {
+		if (!err[0])
+			snprintf(err, len, "the shipped workload deferred-split-rounds is missing");
+		return -1;
+	}
+	sim_run_config_init(&wcfg, ws, cfg->profile, cfg->seed);
+	wcfg.check = cfg->check;
+	for (i = 0; ws->params[i].key; i++) {
+		j = sim_scenario_param_index(s, ws->params[i].key);
+		if (j < 0) {
+			snprintf(err, len, "deferred-split-rounds: parameter %s: expected one of "
+				 "deferred-split's", ws->params[i].key);
+			return -1;
+		}
+		sim_param_format(&s->params[j], cfg->params[j], text, sizeof(text));
+		snprintf(assign, sizeof(assign), "%s=%s", ws->params[i].key, text);
+		if (sim_run_config_set(&wcfg, assign, err, len) < 0)
+			return -1;
+	}
+	plan = calloc(1, sizeof(*plan));
+	if (!plan) {
+		snprintf(err, len, "out of memory");
+		return -1;
+	}
+	if (!workload_resolve(workload_of(ws), &wcfg, (int)sim_param(cfg, "threads"), plan, err,
+			      len))
+		ret = workload_sim_run(plan, cfg, s->variants[variant].mm, &hooks, res, &out, err,
+				       len);
+	free(plan);
 	return ret;
 }
 

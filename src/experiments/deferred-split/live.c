@@ -13,7 +13,7 @@
  *
  * Its parameters are the experiment's (deferred_split.c, those marked
  * .live); runtime_s and faults are measured here, the lock waits by live
- * mode's perf lock (src/live/lockstat.c).
+ * mode's perf lock (src/host/lockstat.c).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -24,7 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "live/live_internal.h"
+#include "host/live_internal.h"
 
 struct ds_thread {
 	const struct live_run *r;
@@ -44,7 +44,8 @@ static uint64_t ds_rand(uint64_t *s)
 }
 
 /*
- * One worker, as fault_unmap_thread() (fault_unmap.c): after a random
+ * One worker, as the simulated workload (workloads/experiments/
+ * deferred-split-rounds.ini): after a random
  * delay below start_spread, `rounds` times map `region`, store one byte
  * per mTHP folio (one fault each), and empty it: munmap(), or
  * madvise(MADV_DONTNEED) of a region mapped once (unmap=dontneed).  With

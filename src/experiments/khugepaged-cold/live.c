@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "experiments/khugepaged-cold/hot_cold.h"
-#include "live/live_internal.h"
+#include "host/live_internal.h"
 
 enum { KC_HOT1, KC_COLD, KC_HOT2, KC_NR_TASKS };
 

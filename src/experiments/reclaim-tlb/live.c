@@ -24,7 +24,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "live/live_internal.h"
+#include "host/live_internal.h"
 
 /**
  * live_parse_stress_ng_yaml - a stressor's bogo ops from `stress-ng --yaml`

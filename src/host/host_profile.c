@@ -5,7 +5,8 @@
  * `--profile-out FILE`, which runs `mmsim calibrate --quick`): this
  * machine's topology and clock from /sys and /proc, every other cost a
  * documented default, each with its source (docs/live.md, "The host
- * profile").  Mirrors no kernel function.
+ * profile").  The topology is host_topology_read()'s (src/host/topology.c),
+ * which calibrate reads too.  Mirrors no kernel function.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -13,10 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <dirent.h>
-#include <unistd.h>
-
-#include "live/live_internal.h"
+#include "host/topology.h"
+#include "host/live_internal.h"
 #include "mmsim/profile.h"
 
 /* ---- the host profile ---- */
@@ -109,90 +108,6 @@ static const char *const live_profile_keys[][2] = {
 #define LIVE_PROFILE_NR_FIELDS \
 	((int)(sizeof(live_profile_keys) / sizeof(live_profile_keys[0])))
 
-struct live_topology {
-	unsigned sockets, cores, threads, nodes, cpus;
-	char mhz[32];
-	bool hypervisor;
-};
-
-static unsigned live_read_uint(const char *abs, bool *ok)
-{
-	char path[512], buf[64];
-
-	if (live_sys_path(path, sizeof(path), abs) ||
-	    live_read_file(path, buf, sizeof(buf)) <= 0) {
-		*ok = false;
-		return 0;
-	}
-	return (unsigned)strtoul(buf, NULL, 10);
-}
-
-static void live_read_topology(struct live_topology *t)
-{
-	static char cpuinfo[1 << 20];
-	unsigned long pkg_seen[64] = { 0 };
-	unsigned pkgs[1024], cores[1024];
-	char path[512], abs[128];
-	DIR *dir;
-	struct dirent *de;
-	int nr = 0;
-
-	memset(t, 0, sizeof(*t));
-	for (int cpu = 0; cpu < 1024; cpu++) {
-		bool ok = true;
-
-		snprintf(abs, sizeof(abs), "/sys/devices/system/cpu/cpu%d/topology/physical_package_id", cpu);
-		pkgs[nr] = live_read_uint(abs, &ok);
-		snprintf(abs, sizeof(abs), "/sys/devices/system/cpu/cpu%d/topology/core_id", cpu);
-		cores[nr] = live_read_uint(abs, &ok);
-		if (!ok)
-			continue;
-		nr++;
-	}
-	t->cpus = (unsigned)nr;
-	for (int i = 0; i < nr; i++) {
-		bool seen = false;
-
-		if (pkgs[i] < 64 * 64 && !(pkg_seen[pkgs[i] / 64] & (1UL << (pkgs[i] % 64)))) {
-			pkg_seen[pkgs[i] / 64] |= 1UL << (pkgs[i] % 64);
-			t->sockets++;
-		}
-		for (int j = 0; j < i; j++)
-			if (pkgs[j] == pkgs[i] && cores[j] == cores[i])
-				seen = true;
-		if (!seen)
-			t->cores++;
-	}
-	if (!t->sockets)
-		t->sockets = 1;
-	t->threads = t->cores ? t->cpus / t->cores : 1;
-	if (!t->threads)
-		t->threads = 1;
-	t->cores = t->cores ? t->cores / t->sockets : 1;
-	if (!live_sys_path(path, sizeof(path), "/sys/devices/system/node") &&
-	    (dir = opendir(path))) {
-		while ((de = readdir(dir)))
-			if (!strncmp(de->d_name, "node", 4) &&
-			    de->d_name[4] >= '0' && de->d_name[4] <= '9')
-				t->nodes++;
-		closedir(dir);
-	}
-	if (!t->nodes)
-		t->nodes = 1;
-	if (!live_proc_path(path, sizeof(path), "/proc/cpuinfo") &&
-	    live_read_file(path, cpuinfo, sizeof(cpuinfo)) > 0) {
-		const char *m = strstr(cpuinfo, "cpu MHz");
-		const char *f = strstr(cpuinfo, "\nflags");
-		const char *fend = f ? strchr(f + 1, '\n') : NULL;
-		const char *h = strstr(cpuinfo, " hypervisor");
-		double mhz;
-
-		if (m && (m = strchr(m, ':')) && sscanf(m + 1, "%lf", &mhz) == 1)
-			snprintf(t->mhz, sizeof(t->mhz), "%.0f", mhz);
-		t->hypervisor = h && f && h > f && (!fend || h < fend);
-	}
-}
-
 /**
  * live_cpu_mhz - this machine's clock, as /proc/cpuinfo's first "cpu MHz"
  *
@@ -201,10 +116,10 @@ static void live_read_topology(struct live_topology *t)
  */
 double live_cpu_mhz(void)
 {
-	struct live_topology t;
+	static struct host_topology t;
 
-	live_read_topology(&t);
-	return t.mhz[0] ? strtod(t.mhz, NULL) : 0;
+	host_topology_read(&t, getenv("MMSIM_LIVE_SYS_ROOT"), NULL);
+	return t.mhz;
 }
 
 /**
@@ -224,25 +139,26 @@ double live_cpu_mhz(void)
  */
 int live_host_profile(char *buf, size_t len)
 {
-	struct live_topology t;
+	static struct host_topology t;
 	char measured[8][2][64];
 	char sources[LIVE_PROFILE_NR_FIELDS][200];
 	int nr_measured = 0, nr_sources = 0;
 	const char *section = "";
 	size_t used = 0;
 
-	live_read_topology(&t);
+	/* every CPU /sys lists, whatever this process may run on */
+	host_topology_read(&t, getenv("MMSIM_LIVE_SYS_ROOT"), NULL);
 #define LIVE_MEASURE(k, fmt, v) do { \
 		snprintf(measured[nr_measured][0], 64, "%s", k); \
 		snprintf(measured[nr_measured][1], 64, fmt, v); \
 		nr_measured++; \
 	} while (0)
-	LIVE_MEASURE("topology.sockets", "%u", t.sockets);
-	LIVE_MEASURE("topology.cores_per_socket", "%u", t.cores);
-	LIVE_MEASURE("topology.threads_per_core", "%u", t.threads);
-	LIVE_MEASURE("topology.nodes", "%u", t.nodes);
-	if (t.mhz[0])
-		LIVE_MEASURE("clock.mhz", "%s", t.mhz);
+	LIVE_MEASURE("topology.sockets", "%d", t.sockets);
+	LIVE_MEASURE("topology.cores_per_socket", "%d", t.cores_per_socket);
+	LIVE_MEASURE("topology.threads_per_core", "%d", t.threads_per_core);
+	LIVE_MEASURE("topology.nodes", "%d", t.nodes);
+	if (t.mhz > 0)
+		LIVE_MEASURE("clock.mhz", "%.0f", t.mhz);
 	if (t.hypervisor)
 		LIVE_MEASURE("tlb.walk_dims", "%u", 2u);
 #undef LIVE_MEASURE
@@ -303,8 +219,8 @@ int live_host_profile(char *buf, size_t len)
  */
 bool live_host_is_guest(void)
 {
-	struct live_topology t;
+	static struct host_topology t;
 
-	live_read_topology(&t);
+	host_topology_read(&t, getenv("MMSIM_LIVE_SYS_ROOT"), NULL);
 	return t.hypervisor;
 }

@@ -49,13 +49,35 @@
  *   tmpdir   /tmp/mmsim-live-WORD itself, a directory, not a link
  *   tracefs  the tracefs directory live mode mounts, holding a tracefs
  * Anything else is left alone, with a warning naming the line.
+ *
+ * One lock (live_state_lock()): an flock on the state file's path with
+ * ".lock" added, taken by a live run, by compare and by a calibrate that
+ * may change the machine, for as long as they may write the state file;
+ * the second is refused.  Without it two runs would rewrite one file, and
+ * one would save the other's temporary values as those to restore.  The
+ * pid line still guards against a run of a version without the lock.
+ *
+ *   run A                              run B
+ *   open(PATH.lock, O_CREAT)
+ *   flock(LOCK_EX|LOCK_NB) = 0
+ *   same inode as PATH.lock? yes       open(PATH.lock): A's inode
+ *   ... the run ...                    flock(LOCK_NB) = EWOULDBLOCK:
+ *                                        "another ... is in progress"
+ *   unlink(PATH.lock); close           (or, had B's flock come after
+ *                                        A's unlink: not PATH.lock's
+ *                                        inode any more, open again)
+ * The holder removes the file before it lets go, so that no file is left
+ * behind; a taker checks that what it locked is still the file at the
+ * path.
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
@@ -63,7 +85,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "live/live_internal.h"
+#include "host/live_internal.h"
 
 #define LIVE_STATE_DEFAULT "/run/mmsim-live.state"
 #define LIVE_ZRAM_CONTROL "/sys/class/zram-control"
@@ -88,6 +110,87 @@ static void live_state_file(char *buf, size_t len)
 	const char *env = getenv("MMSIM_LIVE_STATE");
 
 	snprintf(buf, len, "%s", env && *env ? env : LIVE_STATE_DEFAULT);
+}
+
+static struct {
+	int fd;				/* the flock's file, -1: not held */
+	int depth;			/* nested takes (compare, then live) */
+	char path[520];
+} live_lock = { .fd = -1 };
+
+/**
+ * live_state_lock - take the state file's lock, or be refused
+ * @msg: when another run holds it, a one-line error
+ * @len: size of @msg
+ *
+ * The lock is the state file's path (/run/mmsim-live.state or
+ * $MMSIM_LIVE_STATE) with ".lock" added.  Taken again by its holder, it
+ * nests.  Where the lock file cannot be made (not root: /run is not
+ * writable), the state file cannot be written either and the run goes on
+ * without it.
+ *
+ * Context: before the run looks at the state file; paired with
+ * live_state_unlock().  The file descriptor is close-on-exec; forked
+ * workload processes share the lock until they end.
+ * Return: 0, or -EBUSY when another process holds it.
+ */
+int live_state_lock(char *msg, size_t len)
+{
+	char path[512];
+
+	if (live_lock.depth++)
+		return 0;
+	live_state_file(path, sizeof(path));
+	snprintf(live_lock.path, sizeof(live_lock.path), "%s.lock", path);
+	for (int tries = 0; tries < 100; tries++) {
+		struct stat a, b;
+		int fd = open(live_lock.path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW,
+			      0600);
+
+		if (fd < 0)
+			return 0;	/* nothing can be recorded: nothing to guard */
+		if (flock(fd, LOCK_EX | LOCK_NB)) {
+			int e = errno;
+
+			close(fd);
+			if (e == EINTR)
+				continue;
+			if (e != EWOULDBLOCK)
+				return 0;
+			live_lock.depth = 0;
+			snprintf(msg, len, "another live run or calibrate is in "
+				 "progress (it holds %s); wait for it to end",
+				 live_lock.path);
+			return -EBUSY;
+		}
+		/* the holder before us may have removed it as we opened it */
+		if (!fstat(fd, &a) && !stat(live_lock.path, &b) &&
+		    a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+			live_lock.fd = fd;
+			return 0;
+		}
+		close(fd);
+	}
+	live_lock.depth = 0;
+	snprintf(msg, len, "%s: kept being replaced as it was locked; another "
+		 "live run or calibrate is starting", live_lock.path);
+	return -EBUSY;
+}
+
+/**
+ * live_state_unlock - let go of live_state_lock()'s lock
+ *
+ * Context: the last of nested takes removes the lock file and drops it.
+ */
+void live_state_unlock(void)
+{
+	if (live_lock.depth <= 0 || --live_lock.depth)
+		return;
+	if (live_lock.fd < 0)
+		return;
+	unlink(live_lock.path);	/* while held: see the diagram above */
+	close(live_lock.fd);
+	live_lock.fd = -1;
 }
 
 static void live_state_save(void)

@@ -20,7 +20,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "live/live_internal.h"
+#include "host/live_internal.h"
 
 const char *const live_perf_names[LIVE_PERF_NR] = {
 	[LIVE_PERF_DTLB_LOAD_MISSES] = "dTLB-load-misses",

@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "live/live_internal.h"
+#include "host/live_internal.h"
 
 /* Top-level files, in the order they are applied. */
 static const char *const live_setting_files[] = {

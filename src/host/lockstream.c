@@ -39,7 +39,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "live/live_internal.h"
+#include "host/live_internal.h"
 
 #define LIVE_LS_STACK		16
 #define LIVE_LS_RB_BYTES	(32UL << 20)	/* all buffers together */

@@ -35,13 +35,13 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "live/live.h"
+#include "host/live.h"
 #include "mmsim/counters.h"
 #include "mmsim/output.h"
 #include "mmsim/profile.h"
 #include "mmsim/scenario.h"
 #include "host/calibrate.h"
-#include "live/live_internal.h"
+#include "host/live_internal.h"
 #include "mmsim/profile.h"
 
 /* A run may use at most this share of MemAvailable. */
@@ -653,8 +653,8 @@ static void live_fill_lock_metrics(struct live_run *r)
  * Run a scenario live and print its table.  Everything that must be undone
  * is undone here, on every path.  Returns the exit code.
  */
-int live_run_scenario(struct live_opts *o, FILE *out, FILE *err,
-			     const struct live_result **resp)
+static int live_run_scenario_locked(struct live_opts *o, FILE *out, FILE *err,
+				    const struct live_result **resp)
 {
 	static struct live_settings st;
 	static struct live_snapshot before, after;
@@ -801,6 +801,33 @@ int live_run_scenario(struct live_opts *o, FILE *out, FILE *err,
 out_signals:
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
+	return code;
+}
+
+/**
+ * live_run_scenario - run a scenario live and print its table
+ * @o: the parsed options
+ * @out: where the table goes
+ * @err: where errors and warnings go
+ * @resp: the results, when the run printed its table (may be NULL)
+ *
+ * Context: takes the state file's lock (live_state_lock()) for the run;
+ * everything the run changes is undone before it returns.
+ * Return: the exit code, as live_cmd_main(); 2 when another live run or
+ * calibrate holds the lock.
+ */
+int live_run_scenario(struct live_opts *o, FILE *out, FILE *err,
+		      const struct live_result **resp)
+{
+	char msg[512];
+	int code;
+
+	if (live_state_lock(msg, sizeof(msg))) {
+		fprintf(err, "mmsim: error: %s\n", msg);
+		return 2;
+	}
+	code = live_run_scenario_locked(o, out, err, resp);
+	live_state_unlock();
 	return code;
 }
 

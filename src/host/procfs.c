@@ -25,7 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "live/live_internal.h"
+#include "host/live_internal.h"
 
 static int live_root_path(char *buf, size_t len, const char *env,
 			  const char *abs)

@@ -34,7 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "live/live_internal.h"
+#include "host/live_internal.h"
 
 /**
  * live_now - monotonic time in seconds (live mode only; the model never

@@ -16,8 +16,8 @@
 #include <unistd.h>
 
 #include "host/calibrate.h"
-#include "live/live.h"
-#include "live/live_internal.h"
+#include "host/live.h"
+#include "host/live_internal.h"
 #include "mmsim/output.h"
 #include "mmsim/profile.h"
 #include "mmsim/scenario.h"
@@ -233,60 +233,36 @@ static void compare_print_trace(const struct live_result *live,
 			"this machine's calibrated profile");
 }
 
-/**
- * compare_cmd_main - `mmsim compare SCENARIO [options] [--profile-out FILE]`
- * @argc: argument count
- * @argv: arguments; argv[0] is "compare"
- * @out: where the tables go
- * @err: where errors go
- *
- * Runs the scenario live, then the simulator with the same parameters, in
- * the variant that models this kernel (sim_scenario_mainline()), and
- * prints both side by side.  The simulated side's profile: --profile FILE;
- * with --profile-out FILE, this machine calibrated now (`calibrate
- * --quick`) and saved there whole; else the profile "host" (its topology
- * from /sys, the costs it cannot measure from the documented defaults).
- *
- * Context: as live_cmd_main().
- * Return: the exit code, as live_cmd_main().
- */
-int compare_cmd_main(int argc, char **argv, FILE *out, FILE *err)
+/* compare_cmd_main() past its options, under the state file's lock. */
+static int compare_run(struct live_opts *o, FILE *out, FILE *err)
 {
 	static char ini[65536];
 	static struct sim_variant_result sim;
 	const struct live_result *live = NULL;
 	const struct scenario_ops *s;
-	struct live_opts o;
 	char msg[512], why[512] = "";
-	int ret = live_parse_args(argc, argv, &o, out, err);
+	int ret;
 	int i, variant = 0;
 	bool no_sim;
 
-	if (ret)
-		return ret == 1 ? 0 : ret;
-	if (o.profile && o.profile_out) {
-		fprintf(err, "mmsim: error: compare: --profile and --profile-out: expected "
-			"one of them\n");
-		return 2;
-	}
-	compare_profile_kind = o.profile ? 1 : o.profile_out ? 2 : 0;
-	if (o.profile) {
+	compare_profile_kind = o->profile ? 1 : o->profile_out ? 2 : 0;
+	if (o->profile) {
 		/* the file, with its own includes resolved from its directory */
-		char *abs = realpath(o.profile, NULL);
+		char *abs = realpath(o->profile, NULL);
 
 		if (!abs) {
-			fprintf(err, "mmsim: error: compare --profile %s: %s\n", o.profile,
+			fprintf(err, "mmsim: error: compare --profile %s: %s\n", o->profile,
 				strerror(errno));
 			return 2;
 		}
 		snprintf(ini, sizeof(ini), "include = %s\n", abs);
 		free(abs);
-	} else if (o.profile_out) {
+	} else if (o->profile_out) {
 		/* issue 29: the profile saved is this machine's, calibrated */
 		struct sim_outfile pf;
 
 		/* an unwritable FILE fails before anything is measured */
-		if (sim_outfile_open(&pf, "--profile-out", o.profile_out, out, msg, sizeof(msg))) {
+		if (sim_outfile_open(&pf, "--profile-out", o->profile_out, out, msg, sizeof(msg))) {
 			fprintf(err, "mmsim: error: %s\n", msg);
 			return 2;
 		}
@@ -301,30 +277,30 @@ int compare_cmd_main(int argc, char **argv, FILE *out, FILE *err)
 		fprintf(err, "mmsim: error: cannot build the host profile\n");
 		return 1;
 	}
-	ret = compare_simulate(&o, ini, &sim, &variant, true, why, sizeof(why), err);
+	ret = compare_simulate(o, ini, &sim, &variant, true, why, sizeof(why), err);
 	if (ret && ret != 3)
 		return ret;
 	no_sim = ret == 3;
-	ret = live_run_scenario(&o, out, err, &live);
+	ret = live_run_scenario(o, out, err, &live);
 	if (ret)
 		return ret;
 	if (!no_sim) {
-		ret = compare_simulate(&o, ini, &sim, &variant, false, why,
+		ret = compare_simulate(o, ini, &sim, &variant, false, why,
 				       sizeof(why), err);
 		if (ret)
 			return ret;
 	}
-	s = o.s;
+	s = o->s;
 	if (no_sim) {
 		memset(&sim, 0, sizeof(sim));
 		fprintf(out, "\nlive and simulated: the simulated side is "
 			"unavailable (%s)\n", why);
 	} else {
 		fprintf(out, "\nlive and simulated (variant %s, profile %s%s%s):\n",
-			s->variants[variant].name, o.profile ? o.profile : "host",
-			o.profile_out ? ", calibrated, saved in " : "",
-			o.profile_out ? o.profile_out : "");
-		compare_print_command(&o, variant, out);
+			s->variants[variant].name, o->profile ? o->profile : "host",
+			o->profile_out ? ", calibrated, saved in " : "",
+			o->profile_out ? o->profile_out : "");
+		compare_print_command(o, variant, out);
 	}
 	fprintf(out, "%-28s %16s %16s %10s\n", "metric", "live", "simulated", "sim/live");
 	for (i = 0; s->metrics[i].key; i++) {
@@ -347,4 +323,44 @@ int compare_cmd_main(int argc, char **argv, FILE *out, FILE *err)
 	}
 	compare_print_trace(live, no_sim ? NULL : &sim, out);
 	return 0;
+}
+
+/**
+ * compare_cmd_main - `mmsim compare SCENARIO [options] [--profile-out FILE]`
+ * @argc: argument count
+ * @argv: arguments; argv[0] is "compare"
+ * @out: where the tables go
+ * @err: where errors go
+ *
+ * Runs the scenario live, then the simulator with the same parameters, in
+ * the variant that models this kernel (sim_scenario_mainline()), and
+ * prints both side by side.  The simulated side's profile: --profile FILE;
+ * with --profile-out FILE, this machine calibrated now (`calibrate
+ * --quick`) and saved there whole; else the profile "host" (its topology
+ * from /sys, the costs it cannot measure from the documented defaults).
+ *
+ * Context: as live_cmd_main().
+ * Return: the exit code, as live_cmd_main().
+ */
+int compare_cmd_main(int argc, char **argv, FILE *out, FILE *err)
+{
+	struct live_opts o;
+	char msg[512];
+	int ret = live_parse_args(argc, argv, &o, out, err);
+
+	if (ret)
+		return ret == 1 ? 0 : ret;
+	if (o.profile && o.profile_out) {
+		fprintf(err, "mmsim: error: compare: --profile and --profile-out: expected "
+			"one of them\n");
+		return 2;
+	}
+	/* one lock over the calibration and the live run (live_state_lock()) */
+	if (live_state_lock(msg, sizeof(msg))) {
+		fprintf(err, "mmsim: error: %s\n", msg);
+		return 2;
+	}
+	ret = compare_run(&o, out, err);
+	live_state_unlock();
+	return ret;
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Live mode's internal interface, shared by the files in src/live/ and
+ * Live mode's internal interface, shared by live mode's files in src/host/ and
  * tests/test_live.c.  Nothing here is public API.
  *
  * Live mode reads the host only through live_sys_path() and
@@ -298,6 +298,8 @@ void live_state_note_tmpdir(int slot, const char *dir);
 void live_state_note_settings(const struct live_settings *st);
 int live_parse_state(const char *text, struct live_saved_state *s);
 int live_state_recover(FILE *out, char *msg, size_t len);
+int live_state_lock(char *msg, size_t len);
+void live_state_unlock(void);
 unsigned long long live_pid_start_time(pid_t pid);
 bool live_pid_is_ours(pid_t pid, unsigned long long start_time);
 int live_zram_setup(struct live_zram *z, uint64_t bytes, char *err, size_t errlen);

@@ -33,7 +33,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "live/live_internal.h"
+#include "host/live_internal.h"
 
 static const char *live_next_line(const char *line)
 {

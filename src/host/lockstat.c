@@ -21,7 +21,7 @@
  * The perf record way:
  *   mmsim (parent)                        perf
  *   spawn workloads, blocked on a pipe
- *   fork+exec perf record -e lock:contention_begin -e lock:contention_end
+ *   host_spawn() perf record -e lock:contention_begin -e lock:contention_end
  *             -g -p PID,... -o DATA  ---> opens one event per task (inherit)
  *   poll /proc/PERF/fd until the events are open
  *   release the workloads; run; they exit
@@ -46,13 +46,13 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "live/live_internal.h"
+#include "host/spawn.h"
+#include "host/live_internal.h"
 
 #define LIVE_PERF_REPORT_S 120	/* the most perf may take to print its table */
 
@@ -209,27 +209,17 @@ static int live_nr_fds_named(pid_t pid, const char *what)
 	return nr;
 }
 
+/*
+ * Start perf in the background, its stdout and stderr to @out_path; it
+ * dies with mmsim (PR_SET_PDEATHSIG).  Return its pid, or a negative errno
+ * (fork failed, perf could not be run), as host_spawn().
+ */
 static pid_t live_exec_perf(char *const argv[], const char *out_path)
 {
-	pid_t pid;
+	struct host_cmd cmd = { .file = argv[0], .argv = argv,
+				.pdeathsig = SIGKILL, .output = out_path };
 
-	fflush(NULL);
-	pid = fork();
-	if (pid == 0) {
-		int fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (fd >= 0) {
-			dup2(fd, 1);
-			dup2(fd, 2);
-		}
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		execvp(argv[0], argv);
-		dprintf(2, "cannot run %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	return pid;
+	return host_spawn(&cmd, -1);
 }
 
 static void live_first_line(const char *path, char *out, size_t len)
@@ -333,7 +323,8 @@ static int live_perf_bpf_start(struct live_lockrec *lr)
 		lr->pid = live_exec_perf(argv, out);
 	}
 	if (lr->pid < 0) {
-		snprintf(lr->why, sizeof(lr->why), "fork: %s", strerror(errno));
+		snprintf(lr->why, sizeof(lr->why), "cannot run perf: %s",
+			 strerror((int)-lr->pid));
 		lr->pid = 0;
 		return -EAGAIN;
 	}
@@ -454,7 +445,8 @@ static int live_perf_start(struct live_lockrec *lr, const pid_t *pids, int nr)
 		lr->pid = live_exec_perf(argv, out);
 	}
 	if (lr->pid < 0) {
-		snprintf(lr->why, sizeof(lr->why), "fork: %s", strerror(errno));
+		snprintf(lr->why, sizeof(lr->why), "cannot run perf: %s",
+			 strerror((int)-lr->pid));
 		lr->pid = 0;
 		return -EAGAIN;
 	}

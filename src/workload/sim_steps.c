@@ -1,0 +1,516 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The steps of a workload's task (docs/workloads.md, "Steps") on the
+ * model, and the barrier: what src/workload/sim.c's tasks run.  Each step
+ * calls the model's system call or fault path as a program's call reaches
+ * the kernel: vm_mmap_anon(), vm_mmap_shared_anon(), vm_mmap_file() and
+ * do_mbind() (mmap), vm_munmap(), do_user_addr_fault() (fault),
+ * user_access() (access), do_madvise(), do_mprotect(), sim_fork()
+ * (dup_mmap()), sim_sleep_ps(), sim_file_truncate().  The user-space code
+ * between two calls costs nothing.
+ *
+ * The barrier: every task whose group has a barrier step takes part
+ * from its creation until it ends; the last to arrive wakes the others.
+ *
+ *   task A                              task B
+ *   barrier: arrived 1 of 2, sleeps     ...
+ *                                       barrier: arrived 2 of 2, wakes A
+ *   runs on at B's time                 runs on
+ *
+ * Lock order: none of its own (the steps take the model's).
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mm/access.h"
+#include "workload/sim_internal.h"
+
+#define WL_ACCESS_BATCH	64	/* accesses between two charges, as hot_cold.c */
+
+const char *const wlsim_op_name[] = {
+	[WL_OP_MMAP] = "mmap", [WL_OP_MUNMAP] = "munmap", [WL_OP_FAULT] = "fault",
+	[WL_OP_ACCESS] = "access", [WL_OP_MADVISE] = "madvise", [WL_OP_MPROTECT] = "mprotect",
+	[WL_OP_FORK] = "fork", [WL_OP_SLEEP] = "sleep", [WL_OP_BARRIER] = "barrier",
+	[WL_OP_TRUNCATE] = "truncate",
+};
+
+/* The first error of the run stops it: every task ends at its next step. */
+void wlsim_fail(struct wl_run *run, const struct wl_step *s, const char *fmt, ...)
+{
+	va_list ap;
+	int off;
+
+	if (run->failed)
+		return;
+	run->failed = true;
+	off = snprintf(run->err, sizeof(run->err), "line %d: %s: ", s ? s->line : 0,
+		       s ? wlsim_op_name[s->op] : "task");
+	if (off < 0 || (size_t)off >= sizeof(run->err))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(run->err + off, sizeof(run->err) - (size_t)off, fmt, ap);
+	va_end(ap);
+}
+
+bool wlsim_group_has(const struct wl_task *t, enum wl_op op)
+{
+	int i;
+
+	for (i = 0; i < t->nr_setup; i++)
+		if (t->setup[i].op == op)
+			return true;
+	for (i = 0; i < t->nr_loop; i++)
+		if (t->loop[i].op == op)
+			return true;
+	for (i = 0; i < t->nr_teardown; i++)
+		if (t->teardown[i].op == op)
+			return true;
+	return false;
+}
+
+/* Wake @tr's task at this time, or its vCPU's if that is later. */
+void wlsim_wake(struct wl_task_run *tr)
+{
+	struct sim_task *t = tr->task;
+
+	sim_wake(t, t->vcpu->now > sim_now() ? t->vcpu->now : sim_now());
+}
+
+/* ---- the barrier ---------------------------------------------------------------- */
+
+static void wl_barrier_release(struct wl_run *run)
+{
+	struct wl_task_run *w = run->barrier_waiters;
+
+	run->barrier_waiters = NULL;
+	run->barrier_arrived = 0;
+	while (w) {
+		struct wl_task_run *next = w->barrier_next;
+
+		w->barrier_next = NULL;
+		wlsim_wake(w);
+		w = next;
+	}
+}
+
+/* barrier: wait until every task taking part has arrived (or ended). */
+void wlsim_barrier_wait(struct wl_task_run *tr)
+{
+	struct wl_run *run = tr->run;
+
+	sim_sync();
+	if (++run->barrier_arrived >= run->barrier_expected) {
+		wl_barrier_release(run);
+		return;
+	}
+	tr->barrier_next = run->barrier_waiters;
+	run->barrier_waiters = tr;
+	sim_sleep_block("barrier", run, "workload barrier");
+}
+
+/* A task that ends leaves the barrier: the others no longer wait for it. */
+void wlsim_barrier_leave(struct wl_task_run *tr)
+{
+	struct wl_run *run = tr->run;
+
+	if (!tr->in_barrier)
+		return;
+	tr->in_barrier = false;
+	run->barrier_expected--;
+	if (run->barrier_arrived && run->barrier_arrived >= run->barrier_expected)
+		wl_barrier_release(run);
+}
+
+/* ---- the steps -------------------------------------------------------------------- */
+
+/*
+ * Whether @addr is mapped for this access, as the MMU would find it: a
+ * present PTE (writable, for a write) or a huge PMD.  No cost: the user's
+ * store that does not fault costs nothing here.
+ */
+bool wlsim_mapped_for(struct mm_struct *mm, uint64_t addr, bool write)
+{
+	struct vm_area_struct *vma = find_vma(mm, addr);
+	pte_t pte;
+
+	if (!vma)
+		return false;
+	if (vma->pmd_huge[vma_pmd_index(vma, addr)])
+		return true;
+	pte = *vma_pte_lookup(vma, addr);
+	return pte_present(pte) && (!write || (pte & PTE_WRITE));
+}
+
+/* The mapping of @s's memory, or NULL (and the run fails) when it is not mapped. */
+static struct wl_map *wl_mapped(struct wl_task_run *tr, const struct wl_step *s)
+{
+	struct wl_map *map = wl_map_of(tr, s->mem);
+
+	if (!map->mapped) {
+		wlsim_fail(tr->run, s, "%s is not mapped in task %s.%d: expected an `mmap %s` step before",
+			tr->run->plan->memory[s->mem].name, tr->t->name, tr->index,
+			tr->run->plan->memory[s->mem].name);
+		return NULL;
+	}
+	return map;
+}
+
+static const char *wl_errno_name(int ret)
+{
+	switch (ret) {
+	case -12: return "ENOMEM";
+	case -13: return "EACCES";
+	case -14: return "EFAULT (SIGSEGV: the access is not allowed)";
+	case -22: return "EINVAL";
+	default: return "an error";
+	}
+}
+
+/*
+ * fault: do_user_addr_fault() at the addresses of positions [lo, hi) of
+ * the step's order (seq: address i at position i; reverse: n - 1 - i;
+ * random: a permutation drawn from the task's generator each time).
+ */
+static void wl_fault(struct wl_task_run *tr, const struct wl_step *s, bool in_loop, uint64_t lo,
+		     uint64_t hi)
+{
+	const struct wl_plan *plan = tr->run->plan;
+	struct mm_struct *mm = tr->wm->mm;
+	uint64_t stride = wl_stride(s), n = wl_fault_nr(plan, s);
+	uint64_t slots = plan->memory[s->mem].size / stride, *perm = NULL, p;
+	struct wl_map *map = wl_mapped(tr, s);
+
+	if (!map || !slots)
+		return;
+	if (hi > n)
+		hi = n;
+	if (s->order == WL_ORDER_RANDOM && hi > lo) {
+		perm = malloc(n * sizeof(*perm));
+		if (!perm) {
+			wlsim_fail(tr->run, s, "out of memory for a random order of %llu addresses",
+				(unsigned long long)n);
+			return;
+		}
+		for (p = 0; p < n; p++)
+			perm[p] = p;
+		for (p = n - 1; p > 0; p--) {
+			uint64_t j = sim_rng_below(&sim_current()->rng, p + 1), t = perm[p];
+
+			perm[p] = perm[j];
+			perm[j] = t;
+		}
+	}
+	for (p = lo; p < hi; p++) {
+		uint64_t i = s->order == WL_ORDER_SEQ ? p : s->order == WL_ORDER_REVERSE ? n - 1 - p :
+			     perm[p];
+		uint64_t addr = map->addr + (i % slots) * stride;
+
+		if (!wlsim_mapped_for(mm, addr, s->write)) {
+			int ret = do_user_addr_fault(mm, addr, s->write);
+
+			if (ret) {
+				wlsim_fail(tr->run, s, "%s %s at offset %llu: %s",
+					plan->memory[s->mem].name, s->write ? "write" : "read",
+					(unsigned long long)(addr - map->addr), wl_errno_name(ret));
+				break;
+			}
+		}
+		wl_count(tr, s, in_loop, 1);
+	}
+	free(perm);
+}
+
+/* The zipf CDF over @n slots with exponent @e: cdf[i] = P(slot <= i). */
+static double *wl_zipf_cdf(uint64_t n, double e)
+{
+	double *cdf = malloc(n * sizeof(*cdf)), sum = 0;
+	uint64_t i;
+
+	if (!cdf)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		sum += pow((double)(i + 1), -e);
+		cdf[i] = sum;
+	}
+	for (i = 0; i < n; i++)
+		cdf[i] /= sum;
+	return cdf;
+}
+
+/* A uniform double in [0, 1) from the task's generator. */
+static inline double wl_unit(struct sim_rng *rng)
+{
+	return (double)(sim_rng_next(rng) >> 11) * 0x1.0p-53;
+}
+
+/* The slot of access @j of an access step. */
+static inline uint64_t wl_access_slot(const struct wl_step *s, uint64_t j, uint64_t slots,
+				      const double *cdf, struct sim_rng *rng)
+{
+	uint64_t hot, lo, hi;
+	double u;
+
+	switch (s->pattern) {
+	case WL_PAT_SEQ:
+		return j % slots;
+	case WL_PAT_RANDOM:
+		return sim_rng_below(rng, slots);
+	case WL_PAT_ZIPF:
+		u = wl_unit(rng);
+		lo = 0;
+		hi = slots - 1;
+		while (lo < hi) {
+			uint64_t mid = lo + (hi - lo) / 2;
+
+			if (cdf[mid] > u)
+				hi = mid;
+			else
+				lo = mid + 1;
+		}
+		return lo;
+	case WL_PAT_HOT:
+		hot = (uint64_t)(s->hot_frac * (double)slots);
+		if (!hot)
+			hot = 1;
+		if (hot >= slots || wl_unit(rng) < s->hot_prob)
+			return sim_rng_below(rng, hot);
+		return hot + sim_rng_below(rng, slots - hot);
+	}
+	return 0;
+}
+
+/*
+ * access: user loads or stores through the vCPU's TLB and caches
+ * (user_access(), src/mm/access.c), charged every WL_ACCESS_BATCH; a walk
+ * that finds nothing mapped faults.
+ */
+static void wl_access(struct wl_task_run *tr, const struct wl_step *s, bool in_loop)
+{
+	const struct wl_plan *plan = tr->run->plan;
+	uint64_t stride = wl_stride(s), slots = plan->memory[s->mem].size / stride;
+	uint64_t n = s->nr ? s->nr : slots, j, done = 0;
+	struct wl_map *map = wl_mapped(tr, s);
+	struct sim_rng *rng = &sim_current()->rng;
+	struct vm_area_struct *vma;
+	struct user_access ua;
+	double *cdf = NULL;
+
+	if (!map || !slots)
+		return;
+	vma = find_vma(tr->wm->mm, map->addr);
+	if (s->pattern == WL_PAT_ZIPF) {
+		cdf = wl_zipf_cdf(slots, s->zipf_s);
+		if (!cdf) {
+			wlsim_fail(tr->run, s, "out of memory for a zipf table of %llu slots",
+				(unsigned long long)slots);
+			return;
+		}
+	}
+	user_access_init(&ua, vma);
+	for (j = 0; j < n; j++) {
+		user_access(&ua, map->addr + wl_access_slot(s, j, slots, cdf, rng) * stride,
+			    s->write);
+		if ((j & (WL_ACCESS_BATCH - 1)) == WL_ACCESS_BATCH - 1) {
+			user_access_charge(&ua);
+			wl_count(tr, s, in_loop, j + 1 - done);
+			done = j + 1;
+		}
+	}
+	user_access_charge(&ua);
+	wl_count(tr, s, in_loop, n - done);
+	free(cdf);
+}
+
+/* mmap: the memory's kind of mapping, then its policy (mbind()). */
+static void wl_mmap(struct wl_task_run *tr, const struct wl_step *s)
+{
+	const struct wl_plan *plan = tr->run->plan;
+	const struct wl_memory *mem = &plan->memory[s->mem];
+	struct wl_map *map = wl_map_of(tr, s->mem);
+	struct mm_struct *mm = tr->wm->mm;
+	unsigned long nodes = 0;
+	unsigned short mode = MPOL_DEFAULT;
+	uint64_t addr;
+	int ret;
+
+	if (map->mapped) {
+		if (mem->per_workload)
+			return;		/* another thread of this mm mapped it */
+		wlsim_fail(tr->run, s, "%s is already mapped in task %s.%d: expected a munmap before",
+			mem->name, tr->t->name, tr->index);
+		return;
+	}
+	if (mem->kind == WL_MEM_ANON && !mem->shared)
+		addr = vm_mmap_anon(mm, mem->size, mem->page > PAGE_SIZE || plan->thp == WL_THP_ALWAYS);
+	else if (mem->kind == WL_MEM_ANON)
+		addr = vm_mmap_shared_anon(mm, mem->size);
+	else
+		addr = vm_mmap_file(mm, wl_file_of(tr, s->mem), 0, mem->size, mem->shared, true);
+	map->addr = addr;
+	map->mapped = true;
+	switch (mem->numa) {
+	case WL_NUMA_LOCAL:
+		return;
+	case WL_NUMA_BIND:
+		mode = MPOL_BIND;
+		nodes = 1UL << mem->node;
+		break;
+	case WL_NUMA_PREFERRED:
+		mode = MPOL_PREFERRED;
+		nodes = 1UL << mem->node;
+		break;
+	case WL_NUMA_INTERLEAVE:
+		mode = MPOL_INTERLEAVE;
+		nodes = (1UL << tr->run->m->nr_nodes) - 1;
+		break;
+	}
+	ret = do_mbind(mm, addr, mem->size, mode, nodes);
+	if (ret)
+		wlsim_fail(tr->run, s, "%s: mbind(): %s (the profile has %d nodes)", mem->name,
+			wl_errno_name(ret), tr->run->m->nr_nodes);
+}
+
+static void wl_munmap(struct wl_task_run *tr, const struct wl_step *s)
+{
+	const struct wl_memory *mem = &tr->run->plan->memory[s->mem];
+	struct wl_map *map = wl_map_of(tr, s->mem);
+
+	if (!map->mapped) {
+		if (mem->per_workload)
+			return;		/* another thread of this mm unmapped it */
+		wl_mapped(tr, s);
+		return;
+	}
+	vm_munmap(tr->wm->mm, map->addr, mem->size);
+	map->mapped = false;
+}
+
+
+/*
+ * fork: group s->task's tasks, each a child process of this task on a
+ * copy of its mm (dup_mmap()), inheriting its mappings.
+ */
+static void wl_fork(struct wl_task_run *tr, const struct wl_step *s)
+{
+	struct wl_run *run = tr->run;
+	const struct wl_task *ct = &run->plan->task[s->task];
+	int i;
+
+	for (i = 0; i < ct->count && !run->failed; i++) {
+		struct wl_task_run *c = calloc(1, sizeof(*c));
+		struct wl_mm *wm = calloc(1, sizeof(*wm));
+		struct mm_struct *child_mm = NULL;
+
+		if (!c || !wm) {
+			free(c);
+			free(wm);
+			wlsim_fail(run, s, "out of memory for task %s.%d", ct->name, i);
+			return;
+		}
+		*c = *tr;
+		c->t = ct;
+		c->group = s->task;
+		c->index = i;
+		c->forked = true;
+		c->counted = wlsim_counted(ct);
+		c->ops = 0;
+		c->loop_begin = c->loop_end = c->deadline = 0;
+		c->task = NULL;
+		c->barrier_next = c->cache_next = NULL;
+		c->in_barrier = wlsim_group_has(ct, WL_OP_BARRIER);
+		c->wm = wm;
+		memcpy(wm->map, tr->wm->map, sizeof(wm->map));
+		wm->users = 1;
+		wm->next = run->mms;
+		run->mms = wm;
+		c->next = run->tasks;
+		run->tasks = c;
+		run->live++;
+		if (c->in_barrier)
+			run->barrier_expected++;
+		c->task = sim_fork(ct->name, run->task_fn, c, &child_mm);
+		wm->mm = child_mm;
+		if (!c->task) {
+			/* it never runs: it leaves what it joined */
+			wlsim_barrier_leave(c);
+			run->live--;
+			wm->users = 0;
+			wlsim_fail(run, s, "%s: dup_mmap() refused the copy (a swap PTE or a "
+				"PMD-mapped THP in a private anonymous mapping)", ct->name);
+		}
+	}
+}
+
+void wlsim_step_run(struct wl_task_run *tr, const struct wl_step *s, bool in_loop,
+			uint64_t lo, uint64_t hi)
+{
+	const struct wl_memory *mem = s->mem >= 0 ? &tr->run->plan->memory[s->mem] : NULL;
+	struct wl_map *map;
+	uint64_t off, len;
+	int ret;
+
+	switch (s->op) {
+	case WL_OP_MMAP:
+		wl_mmap(tr, s);
+		break;
+	case WL_OP_MUNMAP:
+		wl_munmap(tr, s);
+		break;
+	case WL_OP_FAULT:
+		wl_fault(tr, s, in_loop, lo, hi);
+		return;
+	case WL_OP_ACCESS:
+		wl_access(tr, s, in_loop);
+		return;
+	case WL_OP_MADVISE:
+		map = wl_mapped(tr, s);
+		if (!map)
+			return;
+		off = s->offset;
+		len = s->len ? s->len : mem->size - off;
+		ret = do_madvise(tr->wm->mm, map->addr + off, len, s->advice);
+		if (ret < 0)
+			wlsim_fail(tr->run, s, "%s: advice %d: %s", mem->name, s->advice,
+				wl_errno_name(ret));
+		break;
+	case WL_OP_MPROTECT:
+		map = wl_mapped(tr, s);
+		if (!map)
+			return;
+		ret = do_mprotect(tr->wm->mm, map->addr, mem->size, s->prot);
+		if (ret < 0)
+			wlsim_fail(tr->run, s, "%s: prot %u: %s (the model takes read and read,write)",
+				mem->name, s->prot, wl_errno_name(ret));
+		break;
+	case WL_OP_FORK:
+		wl_fork(tr, s);
+		break;
+	case WL_OP_SLEEP:
+		sim_sleep_ps(s->time_ns * SIM_NS);
+		return;
+	case WL_OP_BARRIER:
+		wlsim_barrier_wait(tr);
+		return;
+	case WL_OP_TRUNCATE:
+		ret = sim_file_truncate(wl_file_of(tr, s->mem), s->size);
+		if (ret < 0)
+			wlsim_fail(tr->run, s, "%s to %llu bytes: %s (at most its size)", mem->name,
+				(unsigned long long)s->size, wl_errno_name(ret));
+		break;
+	}
+	wl_count(tr, s, in_loop, 1);
+}
+
+bool wlsim_counted(const struct wl_task *t)
+{
+	int j;
+
+	for (j = 0; j < t->nr_loop; j++)
+		if (t->loop[j].counted)
+			return true;
+	return false;
+}
+

@@ -1,0 +1,48 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Workload files on the command line (docs/workloads.md): `list` shows the
+# shipped ones, `show` and `help run NAME` their parameters, and a bad
+# file is refused with one line naming FILE:LINE and exit 2, before work.
+#
+#   tests/workload_cli.sh MMSIM SOURCE_DIR
+set -u
+mmsim=$1
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+check() {	# check WHAT CONDITION...
+	local what=$1
+	shift
+	if ! "$@"; then
+		echo "FAIL: $what"
+		fail=1
+	fi
+}
+
+out=$("$mmsim" list)
+check "list shows page_fault1" grep -q '^page_fault1  *will-it-scale page_fault1' <<<"$out"
+check "list shows case-anon-cow-seq" grep -q '^case-anon-cow-seq ' <<<"$out"
+out=$("$mmsim" show page_fault1)
+check "show page_fault1 prints its parameters" grep -q '^  tasks .*tasks, one per CPU' <<<"$out"
+check "show page_fault1 prints mode" grep -q '^  mode .*processes|threads' <<<"$out"
+out=$("$mmsim" help run page_fault2)
+check "help run page_fault2 prints fs" grep -q '^  fs .*file|shmem' <<<"$out"
+
+printf '[workload]\nname = bad\nsummary = s\nsource = t\n[memory a]\nsize = 6K\n' >"$tmp/bad.ini"
+"$mmsim" run "$tmp/bad.ini" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "run bad.ini exits 2 (got $rc)" test "$rc" = 2
+check "run bad.ini prints one line" test "$(wc -l <"$tmp/err")" = 1
+check "run bad.ini names FILE:LINE" grep -q "^mmsim: error: $tmp/bad.ini:6: size = 6K" "$tmp/err"
+check "run bad.ini prints nothing else" test ! -s "$tmp/out"
+"$mmsim" --dry-run run "$tmp/bad.ini" 2>/dev/null
+check "--dry-run run bad.ini exits 2" test $? = 2
+"$mmsim" --dry-run run page_fault1 --set tasks=8 --set mode=threads
+check "--dry-run run page_fault1 --set exits 0" test $? = 0
+"$mmsim" --dry-run run page_fault1 --set nosuch=1 2>/dev/null
+check "--dry-run run page_fault1 --set nosuch=1 exits 2" test $? = 2
+"$mmsim" run page_fault1 --set size=6K >/dev/null 2>"$tmp/err"
+check "run page_fault1 --set size=6K exits 2 before work" test $? = 2
+check "... naming the page" grep -q "not a multiple of the page" "$tmp/err"
+exit $fail
