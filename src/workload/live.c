@@ -145,6 +145,7 @@ struct wl_live_task {
 	pid_t *kids;			/* fork children not yet reaped */
 	int nr_kids, cap_kids;
 	uint64_t forks;
+	double deadline;		/* a duration loop's end (live_now()), 0: none */
 };
 
 /* ---- failures ---- */
@@ -381,11 +382,63 @@ static uint32_t *wl_permutation(uint64_t *rng, uint64_t n)
 }
 
 /* Touch addresses [lo, hi) of the step's order: one byte each. */
-static void wl_do_fault(char *p, const struct wl_step *s, const uint32_t *perm,
-			uint64_t lo, uint64_t hi)
+/*
+ * Operations of a step done by the task's deadline, as a duration loop
+ * counts them (the simulated executor counts each one whose end is not
+ * after it; will-it-scale reads its counters at the end of each second):
+ * the clock is read after every chunk of @chunk operations, and of the
+ * chunk that ends past the deadline the share before it is counted, at the
+ * chunk's mean rate.
+ */
+struct wl_counter {
+	double deadline, t;		/* 0: no deadline; the last chunk's end */
+	uint64_t chunk, in_chunk, done;
+};
+
+static void wl_counter_init(struct wl_counter *c, double deadline, uint64_t chunk)
+{
+	*c = (struct wl_counter){ .deadline = deadline, .chunk = chunk };
+	if (deadline > 0)
+		c->t = live_now();
+}
+
+static inline void wl_counter_tick(struct wl_counter *c)
+{
+	double now, share;
+
+	if (c->deadline <= 0) {
+		c->done++;
+		return;
+	}
+	if (++c->in_chunk < c->chunk)
+		return;
+	if (c->t < c->deadline) {
+		now = live_now();
+		share = now <= c->deadline ? 1.0 : (c->deadline - c->t) / (now - c->t);
+		c->done += (uint64_t)((double)c->in_chunk * share + 0.5);
+		c->t = now;
+	}
+	c->in_chunk = 0;
+}
+
+static uint64_t wl_counter_end(struct wl_counter *c)
+{
+	if (c->in_chunk) {
+		c->chunk = c->in_chunk;
+		c->in_chunk--;
+		wl_counter_tick(c);
+	}
+	return c->done;
+}
+
+/* One store or load per stride in the step's order; the ops by the deadline. */
+static uint64_t wl_do_fault(struct wl_live_task *t, char *p, const struct wl_step *s,
+			    const uint32_t *perm, uint64_t lo, uint64_t hi)
 {
 	volatile char *v = p;
+	struct wl_counter c;
 
+	wl_counter_init(&c, t->deadline, 16);
 	for (uint64_t i = lo; i < hi; i++) {
 		uint64_t k = s->order == WL_ORDER_SEQ ? i :
 			     s->order == WL_ORDER_REVERSE ? s->nr - 1 - i : perm[i];
@@ -394,7 +447,9 @@ static void wl_do_fault(char *p, const struct wl_step *s, const uint32_t *perm,
 			v[k * s->stride] = 1;
 		else
 			(void)v[k * s->stride];
+		wl_counter_tick(&c);
 	}
+	return wl_counter_end(&c);
 }
 
 /*
@@ -432,11 +487,13 @@ static uint64_t wl_access_slot(const struct wl_step *s, uint64_t *rng, uint64_t 
 	return 0;
 }
 
-static void wl_do_access(struct wl_live_task *t, char *p, const struct wl_step *s,
-			 uint64_t size)
+static uint64_t wl_do_access(struct wl_live_task *t, char *p, const struct wl_step *s,
+			     uint64_t size)
 {
 	uint64_t slots = size / s->stride;
+	struct wl_counter c;
 
+	wl_counter_init(&c, t->deadline, 4096);
 	for (uint64_t i = 0; i < s->nr; i++) {
 		uint64_t off = wl_access_slot(s, &t->rng, i, slots) * s->stride;
 		volatile uint64_t *w = (volatile uint64_t *)(p + (off & ~7ULL));
@@ -445,7 +502,9 @@ static void wl_do_access(struct wl_live_task *t, char *p, const struct wl_step *
 			*w = i;
 		else
 			(void)*w;
+		wl_counter_tick(&c);
 	}
+	return wl_counter_end(&c);
 }
 
 /* Reap the fork children that have ended; with @all, wait for every one. */
@@ -610,15 +669,13 @@ static int64_t wl_step(struct wl_live_task *t, const struct wl_step *s,
 		p = wl_step_addr(t, s);
 		if (!p)
 			return -1;
-		wl_do_fault(p, s, perm, lo, hi);
-		n = (int64_t)(hi - lo);
+		n = (int64_t)wl_do_fault(t, p, s, perm, lo, hi);
 		break;
 	case WL_OP_ACCESS:
 		p = wl_step_addr(t, s);
 		if (!p)
 			return -1;
-		wl_do_access(t, p, s, mem->size);
-		n = (int64_t)s->nr;
+		n = (int64_t)wl_do_access(t, p, s, mem->size);
 		break;
 	case WL_OP_MADVISE:
 		p = wl_step_addr(t, s);
@@ -666,7 +723,13 @@ static int64_t wl_step(struct wl_live_task *t, const struct wl_step *s,
 		}
 		break;
 	}
-	return s->counted ? n : 0;
+	if (!s->counted)
+		return 0;
+	/* a step of one operation counts when it ended by the deadline */
+	if (t->deadline > 0 && s->op != WL_OP_FAULT && s->op != WL_OP_ACCESS && n &&
+	    live_now() > t->deadline)
+		return 0;
+	return n;
 }
 
 enum { WL_LIST_SETUP, WL_LIST_LOOP, WL_LIST_TEARDOWN };
@@ -805,6 +868,7 @@ static void wl_task_body(struct wl_live_task *t)
 	getrusage(RUSAGE_THREAD, &ru0);
 	t0 = live_now();
 	deadline = t0 + (double)g->duration_ns * 1e-9;
+	t->deadline = g->duration_ns ? deadline : 0;
 	for (it = 0; !sh->stop; it++) {
 		if (g->repeat ? it >= g->repeat : live_now() >= deadline)
 			break;
@@ -814,6 +878,7 @@ static void wl_task_body(struct wl_live_task *t)
 	/* start_phase=random: addresses 0..k-1 of the first iteration's step */
 	if (k && !sh->stop && wl_run_list(t, WL_LIST_LOOP, phase_step, 0, k, &ops))
 		goto out_leave;
+	t->deadline = 0;
 	t1 = live_now();
 	getrusage(RUSAGE_THREAD, &ru1);
 	wl_barrier_leave(t);
