@@ -257,8 +257,6 @@ void cli_sinks_add_rows(struct cli *c, const struct cli_args *a, struct cli_sink
 			const struct sim_report *rep, bool reproduce);
 /* Refuse two of the @nr output files @path (given by options @opt) that are one file; 0 or 2. */
 int cli_outputs_distinct(struct cli *c, const char *const *opt, const char *const *path, int nr);
-/* In a forked child: SIGKILL when the parent dies (PR_SET_PDEATHSIG). */
-void cli_child_dies_with(pid_t parent);
 /* The scenario's checks of @cfg, then whether the run fits in host memory; 0 or 2. */
 int cli_validate(struct cli *c, const struct sim_run_config *cfg);
 /* Host bytes one run of @cfg needs, roughly (model state). */

@@ -57,10 +57,10 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* The value of variant @v, metric @m in a run's rows (NAN for NA). */
-static void sweep_parse_values(const struct sweep *sw, const struct sweep_run *run,
+static void sweep_parse_values(const struct sweep *sw, const struct pool_job *run,
 			       double *vals)
 {
-	const char *p = sim_out_text(&run->buf);
+	const char *p = sim_out_text(&run->out);
 	int k, nr = sw->nr_var * sw->nr_metrics;
 
 	for (k = 0; k < nr; k++)
@@ -79,7 +79,7 @@ static void sweep_parse_values(const struct sweep *sw, const struct sweep_run *r
 }
 
 int sweep_plot(struct cli *c, const struct sweep *sw,
-		      const struct sweep_run *runs, const char *path, const char *settings)
+		      const struct pool_job *runs, const char *path, const char *settings)
 {
 	const struct sweep_axis *x = &sw->axis[0];
 	uint64_t stride = sw->nr_grid / (uint64_t)x->nr, rest, r;

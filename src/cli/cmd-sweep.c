@@ -25,9 +25,10 @@
  * that JSON and gnuplot hold it exactly.  `mmsim run SCENARIO --set
  * KEY=VALUE... --seed SEED` repeats any row.
  *
- * Each run is a fork()ed child that runs the scenario in-process and
- * sends its CSV rows back through a pipe, so a crash is contained and
- * reported as that point's failure; at most --jobs children run at once.
+ * Each run is a job of the harness's process pool (src/harness/pool.c):
+ * a fork()ed child that runs the scenario in-process and sends its CSV
+ * rows back through a pipe, so a crash is contained and reported as that
+ * point's failure; at most --jobs children run at once.
  * The rows are put back in run order, so the CSV is the same bytes for
  * any --jobs.  A failed run's rows are missing; the sweep then still
  * writes the CSV and exits 1 naming the first failed point.
@@ -47,14 +48,10 @@
  * The host clock is read only for the progress line (progress.c).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli/cli_impl.h"
@@ -524,141 +521,40 @@ static int sweep_child_run(const struct sweep *sw, uint64_t r, struct sim_out *o
 	return o->failed ? 1 : 0;
 }
 
-static int write_all(int fd, const char *p, size_t n)
+/* In the child: run @i of this shard, its rows (or the error) into @o. */
+static int sweep_job_run(void *arg, int i, struct sim_out *o)
 {
-	while (n) {
-		ssize_t w = write(fd, p, n);
+	const struct sweep *sw = arg;
 
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
+	return sweep_child_run(sw, sw->first + (uint64_t)i, o);
 }
 
-static int sweep_spawn(struct sweep *sw, uint64_t r, struct sweep_run *run)
+static void sweep_job_ended(void *arg, int i, int nr_ended)
 {
-	int p[2];
-	pid_t pid, parent = getpid();
-
-	if (pipe(p))
-		return -1;
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		close(p[0]);
-		close(p[1]);
-		return -1;
-	}
-	if (!pid) {
-		struct sim_out o;
-		int code;
-
-		close(p[0]);
-		cli_child_dies_with(parent);
-		sim_set_progress_hook(NULL, NULL);	/* the parent shows progress */
-		sim_out_init_buffer(&o);
-		code = sweep_child_run(sw, r, &o);
-		if (write_all(p[1], sim_out_text(&o), o.len))
-			code = 1;
-		_exit(code);
-	}
-	close(p[1]);
-	fcntl(p[0], F_SETFD, FD_CLOEXEC);
-	run->fd = p[0];
-	run->pid = pid;
-	sim_out_init_buffer(&run->buf);
-	return 0;
+	(void)arg;
+	(void)i;
+	cli_progress_step(nr_ended);
 }
 
-/* Read what is there; on end of file reap the child and judge it. */
-static void sweep_collect(struct sweep_run *run)
+/*
+ * Run this shard's runs in the harness's pool, at most @jobs at a time; every
+ * run, also after one failed.  Returns 0 (p->job[r - first] the rows of run r),
+ * or 1 with c->msg set when no process could be started.
+ */
+static int sweep_exec(struct cli *c, struct sweep *sw, struct pool *p, uint64_t jobs)
 {
-	char buf[8192];
-	ssize_t n = read(run->fd, buf, sizeof(buf));
-	int status;
+	int ret;
 
-	if (n > 0) {
-		sim_out_write(&run->buf, buf, (size_t)n);
-		return;
-	}
-	if (n < 0 && errno == EINTR)
-		return;
-	close(run->fd);
-	run->fd = -1;
-	while (waitpid(run->pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && !run->buf.failed) {
-		run->ok = true;
-	} else if (WIFSIGNALED(status)) {
-		snprintf(run->why, sizeof(run->why), "killed by signal %d (%s)",
-			 WTERMSIG(status), strsignal(WTERMSIG(status)));
-	} else if (!run->buf.len) {
-		snprintf(run->why, sizeof(run->why), "exited with status %d",
-			 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-	}
-}
-
-/* Run this shard's runs, at most @jobs at a time. */
-static int sweep_exec(struct cli *c, struct sweep *sw, struct sweep_run *runs,
-		      uint64_t jobs)
-{
-	uint64_t n = sw->last - sw->first, next = 0, done = 0;
-	struct pollfd *pfd;
-	uint64_t *slot;
-	int active = 0, i;
-
-	pfd = calloc(jobs, sizeof(*pfd));
-	slot = calloc(jobs, sizeof(*slot));
-	if (!pfd || !slot) {
-		free(pfd);
-		free(slot);
-		return cli_fail(c, "out of memory") - 1;
-	}
-	cli_progress_begin(c, "sweep", (int)n);
-	while (done < n) {
-		while ((uint64_t)active < jobs && next < n) {
-			if (sweep_spawn(sw, sw->first + next, &runs[next])) {
-				cli_progress_end();
-				for (i = 0; i < active; i++)
-					while (runs[slot[i]].fd >= 0)
-						sweep_collect(&runs[slot[i]]);
-				free(pfd);
-				free(slot);
-				return cli_fail(c, "sweep: cannot start a process (%s)",
-						strerror(errno)) - 1;
-			}
-			slot[active++] = next++;
-		}
-		for (i = 0; i < active; i++) {
-			pfd[i].fd = runs[slot[i]].fd;
-			pfd[i].events = POLLIN;
-			pfd[i].revents = 0;
-		}
-		if (poll(pfd, (nfds_t)active, -1) < 0 && errno != EINTR)
-			continue;
-		for (i = 0; i < active; i++) {
-			struct sweep_run *run = &runs[slot[i]];
-
-			if (!pfd[i].revents)
-				continue;
-			sweep_collect(run);
-			if (run->fd < 0) {
-				done++;
-				cli_progress_step((int)done);
-				slot[i] = slot[active - 1];
-				pfd[i] = pfd[active - 1];
-				active--;
-				i--;
-			}
-		}
-	}
+	*p = (struct pool){
+		.nr = (int)(sw->last - sw->first), .jobs = jobs,
+		.run = sweep_job_run, .ended = sweep_job_ended, .arg = sw,
+	};
+	cli_progress_begin(c, "sweep", p->nr);
+	ret = pool_run(p);
 	cli_progress_end();
-	free(pfd);
-	free(slot);
+	if (ret)
+		return cli_fail(c, "sweep: cannot start a process (%s)",
+				strerror(p->failed_errno)) - 1;
 	return 0;
 }
 
@@ -709,7 +605,7 @@ static int sweep_merge_shards(struct cli *c, const struct sweep *sw,
 int cmd_sweep(struct cli *c, int argc, char **argv)
 {
 	struct sim_outfile csv_f;
-	struct sweep_run *runs = NULL;
+	struct pool pool = { 0 };
 	struct sim_out csv;
 	struct cli_args a;
 	struct sweep sw;
@@ -752,20 +648,15 @@ int cmd_sweep(struct cli *c, int argc, char **argv)
 		ret = 2;
 		goto out_free;
 	}
-	runs = calloc((size_t)(sw.last - sw.first + 1), sizeof(*runs));
-	if (!runs) {
-		ret = cli_fail(c, "out of memory") - 1;
-		goto out_free;
-	}
-	ret = sweep_exec(c, &sw, runs, cli_default_jobs(&a, true));
+	ret = sweep_exec(c, &sw, &pool, cli_default_jobs(&a, true));
 	if (ret)
 		goto out_free;
 	sweep_print_header(&sw, &csv);
 	for (r = sw.first; r < sw.last; r++) {
-		struct sweep_run *run = &runs[r - sw.first];
+		struct pool_job *run = &pool.job[r - sw.first];
 
 		if (run->ok) {
-			sim_out_write(&csv, sim_out_text(&run->buf), run->buf.len);
+			sim_out_write(&csv, sim_out_text(&run->out), run->out.len);
 		} else if (!nr_failed++) {
 			first_failed = r;
 		}
@@ -780,28 +671,26 @@ int cmd_sweep(struct cli *c, int argc, char **argv)
 		goto out_free;
 	}
 	if (nr_failed) {
-		struct sweep_run *run = &runs[first_failed - sw.first];
+		struct pool_job *run = &pool.job[first_failed - sw.first];
 		char point[256];
 
 		sweep_point_name(&sw, first_failed, point, sizeof(point));
 		ret = cli_fail(c, "sweep %s: %" PRIu64 " of %" PRIu64
 			       " runs failed, their rows are missing; the first, %s: %s",
 			       sw.s->name, nr_failed, sw.last - sw.first, point,
-			       run->why[0] ? run->why : sim_out_text(&run->buf)) - 1;
+			       run->why[0] ? run->why : sim_out_text(&run->out)) - 1;
 		goto out_free;
 	}
 	if (a.plot) {
 		char settings[512];
 
 		cli_settings_text(&a, settings, sizeof(settings));
-		ret = sweep_plot(c, &sw, runs, a.plot, settings);
+		ret = sweep_plot(c, &sw, pool.job, a.plot, settings);
 	}
 out_free:
 	sim_outfile_abort(&csv_f);
 	sim_out_release(&csv);
-	for (r = 0; runs && r < sw.last - sw.first; r++)
-		sim_out_release(&runs[r].buf);
-	free(runs);
+	pool_release(&pool);
 	sweep_free(&sw);
 	return ret;
 }

@@ -7,6 +7,7 @@
 #define MMSIM_CLI_SWEEP_H
 
 #include "cli/cli_impl.h"
+#include "harness/harness.h"
 
 #define SWEEP_MAX_RUNS	10000
 #define SWEEP_TEXT	64
@@ -27,15 +28,6 @@ struct sweep_axis {
 struct sweep_fixed {
 	char key[64];			/* the parameter's key, or "section.key" */
 	char text[SWEEP_TEXT];		/* canonical, as the CSV prints */
-};
-
-/* The output of one run (a child). */
-struct sweep_run {
-	struct sim_out buf;		/* rows, or the error text */
-	int fd;				/* read end of its pipe, -1 when done */
-	pid_t pid;
-	bool ok;
-	char why[96];			/* how it failed, if not by its own text */
 };
 
 /*
@@ -59,6 +51,6 @@ struct sweep {
 
 int sweep_axis_index(const struct sweep *sw, uint64_t g, int k);
 int sweep_plot(struct cli *c, const struct sweep *sw,
-		      const struct sweep_run *runs, const char *path, const char *settings);
+	       const struct pool_job *runs, const char *path, const char *settings);
 
 #endif /* MMSIM_CLI_SWEEP_H */
