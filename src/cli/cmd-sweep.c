@@ -95,7 +95,7 @@ static void sweep_free(struct sweep *sw)
 		if (sw->axis[k].param < 0)
 			free((char *)sw->axis[k].key);
 	}
-	free(sw->prof);
+	plan_scenario_release(&sw->plan);
 	memset(sw, 0, sizeof(*sw));
 }
 
@@ -124,14 +124,14 @@ static void sweep_config(const struct sweep *sw, uint64_t r,
 	bool copied = false;
 	int k;
 
-	*cfg = sw->base;
+	*cfg = sw->plan.cfg;
 	h = fnv1a64(sw->s->name, h);
 	for (k = 0; k < sw->nr_axes; k++) {
 		int j = sweep_axis_index(sw, g, k);
 
 		if (sw->axis[k].param < 0) {
 			if (!copied)
-				point_prof = *sw->prof;
+				point_prof = *sw->plan.prof;
 			copied = true;
 			snprintf(part, sizeof(part), "%s=%s", sw->axis[k].key, sw->axis[k].text[j]);
 			/* Checked when the axis was parsed: it cannot fail here. */
@@ -226,7 +226,7 @@ static int sweep_profile_value(struct cli *c, struct sweep *sw, const struct swe
 	char assign[SWEEP_TEXT + 72], why[CLI_ERR];
 	char *stop;
 
-	scratch = *sw->prof;
+	scratch = *sw->plan.prof;
 	snprintf(assign, sizeof(assign), "%s=%s", ax->key, val);
 	if (sim_profile_set(&scratch, assign, why, sizeof(why)))
 		return cli_fail(c, "--vary %s: %s", arg, why);
@@ -274,7 +274,7 @@ static int sweep_key_taken(struct cli *c, const struct sweep *sw, const char *ar
 /* --vary SECTION.KEY=V1,V2,...: an axis over one value of the profile. */
 static int sweep_parse_profile_axis(struct cli *c, struct sweep *sw, const char *arg,
 				    const char *key, const char *list,
-				    const struct cli_args *a)
+				    const struct plan_args *a)
 {
 	struct sweep_axis *ax = &sw->axis[sw->nr_axes];
 
@@ -290,7 +290,7 @@ static int sweep_parse_profile_axis(struct cli *c, struct sweep *sw, const char 
 
 /* Parse one --vary KEY=V1,V2,... into the next axis. */
 static int sweep_parse_axis(struct cli *c, struct sweep *sw, const char *arg,
-			    const struct cli_args *a)
+			    const struct plan_args *a)
 {
 	const struct scenario_ops *s = sw->s;
 	const char *eq = strchr(arg, '=');
@@ -342,7 +342,7 @@ static void sweep_fix(struct sweep *sw, const char *key, size_t keylen, const ch
  * the varied keys print), then each --cost key at the profile's value, so
  * that a row says every value it was run with that is not a default.
  */
-static void sweep_fixed_columns(struct sweep *sw, const struct cli_args *a)
+static void sweep_fixed_columns(struct sweep *sw, const struct plan_args *a)
 {
 	char text[SWEEP_TEXT];
 	uint64_t v;
@@ -356,7 +356,7 @@ static void sweep_fixed_columns(struct sweep *sw, const struct cli_args *a)
 		i = sim_scenario_param_index(sw->s, key);
 		if (i < 0)
 			continue;
-		sim_param_format(&sw->s->params[i], sw->base.params[i], text, sizeof(text));
+		sim_param_format(&sw->s->params[i], sw->plan.cfg.params[i], text, sizeof(text));
 		sweep_fix(sw, sw->s->params[i].key, strlen(sw->s->params[i].key), text);
 	}
 	for (k = 0; k < a->nr_costs; k++) {
@@ -366,7 +366,7 @@ static void sweep_fixed_columns(struct sweep *sw, const struct cli_args *a)
 		if (!eq)
 			continue;
 		snprintf(key, sizeof(key), "%.*s", (int)(eq - a->costs[k]), a->costs[k]);
-		if (sim_profile_get(sw->prof, key, &v))
+		if (sim_profile_get(sw->plan.prof, key, &v))
 			continue;	/* --cost takes numeric keys only */
 		snprintf(text, sizeof(text), "%" PRIu64, v);
 		sweep_fix(sw, a->costs[k], (size_t)(eq - a->costs[k]), text);
@@ -374,9 +374,8 @@ static void sweep_fixed_columns(struct sweep *sw, const struct cli_args *a)
 }
 
 /* Everything a sweep needs, checked before anything runs. */
-static int sweep_setup(struct cli *c, const struct cli_args *a, struct sweep *sw)
+static int sweep_setup(struct cli *c, const struct plan_args *a, struct sweep *sw)
 {
-	const char *pname;
 	uint64_t r;
 	int k, ret;
 
@@ -389,24 +388,9 @@ static int sweep_setup(struct cli *c, const struct cli_args *a, struct sweep *sw
 	if (!a->nr_vary)
 		return cli_fail(c, "sweep %s: expected at least one --vary KEY=V1,V2,...",
 				sw->s->name);
-	pname = a->profile ? a->profile : sw->s->profile;
-	if (!pname)
-		return cli_fail(c, "scenario %s names no profile: expected --profile NAME|FILE",
-				sw->s->name);
-	sw->prof = calloc(1, sizeof(*sw->prof));
-	if (!sw->prof)
-		return cli_fail(c, "out of memory") - 1;
-	if (sim_profile_load(pname, sw->prof, c->msg, sizeof(c->msg)))
-		return 2;
-	if (cli_apply_costs(c, a, sw->prof))
-		return 2;
-	sw->base.profile = sw->prof;
-	ret = cli_configure(c, sw->s, a, &sw->base);
+	ret = plan_scenario_prepare(sw->s, a, &sw->plan, c->msg, sizeof(c->msg));
 	if (ret)
 		return ret;
-	sw->nr_var = cli_select_variants(c, sw->s, a, sw->vidx);
-	if (sw->nr_var < 0)
-		return 2;
 	sweep_fixed_columns(sw, a);
 	for (sw->nr_metrics = 0; sw->s->metrics[sw->nr_metrics].key &&
 	     sw->nr_metrics < SIM_MAX_METRICS; sw->nr_metrics++)
@@ -449,7 +433,7 @@ static int sweep_setup(struct cli *c, const struct cli_args *a, struct sweep *sw
 		char point[256];
 
 		sweep_config(sw, r, &cfg);
-		if (cli_validate(c, &cfg)) {
+		if (plan_validate(&cfg, c->msg, sizeof(c->msg))) {
 			char why[CLI_ERR];
 
 			snprintf(why, sizeof(why), "%s", c->msg);
@@ -483,16 +467,16 @@ static int sweep_child_run(const struct sweep *sw, uint64_t r, struct sim_out *o
 	int i, m, k;
 
 	sweep_config(sw, r, &cfg);
-	res = calloc((size_t)sw->nr_var, sizeof(*res));
+	res = calloc((size_t)sw->plan.nr, sizeof(*res));
 	if (!res) {
 		sim_out_printf(o, "out of memory");
 		return 1;
 	}
-	for (i = 0; i < sw->nr_var; i++) {
+	for (i = 0; i < sw->plan.nr; i++) {
 		char err[CLI_ERR] = "";
 
-		res[i].name = s->variants[sw->vidx[i]].name;
-		if (s->run(&cfg, sw->vidx[i], &res[i], err, sizeof(err))) {
+		res[i].name = s->variants[sw->plan.idx[i]].name;
+		if (plan_run_variant(&sw->plan, &cfg, i, &res[i], err, sizeof(err))) {
 			sim_out_printf(o, "variant %s: %s", res[i].name,
 				       err[0] ? err : "the run failed");
 			free(res);
@@ -500,8 +484,8 @@ static int sweep_child_run(const struct sweep *sw, uint64_t r, struct sim_out *o
 		}
 	}
 	if (s->finish)
-		s->finish(&cfg, res, sw->nr_var);
-	for (i = 0; i < sw->nr_var; i++)
+		s->finish(&cfg, res, sw->plan.nr);
+	for (i = 0; i < sw->plan.nr; i++)
 		for (m = 0; m < sw->nr_metrics; m++) {
 			sim_out_printf(o, "%s", s->name);
 			for (k = 0; k < sw->nr_axes; k++)
@@ -561,7 +545,7 @@ static int sweep_exec(struct cli *c, struct sweep *sw, struct pool *p, uint64_t 
 /* ---- --emit-jobs ----------------------------------------------------------- */
 
 /* The shards of this sweep, for cluster.c: --emit-jobs N, --slurm, --merge N. */
-static void sweep_shards(const struct sweep *sw, const struct cli_args *a, int argc,
+static void sweep_shards(const struct sweep *sw, const struct plan_args *a, int argc,
 			 char **argv, uint64_t n, char *base, size_t len,
 			 struct cli_shards *sh)
 {
@@ -571,12 +555,12 @@ static void sweep_shards(const struct sweep *sw, const struct cli_args *a, int a
 		snprintf(base, len, "%s-sweep.csv", sw->s->name);
 	*sh = (struct cli_shards){
 		.cmd = "sweep", .name = sw->s->name, .argc = argc, .argv = argv,
-		.n = n, .base = base, .cpus = cli_default_jobs(a, true),
+		.n = n, .base = base, .cpus = plan_default_jobs(a, true),
 	};
 }
 
 static int sweep_emit_jobs(struct cli *c, const struct sweep *sw,
-			   const struct cli_args *a, int argc, char **argv)
+			   const struct plan_args *a, int argc, char **argv)
 {
 	struct cli_shards sh;
 	char base[512];
@@ -588,7 +572,7 @@ static int sweep_emit_jobs(struct cli *c, const struct sweep *sw,
 }
 
 static int sweep_merge_shards(struct cli *c, const struct sweep *sw,
-			      const struct cli_args *a, int argc, char **argv);
+			      const struct plan_args *a, int argc, char **argv);
 
 /* ---- the subcommands -------------------------------------------------------- */
 
@@ -607,7 +591,7 @@ int cmd_sweep(struct cli *c, int argc, char **argv)
 	struct sim_outfile csv_f;
 	struct pool pool = { 0 };
 	struct sim_out csv;
-	struct cli_args a;
+	struct plan_args a;
 	struct sweep sw;
 	uint64_t r, nr_failed = 0, first_failed = 0;
 	int ret;
@@ -648,7 +632,7 @@ int cmd_sweep(struct cli *c, int argc, char **argv)
 		ret = 2;
 		goto out_free;
 	}
-	ret = sweep_exec(c, &sw, &pool, cli_default_jobs(&a, true));
+	ret = sweep_exec(c, &sw, &pool, plan_default_jobs(&a, true));
 	if (ret)
 		goto out_free;
 	sweep_print_header(&sw, &csv);
@@ -712,7 +696,7 @@ static void sweep_row_key(const struct sweep *sw, uint64_t r, uint64_t seed, int
 		n += (size_t)snprintf(buf + n, len - n, ",%s", sw->fixed[k].text);
 	if (n < len)
 		snprintf(buf + n, len - n, ",%" PRIu64 ",%s,%s,", seed,
-			 sw->s->variants[sw->vidx[v]].name, sw->s->metrics[m].key);
+			 sw->s->variants[sw->plan.idx[v]].name, sw->s->metrics[m].key);
 }
 
 /*
@@ -730,7 +714,7 @@ static bool sweep_part_has_run(const struct sweep *sw, uint64_t r, const char **
 	int v, m;
 
 	sweep_config(sw, r, &cfg);
-	for (v = 0; v < sw->nr_var; v++)
+	for (v = 0; v < sw->plan.nr; v++)
 		for (m = 0; m < sw->nr_metrics; m++) {
 			size_t n;
 			const char *nl;
@@ -803,7 +787,7 @@ static int sweep_check_part(struct cli *c, const struct sweep *sw, const char *p
  * against the sweep's own order.  Returns 0, 1 (shards missing) or 2.
  */
 static int sweep_merge_shards(struct cli *c, const struct sweep *sw,
-			      const struct cli_args *a, int argc, char **argv)
+			      const struct plan_args *a, int argc, char **argv)
 {
 	struct sim_outfile out_f;
 	struct cli_shards sh;

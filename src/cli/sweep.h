@@ -36,13 +36,11 @@ struct sweep_fixed {
  */
 struct sweep {
 	const struct scenario_ops *s;
-	struct sim_profile *prof;
-	struct sim_run_config base;	/* defaults and --set */
-	int vidx[SIM_MAX_VARIANTS], nr_var;
+	struct plan_scenario plan;	/* profile, defaults and --set, the variants */
 	int nr_metrics;
 	struct sweep_axis axis[SIM_MAX_PARAMS];
 	int nr_axes;
-	struct sweep_fixed fixed[CLI_MAX_SETS * 2];	/* --set, then --cost */
+	struct sweep_fixed fixed[PLAN_MAX_SETS * 2];	/* --set, then --cost */
 	int nr_fixed;
 	uint64_t nr_grid, nr_seeds, nr_runs;
 	uint64_t first, last;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The harness under every command that runs scenarios (docs/design.md,
- * "The harness"): the process pool (pool.c).  The command line (src/cli/)
+ * "The harness"): the run plan built once from the parsed command line
+ * (plan.c) and the process pool that runs it (pool.c).  The command line (src/cli/)
  * depends on it; it depends on the model's public API (include/mmsim/)
  * and never on src/cli/.  Nothing here is part of the public API.
  */
@@ -12,7 +13,11 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include <stddef.h>
+
 #include "mmsim/output.h"
+#include "mmsim/profile.h"
+#include "mmsim/scenario.h"
 
 /* ---- pool.c: one process pool ---------------------------------------------- */
 
@@ -54,5 +59,103 @@ struct pool {
 int pool_run(struct pool *p);
 void pool_release(struct pool *p);
 void pool_child_dies_with(pid_t parent);
+double harness_host_seconds(void);
+double harness_host_cpu_seconds(void);
+
+/* ---- plan.c: one run plan ------------------------------------------------- */
+
+#define PLAN_ERR	512		/* an error line */
+#define PLAN_MAX_SETS	(SIM_MAX_PARAMS * 2)
+#define PLAN_MAX_POS	64
+
+/*
+ * The parsed command line of one subcommand, as src/cli/options.c's one
+ * parser fills it: what a plan is built from.
+ */
+struct plan_args {
+	const char *sets[PLAN_MAX_SETS];		/* "KEY=VALUE" */
+	int nr_sets;
+	const char *costs[PLAN_MAX_SETS];	/* "SECTION.KEY=VALUE" of the profile */
+	int nr_costs;
+	const char *variants[SIM_MAX_VARIANTS];
+	int nr_variants;
+	const char *profile, *json, *csv;
+	const char *baseline;			/* run --baseline VARIANT, or NULL */
+	uint64_t seed;
+	bool seed_given, quiet, check;
+	const char *pos[PLAN_MAX_POS];		/* operands */
+	int nr_pos;
+	/* sweep */
+	const char *vary[SIM_MAX_PARAMS];	/* "KEY=V1,V2,..." */
+	int nr_vary;
+	uint64_t seeds;				/* seeds per point, >= 1 */
+	uint64_t jobs;				/* processes at a time, >= 1 */
+	const char *plot;			/* sweep FILE, reproduce DIR */
+	uint64_t shard_i, shard_n;		/* 1-based; 0/0: no --shard */
+	uint64_t emit_jobs;			/* parts, 0: run */
+	uint64_t merge_n;			/* --merge N: join N parts, 0: run */
+	const char *slurm;			/* --slurm DIR, NULL: print the jobs */
+	bool submit;				/* --submit: sbatch the array and merge */
+	/* run */
+	const char *trace;			/* trace file, NULL: none */
+	uint64_t trace_limit;			/* events */
+	int locks_format;			/* enum sim_locks_format */
+	bool vmstat;				/* --vmstat */
+	bool report_functions;			/* --report functions */
+};
+
+/*
+ * One scenario at one seed, configured before anything runs (so that bad
+ * input in any of them stops the command before output starts), with its
+ * variants' results once they have run.  Invariant: 0 < nr <=
+ * SIM_MAX_VARIANTS once prepared; res has nr entries, in idx order.
+ */
+struct plan_scenario {
+	const struct scenario_ops *s;
+	struct sim_run_config cfg;
+	struct sim_profile *prof;
+	int idx[SIM_MAX_VARIANTS];	/* the variants to run, by index */
+	int nr;
+	struct sim_variant_result *res;	/* nr results, in idx order */
+	bool functions;			/* --report functions: res[].functions gathered */
+	bool ran;			/* res filled by the process pool */
+	/* The host's cost of its variant runs (the "host time" line): */
+	double cpu_s;			/* CPU seconds, summed over their processes */
+	int nr_procs;			/* the processes that ran them */
+	double wall_s;			/* wall seconds from the runs' start to the last one's end */
+};
+
+/*
+ * What run and reproduce run: every scenario at every seed.
+ * Invariant: nr == nr_scenarios * nr_seeds; scn[i * nr_seeds + k] is
+ * scenario i at seed --seed + k.
+ */
+struct plan {
+	struct plan_scenario *scn;	/* [nr] */
+	int nr;
+	int nr_seeds;			/* --seeds, >= 1 */
+	uint64_t jobs;			/* --jobs or its default */
+	bool pooled;			/* the variants run in the process pool */
+};
+
+int plan_build(struct plan *pl, const struct scenario_ops *const *scn, int nr_scn,
+	       const struct plan_args *a, char *msg, size_t len);
+void plan_release(struct plan *pl);
+int plan_scenario_prepare(const struct scenario_ops *s, const struct plan_args *a,
+			  struct plan_scenario *p, char *msg, size_t len);
+void plan_scenario_release(struct plan_scenario *p);
+int plan_apply_costs(const struct plan_args *a, struct sim_profile *p, char *msg,
+		     size_t len);
+int plan_configure(const struct scenario_ops *s, const struct plan_args *a,
+		   struct sim_run_config *cfg, char *msg, size_t len);
+int plan_select_variants(const struct scenario_ops *s, const struct plan_args *a,
+			 int *idx, char *msg, size_t len);
+int plan_validate(const struct sim_run_config *cfg, char *msg, size_t len);
+uint64_t plan_host_bytes_estimate(const struct sim_run_config *cfg);
+uint64_t plan_default_jobs(const struct plan_args *a, bool sweep);
+int plan_run_variant(const struct plan_scenario *p, const struct sim_run_config *cfg, int v,
+		     struct sim_variant_result *res, char *err, size_t len);
+int plan_run_pool(struct plan_scenario *scn, int nr, uint64_t jobs,
+		  void (*step)(int nr_ended), char *msg, size_t len);
 
 #endif /* MMSIM_HARNESS_H */

@@ -33,6 +33,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "harness/harness.h"
@@ -252,4 +253,36 @@ void pool_release(struct pool *p)
 		sim_out_release(&p->job[i].out);
 	free(p->job);
 	p->job = NULL;
+}
+
+/**
+ * harness_host_seconds() - the host's monotonic clock, in seconds
+ *
+ * Only the harness and the command line read the host clock; nothing it
+ * returns reaches the model or a result file.
+ *
+ * Return: seconds since an arbitrary start.
+ */
+double harness_host_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/**
+ * harness_host_cpu_seconds() - the CPU time of this process, in seconds
+ *
+ * A process forked by the pool starts at zero, so its value at the end of
+ * the child's run is the CPU time the run cost the host.
+ *
+ * Return: user and system seconds of this process so far.
+ */
+double harness_host_cpu_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
