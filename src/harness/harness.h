@@ -2,7 +2,9 @@
 /*
  * The harness under every command that runs scenarios (docs/design.md,
  * "The harness"): the run plan built once from the parsed command line
- * (plan.c) and the process pool that runs it (pool.c).  The command line (src/cli/)
+ * (plan.c), the process pool that runs it (pool.c), and the report layer
+ * (report.c, report_json.c, report_functions.c, whose API is the public
+ * include/mmsim/output.h).  The command line (src/cli/)
  * depends on it; it depends on the model's public API (include/mmsim/)
  * and never on src/cli/.  Nothing here is part of the public API.
  */
