@@ -43,7 +43,7 @@ test: build-test build
 	cd build-test && MMSIM_RELEASE_BIN=$(CURDIR)/build/mmsim ctest --output-on-failure -j $(JOBS)
 
 # The tests labelled fast in CMakeLists.txt: every test but the published
-# scale, the local Slurm cluster and the few over about 20 s each (31 of 37).
+# scale, the local Slurm cluster and the few over about 20 s each (39 of 45).
 # Measured on 4 December 2026 on the project's shared 2-core VM: 32 s with
 # build-test up to date and 55 s from an empty one (the sanitizer build
 # included), at a load average of about 1.5.

@@ -9,7 +9,8 @@
  *
  * Usage: bench_scenarios [SCENARIO ...] [--set KEY=VALUE ...] [--cost SECTION.KEY=VALUE ...]
  *   no scenario: all of them; --set and --cost apply to every scenario named
- *   (--cost as mmsim's: one value of the scenario's profile)
+ *   (--cost as mmsim's: one value of the scenario's profile), configured
+ *   by the harness's plan as `mmsim run` configures them (src/harness/plan.c)
  *   e.g. bench_scenarios khugepaged-cold khugepaged-cold-kvm
  *        bench_scenarios reclaim-tlb --set duration=5s
  * Only bench/ reads the host clock.
@@ -20,6 +21,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "harness/harness.h"
 #include "mmsim/counters.h"
 #include "mmsim/profile.h"
 #include "mmsim/scenario.h"
@@ -38,44 +40,40 @@ static bool header_done;
 static int bench_one(const struct scenario_ops *s, int argc, char **argv, double *total)
 {
 	struct sim_variant_result r;
-	struct sim_run_config cfg;
-	struct sim_profile p;
-	char err[256];
-	int i, v;
+	struct plan_scenario p;
+	struct plan_args a;
+	char err[PLAN_ERR];
+	int i, v, ret;
 
-	if (sim_profile_load(s->profile, &p, err, sizeof(err))) {
-		fprintf(stderr, "bench_scenarios: error: %s: %s\n", s->name, err);
-		return 2;
+	/* --set and --cost as mmsim run takes them, configured by the harness's plan */
+	memset(&a, 0, sizeof(a));
+	a.seed = 1;
+	a.seeds = 1;
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--set") && a.nr_sets < PLAN_MAX_SETS)
+			a.sets[a.nr_sets++] = argv[++i];
+		else if (!strcmp(argv[i], "--cost") && a.nr_costs < PLAN_MAX_SETS)
+			a.costs[a.nr_costs++] = argv[++i];
 	}
-	for (i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--cost") &&
-		    sim_profile_set(&p, argv[++i], err, sizeof(err)) < 0) {
-			fprintf(stderr, "bench_scenarios: error: %s: %s\n", s->name, err);
-			return 2;
-		}
-	sim_run_config_init(&cfg, s, &p, 1);
-	for (i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--set") &&
-		    sim_run_config_set(&cfg, argv[++i], err, sizeof(err)) < 0) {
-			fprintf(stderr, "bench_scenarios: error: %s: %s\n", s->name, err);
-			return 2;
-		}
-	if (s->validate && s->validate(&cfg, err, sizeof(err))) {
+	ret = plan_scenario_prepare(s, &a, &p, err, sizeof(err));
+	if (ret) {
 		fprintf(stderr, "bench_scenarios: error: %s: %s\n", s->name, err);
-		return 2;
+		plan_scenario_release(&p);
+		return ret;
 	}
 	if (!header_done)
 		printf("%-20s %-9s %8s %12s %8s %12s %8s\n", "scenario", "variant", "CPU s",
 		       "events", "M ev/s", "tlb accesses", "M acc/s");
 	header_done = true;
-	for (v = 0; s->variants[v].name; v++) {
+	for (v = 0; v < p.nr; v++) {
 		double t0 = cpu_now(), dt;
 		uint64_t acc;
 
 		memset(&r, 0, sizeof(r));
-		r.name = s->variants[v].name;
-		if (s->run(&cfg, v, &r, err, sizeof(err))) {
+		r.name = s->variants[p.idx[v]].name;
+		if (plan_run_variant(&p, &p.cfg, v, &r, err, sizeof(err))) {
 			fprintf(stderr, "bench_scenarios: %s %s: %s\n", s->name, r.name, err);
+			plan_scenario_release(&p);
 			return 1;
 		}
 		dt = cpu_now() - t0;
@@ -88,6 +86,7 @@ static int bench_one(const struct scenario_ops *s, int argc, char **argv, double
 		printf("\n");
 		fflush(stdout);
 	}
+	plan_scenario_release(&p);
 	return 0;
 }
 

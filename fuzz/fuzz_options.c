@@ -23,7 +23,7 @@ int fuzz_options(const uint8_t *data, size_t size)
 	};
 	char *text = malloc(size + 1), *argv[FUZZ_MAX_ARGS + 1], *s;
 	struct sim_profile *prof = malloc(sizeof(*prof));
-	struct cli_args *a = malloc(sizeof(*a));
+	struct plan_args *a = malloc(sizeof(*a));
 	struct cli c;
 	char *obuf = NULL;
 	size_t olen = 0, i;
@@ -54,7 +54,7 @@ int fuzz_options(const uint8_t *data, size_t size)
 			continue;
 		if (sim_profile_load("desktop", prof, c.msg, sizeof(c.msg)))
 			continue;
-		cli_apply_costs(&c, a, prof);
+		plan_apply_costs(a, prof, c.msg, sizeof(c.msg));
 		for (n = 0; sim_scenarios[n]; n++) {
 			struct sim_run_config cfg;
 

@@ -7,7 +7,8 @@
  *
  * As git's git.c and perf's perf.c, this file only dispatches: each
  * command is its own file (cmd-NAME.c), the options every command shares
- * are parsed in options.c, scenarios run through runner.c and pool.c.
+ * are parsed in options.c, scenarios run through runner.c and the harness
+ * (src/harness/: the plan and the process pool).
  * The commands (cli_cmds[]) and the options (CLI_OPTIONS) are tables;
  * the help text, the manual page, the completion script and every
  * "unknown ..." error are generated from them and from the scenario
@@ -47,13 +48,13 @@
  * --baseline), then drop the configuration.  Return: 0, or 2 with c->msg.
  */
 static int cli_dry_prepare(struct cli *c, const struct scenario_ops *s,
-			   const struct cli_args *a)
+			   const struct plan_args *a)
 {
-	struct cli_prep p;
+	struct plan_scenario p;
 	int ret;
 
-	ret = cli_prepare(c, s, a, &p);
-	cli_prep_release(&p);
+	ret = plan_scenario_prepare(s, a, &p, c->msg, sizeof(c->msg));
+	plan_scenario_release(&p);
 	return ret;
 }
 
@@ -62,10 +63,10 @@ static int cli_dry_prepare(struct cli *c, const struct scenario_ops *s,
  * beside the command's own.  Return: 0, or 2 with c->msg.
  */
 static int cli_dry_vary(struct cli *c, const struct scenario_ops *s,
-			const struct cli_args *a)
+			const struct plan_args *a)
 {
 	static char one[CLI_ERR];
-	struct cli_args b;
+	struct plan_args b;
 	const char *v, *end;
 	size_t klen;
 	int k, ret;
@@ -82,7 +83,7 @@ static int cli_dry_vary(struct cli *c, const struct scenario_ops *s,
 			snprintf(one, sizeof(one), "%.*s=%.*s", (int)klen, a->vary[k],
 				 (int)(end - v), v);
 			b = *a;
-			if (b.nr_sets >= CLI_MAX_SETS)
+			if (b.nr_sets >= PLAN_MAX_SETS)
 				return cli_fail(c, "--vary %s: too many --set", a->vary[k]);
 			b.sets[b.nr_sets++] = one;
 			ret = cli_dry_prepare(c, s, &b);
@@ -107,7 +108,7 @@ static int cli_dry_vary(struct cli *c, const struct scenario_ops *s,
 static int cli_dry_run(struct cli *c, const struct cli_cmd *cmd, int argc, char **argv)
 {
 	const struct scenario_ops *s;
-	struct cli_args a;
+	struct plan_args a;
 	FILE *null, *out;
 	int k, ret;
 

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The command line's private interface, shared by cli.c (dispatch),
- * commands.c (the command table), options.c (the options), runner.c and
- * pool.c (running scenarios), the commands (cmd-NAME.c), plot.c (charts
- * through gnuplot) and progress.c (the progress line).  Nothing here is
- * part of the public API in include/mmsim/.
+ * commands.c (the command table), options.c (the options, parsed into
+ * the harness's struct plan_args), runner.c (running scenarios through the
+ * harness's plan and pool, src/harness/harness.h), the commands
+ * (cmd-NAME.c), plot.c (charts through gnuplot) and progress.c (the
+ * progress line).  Nothing here is part of the public API in include/mmsim/.
  */
 #ifndef MMSIM_CLI_IMPL_H
 #define MMSIM_CLI_IMPL_H
@@ -19,10 +20,9 @@
 #include "mmsim/output.h"
 #include "mmsim/profile.h"
 #include "mmsim/scenario.h"
+#include "harness/harness.h"
 
 #define CLI_ERR		512
-#define CLI_MAX_SETS	(SIM_MAX_PARAMS * 2)
-#define CLI_MAX_POS	64
 
 struct cli;
 
@@ -162,65 +162,12 @@ int cmd_completion(struct cli *c, int argc, char **argv);
 /* cmd-help.c: `mmsim help NAME`, also NAME --help; 0 or 2. */
 int cli_help_command(struct cli *c, const char *name);
 
-/* The options and operands of one subcommand. */
-struct cli_args {
-	const char *sets[CLI_MAX_SETS];		/* "KEY=VALUE" */
-	int nr_sets;
-	const char *costs[CLI_MAX_SETS];	/* "SECTION.KEY=VALUE" of the profile */
-	int nr_costs;
-	const char *variants[SIM_MAX_VARIANTS];
-	int nr_variants;
-	const char *profile, *json, *csv;
-	const char *baseline;			/* run --baseline VARIANT, or NULL */
-	uint64_t seed;
-	bool seed_given, quiet, check;
-	const char *pos[CLI_MAX_POS];		/* operands */
-	int nr_pos;
-	/* sweep */
-	const char *vary[SIM_MAX_PARAMS];	/* "KEY=V1,V2,..." */
-	int nr_vary;
-	uint64_t seeds;				/* seeds per point, >= 1 */
-	uint64_t jobs;				/* processes at a time, >= 1 */
-	const char *plot;			/* sweep FILE, reproduce DIR */
-	uint64_t shard_i, shard_n;		/* 1-based; 0/0: no --shard */
-	uint64_t emit_jobs;			/* parts, 0: run */
-	uint64_t merge_n;			/* --merge N: join N parts, 0: run */
-	const char *slurm;			/* --slurm DIR, NULL: print the jobs */
-	bool submit;				/* --submit: sbatch the array and merge */
-	/* run */
-	const char *trace;			/* trace file, NULL: none */
-	uint64_t trace_limit;			/* events */
-	int locks_format;			/* enum sim_locks_format */
-	bool vmstat;				/* --vmstat */
-	bool report_functions;			/* --report functions */
-};
-
 /* The invocation: the registry and the streams. */
 struct cli {
 	const struct scenario_ops *const *registry;
 	FILE *out, *err;
 	const char *prog;		/* argv[0], for commands we print */
 	char msg[CLI_ERR];		/* the error line, without "mmsim: error: " */
-};
-
-/*
- * One scenario of a run or reproduce command, configured before anything
- * runs (so that bad input in any of them stops the command before output
- * starts), with its variants' results once they have run.
- */
-struct cli_prep {
-	const struct scenario_ops *s;
-	struct sim_run_config cfg;
-	struct sim_profile *prof;
-	int idx[SIM_MAX_VARIANTS];	/* the variants to run, by index */
-	int nr;
-	struct sim_variant_result *res;	/* nr results, in idx order */
-	bool functions;			/* --report functions: res[].functions gathered */
-	bool ran;			/* res filled by the process pool */
-	/* The host's cost of its variant runs (the "host time" line): */
-	double cpu_s;			/* CPU seconds, summed over their processes */
-	int nr_procs;			/* the processes that ran them */
-	double wall_s;			/* wall seconds from the runs' start to the last one's end */
 };
 
 /* Where the results of the scenarios of one command go. */
@@ -245,33 +192,20 @@ const struct scenario_ops *cli_find_scenario(struct cli *c, const char *name);
 void cli_show_params(struct cli *c, const struct scenario_ops *s);
 void cli_append_names(struct cli *c, const char *const *names);
 /* The run's --set and --cost, as given: "--set a=1 --cost b.c=2", "" for none. */
-void cli_settings_text(const struct cli_args *a, char *buf, size_t len);
+void cli_settings_text(const struct plan_args *a, char *buf, size_t len);
 int cli_parse_args(struct cli *c, int argc, char **argv, unsigned cmd,
-		   const char *cmd_name, struct cli_args *a);
+		   const char *cmd_name, struct plan_args *a);
 
 /* runner.c */
 int cli_run_all(struct cli *c, const struct scenario_ops **scn, int nr_scn,
-		const struct cli_args *a, bool reproduce);
+		const struct plan_args *a, bool reproduce);
 void cli_sinks_add_json(struct cli_sinks *k, json_t *doc, bool reproduce);
-void cli_sinks_add_rows(struct cli *c, const struct cli_args *a, struct cli_sinks *k,
+void cli_sinks_add_rows(struct cli *c, const struct plan_args *a, struct cli_sinks *k,
 			const struct sim_report *rep, bool reproduce);
 /* Refuse two of the @nr output files @path (given by options @opt) that are one file; 0 or 2. */
 int cli_outputs_distinct(struct cli *c, const char *const *opt, const char *const *path, int nr);
-/* In a forked child: SIGKILL when the parent dies (PR_SET_PDEATHSIG). */
-void cli_child_dies_with(pid_t parent);
-/* The scenario's checks of @cfg, then whether the run fits in host memory; 0 or 2. */
-int cli_validate(struct cli *c, const struct sim_run_config *cfg);
-/* Host bytes one run of @cfg needs, roughly (model state). */
-uint64_t cli_host_bytes_estimate(const struct sim_run_config *cfg);
-int cli_configure(struct cli *c, const struct scenario_ops *s,
-		  const struct cli_args *a, struct sim_run_config *cfg);
-int cli_select_variants(struct cli *c, const struct scenario_ops *s,
-			const struct cli_args *a, int *idx);
-double cli_host_seconds(void);
-double cli_host_cpu_seconds(void);
 /* The "host time: CPU time ... , wall time ..." line of @r, after an empty line. */
 void cli_print_host_time(struct sim_out *o, const struct sim_report *r);
-int cli_apply_costs(struct cli *c, const struct cli_args *a, struct sim_profile *p);
 
 /* cmd-sweep.c */
 void cli_path_insert(const char *path, const char *ins, char *buf, size_t len);
@@ -301,7 +235,7 @@ void cli_shard_part(const char *base, uint64_t i, uint64_t n, char *buf, size_t 
 int cli_shards_emit(struct cli *c, FILE *f, const struct cli_shards *sh);
 int cli_shards_slurm(struct cli *c, const struct cli_shards *sh, const char *dir,
 		     bool submit);
-int cli_shards_check(struct cli *c, const struct cli_args *a);
+int cli_shards_check(struct cli *c, const struct plan_args *a);
 
 /* plot.c: one line of a sweep chart, as gnuplot draws it. */
 struct plot_series {
@@ -361,20 +295,13 @@ void cli_progress_format(char *buf, size_t len, const char *what, double share,
 			 double elapsed);
 void cli_progress_set_clock(double (*now)(void));
 
-uint64_t cli_default_jobs(const struct cli_args *a, bool sweep);
-int cli_prepare(struct cli *c, const struct scenario_ops *s,
-		const struct cli_args *a, struct cli_prep *p);
-void cli_prep_release(struct cli_prep *p);
-/* Run variant @v of @p with @cfg into @res, with its --report functions; 0 or the run's error. */
-int cli_run_variant(const struct cli_prep *p, const struct sim_run_config *cfg, int v,
-		    struct sim_variant_result *res, char *err, size_t len);
-int cli_run_pool(struct cli *c, struct cli_prep *prep, int nr_prep,
-		 uint64_t jobs, const char *what);
-
+/* runner.c: plan_run_pool() with the progress line ("run", "reproduce", ...); 0 or 1. */
+int cli_run_pool(struct cli *c, struct plan_scenario *scn, int nr, uint64_t jobs,
+		 const char *what);
 
 /* stats.c: --seeds N on run and reproduce */
-int cli_report_seeds(struct cli *c, struct cli_prep *p, int nr_seeds,
-		     const struct cli_args *a, bool reproduce, struct cli_sinks *k);
+int cli_report_seeds(struct cli *c, struct plan_scenario *p, int nr_seeds,
+		     const struct plan_args *a, bool reproduce, struct cli_sinks *k);
 double cli_t975(int df);
 void cli_stats(const double *x, int n, double *mean, double *sd, double *ci);
 

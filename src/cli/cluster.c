@@ -404,7 +404,7 @@ int cli_shards_slurm(struct cli *c, const struct cli_shards *sh, const char *dir
  *
  * Return: 0, or 2 with c->msg set.
  */
-int cli_shards_check(struct cli *c, const struct cli_args *a)
+int cli_shards_check(struct cli *c, const struct plan_args *a)
 {
 	if (a->slurm && !a->emit_jobs)
 		return cli_fail(c, "--slurm %s: expected --emit-jobs N with it, the number of array tasks",

@@ -133,7 +133,7 @@ static bool merge_part_name(const char *path, uint64_t *i, uint64_t *n, size_t *
  * error.  Returns 0 (complete, or not named as parts), 1 with c->msg set
  * (parts missing), or 2 (out of order).
  */
-static int merge_check_parts(struct cli *c, const struct cli_args *a)
+static int merge_check_parts(struct cli *c, const struct plan_args *a)
 {
 	uint64_t i, n = 0, ni, want, prev, nr_missing = 0;
 	const char *post = "";
@@ -198,7 +198,7 @@ int cmd_merge(struct cli *c, int argc, char **argv)
 	struct sim_outfile out_f;
 	struct merge_file *f;
 	struct sim_out o;
-	struct cli_args a;
+	struct plan_args a;
 	char **keys = NULL;
 	size_t nr_keys = 0, cap_keys = 0, hlen = 0, i, nf = 0, line, scn_len = 0;
 	const char *scn = NULL;

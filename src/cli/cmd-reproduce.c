@@ -16,8 +16,8 @@ static bool has_published(const struct scenario_ops *s)
 
 int cmd_reproduce(struct cli *c, int argc, char **argv)
 {
-	const struct scenario_ops *scn[CLI_MAX_POS];
-	struct cli_args a;
+	const struct scenario_ops *scn[PLAN_MAX_POS];
+	struct plan_args a;
 	int i, k, nr = 0, ret;
 
 	ret = cli_parse_args(c, argc, argv, CLI_REPRO, "reproduce", &a);
@@ -37,7 +37,7 @@ int cmd_reproduce(struct cli *c, int argc, char **argv)
 		return cli_fail(c, "reproduce --set %s: expected exactly one SCENARIO named, "
 				"whose parameter it sets", a.sets[0]);
 	if (!a.nr_pos)
-		for (i = 0; c->registry[i] && nr < CLI_MAX_POS; i++)
+		for (i = 0; c->registry[i] && nr < PLAN_MAX_POS; i++)
 			if (has_published(c->registry[i]))
 				scn[nr++] = c->registry[i];
 	if (!nr) {

@@ -12,7 +12,7 @@
 int cmd_run(struct cli *c, int argc, char **argv)
 {
 	const struct scenario_ops *s;
-	struct cli_args a;
+	struct plan_args a;
 	int ret;
 
 	ret = cli_parse_args(c, argc, argv, CLI_RUN, "run", &a);

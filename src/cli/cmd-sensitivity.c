@@ -41,7 +41,7 @@ struct sens_point {
 	const char *kind;		/* "default", "range", "unpublished" */
 	char key[64];			/* the range's or parameter's key, "" for default */
 	bool hi;			/* the upper end of a range (or a later choice) */
-	struct cli_prep prep;
+	struct plan_scenario prep;
 	struct sim_judgement j[SIM_MAX_METRICS];
 	int nr_j;
 };
@@ -80,9 +80,9 @@ static int sens_add(struct cli *c, struct sens_point *pts, int *nr, const char *
 
 /* Configure point @pt from @a and its own change. Returns 0, or 2/1 with c->msg. */
 static int sens_prepare(struct cli *c, const struct scenario_ops *s,
-			const struct cli_args *a, struct sens_point *pt)
+			const struct plan_args *a, struct sens_point *pt)
 {
-	int ret = cli_prepare(c, s, a, &pt->prep);
+	int ret = plan_scenario_prepare(s, a, &pt->prep, c->msg, sizeof(c->msg));
 	const char *eq = strchr(pt->name, '=');
 	char why[CLI_ERR];
 
@@ -181,7 +181,7 @@ static bool sens_band(const struct sim_judgement *j)
  * The charts' title: the scenario, the profile and the seed, and on a
  * second line the run's --set and --cost as given (as sweep's charts).
  */
-static void sens_plot_title(const struct cli_args *a, const struct scenario_ops *s,
+static void sens_plot_title(const struct plan_args *a, const struct scenario_ops *s,
 			    const struct sens_point *pt0, char *buf, size_t len)
 {
 	char settings[512];
@@ -242,7 +242,7 @@ out:
  */
 static int sens_values(struct cli *c, struct sim_out *o, const struct scenario_ops *s,
 		       struct sens_point *pts, const int *sel, int nr, int nr_all,
-		       const struct cli_args *a, struct sim_outfile *json_f)
+		       const struct plan_args *a, struct sim_outfile *json_f)
 {
 	struct cli_tornado charts[SIM_MAX_METRICS];
 	int nr_m = 0, m, k, b, ret = 0;
@@ -373,8 +373,8 @@ int cmd_sensitivity(struct cli *c, int argc, char **argv)
 	const struct scenario_ops *s;
 	struct sens_point *pts = NULL;
 	struct sim_outfile json_f;
-	struct cli_prep *prep = NULL;
-	struct cli_args a;
+	struct plan_scenario *prep = NULL;
+	struct plan_args a;
 	struct sim_out o;
 	int nr_all = 0, nr = 0, i, k, ret, slot[SIM_MAX_METRICS], nr_c;
 	int *sel = NULL;
@@ -401,14 +401,14 @@ int cmd_sensitivity(struct cli *c, int argc, char **argv)
 	}
 	/* The default configuration, to know the points. */
 	{
-		struct cli_prep p0;
+		struct plan_scenario p0;
 
-		if ((ret = cli_prepare(c, s, &a, &p0))) {
-			cli_prep_release(&p0);
+		if ((ret = plan_scenario_prepare(s, &a, &p0, c->msg, sizeof(c->msg)))) {
+			plan_scenario_release(&p0);
 			goto out;
 		}
 		ret = sens_points(c, s, p0.prof, &p0.cfg, pts, &nr_all);
-		cli_prep_release(&p0);
+		plan_scenario_release(&p0);
 		if (ret)
 			goto out;
 	}
@@ -425,7 +425,7 @@ int cmd_sensitivity(struct cli *c, int argc, char **argv)
 			goto out;
 	for (k = 0; k < nr; k++)
 		prep[k] = pts[sel[k]].prep;
-	ret = cli_run_pool(c, prep, nr, cli_default_jobs(&a, false), "sensitivity");
+	ret = cli_run_pool(c, prep, nr, plan_default_jobs(&a, false), "sensitivity");
 	for (k = 0; k < nr; k++)
 		pts[sel[k]].prep = prep[k];
 	if (ret)
@@ -628,7 +628,7 @@ out:
 	sim_outfile_abort(&json_f);
 	json_decref(doc);
 	for (i = 0; pts && i < nr_all; i++)
-		cli_prep_release(&pts[i].prep);
+		plan_scenario_release(&pts[i].prep);
 	free(pts);
 	free(sel);
 	free(prep);

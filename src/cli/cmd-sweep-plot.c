@@ -36,8 +36,8 @@ static void sweep_plot_notes(struct cli *c, const struct sweep *sw, const char *
 				break;
 		if (s < charts[m].nr_series)
 			continue;
-		for (v = 0; mt->relative_to && v < sw->nr_var; v++)
-			ran |= !strcmp(sw->s->variants[sw->vidx[v]].name, mt->relative_to);
+		for (v = 0; mt->relative_to && v < sw->plan.nr; v++)
+			ran |= !strcmp(sw->s->variants[sw->plan.idx[v]].name, mt->relative_to);
 		if (mt->relative_to && !ran)
 			fprintf(c->err, "mmsim: note: --plot %s: no chart of %s: it is computed "
 				"against variant %s, which this sweep does not run (add --variant %s)\n",
@@ -57,11 +57,11 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* The value of variant @v, metric @m in a run's rows (NAN for NA). */
-static void sweep_parse_values(const struct sweep *sw, const struct sweep_run *run,
+static void sweep_parse_values(const struct sweep *sw, const struct pool_job *run,
 			       double *vals)
 {
-	const char *p = sim_out_text(&run->buf);
-	int k, nr = sw->nr_var * sw->nr_metrics;
+	const char *p = sim_out_text(&run->out);
+	int k, nr = sw->plan.nr * sw->nr_metrics;
 
 	for (k = 0; k < nr; k++)
 		vals[k] = NAN;
@@ -79,12 +79,12 @@ static void sweep_parse_values(const struct sweep *sw, const struct sweep_run *r
 }
 
 int sweep_plot(struct cli *c, const struct sweep *sw,
-		      const struct sweep_run *runs, const char *path, const char *settings)
+		      const struct pool_job *runs, const char *path, const char *settings)
 {
 	const struct sweep_axis *x = &sw->axis[0];
 	uint64_t stride = sw->nr_grid / (uint64_t)x->nr, rest, r;
-	int nr_series = sw->nr_var * (int)stride, m, v, j, k, ret;
-	int per = sw->nr_var * sw->nr_metrics;
+	int nr_series = sw->plan.nr * (int)stride, m, v, j, k, ret;
+	int per = sw->plan.nr * sw->nr_metrics;
 	struct plot_chart *charts;
 	struct plot_axis axis;
 	double *vals, *tmp;
@@ -133,12 +133,12 @@ int sweep_plot(struct cli *c, const struct sweep *sw,
 		}
 		ch->nr_series = nr_series;
 		for (rest = 0; rest < stride; rest++)
-			for (v = 0; v < sw->nr_var; v++) {
-				struct plot_series *se = &ch->series[rest * (uint64_t)sw->nr_var + (uint64_t)v];
+			for (v = 0; v < sw->plan.nr; v++) {
+				struct plot_series *se = &ch->series[rest * (uint64_t)sw->plan.nr + (uint64_t)v];
 				size_t n;
 
 				n = (size_t)snprintf(se->title, sizeof(se->title), "%s",
-						     sw->s->variants[sw->vidx[v]].name);
+						     sw->s->variants[sw->plan.idx[v]].name);
 				for (k = 1; k < sw->nr_axes && n < sizeof(se->title); k++)
 					n += (size_t)snprintf(se->title + n, sizeof(se->title) - n,
 							      ", %s=%s", sw->axis[k].key,
@@ -182,7 +182,7 @@ int sweep_plot(struct cli *c, const struct sweep *sw,
 			}
 	}
 	snprintf(title, sizeof(title), "mmsim sweep %s, %s, mean of %" PRIu64
-		 " seed%s, bars: min to max%s%s", sw->s->name, sw->prof->origin,
+		 " seed%s, bars: min to max%s%s", sw->s->name, sw->plan.prof->origin,
 		 sw->nr_seeds, sw->nr_seeds == 1 ? "" : "s", settings[0] ? "\n" : "", settings);
 	sweep_plot_notes(c, sw, path, charts);
 	ret = cli_plot_sweep(c, path, title, &axis, charts, sw->nr_metrics);

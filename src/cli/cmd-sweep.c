@@ -25,9 +25,10 @@
  * that JSON and gnuplot hold it exactly.  `mmsim run SCENARIO --set
  * KEY=VALUE... --seed SEED` repeats any row.
  *
- * Each run is a fork()ed child that runs the scenario in-process and
- * sends its CSV rows back through a pipe, so a crash is contained and
- * reported as that point's failure; at most --jobs children run at once.
+ * Each run is a job of the harness's process pool (src/harness/pool.c):
+ * a fork()ed child that runs the scenario in-process and sends its CSV
+ * rows back through a pipe, so a crash is contained and reported as that
+ * point's failure; at most --jobs children run at once.
  * The rows are put back in run order, so the CSV is the same bytes for
  * any --jobs.  A failed run's rows are missing; the sweep then still
  * writes the CSV and exits 1 naming the first failed point.
@@ -47,14 +48,10 @@
  * The host clock is read only for the progress line (progress.c).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli/cli_impl.h"
@@ -98,7 +95,7 @@ static void sweep_free(struct sweep *sw)
 		if (sw->axis[k].param < 0)
 			free((char *)sw->axis[k].key);
 	}
-	free(sw->prof);
+	plan_scenario_release(&sw->plan);
 	memset(sw, 0, sizeof(*sw));
 }
 
@@ -127,14 +124,14 @@ static void sweep_config(const struct sweep *sw, uint64_t r,
 	bool copied = false;
 	int k;
 
-	*cfg = sw->base;
+	*cfg = sw->plan.cfg;
 	h = fnv1a64(sw->s->name, h);
 	for (k = 0; k < sw->nr_axes; k++) {
 		int j = sweep_axis_index(sw, g, k);
 
 		if (sw->axis[k].param < 0) {
 			if (!copied)
-				point_prof = *sw->prof;
+				point_prof = *sw->plan.prof;
 			copied = true;
 			snprintf(part, sizeof(part), "%s=%s", sw->axis[k].key, sw->axis[k].text[j]);
 			/* Checked when the axis was parsed: it cannot fail here. */
@@ -229,7 +226,7 @@ static int sweep_profile_value(struct cli *c, struct sweep *sw, const struct swe
 	char assign[SWEEP_TEXT + 72], why[CLI_ERR];
 	char *stop;
 
-	scratch = *sw->prof;
+	scratch = *sw->plan.prof;
 	snprintf(assign, sizeof(assign), "%s=%s", ax->key, val);
 	if (sim_profile_set(&scratch, assign, why, sizeof(why)))
 		return cli_fail(c, "--vary %s: %s", arg, why);
@@ -277,7 +274,7 @@ static int sweep_key_taken(struct cli *c, const struct sweep *sw, const char *ar
 /* --vary SECTION.KEY=V1,V2,...: an axis over one value of the profile. */
 static int sweep_parse_profile_axis(struct cli *c, struct sweep *sw, const char *arg,
 				    const char *key, const char *list,
-				    const struct cli_args *a)
+				    const struct plan_args *a)
 {
 	struct sweep_axis *ax = &sw->axis[sw->nr_axes];
 
@@ -293,7 +290,7 @@ static int sweep_parse_profile_axis(struct cli *c, struct sweep *sw, const char 
 
 /* Parse one --vary KEY=V1,V2,... into the next axis. */
 static int sweep_parse_axis(struct cli *c, struct sweep *sw, const char *arg,
-			    const struct cli_args *a)
+			    const struct plan_args *a)
 {
 	const struct scenario_ops *s = sw->s;
 	const char *eq = strchr(arg, '=');
@@ -345,7 +342,7 @@ static void sweep_fix(struct sweep *sw, const char *key, size_t keylen, const ch
  * the varied keys print), then each --cost key at the profile's value, so
  * that a row says every value it was run with that is not a default.
  */
-static void sweep_fixed_columns(struct sweep *sw, const struct cli_args *a)
+static void sweep_fixed_columns(struct sweep *sw, const struct plan_args *a)
 {
 	char text[SWEEP_TEXT];
 	uint64_t v;
@@ -359,7 +356,7 @@ static void sweep_fixed_columns(struct sweep *sw, const struct cli_args *a)
 		i = sim_scenario_param_index(sw->s, key);
 		if (i < 0)
 			continue;
-		sim_param_format(&sw->s->params[i], sw->base.params[i], text, sizeof(text));
+		sim_param_format(&sw->s->params[i], sw->plan.cfg.params[i], text, sizeof(text));
 		sweep_fix(sw, sw->s->params[i].key, strlen(sw->s->params[i].key), text);
 	}
 	for (k = 0; k < a->nr_costs; k++) {
@@ -369,7 +366,7 @@ static void sweep_fixed_columns(struct sweep *sw, const struct cli_args *a)
 		if (!eq)
 			continue;
 		snprintf(key, sizeof(key), "%.*s", (int)(eq - a->costs[k]), a->costs[k]);
-		if (sim_profile_get(sw->prof, key, &v))
+		if (sim_profile_get(sw->plan.prof, key, &v))
 			continue;	/* --cost takes numeric keys only */
 		snprintf(text, sizeof(text), "%" PRIu64, v);
 		sweep_fix(sw, a->costs[k], (size_t)(eq - a->costs[k]), text);
@@ -377,9 +374,8 @@ static void sweep_fixed_columns(struct sweep *sw, const struct cli_args *a)
 }
 
 /* Everything a sweep needs, checked before anything runs. */
-static int sweep_setup(struct cli *c, const struct cli_args *a, struct sweep *sw)
+static int sweep_setup(struct cli *c, const struct plan_args *a, struct sweep *sw)
 {
-	const char *pname;
 	uint64_t r;
 	int k, ret;
 
@@ -392,24 +388,9 @@ static int sweep_setup(struct cli *c, const struct cli_args *a, struct sweep *sw
 	if (!a->nr_vary)
 		return cli_fail(c, "sweep %s: expected at least one --vary KEY=V1,V2,...",
 				sw->s->name);
-	pname = a->profile ? a->profile : sw->s->profile;
-	if (!pname)
-		return cli_fail(c, "scenario %s names no profile: expected --profile NAME|FILE",
-				sw->s->name);
-	sw->prof = calloc(1, sizeof(*sw->prof));
-	if (!sw->prof)
-		return cli_fail(c, "out of memory") - 1;
-	if (sim_profile_load(pname, sw->prof, c->msg, sizeof(c->msg)))
-		return 2;
-	if (cli_apply_costs(c, a, sw->prof))
-		return 2;
-	sw->base.profile = sw->prof;
-	ret = cli_configure(c, sw->s, a, &sw->base);
+	ret = plan_scenario_prepare(sw->s, a, &sw->plan, c->msg, sizeof(c->msg));
 	if (ret)
 		return ret;
-	sw->nr_var = cli_select_variants(c, sw->s, a, sw->vidx);
-	if (sw->nr_var < 0)
-		return 2;
 	sweep_fixed_columns(sw, a);
 	for (sw->nr_metrics = 0; sw->s->metrics[sw->nr_metrics].key &&
 	     sw->nr_metrics < SIM_MAX_METRICS; sw->nr_metrics++)
@@ -452,7 +433,7 @@ static int sweep_setup(struct cli *c, const struct cli_args *a, struct sweep *sw
 		char point[256];
 
 		sweep_config(sw, r, &cfg);
-		if (cli_validate(c, &cfg)) {
+		if (plan_validate(&cfg, c->msg, sizeof(c->msg))) {
 			char why[CLI_ERR];
 
 			snprintf(why, sizeof(why), "%s", c->msg);
@@ -486,16 +467,16 @@ static int sweep_child_run(const struct sweep *sw, uint64_t r, struct sim_out *o
 	int i, m, k;
 
 	sweep_config(sw, r, &cfg);
-	res = calloc((size_t)sw->nr_var, sizeof(*res));
+	res = calloc((size_t)sw->plan.nr, sizeof(*res));
 	if (!res) {
 		sim_out_printf(o, "out of memory");
 		return 1;
 	}
-	for (i = 0; i < sw->nr_var; i++) {
+	for (i = 0; i < sw->plan.nr; i++) {
 		char err[CLI_ERR] = "";
 
-		res[i].name = s->variants[sw->vidx[i]].name;
-		if (s->run(&cfg, sw->vidx[i], &res[i], err, sizeof(err))) {
+		res[i].name = s->variants[sw->plan.idx[i]].name;
+		if (plan_run_variant(&sw->plan, &cfg, i, &res[i], err, sizeof(err))) {
 			sim_out_printf(o, "variant %s: %s", res[i].name,
 				       err[0] ? err : "the run failed");
 			free(res);
@@ -503,8 +484,8 @@ static int sweep_child_run(const struct sweep *sw, uint64_t r, struct sim_out *o
 		}
 	}
 	if (s->finish)
-		s->finish(&cfg, res, sw->nr_var);
-	for (i = 0; i < sw->nr_var; i++)
+		s->finish(&cfg, res, sw->plan.nr);
+	for (i = 0; i < sw->plan.nr; i++)
 		for (m = 0; m < sw->nr_metrics; m++) {
 			sim_out_printf(o, "%s", s->name);
 			for (k = 0; k < sw->nr_axes; k++)
@@ -524,148 +505,47 @@ static int sweep_child_run(const struct sweep *sw, uint64_t r, struct sim_out *o
 	return o->failed ? 1 : 0;
 }
 
-static int write_all(int fd, const char *p, size_t n)
+/* In the child: run @i of this shard, its rows (or the error) into @o. */
+static int sweep_job_run(void *arg, int i, struct sim_out *o)
 {
-	while (n) {
-		ssize_t w = write(fd, p, n);
+	const struct sweep *sw = arg;
 
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
+	return sweep_child_run(sw, sw->first + (uint64_t)i, o);
 }
 
-static int sweep_spawn(struct sweep *sw, uint64_t r, struct sweep_run *run)
+static void sweep_job_ended(void *arg, int i, int nr_ended)
 {
-	int p[2];
-	pid_t pid, parent = getpid();
-
-	if (pipe(p))
-		return -1;
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		close(p[0]);
-		close(p[1]);
-		return -1;
-	}
-	if (!pid) {
-		struct sim_out o;
-		int code;
-
-		close(p[0]);
-		cli_child_dies_with(parent);
-		sim_set_progress_hook(NULL, NULL);	/* the parent shows progress */
-		sim_out_init_buffer(&o);
-		code = sweep_child_run(sw, r, &o);
-		if (write_all(p[1], sim_out_text(&o), o.len))
-			code = 1;
-		_exit(code);
-	}
-	close(p[1]);
-	fcntl(p[0], F_SETFD, FD_CLOEXEC);
-	run->fd = p[0];
-	run->pid = pid;
-	sim_out_init_buffer(&run->buf);
-	return 0;
+	(void)arg;
+	(void)i;
+	cli_progress_step(nr_ended);
 }
 
-/* Read what is there; on end of file reap the child and judge it. */
-static void sweep_collect(struct sweep_run *run)
+/*
+ * Run this shard's runs in the harness's pool, at most @jobs at a time; every
+ * run, also after one failed.  Returns 0 (p->job[r - first] the rows of run r),
+ * or 1 with c->msg set when no process could be started.
+ */
+static int sweep_exec(struct cli *c, struct sweep *sw, struct pool *p, uint64_t jobs)
 {
-	char buf[8192];
-	ssize_t n = read(run->fd, buf, sizeof(buf));
-	int status;
+	int ret;
 
-	if (n > 0) {
-		sim_out_write(&run->buf, buf, (size_t)n);
-		return;
-	}
-	if (n < 0 && errno == EINTR)
-		return;
-	close(run->fd);
-	run->fd = -1;
-	while (waitpid(run->pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && !run->buf.failed) {
-		run->ok = true;
-	} else if (WIFSIGNALED(status)) {
-		snprintf(run->why, sizeof(run->why), "killed by signal %d (%s)",
-			 WTERMSIG(status), strsignal(WTERMSIG(status)));
-	} else if (!run->buf.len) {
-		snprintf(run->why, sizeof(run->why), "exited with status %d",
-			 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-	}
-}
-
-/* Run this shard's runs, at most @jobs at a time. */
-static int sweep_exec(struct cli *c, struct sweep *sw, struct sweep_run *runs,
-		      uint64_t jobs)
-{
-	uint64_t n = sw->last - sw->first, next = 0, done = 0;
-	struct pollfd *pfd;
-	uint64_t *slot;
-	int active = 0, i;
-
-	pfd = calloc(jobs, sizeof(*pfd));
-	slot = calloc(jobs, sizeof(*slot));
-	if (!pfd || !slot) {
-		free(pfd);
-		free(slot);
-		return cli_fail(c, "out of memory") - 1;
-	}
-	cli_progress_begin(c, "sweep", (int)n);
-	while (done < n) {
-		while ((uint64_t)active < jobs && next < n) {
-			if (sweep_spawn(sw, sw->first + next, &runs[next])) {
-				cli_progress_end();
-				for (i = 0; i < active; i++)
-					while (runs[slot[i]].fd >= 0)
-						sweep_collect(&runs[slot[i]]);
-				free(pfd);
-				free(slot);
-				return cli_fail(c, "sweep: cannot start a process (%s)",
-						strerror(errno)) - 1;
-			}
-			slot[active++] = next++;
-		}
-		for (i = 0; i < active; i++) {
-			pfd[i].fd = runs[slot[i]].fd;
-			pfd[i].events = POLLIN;
-			pfd[i].revents = 0;
-		}
-		if (poll(pfd, (nfds_t)active, -1) < 0 && errno != EINTR)
-			continue;
-		for (i = 0; i < active; i++) {
-			struct sweep_run *run = &runs[slot[i]];
-
-			if (!pfd[i].revents)
-				continue;
-			sweep_collect(run);
-			if (run->fd < 0) {
-				done++;
-				cli_progress_step((int)done);
-				slot[i] = slot[active - 1];
-				pfd[i] = pfd[active - 1];
-				active--;
-				i--;
-			}
-		}
-	}
+	*p = (struct pool){
+		.nr = (int)(sw->last - sw->first), .jobs = jobs,
+		.run = sweep_job_run, .ended = sweep_job_ended, .arg = sw,
+	};
+	cli_progress_begin(c, "sweep", p->nr);
+	ret = pool_run(p);
 	cli_progress_end();
-	free(pfd);
-	free(slot);
+	if (ret)
+		return cli_fail(c, "sweep: cannot start a process (%s)",
+				strerror(p->failed_errno)) - 1;
 	return 0;
 }
 
 /* ---- --emit-jobs ----------------------------------------------------------- */
 
 /* The shards of this sweep, for cluster.c: --emit-jobs N, --slurm, --merge N. */
-static void sweep_shards(const struct sweep *sw, const struct cli_args *a, int argc,
+static void sweep_shards(const struct sweep *sw, const struct plan_args *a, int argc,
 			 char **argv, uint64_t n, char *base, size_t len,
 			 struct cli_shards *sh)
 {
@@ -675,12 +555,12 @@ static void sweep_shards(const struct sweep *sw, const struct cli_args *a, int a
 		snprintf(base, len, "%s-sweep.csv", sw->s->name);
 	*sh = (struct cli_shards){
 		.cmd = "sweep", .name = sw->s->name, .argc = argc, .argv = argv,
-		.n = n, .base = base, .cpus = cli_default_jobs(a, true),
+		.n = n, .base = base, .cpus = plan_default_jobs(a, true),
 	};
 }
 
 static int sweep_emit_jobs(struct cli *c, const struct sweep *sw,
-			   const struct cli_args *a, int argc, char **argv)
+			   const struct plan_args *a, int argc, char **argv)
 {
 	struct cli_shards sh;
 	char base[512];
@@ -692,7 +572,7 @@ static int sweep_emit_jobs(struct cli *c, const struct sweep *sw,
 }
 
 static int sweep_merge_shards(struct cli *c, const struct sweep *sw,
-			      const struct cli_args *a, int argc, char **argv);
+			      const struct plan_args *a, int argc, char **argv);
 
 /* ---- the subcommands -------------------------------------------------------- */
 
@@ -709,9 +589,9 @@ static int sweep_merge_shards(struct cli *c, const struct sweep *sw,
 int cmd_sweep(struct cli *c, int argc, char **argv)
 {
 	struct sim_outfile csv_f;
-	struct sweep_run *runs = NULL;
+	struct pool pool = { 0 };
 	struct sim_out csv;
-	struct cli_args a;
+	struct plan_args a;
 	struct sweep sw;
 	uint64_t r, nr_failed = 0, first_failed = 0;
 	int ret;
@@ -752,20 +632,15 @@ int cmd_sweep(struct cli *c, int argc, char **argv)
 		ret = 2;
 		goto out_free;
 	}
-	runs = calloc((size_t)(sw.last - sw.first + 1), sizeof(*runs));
-	if (!runs) {
-		ret = cli_fail(c, "out of memory") - 1;
-		goto out_free;
-	}
-	ret = sweep_exec(c, &sw, runs, cli_default_jobs(&a, true));
+	ret = sweep_exec(c, &sw, &pool, plan_default_jobs(&a, true));
 	if (ret)
 		goto out_free;
 	sweep_print_header(&sw, &csv);
 	for (r = sw.first; r < sw.last; r++) {
-		struct sweep_run *run = &runs[r - sw.first];
+		struct pool_job *run = &pool.job[r - sw.first];
 
 		if (run->ok) {
-			sim_out_write(&csv, sim_out_text(&run->buf), run->buf.len);
+			sim_out_write(&csv, sim_out_text(&run->out), run->out.len);
 		} else if (!nr_failed++) {
 			first_failed = r;
 		}
@@ -780,28 +655,26 @@ int cmd_sweep(struct cli *c, int argc, char **argv)
 		goto out_free;
 	}
 	if (nr_failed) {
-		struct sweep_run *run = &runs[first_failed - sw.first];
+		struct pool_job *run = &pool.job[first_failed - sw.first];
 		char point[256];
 
 		sweep_point_name(&sw, first_failed, point, sizeof(point));
 		ret = cli_fail(c, "sweep %s: %" PRIu64 " of %" PRIu64
 			       " runs failed, their rows are missing; the first, %s: %s",
 			       sw.s->name, nr_failed, sw.last - sw.first, point,
-			       run->why[0] ? run->why : sim_out_text(&run->buf)) - 1;
+			       run->why[0] ? run->why : sim_out_text(&run->out)) - 1;
 		goto out_free;
 	}
 	if (a.plot) {
 		char settings[512];
 
 		cli_settings_text(&a, settings, sizeof(settings));
-		ret = sweep_plot(c, &sw, runs, a.plot, settings);
+		ret = sweep_plot(c, &sw, pool.job, a.plot, settings);
 	}
 out_free:
 	sim_outfile_abort(&csv_f);
 	sim_out_release(&csv);
-	for (r = 0; runs && r < sw.last - sw.first; r++)
-		sim_out_release(&runs[r].buf);
-	free(runs);
+	pool_release(&pool);
 	sweep_free(&sw);
 	return ret;
 }
@@ -823,7 +696,7 @@ static void sweep_row_key(const struct sweep *sw, uint64_t r, uint64_t seed, int
 		n += (size_t)snprintf(buf + n, len - n, ",%s", sw->fixed[k].text);
 	if (n < len)
 		snprintf(buf + n, len - n, ",%" PRIu64 ",%s,%s,", seed,
-			 sw->s->variants[sw->vidx[v]].name, sw->s->metrics[m].key);
+			 sw->s->variants[sw->plan.idx[v]].name, sw->s->metrics[m].key);
 }
 
 /*
@@ -841,7 +714,7 @@ static bool sweep_part_has_run(const struct sweep *sw, uint64_t r, const char **
 	int v, m;
 
 	sweep_config(sw, r, &cfg);
-	for (v = 0; v < sw->nr_var; v++)
+	for (v = 0; v < sw->plan.nr; v++)
 		for (m = 0; m < sw->nr_metrics; m++) {
 			size_t n;
 			const char *nl;
@@ -914,7 +787,7 @@ static int sweep_check_part(struct cli *c, const struct sweep *sw, const char *p
  * against the sweep's own order.  Returns 0, 1 (shards missing) or 2.
  */
 static int sweep_merge_shards(struct cli *c, const struct sweep *sw,
-			      const struct cli_args *a, int argc, char **argv)
+			      const struct plan_args *a, int argc, char **argv)
 {
 	struct sim_outfile out_f;
 	struct cli_shards sh;

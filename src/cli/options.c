@@ -110,14 +110,14 @@ static int cli_push(struct cli *c, const char **list, int *nr, int max, const ch
  * Return: 0, or 2 with c->msg filled.
  */
 int cli_parse_args(struct cli *c, int argc, char **argv, unsigned cmd,
-			  const char *cmd_name, struct cli_args *a)
+			  const char *cmd_name, struct plan_args *a)
 {
 	int i, k, id;
 
 	memset(a, 0, sizeof(*a));
 	a->seed = 1;
 	a->seeds = 1;
-	a->jobs = 0;		/* set after parsing: see cli_default_jobs() */
+	a->jobs = 0;		/* set after parsing: see plan_default_jobs() */
 	a->trace_limit = 1000000;
 	for (i = 1; i < argc; i++) {
 		const char *arg = argv[i], *val = NULL, *eq;
@@ -130,9 +130,9 @@ int cli_parse_args(struct cli *c, int argc, char **argv, unsigned cmd,
 		}
 
 		if (arg[0] != '-' || !strcmp(arg, "-")) {
-			if (a->nr_pos >= CLI_MAX_POS)
+			if (a->nr_pos >= PLAN_MAX_POS)
 				return cli_fail(c, "%s: too many operands: expected at most %d",
-						cmd_name, CLI_MAX_POS);
+						cmd_name, PLAN_MAX_POS);
 			a->pos[a->nr_pos++] = arg;
 			continue;
 		}
@@ -171,17 +171,17 @@ int cli_parse_args(struct cli *c, int argc, char **argv, unsigned cmd,
 		case CLI_OPT_SET:
 			if (!strchr(val, '=') || val[0] == '=')
 				return cli_fail(c, "--set %s: expected KEY=VALUE", val);
-			if (cli_push(c, a->sets, &a->nr_sets, CLI_MAX_SETS, "--set", val))
+			if (cli_push(c, a->sets, &a->nr_sets, PLAN_MAX_SETS, "--set", val))
 				return 2;
 			break;
 		case CLI_OPT_COST:
-			/* as a repeated --set key is refused (cli_configure()) */
+			/* as a repeated --set key is refused (plan_configure()) */
 			n = strcspn(val, "=");
 			for (k = 0; k < a->nr_costs; k++)
 				if (strcspn(a->costs[k], "=") == n && !strncmp(a->costs[k], val, n))
 					return cli_fail(c, "--cost %s: %.*s given twice (first %s): expected each key once",
 							val, (int)n, val, a->costs[k]);
-			if (cli_push(c, a->costs, &a->nr_costs, CLI_MAX_SETS, "--cost", val))
+			if (cli_push(c, a->costs, &a->nr_costs, PLAN_MAX_SETS, "--cost", val))
 				return 2;
 			break;
 		case CLI_OPT_VARIANT:
@@ -308,7 +308,7 @@ int cli_parse_args(struct cli *c, int argc, char **argv, unsigned cmd,
  *
  * For a chart's title, so that a picture says what it is a picture of.
  */
-void cli_settings_text(const struct cli_args *a, char *buf, size_t len)
+void cli_settings_text(const struct plan_args *a, char *buf, size_t len)
 {
 	size_t n = 0;
 	int k;

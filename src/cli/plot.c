@@ -280,7 +280,7 @@ static const char *gnuplot_program(void)
  * What a plot has made while gnuplot runs: its script, the picture gnuplot
  * draws, and gnuplot.  SIGINT, SIGTERM or SIGHUP then kills and reaps
  * gnuplot (so that it cannot write the picture later), removes both files,
- * and passes the signal on to the handler before (output.c's, which
+ * and passes the signal on to the handler before (outfile.c's, which
  * removes the result files' temporaries, or the default).  gnuplot also
  * dies with mmsim by PR_SET_PDEATHSIG, whatever ends mmsim.
  */

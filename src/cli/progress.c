@@ -5,7 +5,7 @@
  * of seconds, only when standard error is a terminal.  Never in a file:
  * when standard error is not a terminal, nothing is written at all.
  *
- * Models nothing.  This is the one place besides cli_host_seconds()'s
+ * Models nothing.  This is the one place besides harness_host_seconds()'s
  * callers where the host clock is read, and only here: the engine calls
  * progress_hook() every SIM_PROGRESS_EVERY scheduler events (a counter
  * compare in the scheduler, no clock), with the share of the scenario's
@@ -39,7 +39,7 @@ static struct {
 	double best;			/* the largest share shown, 0 <= best <= 1 */
 	double t0, last;
 	double (*now)(void);		/* the host clock; a test's own */
-} pg = { .now = cli_host_seconds };
+} pg = { .now = harness_host_seconds };
 
 /**
  * cli_progress_eta() - host seconds left at the rate so far
@@ -115,13 +115,13 @@ static void progress_hook(void *arg, double done)
 
 /**
  * cli_progress_set_clock() - the clock the progress line reads
- * @now: seconds, monotonic; NULL: the host's (cli_host_seconds())
+ * @now: seconds, monotonic; NULL: the host's (harness_host_seconds())
  *
  * For tests, which cannot wait for PROGRESS_AFTER_S of host time.
  */
 void cli_progress_set_clock(double (*now)(void))
 {
-	pg.now = now ? now : cli_host_seconds;
+	pg.now = now ? now : harness_host_seconds;
 }
 
 /**

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Running scenarios for run and reproduce: the configuration (profile,
- * --cost, --set, variants), checked before anything runs; the runs, in
- * this process or the pool (pool.c); the results written to the table,
+ * Running scenarios for run and reproduce: the plan, built once from the
+ * command line before anything runs (src/harness/plan.c); the runs, in
+ * this process or the harness's pool; the results written to the table,
  * --json, --csv and --trace, each file whole or not at all.
  *
- * The host clocks (CLOCK_MONOTONIC, cli_host_seconds(), and the process's
- * CPU clock, cli_host_cpu_seconds()) are read here and in the pool around
- * the runs, for the "host time" line and the JSON "host" object.  Nothing
- * they return reaches the table, the CSV or the model.
+ * The host clocks (harness_host_seconds(), harness_host_cpu_seconds()) are
+ * read here and in the pool around the runs, for the "host time" line and
+ * the JSON "host" object.  Nothing they return reaches the table, the CSV
+ * or the model.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -17,51 +17,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include "cli/cli_impl.h"
-#include "mm/access.h"
-#include "mm/mm.h"
-#include "mmsim/funcprof.h"
 #include "mmsim/output.h"
 #include "mmsim/profile.h"
 #include "mmsim/trace.h"
 
 /* ---- running a scenario --------------------------------------------------- */
-
-/**
- * cli_host_seconds() - the host's monotonic clock, in seconds
- *
- * Only the command line reads the host clock; nothing it returns reaches
- * the model or a result file.
- *
- * Return: seconds since an arbitrary start.
- */
-double cli_host_seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/**
- * cli_host_cpu_seconds() - the CPU time of this process, in seconds
- *
- * A process forked by the pool starts at zero, so its value at the end of
- * the child's run is the CPU time the run cost the host.
- *
- * Return: user and system seconds of this process so far.
- */
-double cli_host_cpu_seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /**
  * cli_print_host_time() - the host's cost of a report's runs
@@ -87,186 +50,6 @@ void cli_print_host_time(struct sim_out *o, const struct sim_report *r)
 		       r->host_events);
 }
 
-/*
- * Host bytes of model state per page mapped at once: its PTE and, at worst
- * (order-0 folios), a struct folio of its own; per 512 pages (a PMD) a
- * page-table lock, a huge-folio pointer and a flag byte (vma_alloc()).
- */
-#define CLI_HOST_BYTES_PER_PAGE	(sizeof(pte_t) + sizeof(struct folio))
-#define CLI_HOST_BYTES_PER_PMD	(sizeof(struct spinlock) + sizeof(struct folio *) + 1)
-/* What a run needs whatever it maps: engine, stacks, TLBs, tables. */
-#define CLI_HOST_BYTES_BASE	((uint64_t)64 << 20)
-
-/**
- * cli_host_bytes_estimate() - host memory one run of @cfg needs, roughly
- * @cfg: the run's configuration
- *
- * The model's state grows with the memory the run maps at once (the
- * scenario's mapped_bytes()), and with the data caches of the overlap model
- * (one 8-byte tag per 64-byte line of every L1D, L2 and L3).
- * Return: bytes.
- */
-uint64_t cli_host_bytes_estimate(const struct sim_run_config *cfg)
-{
-	const struct scenario_ops *s = cfg->scenario;
-	const struct sim_profile *p = cfg->profile;
-	uint64_t pages = s->mapped_bytes ? s->mapped_bytes(cfg) >> PAGE_SHIFT : 0;
-	uint64_t bytes = CLI_HOST_BYTES_BASE + pages * CLI_HOST_BYTES_PER_PAGE +
-			 (pages >> HPAGE_PMD_ORDER) * CLI_HOST_BYTES_PER_PMD;
-
-	if (p && p->mem_overlap) {
-		uint64_t cores = p->topology_sockets * p->topology_cores_per_socket;
-		uint64_t kib = cores * (p->cache_l1d_kib + p->cache_l2_kib) +
-			       p->topology_sockets * p->cache_l3_kib;
-
-		bytes += kib * 1024 / 64 * sizeof(uint64_t);
-	}
-	return bytes;
-}
-
-/* Physical memory of this host, bytes; UINT64_MAX when unknown. */
-static uint64_t cli_host_memory(void)
-{
-	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
-
-	if (pages <= 0 || size <= 0)
-		return UINT64_MAX;
-	return (uint64_t)pages * (uint64_t)size;
-}
-
-/*
- * What this process may still map under RLIMIT_AS (`ulimit -v`): the limit
- * less what it maps now (/proc/self/statm); UINT64_MAX when unlimited.  A
- * run past it ends in a failed allocation (an abort, or "the run's process
- * died" from the pool) instead of a message.
- */
-static uint64_t cli_address_space_left(void)
-{
-	unsigned long long pages = 0;
-	long size = sysconf(_SC_PAGE_SIZE);
-	struct rlimit rl;
-	FILE *f;
-
-	if (getrlimit(RLIMIT_AS, &rl) || rl.rlim_cur == RLIM_INFINITY)
-		return UINT64_MAX;
-	f = fopen("/proc/self/statm", "r");
-	if (f) {
-		if (fscanf(f, "%llu", &pages) != 1)
-			pages = 0;
-		fclose(f);
-	}
-	if (size > 0 && (uint64_t)rl.rlim_cur > pages * (uint64_t)size)
-		return (uint64_t)rl.rlim_cur - pages * (uint64_t)size;
-	return 0;
-}
-
-/**
- * cli_validate() - the scenario's checks of @cfg, then whether it fits
- * @c: the invocation (c->msg gets the error)
- * @cfg: a run's configuration
- *
- * A run whose model state cannot fit in this host's memory, or in the
- * address space RLIMIT_AS leaves this process, would grow until an
- * allocation fails; it is refused before it starts, with the estimate.
- * Return: 0, or 2 with c->msg set.
- */
-int cli_validate(struct cli *c, const struct sim_run_config *cfg)
-{
-	const struct scenario_ops *s = cfg->scenario;
-	uint64_t need, have, left;
-
-	if (s->validate && s->validate(cfg, c->msg, sizeof(c->msg)))
-		return 2;
-	need = cli_host_bytes_estimate(cfg);
-	have = cli_host_memory();
-	left = cli_address_space_left();
-	if (need > left && left < have)
-		return cli_fail(c, "the run needs about %.1f GiB of host memory for the model's state (%" PRIu64
-				" MiB mapped at once, %zu bytes per page): the address-space limit (ulimit -v) leaves this process %.1f GiB: expected a smaller run or a higher limit",
-				(double)need / (double)(1ULL << 30),
-				(s->mapped_bytes ? s->mapped_bytes(cfg) : 0) >> 20,
-				CLI_HOST_BYTES_PER_PAGE, (double)left / (double)(1ULL << 30));
-	if (need > have)
-		return cli_fail(c, "the run needs about %.1f GiB of host memory for the model's state (%" PRIu64
-				" MiB mapped at once, %zu bytes per page): this host has %.1f GiB: expected a smaller run",
-				(double)need / (double)(1ULL << 30),
-				(s->mapped_bytes ? s->mapped_bytes(cfg) : 0) >> 20,
-				CLI_HOST_BYTES_PER_PAGE, (double)have / (double)(1ULL << 30));
-	return 0;
-}
-
-/**
- * cli_configure() - the configuration of a run: defaults, --set, checks
- * @c: the invocation
- * @s: the scenario
- * @a: the options
- * @cfg: the result; cfg->profile is left as the caller set it
- *
- * Return: 0, or 2 with c->msg filled.
- */
-int cli_configure(struct cli *c, const struct scenario_ops *s,
-			 const struct cli_args *a, struct sim_run_config *cfg)
-{
-	bool given[SIM_MAX_PARAMS] = { false };
-	int i, k;
-
-	sim_run_config_init(cfg, s, cfg->profile, a->seed);
-	cfg->check = a->check;
-	for (k = 0; k < a->nr_sets; k++) {
-		i = sim_run_config_set(cfg, a->sets[k], c->msg, sizeof(c->msg));
-		if (i < 0)
-			return 2;
-		if (given[i])
-			return cli_fail(c, "--set %s: %s given twice: expected each key once",
-					a->sets[k], s->params[i].key);
-		given[i] = true;
-	}
-	return cli_validate(c, cfg);
-}
-
-/**
- * cli_select_variants() - the variants to run, in the scenario's order
- * @c: the invocation
- * @s: the scenario
- * @a: the options (--variant)
- * @idx: the result, SIM_MAX_VARIANTS indices into s->variants
- *
- * Return: their count, or -1 with c->msg filled.
- */
-int cli_select_variants(struct cli *c, const struct scenario_ops *s,
-			       const struct cli_args *a, int *idx)
-{
-	int i, k, nr = 0;
-
-	for (k = 0; k < a->nr_variants; k++)
-		if (sim_scenario_variant_index(s, a->variants[k]) < 0) {
-			snprintf(c->msg, sizeof(c->msg),
-				 "unknown variant %s for scenario %s: expected one of",
-				 a->variants[k], s->name);
-			for (i = 0; s->variants[i].name; i++) {
-				size_t n = strlen(c->msg);
-
-				snprintf(c->msg + n, sizeof(c->msg) - n, "%s %s", i ? "," : "",
-					 s->variants[i].name);
-			}
-			return -1;
-		}
-	for (i = 0; s->variants && s->variants[i].name && nr < SIM_MAX_VARIANTS; i++) {
-		bool take = !a->nr_variants;
-
-		for (k = 0; k < a->nr_variants; k++)
-			take |= !strcmp(a->variants[k], s->variants[i].name);
-		if (take)
-			idx[nr++] = i;
-	}
-	if (!nr) {
-		snprintf(c->msg, sizeof(c->msg), "scenario %s has no variants", s->name);
-		return -1;
-	}
-	return nr;
-}
-
-
 /* Add the trace of variant run @nth (1-based: its pid) to k->trace and forget it. */
 static int cli_add_trace(struct cli *c, const struct scenario_ops *s,
 			 const struct sim_run_config *cfg, const char *variant, int nth,
@@ -288,123 +71,6 @@ static int cli_add_trace(struct cli *c, const struct scenario_ops *s,
 	k->trace_truncated |= sim_trace_truncated();
 	sim_trace_release();
 	return k->trace.failed ? cli_fail(c, "out of memory") - 1 : 0;
-}
-
-/**
- * cli_apply_costs() - apply every --cost of @a to the loaded profile @p
- * @c: the invocation (c->msg gets the error)
- * @a: the options
- * @p: the profile
- *
- * Then checks what no single value's range can: that the model can build
- * the profile's TLBs and caches.  Every check is here, in the parent,
- * before any process is forked: a bad value is bad input (exit 2), not a
- * failed run.
- *
- * Return: 0, or 2 with c->msg set.
- */
-int cli_apply_costs(struct cli *c, const struct cli_args *a, struct sim_profile *p)
-{
-	char why[CLI_ERR];
-	int k;
-
-	for (k = 0; k < a->nr_costs; k++)
-		if (sim_profile_set(p, a->costs[k], why, sizeof(why)))
-			return cli_fail(c, "--cost %s", why);
-	if (sim_profile_check(p, c->msg, sizeof(c->msg)) ||
-	    mm_tlb_check_profile(p, c->msg, sizeof(c->msg)))
-		return 2;
-	return 0;
-}
-
-/*
- * Configure @p for scenario @s from @a: profile, parameters, variants.
- * Returns 0; 2 for bad input or 1 for an internal failure, with c->msg set.
- * cli_prep_release() frees what it allocated, whatever it returned.
- */
-int cli_prepare(struct cli *c, const struct scenario_ops *s,
-		       const struct cli_args *a, struct cli_prep *p)
-{
-	const char *pname = a->profile ? a->profile : s->profile;
-
-	memset(p, 0, sizeof(*p));
-	p->s = s;
-	p->prof = calloc(1, sizeof(*p->prof));
-	if (!p->prof)
-		return cli_fail(c, "out of memory") - 1;
-	if (!pname)
-		return cli_fail(c, "scenario %s names no profile: expected --profile NAME|FILE",
-				s->name);
-	if (sim_profile_load(pname, p->prof, c->msg, sizeof(c->msg)))
-		return 2;
-	if (cli_apply_costs(c, a, p->prof))
-		return 2;
-	p->cfg.profile = p->prof;
-	if (cli_configure(c, s, a, &p->cfg))
-		return 2;
-	p->nr = cli_select_variants(c, s, a, p->idx);
-	if (p->nr < 0) {
-		p->nr = 0;
-		return 2;
-	}
-	if (a->baseline) {
-		int i, b = sim_scenario_variant_index(s, a->baseline);
-
-		for (i = 0; b >= 0 && i < p->nr && p->idx[i] != b; i++)
-			;
-		if (b < 0 || i == p->nr) {
-			size_t n = (size_t)snprintf(c->msg, sizeof(c->msg),
-						    "--baseline %s: expected one of the variants run:",
-						    a->baseline);
-
-			for (i = 0; i < p->nr && n < sizeof(c->msg); i++)
-				n += (size_t)snprintf(c->msg + n, sizeof(c->msg) - n, "%s %s",
-						      i ? "," : "", s->variants[p->idx[i]].name);
-			return 2;
-		}
-	}
-	p->res = calloc((size_t)p->nr, sizeof(*p->res));
-	if (!p->res)
-		return cli_fail(c, "out of memory") - 1;
-	p->functions = a->report_functions;
-	return 0;
-}
-
-/**
- * cli_run_variant() - run one variant, gathering its --report functions
- * @p: the scenario's configuration (p->functions: gather)
- * @cfg: the run's configuration (p->cfg, or a copy of it)
- * @v: the variant, an index into p->idx
- * @res: its result
- * @err: the run's error
- * @len: size of @err
- *
- * Return: 0, or non-zero with @err set.
- */
-int cli_run_variant(const struct cli_prep *p, const struct sim_run_config *cfg, int v,
-		    struct sim_variant_result *res, char *err, size_t len)
-{
-	int rc;
-
-	if (p->functions)
-		sim_funcprof_start();
-	rc = p->s->run(cfg, p->idx[v], res, err, len);
-	if (p->functions) {
-		sim_funcprof_stop();
-		if (!rc && sim_funcprof_collect(&res->functions)) {
-			snprintf(err, len, "out of memory");
-			rc = -1;
-		}
-	}
-	return rc;
-}
-
-void cli_prep_release(struct cli_prep *p)
-{
-	free(p->res);
-	free(p->prof);
-	p->res = NULL;
-	p->prof = NULL;
 }
 
 /**
@@ -434,7 +100,7 @@ void cli_sinks_add_json(struct cli_sinks *k, json_t *doc, bool reproduce)
  * A chart that fails is remembered (k->plot_ret, k->plot_msg) and no more
  * are drawn; the tables are still printed.
  */
-void cli_sinks_add_rows(struct cli *c, const struct cli_args *a, struct cli_sinks *k,
+void cli_sinks_add_rows(struct cli *c, const struct plan_args *a, struct cli_sinks *k,
 			const struct sim_report *rep, bool reproduce)
 {
 	if (a->csv) {
@@ -453,12 +119,35 @@ void cli_sinks_add_rows(struct cli *c, const struct cli_args *a, struct cli_sink
 	}
 }
 
+/**
+ * cli_run_pool() - the variants of @nr scenarios in the pool, with the progress line
+ * @c: the invocation (c->msg gets the error)
+ * @scn: the configured scenarios
+ * @nr: how many
+ * @jobs: processes at a time
+ * @what: the progress line's name of the work, "run", "reproduce", "sensitivity"
+ *
+ * Return: 0, or 1 with c->msg set (plan_run_pool()).
+ */
+int cli_run_pool(struct cli *c, struct plan_scenario *scn, int nr, uint64_t jobs,
+		 const char *what)
+{
+	int i, nr_runs = 0, ret;
+
+	for (i = 0; i < nr; i++)
+		nr_runs += scn[i].nr;
+	cli_progress_begin(c, what, nr_runs);
+	ret = plan_run_pool(scn, nr, jobs, cli_progress_step, c->msg, sizeof(c->msg));
+	cli_progress_end();
+	return ret;
+}
+
 /*
  * Run the variants of @p that the process pool has not run (all of them,
  * in this process, one after another), then write its report to @k.
  */
-static int cli_run_scenario(struct cli *c, struct cli_prep *p,
-			    const struct cli_args *a, bool reproduce,
+static int cli_run_scenario(struct cli *c, struct plan_scenario *p,
+			    const struct plan_args *a, bool reproduce,
 			    struct cli_sinks *k)
 {
 	const struct scenario_ops *s = p->s;
@@ -483,8 +172,8 @@ static int cli_run_scenario(struct cli *c, struct cli_prep *p,
 		snprintf(what, sizeof(what), "%s %s", reproduce ? "reproduce" : "run", s->name);
 		cli_progress_begin(c, what, nr);
 	}
-	t0 = cli_host_seconds();
-	cpu0 = cli_host_cpu_seconds();
+	t0 = harness_host_seconds();
+	cpu0 = harness_host_cpu_seconds();
 	memset(&rep, 0, sizeof(rep));
 	rep.cfg = &cfg;
 	rep.res = res;
@@ -499,7 +188,7 @@ static int cli_run_scenario(struct cli *c, struct cli_prep *p,
 		res[i].name = s->variants[idx[i]].name;
 		if (a->trace)
 			sim_trace_start(a->trace_limit);
-		if (cli_run_variant(p, &cfg, i, &res[i], err, sizeof(err))) {
+		if (plan_run_variant(p, &cfg, i, &res[i], err, sizeof(err))) {
 			sim_trace_stop();
 			cli_progress_end();
 			cli_fail(c, "%s, variant %s: %s", s->name, res[i].name,
@@ -530,9 +219,9 @@ static int cli_run_scenario(struct cli *c, struct cli_prep *p,
 	if (s->finish)
 		s->finish(&cfg, res, nr);
 	if (!p->ran) {
-		p->cpu_s = cli_host_cpu_seconds() - cpu0;
+		p->cpu_s = harness_host_cpu_seconds() - cpu0;
 		p->nr_procs = 1;
-		p->wall_s = cli_host_seconds() - t0;
+		p->wall_s = harness_host_seconds() - t0;
 	}
 	rep.host_cpu_seconds = p->cpu_s;
 	rep.host_processes = p->nr_procs;
@@ -635,7 +324,7 @@ int cli_outputs_distinct(struct cli *c, const char *const *opt, const char *cons
 }
 
 /* --json, --csv and --trace. */
-static int cli_check_outputs(struct cli *c, const struct cli_args *a)
+static int cli_check_outputs(struct cli *c, const struct plan_args *a)
 {
 	const char *opt[] = { "--json", "--csv", "--trace" };
 	const char *path[] = { a->json, a->csv, a->trace };
@@ -648,13 +337,12 @@ static int cli_check_outputs(struct cli *c, const struct cli_args *a)
  * c->out, --json and --csv each whole or not at all.
  */
 int cli_run_all(struct cli *c, const struct scenario_ops **scn,
-		       int nr_scn, const struct cli_args *a, bool reproduce)
+		int nr_scn, const struct plan_args *a, bool reproduce)
 {
 	struct sim_outfile json_f, csv_f;
-	struct cli_prep *prep = NULL;
 	struct cli_sinks k;
-	int i, ret = 0, nr_runs = 0, nr_seeds;
-	uint64_t jobs;
+	struct plan pl;
+	int i, ret = 0;
 
 	memset(&k, 0, sizeof(k));
 	memset(&json_f, 0, sizeof(json_f));
@@ -696,35 +384,17 @@ int cli_run_all(struct cli *c, const struct scenario_ops **scn,
 		}
 	}
 
-	/* --seeds N: N configurations of each scenario, seeds SEED.. SEED+N-1 */
-	nr_seeds = (int)a->seeds;
-	if (nr_seeds > 1 && (a->trace || a->report_functions)) {
-		sim_outfile_abort(&json_f);
-		sim_outfile_abort(&csv_f);
-		return cli_fail(c, "%s with --seeds %d: expected one seed (--seeds 1)",
-				a->trace ? "--trace" : "--report functions", nr_seeds);
-	}
-	prep = calloc((size_t)nr_scn * (size_t)nr_seeds, sizeof(*prep));
-	if (!prep)
-		ret = cli_fail(c, "out of memory") - 1;
-	for (i = 0; i < nr_scn * nr_seeds && !ret; i++) {
-		ret = cli_prepare(c, scn[i / nr_seeds], a, &prep[i]);
-		prep[i].cfg.seed = a->seed + (uint64_t)(i % nr_seeds);
-		nr_runs += prep[i].nr;
-	}
+	/* The plan: every scenario, at seeds SEED.. SEED+N-1 with --seeds N. */
+	ret = plan_build(&pl, scn, nr_scn, a, c->msg, sizeof(c->msg));
 	if (!ret)
 		ret = cli_check_outputs(c, a);
-	jobs = cli_default_jobs(a, false);
-	if (!ret && ((jobs > 1 && nr_runs > 1 && !a->trace) || nr_seeds > 1))
-		ret = cli_run_pool(c, prep, nr_scn * nr_seeds, jobs,
-				   reproduce ? "reproduce" : "run");
+	if (!ret && pl.pooled)
+		ret = cli_run_pool(c, pl.scn, pl.nr, pl.jobs, reproduce ? "reproduce" : "run");
 	for (i = 0; i < nr_scn && !ret; i++)
-		ret = nr_seeds > 1 ?
-		      cli_report_seeds(c, &prep[i * nr_seeds], nr_seeds, a, reproduce, &k) :
-		      cli_run_scenario(c, &prep[i], a, reproduce, &k);
-	for (i = 0; prep && i < nr_scn * nr_seeds; i++)
-		cli_prep_release(&prep[i]);
-	free(prep);
+		ret = pl.nr_seeds > 1 ?
+		      cli_report_seeds(c, &pl.scn[i * pl.nr_seeds], pl.nr_seeds, a, reproduce, &k) :
+		      cli_run_scenario(c, &pl.scn[i], a, reproduce, &k);
+	plan_release(&pl);
 
 	if (!ret && a->json) {
 		struct sim_out js;

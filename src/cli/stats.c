@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * `run` and `reproduce` with --seeds N: every variant run with the seeds
- * SEED .. SEED+N-1 (through the process pool, cli_run_pool()), and each
+ * SEED .. SEED+N-1 (through the harness's process pool, plan_run_pool()), and each
  * metric and each change reported as mean +- the half-width of its 95%
  * confidence interval (Student t, N-1 degrees of freedom).  A change is
  * taken seed by seed (the changed variant's run minus the baseline's run
@@ -89,7 +89,7 @@ static void stat_of(double *x, int n, struct seed_stat *st)
 }
 
 /* A change over the seeds: @chg minus @base, variant indices into p[k].res. */
-static void change_of(struct cli_prep *p, int nr_seeds, int base, int chg, int m,
+static void change_of(struct plan_scenario *p, int nr_seeds, int base, int chg, int m,
 		      double *d, double *pct, struct seed_stat *st)
 {
 	int k;
@@ -118,7 +118,7 @@ static bool ci_has_zero(const struct seed_stat *st)
 }
 
 /* The (baseline, changed) pairs of the table, as sim_print_table() takes them. */
-static int change_pairs(const struct cli_prep *p, const struct cli_args *a,
+static int change_pairs(const struct plan_scenario *p, const struct plan_args *a,
 			int *base, int *chg)
 {
 	const struct scenario_ops *s = p->s;
@@ -192,8 +192,8 @@ static void stab_print(struct sim_out *o, const struct stab *t)
  *
  * Return: 0, or 1 with c->msg set.
  */
-int cli_report_seeds(struct cli *c, struct cli_prep *p, int nr_seeds,
-		     const struct cli_args *a, bool reproduce, struct cli_sinks *k)
+int cli_report_seeds(struct cli *c, struct plan_scenario *p, int nr_seeds,
+		     const struct plan_args *a, bool reproduce, struct cli_sinks *k)
 {
 	const struct scenario_ops *s = p[0].s;
 	int nr = p[0].nr, nr_metrics, v, m, i, kk, base[SIM_MAX_VARIANTS], chg[SIM_MAX_VARIANTS];

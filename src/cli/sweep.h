@@ -7,6 +7,7 @@
 #define MMSIM_CLI_SWEEP_H
 
 #include "cli/cli_impl.h"
+#include "harness/harness.h"
 
 #define SWEEP_MAX_RUNS	10000
 #define SWEEP_TEXT	64
@@ -29,28 +30,17 @@ struct sweep_fixed {
 	char text[SWEEP_TEXT];		/* canonical, as the CSV prints */
 };
 
-/* The output of one run (a child). */
-struct sweep_run {
-	struct sim_out buf;		/* rows, or the error text */
-	int fd;				/* read end of its pipe, -1 when done */
-	pid_t pid;
-	bool ok;
-	char why[96];			/* how it failed, if not by its own text */
-};
-
 /*
  * A sweep.  Invariants: nr_runs == nr_grid * nr_seeds <= SWEEP_MAX_RUNS;
  * first <= last <= nr_runs (this shard's runs).
  */
 struct sweep {
 	const struct scenario_ops *s;
-	struct sim_profile *prof;
-	struct sim_run_config base;	/* defaults and --set */
-	int vidx[SIM_MAX_VARIANTS], nr_var;
+	struct plan_scenario plan;	/* profile, defaults and --set, the variants */
 	int nr_metrics;
 	struct sweep_axis axis[SIM_MAX_PARAMS];
 	int nr_axes;
-	struct sweep_fixed fixed[CLI_MAX_SETS * 2];	/* --set, then --cost */
+	struct sweep_fixed fixed[PLAN_MAX_SETS * 2];	/* --set, then --cost */
 	int nr_fixed;
 	uint64_t nr_grid, nr_seeds, nr_runs;
 	uint64_t first, last;
@@ -59,6 +49,6 @@ struct sweep {
 
 int sweep_axis_index(const struct sweep *sw, uint64_t g, int k);
 int sweep_plot(struct cli *c, const struct sweep *sw,
-		      const struct sweep_run *runs, const char *path, const char *settings);
+	       const struct pool_job *runs, const char *path, const char *settings);
 
 #endif /* MMSIM_CLI_SWEEP_H */

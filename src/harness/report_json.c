@@ -3,7 +3,7 @@
  * The JSON of a run, a reproduce report and its verdicts (DESIGN.md's
  * output contract): every parameter, every variant's metrics, counters and
  * locks, with the seeds written unsigned.  The text printers are in
- * output.c.  Models nothing of the kernel; nothing here runs inside the
+ * report.c.  Models nothing of the kernel; nothing here runs inside the
  * engine.
  */
 #include <inttypes.h>
