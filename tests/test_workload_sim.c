@@ -668,6 +668,32 @@ static void test_repeat(void **state)
 	assert_int_equal(counter(SIM_SIM_MMAP), 8);
 }
 
+/*
+ * runtime_s is the loop's time alone: a 5 ms sleep in setup and a 3 ms one
+ * in teardown around a loop of one 1 ms sleep (counted by a fault of one
+ * page): the engine's makespan holds all 9 ms, runtime_s the loop's 1 ms
+ * and the fault.
+ */
+static void test_runtime_loop_only(void **state)
+{
+	struct wl_task *t;
+	int a;
+
+	(void)state;
+	plan_init(1);
+	a = mem_add("a", WL_MEM_ANON, PAGE_SIZE);
+	t = group_add("w", 1, 1);
+	step(t, SETUP, WL_OP_SLEEP, -1, 0)->time_ns = 5000000;
+	step(t, SETUP, WL_OP_MMAP, a, 0);
+	step(t, LOOP, WL_OP_SLEEP, -1, 0)->time_ns = 1000000;
+	fault(t, LOOP, a, true, 0);
+	step(t, TEARDOWN, WL_OP_SLEEP, -1, 0)->time_ns = 3000000;
+	run_ok();
+	assert_int_equal(out.ops, 1);
+	assert_true(res.runtime_s >= 0.009);
+	assert_true(out.runtime_s >= 0.001 && out.runtime_s < 0.0011);
+}
+
 /* Two tasks with random orders, delays and phases: the same seed, the same run. */
 static void test_same_seed(void **state)
 {
@@ -834,6 +860,7 @@ int main(void)
 		cmocka_unit_test(test_barrier),
 		cmocka_unit_test(test_duration),
 		cmocka_unit_test(test_repeat),
+		cmocka_unit_test(test_runtime_loop_only),
 		cmocka_unit_test(test_same_seed),
 		cmocka_unit_test(test_deferred_split_identity),
 		cmocka_unit_test(test_refusals),

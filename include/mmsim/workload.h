@@ -193,7 +193,7 @@ struct wl_sim_out {
 	uint64_t ops;			/* all tasks' counted operations */
 	double ops_per_task_s;		/* mean over tasks of ops / loop time */
 	double ops_per_s;
-	double runtime_s;		/* virtual makespan (sim_result_collect's) */
+	double runtime_s;		/* the longest counted task's loop (res: the makespan) */
 };
 
 struct wl_sim_hooks {
