@@ -75,7 +75,8 @@ struct wl_memory {
 	enum wl_numa numa;
 	int node;			/* bind, preferred */
 	bool per_workload;		/* one object for all tasks */
-	bool cached;			/* file: in the page cache before the run */
+	bool cached;			/* file, shmem: in the page cache before the run */
+	bool sparse;			/* file: no blocks (ftruncate()): a miss zeroes, no I/O */
 };
 
 enum wl_op {
