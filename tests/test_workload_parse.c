@@ -200,6 +200,32 @@ static void test_builtin(void **state)
 	resolve_at(w, 80, "fs=shmem", p);
 	assert_int_equal(p->memory[0].kind, WL_MEM_SHMEM);
 	assert_true(p->memory[0].sparse && p->memory[0].cached);
+	/* no op_bytes: no throughput metric */
+	for (int i = 0; w->ops.metrics[i].key; i++)
+		assert_string_not_equal(w->ops.metrics[i].key, "throughput_bytes_s");
+	workload_free(w);
+	/*
+	 * case-anon-w-seq: total / tasks a task, rounded down to whole pages
+	 * (4G / 80 = 53687091 bytes: 13107 pages), op_bytes = step, and the
+	 * throughput metric after the generic ones.
+	 */
+	w = workload_load("case-anon-w-seq", err, sizeof(err));
+	if (!w)
+		fail_msg("%s", err);
+	resolve_at(w, 80, NULL, p);
+	assert_int_equal(p->memory[0].size, 13107ULL * 4096);
+	assert_int_equal(p->op_bytes, 8);
+	assert_int_equal(p->node_memory, 4ULL << 30);
+	resolve_at(w, 80, "step=64", p);
+	assert_int_equal(p->op_bytes, 64);
+	{
+		int i = 0;
+
+		while (w->ops.metrics[i].key && strcmp(w->ops.metrics[i].key, "throughput_bytes_s"))
+			i++;
+		assert_non_null(w->ops.metrics[i].key);
+		assert_string_equal(w->ops.metrics[i].unit, "bytes/s");
+	}
 	free(p);
 	workload_free(w);
 	for (int i = 0; wl_builtins[i].name; i++) {	/* every shipped one loads */
@@ -256,6 +282,9 @@ static const struct bad bads[] = {
 	{ HEAD "[memory a]\nsize = 16K\nsize = 32K\n", "7: size given twice in [memory a] (line 6)" },
 	{ HEAD "[variant v]\nnosuch_setting = yes\n", "6: [variant v] unknown variant setting nosuch_setting" },
 	{ HEAD "[memory a]\nsize = 2 * 3 * 4K\n", "6: size = 2 * 3 * 4K: more than one * or /" },
+	{ HEAD "[memory a]\nsize = 16K / 8\n",
+	  "6: size = 16K / 8 (2048 bytes) is below one page (4096)" },
+	{ HEAD "op_bytes = 0\n[memory a]\nsize = 16K\n", "5: op_bytes = 0 is 0: expected 1 to" },
 	{ HEAD "[memory a]\nsize = 16K\nsparse = yes\n",
 	  "7: sparse in [memory a] of kind anon: expected it on kind = file or shmem only" },
 	{ HEAD "[memory a]\nsize = 16K\ncached = yes\n",

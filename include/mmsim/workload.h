@@ -51,6 +51,8 @@ struct workload {
 	struct scenario_ops ops;	/* .run, .live: the interpreters */
 	struct sim_param params[SIM_MAX_PARAMS + 1];
 	struct sim_variant variants[SIM_MAX_VARIANTS + 1];
+	struct sim_metric metrics[8];	/* ops.metrics: the generic ones, throughput_bytes_s
+					 * with [workload] op_bytes */
 	struct mm_variant *mm_variants;	/* [SIM_MAX_VARIANTS], owned */
 	struct wl_key keys[WL_MAX_KEYS];
 	int nr_keys;
@@ -133,6 +135,7 @@ struct wl_plan {
 	struct wl_task task[WL_MAX_TASKS];
 	int nr_task;
 	int nr_tasks;			/* all tasks of all groups */
+	uint64_t op_bytes;		/* [workload] op_bytes: bytes per counted operation, 0: none */
 };
 
 /* ---- the interface --------------------------------------------------------------- */

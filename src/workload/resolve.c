@@ -358,6 +358,14 @@ static int wl_memory(struct wl_res *r, const char *name, struct wl_memory *m)
 				  "[memory %s] has no size: expected size = SIZE", name);
 	if (wl_eval(r, k, v, SIM_PARAM_SIZE, 1, UINT64_MAX, &m->size))
 		return -1;
+	if (strchr(v, '/')) {
+		/* a share (${total} / ${tasks}): whole pages of it, as a program's mmap() */
+		if (m->size < m->page)
+			return wl_key_err(k, r->err, r->len, "size = %s (%" PRIu64 " bytes) is "
+					  "below one page (%" PRIu64 "): expected at least one page",
+					  v, m->size, m->page);
+		m->size -= m->size % m->page;
+	}
 	if (m->size % m->page)
 		return wl_key_err(k, r->err, r->len, "size = %s (%" PRIu64 " bytes) is not a "
 				  "multiple of the page (%" PRIu64 "): expected a multiple",
@@ -627,6 +635,9 @@ int workload_resolve(const struct workload *w, const struct sim_run_config *cfg,
 	k = wl_get(&r, "workload", "", "node_memory", v, &ret);
 	if (ret || (k && wl_eval(&r, k, v, SIM_PARAM_SIZE, 1ULL << 20, 1ULL << 42,
 				 &plan->node_memory)))
+		return -1;
+	k = wl_get(&r, "workload", "", "op_bytes", v, &ret);
+	if (ret || (k && wl_eval(&r, k, v, SIM_PARAM_SIZE, 1, 1ULL << 40, &plan->op_bytes)))
 		return -1;
 	k = wl_get(&r, "workload", "", "thp", v, &ret);
 	if (ret || (k && (i = wl_word(&r, k, v, thps)) < 0))
