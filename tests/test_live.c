@@ -719,6 +719,27 @@ static void test_state_of_live_run(void **state)
 }
 
 /*
+ * MMSIM_LIVE_LOCKS chooses how lock waits are counted: off enables no
+ * tracepoint and says so; a value it does not know is refused, naming the
+ * accepted ones.
+ */
+static void test_lockrec_choice(void **state)
+{
+	struct live_lockrec lr;
+	pid_t self = getpid();
+
+	(void)state;
+	setenv("MMSIM_LIVE_LOCKS", "off", 1);
+	assert_int_equal(live_lockrec_start(&lr, &self, 1, true), -ENOENT);
+	assert_non_null(strstr(lr.why, "not recorded (MMSIM_LIVE_LOCKS=off)"));
+	assert_false(lr.running);
+	setenv("MMSIM_LIVE_LOCKS", "sometimes", 1);
+	assert_int_equal(live_lockrec_start(&lr, &self, 1, true), -EINVAL);
+	assert_non_null(strstr(lr.why, "expected off, stream, perf-bpf or perf-record"));
+	unsetenv("MMSIM_LIVE_LOCKS");
+}
+
+/*
  * One lock for the state file (STATE.lock): it nests in its holder; while
  * another process holds it, a take is refused with the path in the
  * message; the last let-go removes the file, and the next take succeeds.
@@ -1037,6 +1058,7 @@ int main(void)
 						fake_setup, fake_teardown),
 		cmocka_unit_test_setup_teardown(test_state_of_live_run,
 						fake_setup, fake_teardown),
+		cmocka_unit_test(test_lockrec_choice),
 		cmocka_unit_test(test_state_lock),
 		cmocka_unit_test_setup_teardown(test_state_pid_reused,
 						fake_setup, fake_teardown),

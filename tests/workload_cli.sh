@@ -45,4 +45,16 @@ check "--dry-run run page_fault1 --set nosuch=1 exits 2" test $? = 2
 "$mmsim" run page_fault1 --set size=6K >/dev/null 2>"$tmp/err"
 check "run page_fault1 --set size=6K exits 2 before work" test $? = 2
 check "... naming the page" grep -q "not a multiple of the page" "$tmp/err"
+# a file's run prints a repeat line that runs it again: the path, not the name
+cat >"$tmp/mine.ini" <<'EOF2'
+include = page_fault1
+
+[workload]
+name = mine
+summary = page_fault1 again
+source = a test
+EOF2
+"$mmsim" run "$tmp/mine.ini" --set tasks=1 --set duration=1ms --set size=64K >"$tmp/out" 2>&1
+check "run FILE exits 0" test $? = 0
+check "run FILE's repeat line names the file" grep -q "^repeat: mmsim run $tmp/mine.ini " "$tmp/out"
 exit $fail

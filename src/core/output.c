@@ -757,7 +757,7 @@ void sim_print_header(struct sim_out *o, const struct sim_report *r)
 			       val, s->params[i].help ? s->params[i].help : "");
 	}
 	sim_out_printf(o, "repeat: mmsim run %s --profile %s --seed %" PRIu64,
-		       s->name, prof, cfg->seed);
+		       sim_scenario_arg(s), prof, cfg->seed);
 	for (i = 0; s->params && s->params[i].key; i++) {
 		sim_param_format(&s->params[i], cfg->params[i], val, sizeof(val));
 		sim_out_printf(o, " --set %s=%s", s->params[i].key, val);

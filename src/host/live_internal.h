@@ -271,6 +271,7 @@ struct live_zram {
 };
 
 enum { LIVE_STATE_TMPDIR_PERF, LIVE_STATE_TMPDIR_STRESS_NG,
+       LIVE_STATE_TMPDIR_WORKLOAD,	/* a workload file's files (src/workload/live.c) */
        LIVE_STATE_NR_TMPDIRS };
 
 /* What a state file lists. */

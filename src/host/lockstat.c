@@ -369,7 +369,8 @@ static int live_perf_bpf_start(struct live_lockrec *lr)
  * The method: `perf lock contention -b` where perf has its BPF mode, else
  * mmsim's own streaming count of the tracepoints (lockstream.c), whose
  * memory and time stay bounded however many waits there are.
- * MMSIM_LIVE_LOCKS=stream, perf-bpf or perf-record chooses one;
+ * MMSIM_LIVE_LOCKS=stream, perf-bpf or perf-record chooses one, off none
+ * (no tracepoint enabled: the workload's time without their cost);
  * perf-record is the former way (perf record, then perf lock contention
  * -i), which a 23 M-contention run overwhelms.
  *
@@ -385,9 +386,14 @@ int live_lockrec_start(struct live_lockrec *lr, const pid_t *pids, int nr,
 	bool stream = want && !strcmp(want, "stream");
 
 	memset(lr, 0, sizeof(*lr));
+	if (want && !strcmp(want, "off")) {
+		snprintf(lr->why, sizeof(lr->why), "not recorded (MMSIM_LIVE_LOCKS=off): "
+			 "no lock tracepoint is enabled during the run");
+		return -ENOENT;
+	}
 	if (want && *want && !record && !bpf && !stream) {
 		snprintf(lr->why, sizeof(lr->why), "MMSIM_LIVE_LOCKS=%.40s: "
-			 "expected stream, perf-bpf or perf-record", want);
+			 "expected off, stream, perf-bpf or perf-record", want);
 		return -EINVAL;
 	}
 	if (!tracefs_ok) {

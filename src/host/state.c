@@ -22,7 +22,8 @@
  *   cgroup_subtree DIR memory      the run wrote "+memory" to
  *                                  DIR/cgroup.subtree_control (cgroup v2,
  *                                  DIR the memcg's parent)
- *   tmpdir /tmp/mmsim-live-perf-X  perf's files (and stress-ng's)
+ *   tmpdir /tmp/mmsim-live-perf-X  perf's files (and stress-ng's, and a
+ *                                  workload file's wl-* files)
  *   setting PATH VALUE             PATH held VALUE before the run
  *
  * Order of undo (live_state_recover()): processes in the memcg are killed,
@@ -69,6 +70,7 @@
  * behind; a taker checks that what it locked is still the file at the
  * path.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -196,9 +198,11 @@ static void live_state_save(void)
 	char path[512], tmp[600];
 	bool any = live_state.tracefs[0] || live_state.zram >= 0 ||
 		   live_state.memcg[0] || live_state.subtree[0] ||
-		   live_state.tmpdir[0][0] ||
-		   live_state.tmpdir[1][0];
+		   false;
 	FILE *f;
+
+	for (int i = 0; i < LIVE_STATE_NR_TMPDIRS; i++)
+		any |= live_state.tmpdir[i][0] != '\0';
 
 	for (int i = 0; live_state.st && i < live_state.st->nr; i++)
 		any |= live_state.st->s[i].changed;
@@ -276,7 +280,7 @@ void live_state_note_subtree(const char *dir)
 
 /**
  * live_state_note_tmpdir - remember (or, NULL, forget) a directory of files
- * @slot: LIVE_STATE_TMPDIR_PERF or LIVE_STATE_TMPDIR_STRESS_NG
+ * @slot: LIVE_STATE_TMPDIR_PERF, _STRESS_NG or _WORKLOAD
  * @dir: "/tmp/mmsim-live-...", or NULL once removed
  */
 void live_state_note_tmpdir(int slot, const char *dir)
@@ -621,6 +625,31 @@ static bool live_state_zram_ok(int dev, unsigned long long bytes)
 	return n >= 0 && !strstr(mounts, name);
 }
 
+/*
+ * A workload file's files in @dir (src/workload/live.c): regular files
+ * named wl-N or wl-N-T, nothing else.
+ */
+static void live_state_unlink_wl(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		const char *p = de->d_name;
+		char f[400];
+		struct stat st;
+
+		if (strncmp(p, "wl-", 3) || !p[3] || strspn(p + 3, "0123456789-") != strlen(p + 3))
+			continue;
+		snprintf(f, sizeof(f), "%s/%s", dir, p);
+		if (!lstat(f, &st) && S_ISREG(st.st_mode))
+			unlink(f);
+	}
+	closedir(d);
+}
+
 /* /tmp/mmsim-live-WORD itself: a directory, not a link, nothing above it. */
 static bool live_state_tmpdir_ok(const char *dir)
 {
@@ -749,6 +778,7 @@ int live_state_recover(FILE *out, char *msg, size_t len)
 			snprintf(f, sizeof(f), "%s/%s", s.tmpdir[t], files[i]);
 			unlink(f);
 		}
+		live_state_unlink_wl(s.tmpdir[t]);
 		rmdir(s.tmpdir[t]);
 		nr++;
 	}
