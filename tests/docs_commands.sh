@@ -75,6 +75,8 @@ extract() {
 	}' "$@"
 }
 
+# the docs' commands run from the source tree's root (docs/examples/ files by their path)
+cd "$src" || exit 1
 while IFS=$'\t' read -r where cmd; do
 	where=${where#"$src"/}
 	line=$cmd

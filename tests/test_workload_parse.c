@@ -113,6 +113,9 @@ static void test_plan(void **state)
 	assert_int_equal(p->memory[1].kind, WL_MEM_SHMEM);
 	assert_int_equal(p->memory[1].size, 8ULL << 20);	/* ${size} / 2 */
 	assert_true(p->memory[1].shared && p->memory[1].per_workload);
+	/* defaults: a tmpfs file is sparse and starts empty; anon is neither */
+	assert_true(p->memory[1].sparse && !p->memory[1].cached);
+	assert_true(!p->memory[0].sparse && !p->memory[0].cached);
 	assert_int_equal(p->nr_task, 1);
 	assert_int_equal(p->task[0].count, 40);
 	assert_int_equal(p->nr_tasks, 40);
@@ -186,6 +189,43 @@ static void test_builtin(void **state)
 	assert_true(p->task[0].loop[1].counted);
 	assert_int_equal(p->task[0].loop[1].nr, (128ULL << 20) / 4096);
 	assert_true(p->task[0].duration_ns > 0 && !p->task[0].repeat);
+	workload_free(w);
+	/* page_fault2: its own sparse file per task, in the cache as after the warm-up */
+	w = workload_load("page_fault2", err, sizeof(err));
+	if (!w)
+		fail_msg("%s", err);
+	resolve_at(w, 80, NULL, p);
+	assert_int_equal(p->memory[0].kind, WL_MEM_FILE);
+	assert_true(p->memory[0].sparse && p->memory[0].cached && !p->memory[0].per_workload);
+	resolve_at(w, 80, "fs=shmem", p);
+	assert_int_equal(p->memory[0].kind, WL_MEM_SHMEM);
+	assert_true(p->memory[0].sparse && p->memory[0].cached);
+	/* no op_bytes: no throughput metric */
+	for (int i = 0; w->ops.metrics[i].key; i++)
+		assert_string_not_equal(w->ops.metrics[i].key, "throughput_bytes_s");
+	workload_free(w);
+	/*
+	 * case-anon-w-seq: total / tasks a task, rounded down to whole pages
+	 * (4G / 80 = 53687091 bytes: 13107 pages), op_bytes = step, and the
+	 * throughput metric after the generic ones.
+	 */
+	w = workload_load("case-anon-w-seq", err, sizeof(err));
+	if (!w)
+		fail_msg("%s", err);
+	resolve_at(w, 80, NULL, p);
+	assert_int_equal(p->memory[0].size, 13107ULL * 4096);
+	assert_int_equal(p->op_bytes, 8);
+	assert_int_equal(p->node_memory, 4ULL << 30);
+	resolve_at(w, 80, "step=64", p);
+	assert_int_equal(p->op_bytes, 64);
+	{
+		int i = 0;
+
+		while (w->ops.metrics[i].key && strcmp(w->ops.metrics[i].key, "throughput_bytes_s"))
+			i++;
+		assert_non_null(w->ops.metrics[i].key);
+		assert_string_equal(w->ops.metrics[i].unit, "bytes/s");
+	}
 	free(p);
 	workload_free(w);
 	for (int i = 0; wl_builtins[i].name; i++) {	/* every shipped one loads */
@@ -242,6 +282,17 @@ static const struct bad bads[] = {
 	{ HEAD "[memory a]\nsize = 16K\nsize = 32K\n", "7: size given twice in [memory a] (line 6)" },
 	{ HEAD "[variant v]\nnosuch_setting = yes\n", "6: [variant v] unknown variant setting nosuch_setting" },
 	{ HEAD "[memory a]\nsize = 2 * 3 * 4K\n", "6: size = 2 * 3 * 4K: more than one * or /" },
+	{ HEAD "[memory a]\nsize = 16K / 8\n",
+	  "6: size = 16K / 8 (2048 bytes) is below one page (4096)" },
+	{ HEAD "op_bytes = 0\n[memory a]\nsize = 16K\n", "5: op_bytes = 0 is 0: expected 1 to" },
+	{ HEAD "[memory a]\nsize = 16K\nsparse = yes\n",
+	  "7: sparse in [memory a] of kind anon: expected it on kind = file or shmem only" },
+	{ HEAD "[memory a]\nsize = 16K\ncached = yes\n",
+	  "7: cached in [memory a] of kind anon: expected it on kind = file or shmem only" },
+	{ HEAD "[memory a]\nkind = shmem\nsize = 16K\nsparse = no\n",
+	  "8: sparse = no in [memory a] of kind shmem: expected yes" },
+	{ HEAD "[memory a]\nkind = file\nsize = 16K\nsparse = maybe\n",
+	  "8: sparse = maybe: expected one of no, yes" },
 };
 
 static void test_errors(void **state)

@@ -36,6 +36,7 @@ struct obs {
 	uint32_t ids[NIDS];		/* folio of each page, by address (0: none) */
 	sim_time_t now;
 	uint64_t pgfault;
+	sim_time_t bdev_busy_until;	/* the files' device: 0 while it has read nothing */
 };
 
 static struct obs obs[NOBS];
@@ -68,6 +69,7 @@ static void test_step_hook(struct wl_task_run *tr, const struct wl_step *s)
 			o->lru[l] += sim_mm->root_memcg->lruvec[nid].nr_folios[l];
 	o->now = sim_now();
 	o->pgfault = sim_engine_counters(sim_engine_current)[SIM_PGFAULT];
+	o->bdev_busy_until = sim_mm->bdev_busy_until;
 	if (s->mem < 0)
 		return;
 	f = wl_file_of(tr, s->mem);
@@ -351,6 +353,85 @@ static void test_file(void **state)
 	assert_int_equal(obs[2].rss_file, 8);
 	assert_int_equal(counter(SIM_PGFAULT), 1);
 	assert_int_equal(counter(SIM_PGMAJFAULT), 0);
+}
+
+/*
+ * A sparse file (ftruncate() made it, as will-it-scale's page_fault2) of 8
+ * pages, mapped privately and written page by page, not cached: each
+ * write is a miss that allocates a page cache folio and zeroes it with no
+ * read (the device never busy, pgpgin 0), counted major as filemap_fault()
+ * counts it, then copied (do_cow_fault()): 8 in the cache, 8 anonymous
+ * copies mapped.  The same file with data reads each page from the device
+ * (pgpgin 4 KiB each, the device busy), and takes its latency per page.
+ * Cached and sparse: the loader fills the cache with zeroed folios, still
+ * without I/O, and the task's writes are copies only (no major fault).
+ */
+static void test_sparse_file(void **state)
+{
+	struct wl_task *t;
+	sim_time_t sparse_ns;
+	int f;
+
+	(void)state;
+	plan_init(1);
+	f = mem_add("f", WL_MEM_FILE, 8 * PAGE_SIZE);
+	plan.memory[f].shared = false;
+	plan.memory[f].cached = false;
+	plan.memory[f].sparse = true;
+	t = group_add("w", 1, 1);
+	step(t, SETUP, WL_OP_MMAP, f, 1);
+	fault(t, LOOP, f, true, 2);
+	run_ok();
+	assert_int_equal(obs[1].nrpages, 0);
+	assert_int_equal(obs[2].nrpages, 8);
+	assert_int_equal(obs[2].rss_anon, 8);
+	assert_int_equal(obs[2].bdev_busy_until, 0);
+	assert_int_equal(counter(SIM_PGPGIN), 0);
+	assert_int_equal(counter(SIM_PGFAULT), 8);
+	assert_int_equal(counter(SIM_PGMAJFAULT), 8);
+	sparse_ns = obs[2].now - obs[1].now;
+
+	plan.memory[f].sparse = false;
+	run_ok();
+	assert_int_equal(obs[2].nrpages, 8);
+	assert_true(obs[2].bdev_busy_until > 0);
+	assert_int_equal(counter(SIM_PGPGIN), 8 * 4);
+	assert_int_equal(counter(SIM_PGMAJFAULT), 8);
+	assert_true(obs[2].now - obs[1].now >= sparse_ns + 8 * prof.swap_read_us * SIM_US);
+
+	plan.memory[f].sparse = true;
+	plan.memory[f].cached = true;
+	run_ok();
+	assert_int_equal(obs[1].nrpages, 8);
+	assert_int_equal(obs[2].bdev_busy_until, 0);
+	assert_int_equal(counter(SIM_PGPGIN), 0);
+	assert_int_equal(counter(SIM_PGFAULT), 8);
+	assert_int_equal(counter(SIM_PGMAJFAULT), 0);
+	assert_int_equal(obs[2].rss_anon, 8);
+}
+
+/* A tmpfs file with cached = yes: its 8 pages exist before the task maps it (not so by default). */
+static void test_shmem_cached(void **state)
+{
+	struct wl_task *t;
+	int f;
+
+	(void)state;
+	plan_init(1);
+	f = mem_add("f", WL_MEM_SHMEM, 8 * PAGE_SIZE);
+	t = group_add("w", 1, 1);
+	step(t, SETUP, WL_OP_MMAP, f, 1);
+	fault(t, LOOP, f, true, 2);
+	run_ok();
+	assert_int_equal(obs[1].nrpages, 0);
+	assert_int_equal(obs[2].nrpages, 8);
+
+	plan.memory[f].cached = true;
+	run_ok();
+	assert_int_equal(obs[1].nrpages, 8);
+	assert_int_equal(obs[2].rss_shmem, 8);
+	/* a shared write fault has no fault-around: 8 faults, none allocating */
+	assert_int_equal(counter(SIM_PGFAULT), 8);
 }
 
 /* truncate: a shmem file of 8 written pages cut to 3: 3 in the cache, 3 mapped. */
@@ -668,6 +749,32 @@ static void test_repeat(void **state)
 	assert_int_equal(counter(SIM_SIM_MMAP), 8);
 }
 
+/*
+ * runtime_s is the loop's time alone: a 5 ms sleep in setup and a 3 ms one
+ * in teardown around a loop of one 1 ms sleep (counted by a fault of one
+ * page): the engine's makespan holds all 9 ms, runtime_s the loop's 1 ms
+ * and the fault.
+ */
+static void test_runtime_loop_only(void **state)
+{
+	struct wl_task *t;
+	int a;
+
+	(void)state;
+	plan_init(1);
+	a = mem_add("a", WL_MEM_ANON, PAGE_SIZE);
+	t = group_add("w", 1, 1);
+	step(t, SETUP, WL_OP_SLEEP, -1, 0)->time_ns = 5000000;
+	step(t, SETUP, WL_OP_MMAP, a, 0);
+	step(t, LOOP, WL_OP_SLEEP, -1, 0)->time_ns = 1000000;
+	fault(t, LOOP, a, true, 0);
+	step(t, TEARDOWN, WL_OP_SLEEP, -1, 0)->time_ns = 3000000;
+	run_ok();
+	assert_int_equal(out.ops, 1);
+	assert_true(res.runtime_s >= 0.009);
+	assert_true(out.runtime_s >= 0.001 && out.runtime_s < 0.0011);
+}
+
 /* Two tasks with random orders, delays and phases: the same seed, the same run. */
 static void test_same_seed(void **state)
 {
@@ -822,6 +929,8 @@ int main(void)
 		cmocka_unit_test(test_fault_stride),
 		cmocka_unit_test(test_shmem),
 		cmocka_unit_test(test_file),
+		cmocka_unit_test(test_sparse_file),
+		cmocka_unit_test(test_shmem_cached),
 		cmocka_unit_test(test_truncate),
 		cmocka_unit_test(test_madvise_dontneed),
 		cmocka_unit_test(test_madvise_cold),
@@ -834,6 +943,7 @@ int main(void)
 		cmocka_unit_test(test_barrier),
 		cmocka_unit_test(test_duration),
 		cmocka_unit_test(test_repeat),
+		cmocka_unit_test(test_runtime_loop_only),
 		cmocka_unit_test(test_same_seed),
 		cmocka_unit_test(test_deferred_split_identity),
 		cmocka_unit_test(test_refusals),

@@ -70,3 +70,25 @@ grep -q "^validate: [0-9]* of [0-9]* judged metrics agree" out.txt || fail "no s
 grep -qx -e never -e '.*\[never\]' "$thp/hugepages-16kB/enabled" || fail "the fake mTHP setting was not restored"
 ls /tmp/mmsim-validate-* > /dev/null 2>&1 && fail "a temporary folder was left in /tmp"
 echo "ok: a 1-thread report"
+
+# A shipped workload (docs/workloads.md): live and simulated at each thread
+# count, the tasks parameter set to it on both sides, ops_per_task_s and
+# faults judged (not the metrics that follow from them).
+"$BIN" validate page_fault1 --profile host.ini --threads 1,2 --repeat 1 \
+	--set duration=20ms --set size=1M --json w.json > out.txt 2> err.txt ||
+	fail "validate page_fault1 exited $?: $(cat err.txt)"
+python3 - w.json <<'PY' || fail "the workload's report"
+import json, sys
+d = json.load(open(sys.argv[1]))
+pts = d["points"]
+assert {p["experiment"] for p in pts} == {"page_fault1"}, pts
+assert {p["threads"] for p in pts} == {1, 2}, pts
+assert {p["metric"] for p in pts} == {"ops_per_task_s", "faults"}, pts
+for p in pts:
+    assert p["verdict"].startswith(("agrees", "misses")), p
+    sp = p["simulated_params"]
+    assert sp["tasks"] == p["threads"] and sp["size"] == 1 << 20, sp
+    assert p["simulated"] > 0 and p["live_runs"][0] > 0, p
+PY
+ls /tmp/mmsim-validate-* > /dev/null 2>&1 && fail "a temporary folder was left in /tmp"
+echo "ok: a shipped workload"

@@ -51,6 +51,8 @@ struct workload {
 	struct scenario_ops ops;	/* .run, .live: the interpreters */
 	struct sim_param params[SIM_MAX_PARAMS + 1];
 	struct sim_variant variants[SIM_MAX_VARIANTS + 1];
+	struct sim_metric metrics[8];	/* ops.metrics: the generic ones, throughput_bytes_s
+					 * with [workload] op_bytes */
 	struct mm_variant *mm_variants;	/* [SIM_MAX_VARIANTS], owned */
 	struct wl_key keys[WL_MAX_KEYS];
 	int nr_keys;
@@ -75,7 +77,8 @@ struct wl_memory {
 	enum wl_numa numa;
 	int node;			/* bind, preferred */
 	bool per_workload;		/* one object for all tasks */
-	bool cached;			/* file: in the page cache before the run */
+	bool cached;			/* file, shmem: in the page cache before the run */
+	bool sparse;			/* file: no blocks (ftruncate()): a miss zeroes, no I/O */
 };
 
 enum wl_op {
@@ -132,6 +135,7 @@ struct wl_plan {
 	struct wl_task task[WL_MAX_TASKS];
 	int nr_task;
 	int nr_tasks;			/* all tasks of all groups */
+	uint64_t op_bytes;		/* [workload] op_bytes: bytes per counted operation, 0: none */
 };
 
 /* ---- the interface --------------------------------------------------------------- */
@@ -193,7 +197,7 @@ struct wl_sim_out {
 	uint64_t ops;			/* all tasks' counted operations */
 	double ops_per_task_s;		/* mean over tasks of ops / loop time */
 	double ops_per_s;
-	double runtime_s;		/* virtual makespan (sim_result_collect's) */
+	double runtime_s;		/* the longest counted task's loop (res: the makespan) */
 };
 
 struct wl_sim_hooks {

@@ -41,10 +41,11 @@
 #include "cli/cli_impl.h"
 #include "host/spawn.h"
 #include "mmsim/output.h"
+#include "mmsim/workload.h"
 
 #define VALIDATE_MAX_THREADS 16		/* thread counts per experiment */
 #define VALIDATE_MAX_REPEAT 50
-#define VALIDATE_MAX_EXPS 8
+#define VALIDATE_MAX_EXPS 16
 
 /*
  * An experiment with a live form, as validate runs it: its definition
@@ -94,6 +95,18 @@ static double validate_abs_tol(const char *exp, const char *key)
 	if (strchr(unit, '/') || !strcmp(unit, "cycles") || !strcmp(unit, "ns"))
 		return 0;
 	return 100.0;
+}
+
+/*
+ * A workload file's metrics that validate judges: the rate per task (LKP's
+ * per_process_ops), the faults and, with op_bytes, the throughput.  The
+ * others follow from them (ops, ops_per_s) or from the parameters (a
+ * duration loop's runtime_s), or are live mode's lock accounting.
+ */
+static bool validate_wl_judged(const char *key)
+{
+	return !strcmp(key, "ops_per_task_s") || !strcmp(key, "faults") ||
+	       !strcmp(key, "throughput_bytes_s");
 }
 
 struct validate_point {
@@ -243,7 +256,9 @@ static int validate_usage(struct cli *c)
 		"                      [--band PCT] [--set KEY=VALUE]... [--json FILE] [--plot FILE] [--check]\n"
 		"Runs each experiment that has a live form on this kernel and simulated on a\n"
 		"profile of this machine, at each thread count, and judges sim/live per metric.\n"
-		"  EXPERIMENT        an experiment with a live form (mmsim live --help; default: all)\n"
+		"  EXPERIMENT        an experiment with a live form or a workload (default: every\n"
+		"                    experiment with a live form and every shipped workload\n"
+		"                    with a tasks parameter)\n"
 		"  --profile FILE    the simulated side's machine (default: `mmsim calibrate --quick`)\n"
 		"  --threads LIST    thread counts, e.g. 1,2,4 (default: 1, 2, 4, ... up to the CPUs)\n"
 		"  --repeat N        live runs per point, after one warm-up run (default 3)\n"
@@ -350,6 +365,21 @@ static int validate_parse(struct cli *c, int argc, char **argv, struct validate_
 			if (!c->registry[k]->live)
 				continue;
 			validate_exp_of(c->registry[k], &o->exps_buf[o->nr_exps]);
+			o->exps[o->nr_exps] = &o->exps_buf[o->nr_exps];
+			o->nr_exps++;
+		}
+		/* and every shipped workload with a parameter that counts its tasks */
+		for (int k = 0; c->registry == sim_scenarios && wl_builtins[k].name &&
+		     o->nr_exps < VALIDATE_MAX_EXPS; k++) {
+			const struct scenario_ops *s = sim_scenario_lookup(c->registry,
+									   wl_builtins[k].name, true,
+									   c->msg, sizeof(c->msg));
+
+			if (!s)
+				return 2;	/* a shipped file is bad: its line */
+			if (!workload_of(s) || !s->tasks_param)
+				continue;	/* an experiment of that name wins */
+			validate_exp_of(s, &o->exps_buf[o->nr_exps]);
 			o->exps[o->nr_exps] = &o->exps_buf[o->nr_exps];
 			o->nr_exps++;
 		}
@@ -475,7 +505,11 @@ static int validate_one(struct cli *c, const struct validate_opts *o,
 			return cli_fail(c, "the live run's JSON has no metrics") - 1;
 		}
 		json_object_foreach(m, key, val) {
-			struct validate_point *p = validate_point(pts, nr, cap, x, threads, key);
+			struct validate_point *p;
+
+			if (workload_of(sim_scenario_find(x->arg)) && !validate_wl_judged(key))
+				continue;
+			p = validate_point(pts, nr, cap, x, threads, key);
 
 			if (!p) {
 				json_decref(doc);

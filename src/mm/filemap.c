@@ -26,7 +26,14 @@
  *                             noop_dirty_folio() (the flag only)
  *   folio_cancel_dirty()      folio_account_cleaned() (truncation)
  * and the model's own sim_file_create()/sim_file_destroy(), a file of a
- * size on a device or on tmpfs, and vm_mmap_file() (mm/mmap.c's part).
+ * size on a device or on tmpfs, sim_file_create_sparse(), a file on a
+ * device that ftruncate() sized and nothing wrote (no blocks: every page
+ * a hole), and vm_mmap_file() (mm/mmap.c's part).
+ *
+ * A hole: the filesystem's read_folio finds no block behind the folio
+ * (ext4_mpage_readpages(), mpage_readpage()'s first_hole == 0), zeroes it
+ * (folio_zero_segment()) and marks it uptodate with no bio: no I/O, no
+ * wait.  filemap_fault() has counted the miss as major before it knows.
  *
  * Costs: the lookup of i_pages (an XArray walk) and each insertion or
  * deletion, mm.folio_op_ns; file_update_time(), mm.folio_op_ns
@@ -35,14 +42,18 @@
  * swap.bandwidth_mbps, in one FIFO queue per model (stated assumption:
  * the file lives on a device like the profile's swap device, an
  * NVMe-class SSD; no separate disk keys).  The faulting task sleeps for
- * the read.
+ * the read.  A hole: the block lookup (ext4_map_blocks() on the extent
+ * tree, assumed cached), mm.folio_op_ns, and the zeroing at mem.zero_gbps
+ * within the node's write bandwidth, as clear_highpage().
  *
  * Left out: readahead (the model reads only the faulting folio, as the
  * kernel does for a VMA with VM_RAND_READ, i.e. after MADV_RANDOM),
  * large folios in the page cache (order 0 only), writeback (dirty folios
  * stay dirty until truncated: no flusher, no fsync, no dirty throttling
  * in balance_dirty_pages_ratelimited()), shadow entries and workingset
- * refaults, mmap_miss accounting, the i_size check's races, hugetlbfs.
+ * refaults, mmap_miss accounting, the i_size check's races, hugetlbfs;
+ * block allocation (a sparse file stays all holes: its blocks would be
+ * allocated at writeback, which the model leaves out).
  *
  * Lock order (mm/rmap.c's block comment, restricted to the model):
  *   mmap_lock or the VMA lock
@@ -116,6 +127,25 @@ struct address_space *sim_file_create(uint64_t size, enum sim_file_kind kind)
 	mapping->i_ino = ++sim_mm->last_ino;
 	mapping->vm_ops = kind == SIM_FILE_TMPFS ? &shmem_vm_ops : &generic_file_vm_ops;
 	list_add_tail(&mapping->node, &sim_mm->files);
+	return mapping;
+}
+
+/**
+ * sim_file_create_sparse - a file on a device that ftruncate() sized
+ * @size: i_size in bytes
+ *
+ * open(O_CREAT) and ftruncate(): i_size set, no block allocated, so every
+ * page is a hole (mkstemp() and ftruncate(), as will-it-scale's
+ * page_fault2 and page_fault3 make theirs).
+ * Context: any; no lock.
+ * Return: the file's address_space, or NULL for a size of 0.
+ */
+struct address_space *sim_file_create_sparse(uint64_t size)
+{
+	struct address_space *mapping = sim_file_create(size, SIM_FILE_DISK);
+
+	if (mapping)
+		mapping->sparse = true;
 	return mapping;
 }
 
@@ -252,6 +282,8 @@ void filemap_remove_folio_locked(struct folio *folio)
  * filemap_read_folio(): submit the read of a locked, new folio and wait
  * for it.  The device serves transfers in order; a request's latency
  * overlaps the transfers queued before it (as swapfile.c's device).
+ * A hole of a sparse file is zeroed instead, with no I/O (the file
+ * system's read_folio: ext4_mpage_readpages() with first_hole == 0).
  */
 static void filemap_read_folio(struct folio *folio)
 {
@@ -260,6 +292,13 @@ static void filemap_read_folio(struct folio *folio)
 	sim_time_t now, start, latency = p->swap_read_us * SIM_US, wait;
 	uint64_t bw = p->swap_bandwidth_mbps ? p->swap_bandwidth_mbps : 1;
 
+	if (folio_file_mapping(folio)->sparse) {
+		sim_cost_cpu_ps(sim_mm->folio_op_ps);	/* ext4_map_blocks(): a hole */
+		mem_write_bandwidth(folio->nid, bytes, p->mem_zero_gbps); /* folio_zero_segment() */
+		folio->data = FOLIO_DATA_ZERO;
+		folio_set(folio, PG_uptodate);		/* folio_end_read(folio, true) */
+		return;
+	}
 	sim_sync();
 	now = sim_now();
 	start = sim_mm->bdev_busy_until > now ? sim_mm->bdev_busy_until : now;
@@ -279,7 +318,8 @@ static void filemap_read_folio(struct folio *folio)
  *
  * A hit takes the cached folio; a miss is a major fault: a folio is
  * allocated (the task's policy), added to the page cache and the file
- * LRU, and read from the device while the task sleeps.
+ * LRU, and read from the device while the task sleeps (a hole of a
+ * sparse file: zeroed, no read, still counted major as the kernel does).
  * Context: the VMA lock or mmap_lock held for reading; no spinlock.
  * Return: VM_FAULT_LOCKED (| VM_FAULT_MAJOR) with vmf->folio locked and
  * referenced; VM_FAULT_SIGBUS beyond i_size; VM_FAULT_OOM.

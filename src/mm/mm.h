@@ -569,6 +569,8 @@ struct address_space {
 	struct mempolicy policy;	/* shmem: the inode's shared policy (mbind) */
 	bool has_policy;		/* policy set */
 	bool anon_shared;		/* shmem_zero_setup()'s: freed with its last mapping */
+	bool sparse;			/* disk: no blocks (ftruncate() made it): every page a
+					 * hole, read as zeroes without I/O */
 	const struct vm_operations_struct *vm_ops; /* what mmap() gives its VMAs */
 	struct list_head node;		/* on sim_mm->files */
 };
@@ -906,6 +908,7 @@ int vm_munmap(struct mm_struct *mm, uint64_t addr, uint64_t len);
 
 /* filemap.c */
 struct address_space *sim_file_create(uint64_t size, enum sim_file_kind kind);
+struct address_space *sim_file_create_sparse(uint64_t size);
 void sim_file_destroy(struct address_space *mapping);
 struct folio *filemap_get_entry(struct address_space *mapping, uint64_t index);
 int filemap_add_folio(struct address_space *mapping, struct folio *folio, uint64_t index,

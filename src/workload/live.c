@@ -830,7 +830,9 @@ static void wl_task_body(struct wl_live_task *t)
 		    !wl_group_uses(g, i))
 			continue;
 		t->m[i].fd = memfd_create(mem->name, MFD_CLOEXEC);
-		if (t->m[i].fd < 0 || ftruncate(t->m[i].fd, (off_t)mem->size)) {
+		/* cached = yes: its pages allocated before the run (shmem_fallocate()) */
+		if (t->m[i].fd < 0 || ftruncate(t->m[i].fd, (off_t)mem->size) ||
+		    (mem->cached && fallocate(t->m[i].fd, 0, 0, (off_t)mem->size))) {
 			wl_fail(t, 0, errno, "memory %s: memfd_create: %s", mem->name,
 				strerror(errno));
 			goto out_leave;
@@ -1230,6 +1232,28 @@ static void wl_read_nodes(struct wl_live_objs *o)
 		o->nodes[0] = 1;
 }
 
+/*
+ * A sparse file (sparse = yes): ftruncate() only, no block; cached, read
+ * through once, so that the page cache holds its holes' zeroed folios.
+ */
+static int wl_sparse_file(int fd, uint64_t size, bool cached)
+{
+	static char buf[1 << 16];
+
+	if (ftruncate(fd, (off_t)size))
+		return -errno;
+	for (uint64_t done = 0; cached && done < size; ) {
+		ssize_t n = pread(fd, buf, sizeof(buf), (off_t)done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		done += (uint64_t)n;
+	}
+	return 0;
+}
+
 /* Write @size bytes to @fd: the file's pages in the page cache, on disk. */
 static int wl_fill_file(int fd, uint64_t size, bool cached)
 {
@@ -1265,7 +1289,8 @@ static int wl_make_file(struct live_run *r, const struct wl_live_objs *o,
 			 strerror(errno));
 		return -1;
 	}
-	ret = wl_fill_file(fd, mem->size, mem->cached);
+	ret = mem->sparse ? wl_sparse_file(fd, mem->size, mem->cached) :
+			    wl_fill_file(fd, mem->size, mem->cached);
 	if (ret) {
 		snprintf(r->err, sizeof(r->err), "memory %s: writing %s: %s", mem->name,
 			 path, strerror(-ret));
@@ -1360,7 +1385,8 @@ static int wl_make_objs(struct live_run *r, const struct wl_plan *plan,
 			return -1;
 		if (mem->kind == WL_MEM_SHMEM) {
 			o->fd[m] = memfd_create(mem->name, MFD_CLOEXEC);
-			if (o->fd[m] < 0 || ftruncate(o->fd[m], (off_t)mem->size)) {
+			if (o->fd[m] < 0 || ftruncate(o->fd[m], (off_t)mem->size) ||
+			    (mem->cached && fallocate(o->fd[m], 0, 0, (off_t)mem->size))) {
 				snprintf(r->err, sizeof(r->err), "memory %s: memfd_create: %s",
 					 mem->name, strerror(errno));
 				return -1;
@@ -1420,7 +1446,8 @@ static void wl_metric(struct live_run *r, const char *key, double v)
  * runs past it is not cut short: with iterations as long as the duration
  * the rate is overstated, on both sides alike); ops_per_task_s the mean of
  * the rates of the tasks whose loop counts (not a parent that only forks),
- * ops_per_s their sum, runtime_s the longest loop.
+ * ops_per_s their sum (x op_bytes: throughput_bytes_s), runtime_s the
+ * longest loop of those tasks.
  */
 static void wl_metrics(struct live_run *r, const struct wl_plan *plan,
 		       const struct wl_live_shared *sh, int nr_slots, struct wl_live_stats *stats)
@@ -1451,10 +1478,10 @@ static void wl_metrics(struct live_run *r, const struct wl_plan *plan,
 		for (int i = 0; i < plan->task[g].nr_loop; i++)
 			counts |= plan->task[g].loop[i].counted;
 		ops += sl->ops;
-		runtime = longest > runtime ? longest : runtime;
 		/* the mean is over tasks whose loop counts, of those that ran */
 		if (!sl->runs || !counts)
 			continue;
+		runtime = longest > runtime ? longest : runtime;
 		nr_ran++;
 		/* a forked task's runs: the duration each time */
 		secs = plan->task[g].duration_ns ?
@@ -1468,6 +1495,8 @@ static void wl_metrics(struct live_run *r, const struct wl_plan *plan,
 	if (nr_ran)
 		wl_metric(r, "ops_per_task_s", rate_sum / nr_ran);
 	wl_metric(r, "ops_per_s", rate_sum);
+	if (plan->op_bytes)
+		wl_metric(r, "throughput_bytes_s", rate_sum * (double)plan->op_bytes);
 }
 
 /**

@@ -45,11 +45,11 @@ static const char *const wl_sections[] = { "workload", "param", "memory", "task"
 
 static const char *const wl_workload_keys[] = { "name", "summary", "description", "source",
 						"profile", "node_memory", "thp", "baseline",
-						"changed", "mainline", NULL };
+						"changed", "mainline", "op_bytes", NULL };
 static const char *const wl_param_keys[] = { "type", "default", "live", "min", "max",
 					     "choices", "help", "tasks", "model_only", NULL };
 static const char *const wl_memory_keys[] = { "kind", "size", "mapping", "page", "numa",
-					      "per", "cached", NULL };
+					      "per", "cached", "sparse", NULL };
 static const char *const wl_task_keys[] = { "count", "as", "cpu", "repeat", "duration",
 					    "start_delay", "start_phase", "forked", "setup",
 					    "loop", "teardown", NULL };

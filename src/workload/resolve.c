@@ -296,7 +296,6 @@ static int wl_memory(struct wl_res *r, const char *name, struct wl_memory *m)
 
 	snprintf(m->name, sizeof(m->name), "%s", name);
 	m->page = PAGE_SIZE;
-	m->cached = true;
 	k = wl_get(r, "memory", name, "kind", v, &ret);
 	if (ret || (k && (i = wl_word(r, k, v, kinds)) < 0))
 		return -1;
@@ -309,14 +308,30 @@ static int wl_memory(struct wl_res *r, const char *name, struct wl_memory *m)
 	if (ret || (k && (i = wl_word(r, k, v, pers)) < 0))
 		return -1;
 	m->per_workload = k && i == 1;
+	/* cached: default yes for a file on a disk, no for tmpfs (empty when made) */
+	m->cached = m->kind == WL_MEM_FILE;
 	k = wl_get(r, "memory", name, "cached", v, &ret);
 	if (ret || (k && (i = wl_word(r, k, v, yesno)) < 0))
 		return -1;
-	if (k && m->kind != WL_MEM_FILE)
-		return wl_key_err(k, r->err, r->len, "cached in [memory %s] of kind %s: expected "
-				  "it on kind = file only", name, kinds[m->kind]);
+	if (k && m->kind == WL_MEM_ANON)
+		return wl_key_err(k, r->err, r->len, "cached in [memory %s] of kind anon: expected "
+				  "it on kind = file or shmem only", name);
 	if (k)
 		m->cached = i == 1;
+	/* sparse: a file ftruncate() sized (a tmpfs file always is one) */
+	m->sparse = m->kind == WL_MEM_SHMEM;
+	k = wl_get(r, "memory", name, "sparse", v, &ret);
+	if (ret || (k && (i = wl_word(r, k, v, yesno)) < 0))
+		return -1;
+	if (k && m->kind == WL_MEM_ANON)
+		return wl_key_err(k, r->err, r->len, "sparse in [memory %s] of kind anon: expected "
+				  "it on kind = file or shmem only", name);
+	if (k && m->kind == WL_MEM_SHMEM && i == 0)
+		return wl_key_err(k, r->err, r->len, "sparse = no in [memory %s] of kind shmem: "
+				  "expected yes (a tmpfs file has no blocks; cached = yes fills "
+				  "its pages before the run)", name);
+	if (k)
+		m->sparse = i == 1;
 	k = wl_get(r, "memory", name, "page", v, &ret);
 	if (ret)
 		return -1;
@@ -343,6 +358,14 @@ static int wl_memory(struct wl_res *r, const char *name, struct wl_memory *m)
 				  "[memory %s] has no size: expected size = SIZE", name);
 	if (wl_eval(r, k, v, SIM_PARAM_SIZE, 1, UINT64_MAX, &m->size))
 		return -1;
+	if (strchr(v, '/')) {
+		/* a share (${total} / ${tasks}): whole pages of it, as a program's mmap() */
+		if (m->size < m->page)
+			return wl_key_err(k, r->err, r->len, "size = %s (%" PRIu64 " bytes) is "
+					  "below one page (%" PRIu64 "): expected at least one page",
+					  v, m->size, m->page);
+		m->size -= m->size % m->page;
+	}
 	if (m->size % m->page)
 		return wl_key_err(k, r->err, r->len, "size = %s (%" PRIu64 " bytes) is not a "
 				  "multiple of the page (%" PRIu64 "): expected a multiple",
@@ -612,6 +635,9 @@ int workload_resolve(const struct workload *w, const struct sim_run_config *cfg,
 	k = wl_get(&r, "workload", "", "node_memory", v, &ret);
 	if (ret || (k && wl_eval(&r, k, v, SIM_PARAM_SIZE, 1ULL << 20, 1ULL << 42,
 				 &plan->node_memory)))
+		return -1;
+	k = wl_get(&r, "workload", "", "op_bytes", v, &ret);
+	if (ret || (k && wl_eval(&r, k, v, SIM_PARAM_SIZE, 1, 1ULL << 40, &plan->op_bytes)))
 		return -1;
 	k = wl_get(&r, "workload", "", "thp", v, &ret);
 	if (ret || (k && (i = wl_word(&r, k, v, thps)) < 0))

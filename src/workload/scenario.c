@@ -35,6 +35,11 @@ static const struct sim_metric wl_metrics[] = {
 	{ 0 },
 };
 
+/* With [workload] op_bytes: each task's bytes over its loop, summed (LKP's vm-scalability.throughput). */
+static const struct sim_metric wl_metric_bytes = {
+	"throughput_bytes_s", "throughput, all tasks (bytes/s)", 0, "bytes/s"
+};
+
 static const struct sim_published wl_published[] = { { NULL, NULL, 0 } };
 
 static int wl_run(const struct sim_run_config *cfg, int variant,
@@ -124,6 +129,8 @@ static int wl_run(const struct sim_run_config *cfg, int variant,
 	sim_result_set(s, res, "runtime_s", out.runtime_s);
 	sim_result_set(s, res, "faults", (double)res->counters[SIM_PGFAULT]);
 	sim_result_set(s, res, "lruvec_lock_wait_s", wait);
+	if (plan->op_bytes)
+		sim_result_set(s, res, "throughput_bytes_s", out.ops_per_s * (double)plan->op_bytes);
 	ret = 0;
 out_free:
 	free(plan);
@@ -133,7 +140,16 @@ out_free:
 /* parse.c: the functions and tables every workload's scenario_ops shares. */
 void wl_scenario_fill(struct workload *w)
 {
-	w->ops.metrics = wl_metrics;
+	size_t n = 0;
+
+	while (wl_metrics[n].key && n + 2 < sizeof(w->metrics) / sizeof(w->metrics[0])) {
+		w->metrics[n] = wl_metrics[n];
+		n++;
+	}
+	if (wl_find(w, "workload", "", "op_bytes"))
+		w->metrics[n++] = wl_metric_bytes;
+	memset(&w->metrics[n], 0, sizeof(w->metrics[n]));
+	w->ops.metrics = w->metrics;
 	w->ops.published = wl_published;
 	w->ops.validate = wl_validate;
 	w->ops.mapped_bytes = wl_mapped_bytes;
