@@ -21,7 +21,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "experiments/khugepaged-cold/hot_cold.h"
+#include "experiments/khugepaged-cold/khugepaged_cold.h"
 #include "host/live_internal.h"
 
 enum { KC_HOT1, KC_COLD, KC_HOT2, KC_NR_TASKS };
