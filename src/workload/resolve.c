@@ -495,8 +495,10 @@ static int wl_task(struct wl_res *r, int g)
 	if (!!kr + !!kd + !!ku != 1)
 		return wl_key_err(kr ? kr : kd ? kd : ku ? ku : wl_section_first(r->w, "task", name),
 				  r->err, r->len, "[task %s] has %s: expected exactly one of repeat, "
-				  "duration and until", name, kr || kd || ku ? "more than one of them" :
-				  "none of them");
+				  "duration and until", name,
+				  !kr && !kd && !ku ? "neither repeat nor duration nor until" :
+				  kr && kd ? "both repeat and duration" :
+				  kr ? "both repeat and until" : "both duration and until");
 	k = wl_get(r, "task", name, "loop_at", v, &ret);
 	if (ret || (k && wl_eval(r, k, v, SIM_PARAM_TIME, 0, 3600000000000ULL, &t->loop_at_ns)))
 		return -1;
