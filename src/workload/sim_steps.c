@@ -28,7 +28,7 @@
 #include "mm/access.h"
 #include "workload/sim_internal.h"
 
-#define WL_ACCESS_BATCH	64	/* accesses between two charges, as hot_cold.c */
+#define WL_ACCESS_BATCH	64	/* accesses between two charges */
 
 const char *const wlsim_op_name[] = {
 	[WL_OP_MMAP] = "mmap", [WL_OP_MUNMAP] = "munmap", [WL_OP_FAULT] = "fault",
