@@ -15,9 +15,17 @@
  *   switch_mm_irqs_off(its mm); a random start delay (the task's first
  *   draw); the random phase k (its second draw); setup steps; the loop
  *   (repeat times, or until duration has passed since it began, checked
- *   at the start of each iteration); teardown steps; exit: the last task
- *   of an mm unmaps what is still mapped (exit_mmap()), the last task of
- *   the run drops the files.
+ *   at the start of each iteration, or until another group's loops have
+ *   ended, checked before each step; a loop_at loop begins at that time);
+ *   teardown steps; exit: with khugepaged, once it has exited (it is
+ *   stopped when the last counted loop ends), khugepaged_exit() of the mm;
+ *   the last task of an mm unmaps what is still mapped (exit_mmap()), the
+ *   last task of the run drops the files.
+ *
+ * khugepaged = yes: khugepaged_init() with the plan's tunables before the
+ * mms exist, the thread created after the tasks, on its own CPU.
+ * first_fault = in_order: the tasks created at the start take their first
+ * fault in creation order (sim_steps.c, wlsim_first_fault_wait()).
  *
  * Memory: a per = task region is mapped by each task (threads of one mm
  * each map their own); a per = workload one is one object: one file for
