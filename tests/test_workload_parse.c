@@ -236,6 +236,79 @@ static void test_builtin(void **state)
 	}
 }
 
+/*
+ * The keys of khugepaged-cold's file (issue 30): first_fault, khugepaged
+ * and its tunables, until, loop_at, uops=, pattern=shuffled; and their
+ * defaults in a file without them.
+ */
+static void test_khugepaged_keys(void **state)
+{
+	char err[512];
+	struct wl_plan *p = calloc(1, sizeof(*p));
+	struct workload *w = workload_load(put("k.ini", HEAD
+		"first_fault = in_order\nkhugepaged = yes\nkhugepaged_pages_to_scan = 8192\n"
+		"khugepaged_scan_sleep = 100ms\nkhugepaged_max_ptes_none = 64\n"
+		"khugepaged_cpu = 1\n"
+		"[memory a]\nsize = 4M\n"
+		"[task b]\ncount = 1\nrepeat = 1\nloop_at = 2s\nsetup = mmap a\n"
+		"loop = access a read pattern=shuffled uops=12 count\n"
+		"[task c]\ncount = 1\nuntil = b\nsetup = mmap a\nloop = sleep 1ms\n"),
+		err, sizeof(err));
+
+	if (!w)
+		fail_msg("%s", err);
+	resolve_at(w, 4, NULL, p);
+	assert_true(p->first_fault_in_order);
+	assert_true(p->khugepaged);
+	assert_int_equal(p->khugepaged_pages_to_scan, 8192);
+	assert_int_equal(p->khugepaged_scan_sleep_ns, 100000000);
+	assert_int_equal(p->khugepaged_first_wake_ns, 100000000);	/* follows scan_sleep */
+	assert_int_equal(p->khugepaged_max_ptes_none, 64);
+	assert_int_equal(p->khugepaged_cpu, 1);
+	assert_true(p->task[0].has_loop_at);
+	assert_int_equal(p->task[0].loop_at_ns, 2000000000ULL);
+	assert_int_equal(p->task[0].loop[0].pattern, WL_PAT_SHUFFLED);
+	assert_int_equal(p->task[0].loop[0].uops, 12);
+	assert_false(p->task[0].until);
+	assert_true(p->task[1].until);
+	assert_int_equal(p->task[1].until_group, 0);
+	assert_int_equal(p->task[1].repeat, 0);
+	assert_false(p->task[1].has_loop_at);
+	workload_free(w);
+
+	/* without the keys: no khugepaged, any order, the kernel's tunables */
+	w = workload_load("page_fault1", err, sizeof(err));
+	assert_non_null(w);
+	resolve_at(w, 4, NULL, p);
+	assert_false(p->khugepaged || p->first_fault_in_order || p->task[0].until ||
+		     p->task[0].has_loop_at);
+	assert_int_equal(p->khugepaged_pages_to_scan, 4096);
+	assert_int_equal(p->khugepaged_cpu, -1);
+	assert_int_equal(p->task[0].loop[1].uops, 0);
+	workload_free(w);
+
+	/* the shipped file: hot1 and cold run until hot2, whose loop counts */
+	w = workload_load("khugepaged-cold-tasks", err, sizeof(err));
+	if (!w)
+		fail_msg("%s", err);
+	resolve_at(w, 4, "pattern=random", p);
+	assert_int_equal(p->nr_task, 3);
+	assert_true(p->task[0].until && p->task[0].until_group == 2);
+	assert_true(p->task[1].until && p->task[1].until_group == 2);
+	assert_int_equal(p->task[2].repeat, 1);
+	assert_int_equal(p->task[2].nr_loop, 1);
+	assert_int_equal(p->task[2].loop[0].pattern, WL_PAT_RANDOM);
+	assert_int_equal(p->task[2].loop[0].stride, 8);
+	assert_int_equal(p->task[2].loop[0].nr, 327753200);
+	assert_int_equal(p->task[2].loop[0].uops, 24);
+	assert_int_equal(p->task[2].loop_at_ns, 158000000000ULL);
+	assert_int_equal(p->task[1].nr_setup, 3);		/* mmap, touch, madvise cold */
+	assert_int_equal(p->task[1].setup[2].advice, MADV_COLD);
+	assert_int_equal(p->khugepaged_first_wake_ns, 5000000000ULL);
+	free(p);
+	workload_free(w);
+}
+
 /* A file that must be refused, and what its line must hold. */
 struct bad {
 	const char *text;
@@ -293,6 +366,22 @@ static const struct bad bads[] = {
 	  "8: sparse = no in [memory a] of kind shmem: expected yes" },
 	{ HEAD "[memory a]\nkind = file\nsize = 16K\nsparse = maybe\n",
 	  "8: sparse = maybe: expected one of no, yes" },
+	{ HEAD TASK "until = nosuch\n" OK_LOOP, "10: until = nosuch: no such group" },
+	{ HEAD TASK "until = t\n" OK_LOOP, "10: until = t: this group" },
+	{ HEAD "[memory a]\nsize = 16K\n[task t]\ncount = 1\nuntil = u\n" OK_LOOP
+	  "[task u]\ncount = 1\nuntil = t\n" OK_LOOP,
+	  "9: until = u: [task u] itself runs until another group" },
+	{ HEAD "[memory a]\nsize = 16K\n[task t]\ncount = 1\nrepeat = 1\n" OK_LOOP
+	  "[task u]\ncount = 1\nrepeat = 2\nuntil = t\n" OK_LOOP,
+	  "14: [task u] has both repeat and until" },
+	{ HEAD "khugepaged_pages_to_scan = 10\n", "5: khugepaged_pages_to_scan without khugepaged = yes" },
+	{ HEAD "khugepaged = yes\nkhugepaged_max_ptes_none = 512\n",
+	  "6: khugepaged_max_ptes_none = 512 is 512: expected 0 to 511" },
+	{ HEAD "first_fault = first\n", "5: first_fault = first: expected one of any, in_order" },
+	{ HEAD TASK OK_LOOP "loop = access a read uops=0\n", "12: uops = 0 is 0: expected 1 to 1024" },
+	{ HEAD TASK OK_LOOP "loop = access a read pattern=nosuch\n",
+	  "12: pattern=nosuch: expected seq, random, shuffled" },
+	{ HEAD TASK OK_LOOP "loop = fault a read uops=2\n", "12: fault: unknown option uops" },
 };
 
 static void test_errors(void **state)
@@ -334,6 +423,7 @@ int main(void)
 		cmocka_unit_test(test_plan),
 		cmocka_unit_test(test_include),
 		cmocka_unit_test(test_builtin),
+		cmocka_unit_test(test_khugepaged_keys),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_include_errors),
 	};

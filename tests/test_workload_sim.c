@@ -899,6 +899,252 @@ static void test_deferred_split_identity(void **state)
 	}
 }
 
+/* ---- khugepaged-cold's additions (issue 30) ----------------------------------------------------------- */
+
+/* An access step on memory a: @nr accesses of @pattern, counted when @counted. */
+static struct wl_step *access_step(struct wl_task *t, int list, int a, bool write,
+				   enum wl_pattern pattern, uint64_t nr, int line)
+{
+	struct wl_step *s = step(t, list, WL_OP_ACCESS, a, line);
+
+	s->write = write;
+	s->pattern = pattern;
+	s->nr = nr;
+	s->counted = list == LOOP;
+	return s;
+}
+
+/*
+ * pattern=shuffled over 8 pages: 4 stores of one pass land on 4 different
+ * pages (a pass never repeats a slot; at random, 4 of 8 repeat one with
+ * probability 0.59) and not on the first four (at seed 1: the order is a
+ * permutation, not the identity); 16 stores, two passes, reach all 8.
+ */
+static void test_shuffled(void **state)
+{
+	struct wl_task *t;
+	struct wl_step *s;
+	int a;
+
+	(void)state;
+	plan_init(1);
+	a = mem_add("a", WL_MEM_ANON, 8 * PAGE_SIZE);
+	t = group_add("w", 1, 1);
+	step(t, SETUP, WL_OP_MMAP, a, 0);
+	s = access_step(t, LOOP, a, true, WL_PAT_SHUFFLED, 4, 1);
+	run_ok();
+	assert_int_equal(obs[1].present, 4);
+	assert_false(obs[1].ids[0] && obs[1].ids[1] && obs[1].ids[2] && obs[1].ids[3]);
+	assert_int_equal(out.ops, 4);
+	s->nr = 16;
+	run_ok();
+	assert_int_equal(obs[1].present, 8);
+	assert_int_equal(out.ops, 16);
+}
+
+/*
+ * uops= on the desktop profile (the overlap model): 2000 random loads over
+ * 512 pages take more than twice as long with 1024 micro-ops per load as
+ * with 1: the reorder buffer (R entries) then holds fewer than one load's
+ * micro-ops, so the loads no longer overlap (the window bound, window
+ * cycles x U / R, exceeds every other).  The loop's time is out.loop_ps;
+ * the page walks of its CPU's TLB in the loop, out.loop_dtlb_walks, are
+ * the same for both (the same addresses: uops changes no draw).
+ */
+static void test_uops(void **state)
+{
+	struct wl_task *t;
+	struct wl_step *s;
+	uint64_t t1, w1;
+	char e[256];
+	int a;
+
+	(void)state;
+	plan_init(1);
+	assert_int_equal(sim_profile_load("desktop", &prof, e, sizeof(e)), 0);
+	a = mem_add("a", WL_MEM_ANON, 512 * PAGE_SIZE);
+	t = group_add("w", 1, 1);
+	step(t, SETUP, WL_OP_MMAP, a, 0);
+	access_step(t, SETUP, a, true, WL_PAT_SEQ, 512, 0);
+	s = access_step(t, LOOP, a, false, WL_PAT_RANDOM, 2000, 1);
+	s->uops = 1;
+	run_ok();
+	t1 = out.loop_ps;
+	w1 = out.loop_dtlb_walks;
+	assert_true(t1 > 0);
+	s->uops = 1024;
+	run_ok();
+	assert_true(out.loop_ps > 2 * t1);
+	assert_int_equal(out.loop_dtlb_walks, w1);
+}
+
+/*
+ * out.loop_dtlb_walks on skylake-sp-2s (flat model): after a write touch
+ * of 4096 pages in order, a read pass over them in order misses the
+ * STLB (1536 entries) on every page: each set's old entries are evicted
+ * by the pass's earlier pages before the pass reaches them.  4096 walks,
+ * none counted before the loop (the touch's are not the loop's).
+ */
+static void test_loop_walks(void **state)
+{
+	struct wl_task *t;
+	int a;
+
+	(void)state;
+	plan_init(1);
+	a = mem_add("a", WL_MEM_ANON, 4096 * PAGE_SIZE);
+	t = group_add("w", 1, 1);
+	step(t, SETUP, WL_OP_MMAP, a, 0);
+	access_step(t, SETUP, a, true, WL_PAT_SEQ, 4096, 0);
+	access_step(t, LOOP, a, false, WL_PAT_SEQ, 4096, 1);
+	run_ok();
+	assert_int_equal(out.loop_dtlb_walks, 4096);
+	/* the touch walks twice a page: the walk that faults, and the retry's */
+	assert_int_equal(counter(SIM_DTLB_LOAD_MISSES), 3 * 4096);
+	assert_true(out.loop_ps > 0 && out.loop_ps < (uint64_t)(obs[1].now));
+}
+
+/*
+ * until: task a (cpu 0) sleeps 1 ms and reads one page (counted) each
+ * iteration until group b's loop (a 4.5 ms sleep, cpu 1) has ended.  It
+ * checks before each step: its reads at 1, 2, 3 and 4 ms run (b not
+ * done); at 5 ms, after the fifth sleep, b is done and the read is
+ * skipped: 4 operations, the last at 4 ms.  An access step of 10^8 loads in an until loop
+ * stops between two batches of 64 once b (a 100 us sleep) is done.
+ */
+static void test_until(void **state)
+{
+	struct wl_task *ta, *tb;
+	int a;
+
+	(void)state;
+	plan_init(2);
+	a = mem_add("a", WL_MEM_ANON, PAGE_SIZE);
+	ta = group_add("a", 1, 0);
+	ta->until = true;
+	ta->until_group = 1;
+	ta->cpu = 0;
+	step(ta, SETUP, WL_OP_MMAP, a, 0);
+	step(ta, LOOP, WL_OP_SLEEP, -1, 1)->time_ns = 1000000;
+	fault(ta, LOOP, a, false, 2);
+	tb = group_add("b", 1, 1);
+	tb->cpu = 1;
+	step(tb, LOOP, WL_OP_SLEEP, -1, 3)->time_ns = 4500000;
+	run_ok();
+	assert_int_equal(out.ops, 4);
+	assert_true(obs[2].now >= 4 * SIM_MS && obs[2].now < 5 * SIM_MS);
+	assert_true(obs[1].now >= 5 * SIM_MS);
+
+	ta->nr_loop = 0;
+	access_step(ta, LOOP, a, false, WL_PAT_SEQ, 100000000, 4);
+	tb->loop[0].time_ns = 100000;
+	run_ok();
+	assert_true(out.ops > 0 && out.ops < 100000000);
+	assert_int_equal(out.ops % 64, 0);
+	assert_true(obs[4].now >= 100 * SIM_US && obs[4].now < 200 * SIM_US);
+}
+
+/*
+ * loop_at = 2 ms: the task maps its page at 0, sleeps, and its loop (one
+ * counted write fault) begins at 2 ms: the fault's step ends after 2 ms,
+ * and the loop's time (out.loop_ps) is the fault's alone, not the wait.
+ * A loop_at before the setup's end begins the loop at once.
+ */
+static void test_loop_at(void **state)
+{
+	struct wl_task *t;
+	int a;
+
+	(void)state;
+	plan_init(1);
+	a = mem_add("a", WL_MEM_ANON, PAGE_SIZE);
+	t = group_add("w", 1, 1);
+	t->has_loop_at = true;
+	t->loop_at_ns = 2000000;
+	step(t, SETUP, WL_OP_MMAP, a, 1);
+	fault(t, LOOP, a, true, 2);
+	run_ok();
+	assert_true(obs[1].now < SIM_MS);
+	assert_true(obs[2].now >= 2 * SIM_MS);
+	assert_true(out.loop_ps > 0 && out.loop_ps < SIM_MS);
+
+	t->loop_at_ns = 0;
+	run_ok();
+	assert_true(obs[2].now < SIM_MS);
+}
+
+/*
+ * first_fault = in_order: task x (created first, cpu 0) sleeps 1 ms
+ * before its first fault; task y (cpu 1) faults at once, unless it must
+ * wait for x's first fault: then its fault ends after 1 ms.
+ */
+static void test_first_fault(void **state)
+{
+	struct wl_task *x, *y;
+	int a;
+
+	(void)state;
+	plan_init(2);
+	a = mem_add("a", WL_MEM_ANON, PAGE_SIZE);
+	x = group_add("x", 1, 1);
+	x->cpu = 0;
+	step(x, SETUP, WL_OP_SLEEP, -1, 1)->time_ns = 1000000;
+	step(x, SETUP, WL_OP_MMAP, a, 0);
+	fault(x, LOOP, a, true, 2);
+	y = group_add("y", 1, 1);
+	y->cpu = 1;
+	step(y, SETUP, WL_OP_MMAP, a, 0);
+	fault(y, LOOP, a, true, 3);
+	run_ok();
+	assert_true(obs[3].now < SIM_MS);
+	plan.first_fault_in_order = true;
+	run_ok();
+	assert_true(obs[3].now >= SIM_MS);
+	assert_true(obs[3].now >= obs[2].now - 10 * SIM_US);
+	assert_int_equal(counter(SIM_PGFAULT), 2);
+}
+
+/*
+ * khugepaged = yes: one task touches its 2M (THP-eligible: thp = always,
+ * faults of 4K pages) and waits 50 ms in its loop; khugepaged (cpu 1,
+ * after the one task) wakes at 1 ms and then each 1 ms, and collapses the
+ * 512 young PTEs into one THP: thp_collapse_alloc 1, the task's loop's
+ * read finds a huge PMD.  It is stopped when the loop ends, and the task
+ * exits after it.  Without khugepaged, nothing is collapsed.
+ */
+static void test_khugepaged(void **state)
+{
+	struct wl_task *t;
+	int a;
+
+	(void)state;
+	plan_init(2);
+	plan.thp = WL_THP_ALWAYS;
+	plan.khugepaged = true;
+	plan.khugepaged_pages_to_scan = 4096;
+	plan.khugepaged_scan_sleep_ns = 1000000;
+	plan.khugepaged_first_wake_ns = 1000000;
+	plan.khugepaged_max_ptes_none = 511;
+	plan.khugepaged_cpu = -1;
+	a = mem_add("a", WL_MEM_ANON, PMD_SIZE);
+	t = group_add("w", 1, 1);
+	t->cpu = 0;
+	step(t, SETUP, WL_OP_MMAP, a, 0);
+	access_step(t, SETUP, a, true, WL_PAT_SEQ, 512, 1);
+	step(t, LOOP, WL_OP_SLEEP, -1, 2)->time_ns = 50000000;
+	fault(t, LOOP, a, false, 3);
+	run_ok();
+	assert_int_equal(counter(SIM_THP_COLLAPSE_ALLOC), 1);
+	assert_int_equal(obs[1].present, 512);
+	assert_int_equal(obs[3].present, 0);		/* no PTE: one huge PMD */
+	assert_int_equal(counter(SIM_PGFAULT), 512);
+
+	plan.khugepaged = false;
+	run_ok();
+	assert_int_equal(counter(SIM_THP_COLLAPSE_ALLOC), 0);
+	assert_int_equal(obs[3].present, 512);
+}
+
 /* ---- refusals ---------------------------------------------------------------------------------------- */
 
 /* A fault on memory not mapped, and a 2M THP page, are refused with the reason. */
@@ -946,6 +1192,13 @@ int main(void)
 		cmocka_unit_test(test_runtime_loop_only),
 		cmocka_unit_test(test_same_seed),
 		cmocka_unit_test(test_deferred_split_identity),
+		cmocka_unit_test(test_shuffled),
+		cmocka_unit_test(test_uops),
+		cmocka_unit_test(test_loop_walks),
+		cmocka_unit_test(test_until),
+		cmocka_unit_test(test_loop_at),
+		cmocka_unit_test(test_first_fault),
+		cmocka_unit_test(test_khugepaged),
 		cmocka_unit_test(test_refusals),
 	};
 

@@ -87,7 +87,8 @@ enum wl_op {
 };
 
 enum wl_order { WL_ORDER_SEQ, WL_ORDER_REVERSE, WL_ORDER_RANDOM };
-enum wl_pattern { WL_PAT_SEQ, WL_PAT_RANDOM, WL_PAT_ZIPF, WL_PAT_HOT };
+enum wl_pattern { WL_PAT_SEQ, WL_PAT_RANDOM, WL_PAT_ZIPF, WL_PAT_HOT,
+		  WL_PAT_SHUFFLED };	/* shuffled: each pass a new permutation of the slots */
 
 struct wl_step {
 	enum wl_op op;
@@ -107,6 +108,8 @@ struct wl_step {
 	int task;			/* fork: the group started */
 	uint64_t time_ns;		/* sleep */
 	uint64_t size;			/* truncate: the new size */
+	uint32_t uops;			/* access: the loop's micro-ops per access (overlap
+					 * model's reorder buffer), 0: one */
 	int line;			/* where it was written, for messages */
 };
 
@@ -120,6 +123,10 @@ struct wl_task {
 	uint64_t start_delay_ns;
 	bool start_random_phase;
 	bool forked;
+	bool until;			/* the loop runs until group until_group's loops end */
+	int until_group;
+	bool has_loop_at;		/* the loop begins at loop_at_ns after the start */
+	uint64_t loop_at_ns;
 	struct wl_step setup[WL_MAX_STEPS], loop[WL_MAX_STEPS], teardown[WL_MAX_STEPS];
 	int nr_setup, nr_loop, nr_teardown;
 };
@@ -136,6 +143,14 @@ struct wl_plan {
 	int nr_task;
 	int nr_tasks;			/* all tasks of all groups */
 	uint64_t op_bytes;		/* [workload] op_bytes: bytes per counted operation, 0: none */
+	bool first_fault_in_order;	/* task i's first fault after task i-1's */
+	/* khugepaged = yes: the kernel thread runs (sysfs khugepaged/ tunables) */
+	bool khugepaged;
+	uint64_t khugepaged_pages_to_scan;
+	uint64_t khugepaged_scan_sleep_ns;
+	uint64_t khugepaged_first_wake_ns;	/* model: its first wake-up */
+	uint64_t khugepaged_max_ptes_none;
+	int khugepaged_cpu;		/* -1: after the tasks (nr_tasks % nr_cpus) */
 };
 
 /* ---- the interface --------------------------------------------------------------- */
@@ -198,6 +213,9 @@ struct wl_sim_out {
 	double ops_per_task_s;		/* mean over tasks of ops / loop time */
 	double ops_per_s;
 	double runtime_s;		/* the longest counted task's loop (res: the makespan) */
+	uint64_t loop_ps;		/* the longest loop of a counted task */
+	uint64_t loop_dtlb_walks;	/* page walks of the counted tasks' CPUs' TLBs
+					 * during their loops (dtlb_load_misses) */
 };
 
 struct wl_sim_hooks {

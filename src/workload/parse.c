@@ -45,14 +45,17 @@ static const char *const wl_sections[] = { "workload", "param", "memory", "task"
 
 static const char *const wl_workload_keys[] = { "name", "summary", "description", "source",
 						"profile", "node_memory", "thp", "baseline",
-						"changed", "mainline", "op_bytes", NULL };
+						"changed", "mainline", "op_bytes", "first_fault",
+						"khugepaged", "khugepaged_pages_to_scan",
+						"khugepaged_scan_sleep", "khugepaged_first_wake",
+						"khugepaged_max_ptes_none", "khugepaged_cpu", NULL };
 static const char *const wl_param_keys[] = { "type", "default", "live", "min", "max",
 					     "choices", "help", "tasks", "model_only", NULL };
 static const char *const wl_memory_keys[] = { "kind", "size", "mapping", "page", "numa",
 					      "per", "cached", "sparse", NULL };
 static const char *const wl_task_keys[] = { "count", "as", "cpu", "repeat", "duration",
 					    "start_delay", "start_phase", "forked", "setup",
-					    "loop", "teardown", NULL };
+					    "loop", "teardown", "until", "loop_at", NULL };
 
 /* The state of one file's parse; includes nest through @parent. */
 struct wl_parse {
@@ -259,7 +262,7 @@ static int wl_add_key(struct wl_parse *pp, const char *kind, const char *sname,
 static int wl_handler(void *user, const char *section, const char *key, const char *value)
 {
 	struct wl_parse *pp = user;
-	char kind[16], sname[64], names[160];
+	char kind[16], sname[64], names[400];
 	const char *sp;
 	const char *const *keys = NULL;
 

@@ -468,7 +468,7 @@ static int wl_task(struct wl_res *r, int g)
 	static const char *const yesno[] = { "no", "yes", NULL };
 	const char *name = r->task_names[g];
 	struct wl_task *t = &r->plan->task[g];
-	const struct wl_key *k, *kr, *kd;
+	const struct wl_key *k, *kr, *kd, *ku;
 	char v[WL_VALUE_LEN];
 	uint64_t x;
 	int ret, i = 0;
@@ -502,10 +502,30 @@ static int wl_task(struct wl_res *r, int g)
 	kd = wl_get(r, "task", name, "duration", v, &ret);
 	if (ret || (kd && wl_eval(r, kd, v, SIM_PARAM_TIME, 1, UINT64_MAX, &t->duration_ns)))
 		return -1;
-	if (!kr == !kd)
-		return wl_key_err(kr ? kr : wl_section_first(r->w, "task", name), r->err, r->len,
-				  "[task %s] has %s: expected exactly one of repeat and duration",
-				  name, kr ? "both repeat and duration" : "neither repeat nor duration");
+	ku = wl_get(r, "task", name, "until", v, &ret);
+	if (ret)
+		return -1;
+	if (ku) {
+		for (i = 0; r->task_names[i] && strcmp(r->task_names[i], v); i++)
+			;
+		if (!r->task_names[i] || i == g)
+			return wl_key_err(ku, r->err, r->len, "until = %s: %s: expected the name of "
+					  "another [task] group", v, r->task_names[i] ? "this group" :
+					  "no such group");
+		t->until = true;
+		t->until_group = i;
+	}
+	if (!!kr + !!kd + !!ku != 1)
+		return wl_key_err(kr ? kr : kd ? kd : ku ? ku : wl_section_first(r->w, "task", name),
+				  r->err, r->len, "[task %s] has %s: expected exactly one of repeat, "
+				  "duration and until", name,
+				  !kr && !kd && !ku ? "neither repeat nor duration nor until" :
+				  kr && kd ? "both repeat and duration" :
+				  kr ? "both repeat and until" : "both duration and until");
+	k = wl_get(r, "task", name, "loop_at", v, &ret);
+	if (ret || (k && wl_eval(r, k, v, SIM_PARAM_TIME, 0, 3600000000000ULL, &t->loop_at_ns)))
+		return -1;
+	t->has_loop_at = k != NULL;
 	k = wl_get(r, "task", name, "start_delay", v, &ret);
 	if (ret || (k && wl_eval(r, k, v, SIM_PARAM_TIME, 0, UINT64_MAX, &t->start_delay_ns)))
 		return -1;
@@ -604,6 +624,74 @@ static int wl_mapped_pass(struct wl_res *r, unsigned int *inherit, bool report)
 	return 0;
 }
 
+/*
+ * [workload]'s first_fault and khugepaged keys.  The tunables default to
+ * the kernel's (khugepaged_default_tunables()); first_wake to scan_sleep.
+ */
+static int wl_khugepaged(struct wl_res *r)
+{
+	static const char *const yesno[] = { "no", "yes", NULL };
+	static const char *const orders[] = { "any", "in_order", NULL };
+	static const struct {
+		const char *key;
+		enum sim_param_type type;
+		uint64_t min, max;
+	} tun[] = {
+		{ "khugepaged_pages_to_scan", SIM_PARAM_COUNT, 1, 4294967295ULL },
+		{ "khugepaged_scan_sleep", SIM_PARAM_TIME, 0, 3600000000000ULL },
+		{ "khugepaged_first_wake", SIM_PARAM_TIME, 0, 3600000000000ULL },
+		{ "khugepaged_max_ptes_none", SIM_PARAM_COUNT, 0, 511 },
+	};
+	struct wl_plan *plan = r->plan;
+	uint64_t *dst[] = { &plan->khugepaged_pages_to_scan, &plan->khugepaged_scan_sleep_ns,
+			    &plan->khugepaged_first_wake_ns, &plan->khugepaged_max_ptes_none };
+	const struct wl_key *k;
+	char v[WL_VALUE_LEN];
+	bool first_wake = false;
+	uint64_t x;
+	int ret, i = 0;
+
+	k = wl_get(r, "workload", "", "first_fault", v, &ret);
+	if (ret || (k && (i = wl_word(r, k, v, orders)) < 0))
+		return -1;
+	plan->first_fault_in_order = k && i == 1;
+	k = wl_get(r, "workload", "", "khugepaged", v, &ret);
+	if (ret || (k && (i = wl_word(r, k, v, yesno)) < 0))
+		return -1;
+	plan->khugepaged = k && i == 1;
+	plan->khugepaged_pages_to_scan = 4096;			/* HPAGE_PMD_NR * 8 */
+	plan->khugepaged_scan_sleep_ns = 10000000000ULL;	/* 10 s */
+	plan->khugepaged_max_ptes_none = 511;			/* HPAGE_PMD_NR - 1 */
+	plan->khugepaged_cpu = -1;
+	for (size_t j = 0; j < sizeof(tun) / sizeof(tun[0]); j++) {
+		k = wl_get(r, "workload", "", tun[j].key, v, &ret);
+		if (ret)
+			return -1;
+		if (!k)
+			continue;
+		if (!plan->khugepaged)
+			return wl_key_err(k, r->err, r->len, "%s without khugepaged = yes: expected "
+					  "khugepaged = yes in [workload]", tun[j].key);
+		if (wl_eval(r, k, v, tun[j].type, tun[j].min, tun[j].max, dst[j]))
+			return -1;
+		first_wake |= j == 2;
+	}
+	if (!first_wake)
+		plan->khugepaged_first_wake_ns = plan->khugepaged_scan_sleep_ns;
+	k = wl_get(r, "workload", "", "khugepaged_cpu", v, &ret);
+	if (ret)
+		return -1;
+	if (k) {
+		if (!plan->khugepaged)
+			return wl_key_err(k, r->err, r->len, "khugepaged_cpu without khugepaged = "
+					  "yes: expected khugepaged = yes in [workload]");
+		if (wl_eval(r, k, v, SIM_PARAM_COUNT, 0, (uint64_t)r->nr_cpus - 1, &x))
+			return -1;
+		plan->khugepaged_cpu = (int)x;
+	}
+	return 0;
+}
+
 /**
  * workload_resolve() - a workload at one run's parameters
  * @w: the workload (workload_load())
@@ -643,6 +731,8 @@ int workload_resolve(const struct workload *w, const struct sim_run_config *cfg,
 	if (ret || (k && (i = wl_word(&r, k, v, thps)) < 0))
 		return -1;
 	plan->thp = k ? (enum wl_thp)i : WL_THP_MADVISE;
+	if (wl_khugepaged(&r))
+		return -1;
 
 	n = wl_sections_of(w, "memory", names, WL_MAX_MEMORY);
 	if (n > WL_MAX_MEMORY)
@@ -675,6 +765,17 @@ int workload_resolve(const struct workload *w, const struct sim_run_config *cfg,
 			return wl_key_err(wl_find(w, "task", r.task_names[i], "count"), err, len,
 					  "%d tasks in all: expected at most %d", plan->nr_tasks,
 					  WL_MAX_ALL_TASKS);
+	}
+	for (i = 0; i < n; i++) {
+		const struct wl_task *t = &plan->task[i], *u = &plan->task[t->until_group];
+
+		if (t->until && (u->until || u->forked || t->forked))
+			return wl_key_err(wl_find(w, "task", t->name, "until"), err, len,
+					  "until = %s: [task %s] %s: expected a group started at "
+					  "the beginning whose loop has repeat or duration",
+					  u->name, t->forked ? t->name : u->name,
+					  t->forked ? "is forked" : u->forked ? "is forked" :
+					  "itself runs until another group");
 	}
 	if (wl_steps(&r))
 		return -1;

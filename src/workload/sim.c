@@ -15,9 +15,17 @@
  *   switch_mm_irqs_off(its mm); a random start delay (the task's first
  *   draw); the random phase k (its second draw); setup steps; the loop
  *   (repeat times, or until duration has passed since it began, checked
- *   at the start of each iteration); teardown steps; exit: the last task
- *   of an mm unmaps what is still mapped (exit_mmap()), the last task of
- *   the run drops the files.
+ *   at the start of each iteration, or until another group's loops have
+ *   ended, checked before each step; a loop_at loop begins at that time);
+ *   teardown steps; exit: with khugepaged, once it has exited (it is
+ *   stopped when the last counted loop ends), khugepaged_exit() of the mm;
+ *   the last task of an mm unmaps what is still mapped (exit_mmap()), the
+ *   last task of the run drops the files.
+ *
+ * khugepaged = yes: khugepaged_init() with the plan's tunables before the
+ * mms exist, the thread created after the tasks, on its own CPU.
+ * first_fault = in_order: the tasks created at the start take their first
+ * fault in creation order (sim_steps.c, wlsim_first_fault_wait()).
  *
  * Memory: a per = task region is mapped by each task (threads of one mm
  * each map their own); a per = workload one is one object: one file for
@@ -35,6 +43,7 @@
 #include <string.h>
 
 #include "mm/access.h"
+#include "mm/khugepaged.h"
 #include "workload/sim_internal.h"
 
 /* The unit tests observe the model after each step (tests/test_workload_sim.c). */
@@ -99,8 +108,14 @@ static void wl_task_exit(struct wl_task_run *tr)
 	struct mm_struct *mm = tr->wm->mm;
 	int i;
 
+	wlsim_first_fault_done(tr);
+	/* khugepaged = yes: exit once khugepaged has (wl_loop_end()) */
+	while (run->plan->khugepaged && !khugepaged_exited())
+		sim_sleep_ps(SIM_MS);
 	wlsim_barrier_leave(tr);
 	if (--tr->wm->users == 0) {
+		if (run->plan->khugepaged)
+			khugepaged_exit_raw(mm);	/* __mmput(): khugepaged_exit() */
 		while (!list_empty(&mm->vmas)) {
 			struct vm_area_struct *vma = list_first_entry(&mm->vmas,
 								      struct vm_area_struct, node);
@@ -124,6 +139,23 @@ static void wl_steps(struct wl_task_run *tr, const struct wl_step *steps, int nr
 		wlsim_step_run(tr, &steps[i], false, 0, UINT64_MAX);
 		WL_STEP_HOOK(tr, &steps[i]);
 	}
+}
+
+/*
+ * The loop's end: an `until` group waiting on this one may stop, and when
+ * the last counted task's loop has ended, khugepaged is stopped
+ * (kthread_stop()): the measured part of the run is over.
+ */
+static void wl_loop_end(struct wl_task_run *tr)
+{
+	struct wl_run *run = tr->run;
+
+	tr->loop_end = sim_now();
+	if (run->tlb)
+		tr->loop_walks = ((struct tlb *)sim_this_vcpu()->tlb)->stats.walks - tr->walks_begin;
+	run->group_left[tr->group]--;
+	if (tr->counted && --run->counted_left == 0 && run->plan->khugepaged)
+		kthread_stop_khugepaged();
 }
 
 static void wl_task_main(void *arg)
@@ -161,13 +193,23 @@ static void wl_task_main(void *arg)
 
 	wl_steps(tr, t->setup, t->nr_setup);
 	iters = t->repeat ? t->repeat + (k ? 1 : 0) : UINT64_MAX;
+	if (t->has_loop_at) {
+		sim_time_t at = (sim_time_t)t->loop_at_ns * SIM_NS;
+
+		if (sim_now() < at)
+			sim_sleep_ps(at - sim_now());
+		if (tr->counted)
+			sim_sync();	/* the measured loop starts exactly here */
+	}
 	tr->loop_begin = sim_now();
+	if (run->tlb)
+		tr->walks_begin = ((struct tlb *)sim_this_vcpu()->tlb)->stats.walks;
 	if (t->duration_ns)
 		tr->deadline = tr->loop_begin + t->duration_ns * SIM_NS;
 	for (r = 0; r < iters && !run->failed; r++) {
-		if (tr->deadline && sim_now() >= tr->deadline)
+		if ((tr->deadline && sim_now() >= tr->deadline) || wl_until_done(tr))
 			break;
-		for (j = 0; j < t->nr_loop && !run->failed; j++) {
+		for (j = 0; j < t->nr_loop && !run->failed && !wl_until_done(tr); j++) {
 			uint64_t lo = 0, hi = UINT64_MAX;
 
 			if (j == tr->phase_step && k) {
@@ -181,7 +223,7 @@ static void wl_task_main(void *arg)
 		}
 		sim_work_done(1);
 	}
-	tr->loop_end = sim_now();
+	wl_loop_end(tr);
 	wl_steps(tr, t->teardown, t->nr_teardown);
 	wl_task_exit(tr);
 }
@@ -293,6 +335,20 @@ static void wl_out(struct wl_run *run, struct wl_sim_out *out)
 	out->ops_per_task_s = nr ? sum / nr : 0;
 }
 
+/* The counted tasks' loops: the longest, and their CPUs' page walks in them. */
+static void wl_out_loops(struct wl_run *run, struct wl_sim_out *out)
+{
+	struct wl_task_run *tr;
+
+	for (tr = run->tasks; tr; tr = tr->next) {
+		if (!tr->counted)
+			continue;
+		if ((uint64_t)(tr->loop_end - tr->loop_begin) > out->loop_ps)
+			out->loop_ps = (uint64_t)(tr->loop_end - tr->loop_begin);
+		out->loop_dtlb_walks += tr->loop_walks;
+	}
+}
+
 /* A task of group @g, index @i, on @wm; its per = task files. */
 static struct wl_task_run *wl_task_new(struct wl_run *run, int g, int i, struct wl_mm *wm)
 {
@@ -309,6 +365,9 @@ static struct wl_task_run *wl_task_new(struct wl_run *run, int g, int i, struct 
 	tr->wm = wm;
 	tr->counted = wlsim_counted(tr->t);
 	tr->in_barrier = wlsim_group_has(tr->t, WL_OP_BARRIER);
+	tr->order = -1;
+	run->group_left[g]++;
+	run->counted_left += tr->counted;
 	tr->next = run->tasks;
 	run->tasks = tr;
 	for (mem = 0; mem < plan->nr_memory; mem++)
@@ -347,6 +406,8 @@ static void wl_run_free(struct wl_run *run)
 		struct wl_task_run *tr = run->tasks;
 
 		run->tasks = tr->next;
+		for (int mem = 0; mem < WL_MAX_MEMORY; mem++)
+			free(tr->ua[mem]);
 		free(tr);
 	}
 	if (run->loader_mm)
@@ -389,7 +450,7 @@ int workload_sim_run(const struct wl_plan *plan, const struct sim_run_config *cf
 	};
 	struct wl_task_run **first = NULL;
 	uint64_t work = 0;
-	bool tlb = false, cached = false, all_repeat = true;
+	bool tlb = false, cached = false, all_repeat = true, khugepaged_on = false;
 	struct sim_engine *e;
 	struct mm_model *m;
 	struct wl_run *run;
@@ -428,6 +489,18 @@ int workload_sim_run(const struct wl_plan *plan, const struct sim_run_config *cf
 			goto out_model;
 		}
 		tlb = true;
+	}
+	run->tlb = tlb;
+	if (plan->khugepaged) {
+		struct khugepaged_tunables tun;
+
+		khugepaged_default_tunables(&tun);
+		tun.pages_to_scan = (unsigned int)plan->khugepaged_pages_to_scan;
+		tun.scan_sleep_millisecs = (unsigned int)(plan->khugepaged_scan_sleep_ns / 1000000);
+		tun.first_wake_millisecs = (unsigned int)(plan->khugepaged_first_wake_ns / 1000000);
+		tun.max_ptes_none = (unsigned int)plan->khugepaged_max_ptes_none;
+		khugepaged_init(&tun);
+		khugepaged_on = true;
 	}
 
 	/* the objects: per = workload files, then each task's mm and files */
@@ -471,6 +544,12 @@ int workload_sim_run(const struct wl_plan *plan, const struct sim_run_config *cf
 	}
 	run->live = n;
 	run->cache_ready = !cached;
+	if (plan->first_fault_in_order) {
+		run->order = first;
+		run->nr_order = n;
+		for (i = 0; i < n; i++)
+			first[i]->order = i;
+	}
 	if (cached) {
 		run->loader_mm = mm_alloc(run->m->root_memcg);
 		if (!sim_task_create(e, 0, "wl-pagecache", wl_loader, run)) {
@@ -494,6 +573,19 @@ int workload_sim_run(const struct wl_plan *plan, const struct sim_run_config *cf
 			goto out_free;
 		}
 	}
+	if (plan->khugepaged) {
+		int cpu = plan->khugepaged_cpu >= 0 ? plan->khugepaged_cpu : n % plan->nr_cpus;
+
+		if (cpu >= plan->nr_cpus) {
+			snprintf(err, len, "khugepaged_cpu = %d: expected below the run's %d CPUs",
+				 cpu, plan->nr_cpus);
+			goto out_free;
+		}
+		if (!sim_task_create(e, cpu, "khugepaged", khugepaged, NULL)) {
+			snprintf(err, len, "cannot create khugepaged");
+			goto out_free;
+		}
+	}
 	if (sim_engine_run(e, err, len))
 		goto out_free;
 	if (run->failed) {
@@ -506,6 +598,7 @@ int workload_sim_run(const struct wl_plan *plan, const struct sim_run_config *cf
 	res->counters[SIM_PGFAULT] -= run->loader_faults;
 	res->counters[SIM_PGMAJFAULT] -= run->loader_majfaults;
 	wl_out(run, out);
+	wl_out_loops(run, out);
 	if (hooks && hooks->collect)
 		hooks->collect(e, run->m, cfg, res);
 	ret = 0;
@@ -513,6 +606,8 @@ int workload_sim_run(const struct wl_plan *plan, const struct sim_run_config *cf
 out_nomem:
 	snprintf(err, len, "out of memory for the workload's tasks and memory");
 out_free:
+	if (khugepaged_on)
+		khugepaged_destroy();	/* before the mms its slots point to */
 	wl_run_free(run);
 	run = NULL;
 	if (tlb)

@@ -46,6 +46,14 @@ struct wl_task_run {
 	int phase_step;				/* loop step of the random phase, -1: none */
 	uint64_t phase_k;			/* its first address (position) */
 	struct sim_task *task;			/* the engine's, once it runs */
+	struct user_access *ua[WL_MAX_MEMORY];	/* access steps' state per memory, kept
+						 * from step to step (owned) */
+	uint64_t arng;				/* access steps' generator (wyrand) */
+	bool arng_seeded;			/* arng drawn from the task's stream */
+	int order;				/* first_fault: creation order, -1: none */
+	bool first_done;			/* first_fault: took its first one */
+	bool first_waiting;			/* first_fault: waits for the previous */
+	uint64_t walks_begin, loop_walks;	/* its CPU's TLB walks: at loop start, in it */
 	struct wl_task_run *barrier_next;	/* on wl_run.barrier_waiters */
 	struct wl_task_run *cache_next;		/* on wl_run.cache_waiters */
 	struct wl_task_run *next;		/* on wl_run.tasks */
@@ -71,6 +79,12 @@ struct wl_run {
 	struct mm_struct *loader_mm;
 	uint64_t loader_faults, loader_majfaults;
 	sim_task_fn task_fn;			/* a task's body (wl_task_main()), for forks */
+	bool tlb;				/* the vCPUs have TLBs (access steps) */
+	/* first_fault = in_order: tasks by creation, how many took their first */
+	struct wl_task_run **order;
+	int nr_order, nr_first;
+	int group_left[WL_MAX_TASKS];		/* tasks of the group whose loop has not ended */
+	int counted_left;			/* counted tasks whose loop has not ended */
 	bool failed;
 	char err[256];
 };
@@ -106,6 +120,12 @@ static inline uint64_t wl_fault_nr(const struct wl_plan *plan, const struct wl_s
 	return s->nr ? s->nr : slots;
 }
 
+/* until = GROUP: whether @tr's loop is over (every task of GROUP ended its loop). */
+static inline bool wl_until_done(const struct wl_task_run *tr)
+{
+	return tr->t->until && tr->run->group_left[tr->t->until_group] == 0;
+}
+
 extern const char *const wlsim_op_name[];
 __attribute__((format(printf, 3, 4)))
 void wlsim_fail(struct wl_run *run, const struct wl_step *s, const char *fmt, ...);
@@ -115,6 +135,8 @@ void wlsim_wake(struct wl_task_run *tr);
 void wlsim_barrier_wait(struct wl_task_run *tr);
 void wlsim_barrier_leave(struct wl_task_run *tr);
 bool wlsim_mapped_for(struct mm_struct *mm, uint64_t addr, bool write);
+void wlsim_first_fault_wait(struct wl_task_run *tr);
+void wlsim_first_fault_done(struct wl_task_run *tr);
 void wlsim_step_run(struct wl_task_run *tr, const struct wl_step *s, bool in_loop, uint64_t lo,
 		    uint64_t hi);
 

@@ -28,7 +28,7 @@
 #include "mm/access.h"
 #include "workload/sim_internal.h"
 
-#define WL_ACCESS_BATCH	64	/* accesses between two charges, as hot_cold.c */
+#define WL_ACCESS_BATCH	64	/* accesses between two charges */
 
 const char *const wlsim_op_name[] = {
 	[WL_OP_MMAP] = "mmap", [WL_OP_MUNMAP] = "munmap", [WL_OP_FAULT] = "fault",
@@ -124,6 +124,44 @@ void wlsim_barrier_leave(struct wl_task_run *tr)
 		wl_barrier_release(run);
 }
 
+/* ---- first_fault = in_order ------------------------------------------------------ */
+
+/*
+ * Before @tr's first fault or access: wait until every task created
+ * before it has taken its own first one.
+ *
+ *   task 0                              task 1
+ *   ...                                 first_fault_wait: 0 of 1 done, sleeps
+ *   first access (faults, registers
+ *   with khugepaged); first_fault_done:
+ *   1 done, wakes task 1                first access, at task 0's time or later
+ */
+void wlsim_first_fault_wait(struct wl_task_run *tr)
+{
+	struct wl_run *run = tr->run;
+
+	if (tr->order < 0 || tr->first_done || run->nr_first >= tr->order)
+		return;
+	tr->first_waiting = true;
+	sim_sleep_block("first_fault", run, "the previous task's first fault");
+	tr->first_waiting = false;
+}
+
+/* @tr has made its first access (or ends without one): the next task's turn. */
+void wlsim_first_fault_done(struct wl_task_run *tr)
+{
+	struct wl_run *run = tr->run;
+	struct wl_task_run *next;
+
+	if (tr->order < 0 || tr->first_done)
+		return;
+	tr->first_done = true;
+	run->nr_first++;
+	next = run->nr_first < run->nr_order ? run->order[run->nr_first] : NULL;
+	if (next && next->first_waiting)
+		wlsim_wake(next);
+}
+
 /* ---- the steps -------------------------------------------------------------------- */
 
 /*
@@ -203,6 +241,8 @@ static void wl_fault(struct wl_task_run *tr, const struct wl_step *s, bool in_lo
 			perm[j] = t;
 		}
 	}
+	if (hi > lo)
+		wlsim_first_fault_wait(tr);
 	for (p = lo; p < hi; p++) {
 		uint64_t i = s->order == WL_ORDER_SEQ ? p : s->order == WL_ORDER_REVERSE ? n - 1 - p :
 			     perm[p];
@@ -218,6 +258,7 @@ static void wl_fault(struct wl_task_run *tr, const struct wl_step *s, bool in_lo
 				break;
 			}
 		}
+		wlsim_first_fault_done(tr);
 		wl_count(tr, s, in_loop, 1);
 	}
 	free(perm);
@@ -240,15 +281,55 @@ static double *wl_zipf_cdf(uint64_t n, double e)
 	return cdf;
 }
 
-/* A uniform double in [0, 1) from the task's generator. */
-static inline double wl_unit(struct sim_rng *rng)
+/*
+ * The access steps' generator: wyrand, fast enough for a draw per access,
+ * seeded from the task's own stream (sim_rng_next()) when the task's first
+ * access step that draws runs.
+ */
+static inline uint64_t wl_arand(struct wl_task_run *tr)
 {
-	return (double)(sim_rng_next(rng) >> 11) * 0x1.0p-53;
+	__uint128_t t;
+
+	if (!tr->arng_seeded) {
+		tr->arng = sim_rng_next(&sim_current()->rng);
+		tr->arng_seeded = true;
+	}
+	tr->arng += 0xa0761d6478bd642fULL;
+	t = (__uint128_t)tr->arng * (tr->arng ^ 0xe7037ed1a0b428dbULL);
+	return (uint64_t)(t >> 64) ^ (uint64_t)t;
 }
 
-/* The slot of access @j of an access step. */
-static inline uint64_t wl_access_slot(const struct wl_step *s, uint64_t j, uint64_t slots,
-				      const double *cdf, struct sim_rng *rng)
+/* Uniform in [0, n): multiply-shift, as sim_rng_below(). */
+static inline uint64_t wl_abelow(struct wl_task_run *tr, uint64_t n)
+{
+	return (uint64_t)(((__uint128_t)wl_arand(tr) * n) >> 64);
+}
+
+/* A uniform double in [0, 1). */
+static inline double wl_unit(struct wl_task_run *tr)
+{
+	return (double)(wl_arand(tr) >> 11) * 0x1.0p-53;
+}
+
+/* A new permutation of @n slots in @perm (Fisher-Yates, from the last). */
+static void wl_shuffle(struct wl_task_run *tr, uint32_t *perm, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		perm[i] = i;
+	for (i = n - 1; i > 0; i--) {
+		uint32_t j = (uint32_t)wl_abelow(tr, (uint64_t)i + 1), t = perm[i];
+
+		perm[i] = perm[j];
+		perm[j] = t;
+	}
+}
+
+/* The slot of access @j of an access step; @perm: shuffled's permutation. */
+static inline uint64_t wl_access_slot(struct wl_task_run *tr, const struct wl_step *s,
+				      uint64_t j, uint64_t slots, const double *cdf,
+				      uint32_t *perm)
 {
 	uint64_t hot, lo, hi;
 	double u;
@@ -257,9 +338,13 @@ static inline uint64_t wl_access_slot(const struct wl_step *s, uint64_t j, uint6
 	case WL_PAT_SEQ:
 		return j % slots;
 	case WL_PAT_RANDOM:
-		return sim_rng_below(rng, slots);
+		return wl_abelow(tr, slots);
+	case WL_PAT_SHUFFLED:
+		if (j % slots == 0)
+			wl_shuffle(tr, perm, (uint32_t)slots);
+		return perm[j % slots];
 	case WL_PAT_ZIPF:
-		u = wl_unit(rng);
+		u = wl_unit(tr);
 		lo = 0;
 		hi = slots - 1;
 		while (lo < hi) {
@@ -275,32 +360,63 @@ static inline uint64_t wl_access_slot(const struct wl_step *s, uint64_t j, uint6
 		hot = (uint64_t)(s->hot_frac * (double)slots);
 		if (!hot)
 			hot = 1;
-		if (hot >= slots || wl_unit(rng) < s->hot_prob)
-			return sim_rng_below(rng, hot);
-		return hot + sim_rng_below(rng, slots - hot);
+		if (hot >= slots || wl_unit(tr) < s->hot_prob)
+			return wl_abelow(tr, hot);
+		return hot + wl_abelow(tr, slots - hot);
 	}
 	return 0;
 }
 
 /*
+ * The task's access state for memory @mem mapped as @vma: kept from one
+ * access step to the next (the sub-picosecond remainder of the charges
+ * carries over, as one loop's state), made again when the mapping or the
+ * vCPU is another.
+ */
+static struct user_access *wl_ua(struct wl_task_run *tr, int mem, struct vm_area_struct *vma)
+{
+	struct user_access *ua = tr->ua[mem];
+
+	if (!ua) {
+		ua = malloc(sizeof(*ua));
+		if (!ua)
+			return NULL;
+		tr->ua[mem] = ua;
+		user_access_init(ua, vma);
+	} else if (ua->vma != vma || ua->mm != vma->vm_mm || ua->pmd_huge != vma->pmd_huge ||
+		   ua->pmd_base != (vma->vm_start & ~(PMD_SIZE - 1)) ||
+		   ua->mmu.asid != vma->vm_mm->asid || ua->mmu.tlb != sim_this_vcpu()->tlb) {
+		user_access_init(ua, vma);
+	}
+	return ua;
+}
+
+/*
  * access: user loads or stores through the vCPU's TLB and caches
- * (user_access(), src/mm/access.c), charged every WL_ACCESS_BATCH; a walk
- * that finds nothing mapped faults.
+ * (user_access_batch(), src/mm/access.c), WL_ACCESS_BATCH addresses drawn
+ * and then accessed and charged at a time; a walk that finds nothing
+ * mapped faults.  An `until` loop ends between two batches.
  */
 static void wl_access(struct wl_task_run *tr, const struct wl_step *s, bool in_loop)
 {
 	const struct wl_plan *plan = tr->run->plan;
 	uint64_t stride = wl_stride(s), slots = plan->memory[s->mem].size / stride;
-	uint64_t n = s->nr ? s->nr : slots, j, done = 0;
+	uint64_t n = s->nr ? s->nr : slots, j = 0, addrs[WL_ACCESS_BATCH];
 	struct wl_map *map = wl_mapped(tr, s);
-	struct sim_rng *rng = &sim_current()->rng;
 	struct vm_area_struct *vma;
-	struct user_access ua;
+	struct user_access *ua;
+	uint32_t *perm = NULL;
 	double *cdf = NULL;
 
 	if (!map || !slots)
 		return;
 	vma = find_vma(tr->wm->mm, map->addr);
+	ua = wl_ua(tr, s->mem, vma);
+	if (!ua) {
+		wlsim_fail(tr->run, s, "out of memory for the access state");
+		return;
+	}
+	ua->uops = s->uops ? s->uops : ua->mmu.cache ? 1 : 0;
 	if (s->pattern == WL_PAT_ZIPF) {
 		cdf = wl_zipf_cdf(slots, s->zipf_s);
 		if (!cdf) {
@@ -309,18 +425,33 @@ static void wl_access(struct wl_task_run *tr, const struct wl_step *s, bool in_l
 			return;
 		}
 	}
-	user_access_init(&ua, vma);
-	for (j = 0; j < n; j++) {
-		user_access(&ua, map->addr + wl_access_slot(s, j, slots, cdf, rng) * stride,
-			    s->write);
-		if ((j & (WL_ACCESS_BATCH - 1)) == WL_ACCESS_BATCH - 1) {
-			user_access_charge(&ua);
-			wl_count(tr, s, in_loop, j + 1 - done);
-			done = j + 1;
+	if (s->pattern == WL_PAT_SHUFFLED) {
+		perm = malloc(slots * sizeof(*perm));
+		if (!perm) {
+			wlsim_fail(tr->run, s, "out of memory for a permutation of %llu slots",
+				(unsigned long long)slots);
+			return;
 		}
 	}
-	user_access_charge(&ua);
-	wl_count(tr, s, in_loop, n - done);
+	wlsim_first_fault_wait(tr);
+	while (j < n && !wl_until_done(tr)) {
+		unsigned int b = n - j < WL_ACCESS_BATCH ? (unsigned int)(n - j) : WL_ACCESS_BATCH, i;
+
+		for (i = 0; i < b; i++)
+			addrs[i] = map->addr + wl_access_slot(tr, s, j + i, slots, cdf, perm) * stride;
+		if (tr->order >= 0 && !tr->first_done) {
+			/* the first access alone: the next task's first may follow it */
+			user_access_batch(ua, addrs, 1, s->write);
+			wlsim_first_fault_done(tr);
+			user_access_batch(ua, addrs + 1, b - 1, s->write);
+		} else {
+			user_access_batch(ua, addrs, b, s->write);
+		}
+		user_access_charge(ua);
+		j += b;
+		wl_count(tr, s, in_loop, b);
+	}
+	free(perm);
 	free(cdf);
 }
 
@@ -420,6 +551,11 @@ static void wl_fork(struct wl_task_run *tr, const struct wl_step *s)
 		c->loop_begin = c->loop_end = c->deadline = 0;
 		c->task = NULL;
 		c->barrier_next = c->cache_next = NULL;
+		memset(c->ua, 0, sizeof(c->ua));
+		c->arng_seeded = false;
+		c->order = -1;
+		c->first_done = c->first_waiting = false;
+		c->walks_begin = c->loop_walks = 0;
 		c->in_barrier = wlsim_group_has(ct, WL_OP_BARRIER);
 		c->wm = wm;
 		memcpy(wm->map, tr->wm->map, sizeof(wm->map));
@@ -429,6 +565,8 @@ static void wl_fork(struct wl_task_run *tr, const struct wl_step *s)
 		c->next = run->tasks;
 		run->tasks = c;
 		run->live++;
+		run->group_left[s->task]++;
+		run->counted_left += c->counted;
 		if (c->in_barrier)
 			run->barrier_expected++;
 		c->task = sim_fork(ct->name, run->task_fn, c, &child_mm);
@@ -437,6 +575,8 @@ static void wl_fork(struct wl_task_run *tr, const struct wl_step *s)
 			/* it never runs: it leaves what it joined */
 			wlsim_barrier_leave(c);
 			run->live--;
+			run->group_left[s->task]--;
+			run->counted_left -= c->counted;
 			wm->users = 0;
 			wlsim_fail(run, s, "%s: dup_mmap() refused the copy (a swap PTE or a "
 				"PMD-mapped THP in a private anonymous mapping)", ct->name);

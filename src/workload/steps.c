@@ -145,7 +145,7 @@ int wl_step(struct wl_res *r, const struct wl_key *k, struct wl_step *st,
 				  k->value, nt,
 				  st->op == WL_OP_BARRIER ? "barrier alone" :
 				  st->op == WL_OP_FAULT ? "fault MEM read|write [order=] [stride=] [pages=]" :
-				  st->op == WL_OP_ACCESS ? "access MEM read|write [pattern=] [stride=] [accesses=]" :
+				  st->op == WL_OP_ACCESS ? "access MEM read|write [pattern=] [stride=] [accesses=] [uops=]" :
 				  st->op == WL_OP_MADVISE ? "madvise MEM ADVICE [offset=] [len=]" :
 				  st->op == WL_OP_MPROTECT ? "mprotect MEM none|read|read,write" :
 				  st->op == WL_OP_TRUNCATE ? "truncate MEM SIZE" :
@@ -211,6 +211,12 @@ int wl_step(struct wl_res *r, const struct wl_key *k, struct wl_step *st,
 			} else if (st->op == WL_OP_ACCESS && !strcmp(opt, "accesses")) {
 				if (wl_eval(r, &kk, val, SIM_PARAM_COUNT, 1, UINT64_MAX, &st->nr))
 					return -1;
+			} else if (st->op == WL_OP_ACCESS && !strcmp(opt, "uops")) {
+				uint64_t u;
+
+				if (wl_eval(r, &kk, val, SIM_PARAM_COUNT, 1, 1024, &u))
+					return -1;
+				st->uops = (uint32_t)u;
 			} else if (st->op == WL_OP_ACCESS && !strcmp(opt, "pattern")) {
 				char *end = NULL;
 
@@ -218,6 +224,8 @@ int wl_step(struct wl_res *r, const struct wl_key *k, struct wl_step *st,
 					st->pattern = WL_PAT_SEQ;
 				} else if (!strcmp(val, "random")) {
 					st->pattern = WL_PAT_RANDOM;
+				} else if (!strcmp(val, "shuffled")) {
+					st->pattern = WL_PAT_SHUFFLED;
 				} else if (!strncmp(val, "zipf:", 5)) {
 					st->pattern = WL_PAT_ZIPF;
 					st->zipf_s = strtod(val + 5, &end);
@@ -243,19 +251,23 @@ int wl_step(struct wl_res *r, const struct wl_key *k, struct wl_step *st,
 								  val);
 				} else {
 					return wl_key_err(k, r->err, r->len, "pattern=%s: expected seq, "
-							  "random, zipf:S or hot:P:F", val);
+							  "random, shuffled, zipf:S or hot:P:F", val);
 				}
 			} else {
 				return wl_key_err(k, r->err, r->len, "%s: unknown option %s: expected %s",
 						  tok[0], opt, st->op == WL_OP_FAULT ?
 						  "order=, stride= or pages=" :
-						  "pattern=, stride= or accesses=");
+						  "pattern=, stride=, accesses= or uops=");
 			}
 		}
 		if (st->op == WL_OP_FAULT && st->nr > m->size / st->stride)
 			return wl_key_err(k, r->err, r->len, "fault pages=%" PRIu64 ": more than "
 					  "the %" PRIu64 " addresses of memory %s at that stride: "
 					  "expected at most that", st->nr, m->size / st->stride, m->name);
+		if (st->pattern == WL_PAT_SHUFFLED && m->size / st->stride > UINT32_MAX)
+			return wl_key_err(k, r->err, r->len, "pattern=shuffled: %" PRIu64 " slots of "
+					  "memory %s at that stride: expected at most 2^32 - 1",
+					  m->size / st->stride, m->name);
 		if (!st->nr)
 			st->nr = m->size / st->stride;
 		return 0;

@@ -28,10 +28,10 @@
 #include <string.h>
 
 #include "mm/access.h"
-#include "mm/khugepaged.h"
 #include "mm/mm.h"
 #include "mmsim/scenario.h"
-#include "experiments/khugepaged-cold/hot_cold.h"
+#include "mmsim/workload.h"
+#include "experiments/khugepaged-cold/khugepaged_cold.h"
 
 extern const struct live_ops khugepaged_cold_live;	/* live.c */
 
@@ -68,7 +68,6 @@ static const struct sim_variant khugepaged_cold_variants[] = {
 static const char *const kc_patterns[] = { "random", "sequential", "pages", "pages-shuffled",
 					    NULL };
 static const char *const kc_advice[] = { "cold", "free", NULL };
-static const char *const kc_comm[KC_NR_TASKS] = { "hot1", "cold", "hot2" };
 
 static int khugepaged_cold_validate(const struct sim_run_config *cfg, char *err, size_t len)
 {
@@ -93,107 +92,83 @@ static uint64_t khugepaged_cold_mapped_bytes(const struct sim_run_config *cfg)
 	return 3 * sim_param(cfg, "task_size");
 }
 
+/* The experiment's model setting: memory from node 0, as the desktop's one node. */
+static void khugepaged_cold_setup(struct mm_model *m, const struct sim_run_config *cfg)
+{
+	(void)cfg;
+	m->preferred_nid = 0;
+}
+
+/*
+ * The simulated workload is the shipped workload file khugepaged-cold-tasks
+ * (workloads/experiments/khugepaged-cold-tasks.ini): its parameters are
+ * this experiment's of the same names, its plan resolved with one vCPU
+ * per task and khugepaged (at most four, placed by kc_cpu()), run by the
+ * workload executor.  The metrics are hot2's: its loop (the measured
+ * window) and its CPU's page walks in it.
+ */
 static int khugepaged_cold_run(const struct sim_run_config *cfg, int variant,
 			       struct sim_variant_result *res, char *err, size_t len)
 {
-	const struct scenario_ops *s = cfg->scenario;
-	struct sim_engine_opts o = {
-		.profile = cfg->profile,
-		.nr_cpus = sim_profile_nr_cpus(cfg->profile) < KC_NR_CPUS ?
-			   sim_profile_nr_cpus(cfg->profile) : KC_NR_CPUS,
-		.seed = cfg->seed,
-		.check = cfg->check,
-	};
-	struct hot_cold_task tasks[KC_NR_TASKS];
-	struct hot_cold_shared shared = { 0 };
-	struct khugepaged_tunables tun;
-	struct hot_cold_task *h2 = &tasks[KC_HOT2];
-	struct sim_engine *e;
-	struct mm_model *m;
+	static const struct wl_sim_hooks hooks = { .setup = khugepaged_cold_setup };
+	const struct scenario_ops *s = cfg->scenario, *ws;
+	int nr = sim_profile_nr_cpus(cfg->profile) < KC_NR_CPUS ?
+		 sim_profile_nr_cpus(cfg->profile) : KC_NR_CPUS;
+	uint64_t accesses = sim_param(cfg, "accesses");
+	struct sim_run_config wcfg;
+	struct wl_sim_out out;
+	struct wl_plan *plan;
+	char text[64], assign[128];
 	double secs;
-	int i, ret = -1;
+	int i, j, ret = -1;
 
-	e = sim_engine_create(&o);
-	if (!e) {
-		snprintf(err, len, "cannot create an engine of %d vCPUs", o.nr_cpus);
+	ws = workload_scenario("khugepaged-cold-tasks", err, len);
+	if (!ws) {
+		if (!err[0])
+			snprintf(err, len, "the shipped workload khugepaged-cold-tasks is missing");
 		return -1;
 	}
-	m = mm_model_create(e, s->variants[variant].mm,
-			    (long)(sim_param(cfg, "node_memory") >> PAGE_SHIFT), err, len);
-	if (!m)
-		goto out_engine;
-	m->mthp_order = 0;		/* faults map small pages */
-	m->preferred_nid = 0;
-	i = mm_tlb_init(e);
-	if (i) {
-		/* validate() checked the geometry: what is left is memory. */
-		snprintf(err, len, "profile %s: cannot build the TLBs and caches: %s",
-			 cfg->profile->machine_name, strerror(-i));
-		goto out_model;
-	}
-	khugepaged_default_tunables(&tun);
-	tun.pages_to_scan = (unsigned int)sim_param(cfg, "pages_to_scan");
-	tun.scan_sleep_millisecs = (unsigned int)(sim_param(cfg, "scan_sleep") / 1000000);
-	tun.first_wake_millisecs = (unsigned int)(sim_param(cfg, "first_wake") / 1000000);
-	tun.max_ptes_none = (unsigned int)sim_param(cfg, "max_ptes_none");
-	khugepaged_init(&tun);
-
-	memset(tasks, 0, sizeof(tasks));
-	for (i = 0; i < KC_NR_TASKS; i++) {
-		tasks[i].role = (enum hot_cold_role)i;
-		tasks[i].mm = mm_alloc(m->root_memcg);
-		tasks[i].size = sim_param(cfg, "task_size");
-		tasks[i].pattern = (enum hot_cold_pattern)sim_param(cfg, "pattern");
-		tasks[i].loop_uops = (uint32_t)sim_param(cfg, "loop_uops");
-		tasks[i].advice = (enum hot_cold_advice)sim_param(cfg, "advice");
-		tasks[i].accesses = sim_param(cfg, "accesses");
-		tasks[i].measure_at = (sim_time_t)sim_param(cfg, "measure_after") * SIM_NS;
-		tasks[i].shared = &shared;
-		if (tasks[i].pattern == HOT_COLD_PAGES_SHUFFLED && i != KC_COLD) {
-			tasks[i].order = calloc(tasks[i].size >> PAGE_SHIFT, sizeof(uint32_t));
-			if (!tasks[i].order) {
-				snprintf(err, len, "no memory for the page order of task %s",
-					 kc_comm[i]);
-				goto out_mms;
-			}
+	sim_run_config_init(&wcfg, ws, cfg->profile, cfg->seed);
+	wcfg.check = cfg->check;
+	for (i = 0; ws->params[i].key; i++) {
+		j = sim_scenario_param_index(s, ws->params[i].key);
+		if (j < 0) {
+			snprintf(err, len, "khugepaged-cold-tasks: parameter %s: expected one of "
+				 "khugepaged-cold's", ws->params[i].key);
+			return -1;
 		}
+		sim_param_format(&s->params[j], cfg->params[j], text, sizeof(text));
+		snprintf(assign, sizeof(assign), "%s=%s", ws->params[i].key, text);
+		if (sim_run_config_set(&wcfg, assign, err, len) < 0)
+			return -1;
+	}
+	plan = calloc(1, sizeof(*plan));
+	if (!plan) {
+		snprintf(err, len, "out of memory");
+		return -1;
+	}
+	if (workload_resolve(workload_of(ws), &wcfg, nr, plan, err, len))
+		goto out;
+	if (plan->nr_task != KC_NR_TASKS) {
+		snprintf(err, len, "khugepaged-cold-tasks: %d task groups: expected hot1, cold, hot2",
+			 plan->nr_task);
+		goto out;
 	}
 	for (i = 0; i < KC_NR_TASKS; i++)
-		if (!sim_task_create(e, kc_cpu(i, o.nr_cpus), kc_comm[i], hot_cold_task,
-				     &tasks[i])) {
-			snprintf(err, len, "cannot create task %s", kc_comm[i]);
-			goto out_mms;
-		}
-	if (!sim_task_create(e, kc_cpu(KC_NR_TASKS, o.nr_cpus), "khugepaged", khugepaged,
-			     NULL)) {
-		snprintf(err, len, "cannot create khugepaged");
-		goto out_mms;
-	}
-	if (sim_engine_run(e, err, len))
-		goto out_mms;
-	if (cfg->check)
-		mm_check_final();
-	sim_result_collect(e, res);
-	secs = (double)(h2->t_end - h2->t_start) / (double)SIM_SEC;
+		plan->task[i].cpu = kc_cpu(i, nr);
+	plan->khugepaged_cpu = kc_cpu(KC_NR_TASKS, nr);
+	if (workload_sim_run(plan, cfg, s->variants[variant].mm, &hooks, res, &out, err, len))
+		goto out;
+	secs = (double)out.loop_ps / (double)SIM_SEC;
 	sim_result_set(s, res, "total_access_time_s", secs);
 	/* Not the post's "cycles per access", which is not time x clock (docs/results.md). */
 	sim_result_set(s, res, "clock_cycles_per_access",
-		       secs * (double)cfg->profile->clock_mhz * 1e6 / (double)h2->accesses);
-	sim_result_set(s, res, "throughput_per_s", secs > 0 ? (double)h2->accesses / secs : 0);
-	sim_result_set(s, res, "dtlb_load_misses", (double)h2->walks);
+		       secs * (double)cfg->profile->clock_mhz * 1e6 / (double)accesses);
+	sim_result_set(s, res, "throughput_per_s", secs > 0 ? (double)accesses / secs : 0);
+	sim_result_set(s, res, "dtlb_load_misses", (double)out.loop_dtlb_walks);
 	ret = 0;
-out_mms:
-	khugepaged_destroy();
-	for (i = 0; i < KC_NR_TASKS; i++) {
-		if (tasks[i].mm)
-			mm_free(tasks[i].mm);
-		free(tasks[i].order);
-	}
-	mm_tlb_destroy(e);
-out_model:
-	mm_model_destroy(m);
-out_engine:
-	sim_engine_destroy(e);
+out:
+	free(plan);
 	return ret;
 }
 

@@ -7,7 +7,8 @@
  * khugepaged_enter_vma()).  cold calls MADV_COLD or MADV_FREE (`advice`)
  * and sleeps; hot1 and hot2 wait until `measure_after` from the start,
  * then hot2 makes `accesses` 8-byte loads in the simulator's `pattern`
- * (kc_accesses(), as hot_cold_run() in hot_cold.c) and times them, with
+ * (kc_accesses(), as the access steps of
+ * workloads/experiments/khugepaged-cold-tasks.ini draw them) and times them, with
  * perf counters on itself, while hot1 loads in the same pattern until
  * hot2 is done.  --apply writes khugepaged's tunables from the
  * parameters of the same names (pages_to_scan, scan_sleep, max_ptes_none).
@@ -21,7 +22,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "experiments/khugepaged-cold/hot_cold.h"
+#include "experiments/khugepaged-cold/khugepaged_cold.h"
 #include "host/live_internal.h"
 
 enum { KC_HOT1, KC_COLD, KC_HOT2, KC_NR_TASKS };
@@ -34,7 +35,7 @@ static void kc_touch(char *p, size_t size)
 }
 static const char *const kc_task_names[KC_NR_TASKS] = { "hot1", "cold", "hot2" };
 
-/* wyrand, the simulator's generator (hot_cold_rand() in hot_cold.c). */
+/* wyrand, the simulator's generator (wl_arand() in src/workload/sim_steps.c). */
 static inline uint64_t kc_rand(uint64_t *s)
 {
 	unsigned __int128 t;
@@ -71,8 +72,8 @@ static void kc_shuffle(struct kc_access *a)
 }
 
 /*
- * @nr 8-byte loads of the pattern, as hot_cold_run() draws them: random
- * 8-byte-aligned offsets; one load per cache line in order (sequential);
+ * @nr 8-byte loads of the pattern, as the simulated access steps draw them:
+ * random 8-byte-aligned offsets; one load per cache line in order (sequential);
  * one load per 4K page at its first byte, in page order (pages) or in a
  * new random order each pass (pages-shuffled).  Stops early when *@stop.
  */
