@@ -104,6 +104,7 @@ void **cal_chase_build(char *base, uint64_t nr, uint64_t stride, uint64_t (*offs
 double cal_chase_ns(void **start, uint64_t steps);
 
 /* calibrate_cpu.c: topology, clock, caches, TLBs, atomics, system calls, scheduler */
+double host_clock_mhz(double ms);
 int cal_topology(struct cal_run *r, char *err, size_t len);
 void cal_clock(struct cal_run *r);
 void cal_cache_latency(struct cal_run *r);

@@ -286,13 +286,24 @@ struct cal_clock_arg {
 	double mhz;			/* the result */
 };
 
-static void *cal_clock_thread(void *p)
+/**
+ * host_clock_mhz - the clock this thread runs at, measured
+ * @ms: how long to measure (thread CPU time)
+ *
+ * A chain of dependent one-cycle adds: adds over time is the core clock,
+ * whatever /proc/cpuinfo says (in a guest its "cpu MHz" is the TSC's rate).
+ * Used by calibrate (clock.mhz) and by live runs whose metric is in cycles.
+ *
+ * Return: MHz, or 0 on an architecture without the chain.
+ */
+double host_clock_mhz(double ms)
 {
-	struct cal_clock_arg *a = p;
 	uint64_t adds = 0, x = 0;
 	double t0, t1;
 
-	cal_pin(a->cpu);
+#if !defined(__x86_64__) && !defined(__aarch64__)
+	return 0;
+#endif
 	t0 = cal_cpu_ns();
 	do {
 		for (int i = 0; i < 1000; i++) {
@@ -312,8 +323,16 @@ static void *cal_clock_thread(void *p)
 		}
 		adds += 32000;
 		t1 = cal_cpu_ns();
-	} while (t1 - t0 < a->ms * 1e6);
-	a->mhz = (double)adds / (t1 - t0) * 1000;
+	} while (t1 - t0 < ms * 1e6);
+	return (double)adds / (t1 - t0) * 1000;
+}
+
+static void *cal_clock_thread(void *p)
+{
+	struct cal_clock_arg *a = p;
+
+	cal_pin(a->cpu);
+	a->mhz = host_clock_mhz(a->ms);
 	return NULL;
 }
 
