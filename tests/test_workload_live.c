@@ -227,6 +227,28 @@ static void test_duration_counts_by_deadline(void **state)
 	assert_int_equal(stats.task[0].ops, 4);
 }
 
+/*
+ * access pattern=shuffled visits every slot once a pass: one store a page
+ * over PAGES pages faults each of them (a pattern that kept to one slot
+ * would fault once).
+ */
+static void test_access_shuffled(void **state)
+{
+	int buf = add_memory("buf", WL_MEM_ANON, PAGES * LIVE_PAGE);
+	struct wl_task *g = add_group("w", 1, false, 1, 0);
+	struct wl_step *s;
+
+	(void)state;
+	SETUP(g, WL_OP_MMAP, buf);
+	s = LOOP(g, WL_OP_ACCESS, buf);
+	s->write = true;
+	s->pattern = WL_PAT_SHUFFLED;
+	s->counted = true;
+	assert_int_equal(run_plan(), LIVE_STOP_NONE);
+	assert_int_equal(stats.task[0].ops, PAGES);
+	assert_true(stats.task[0].minflt >= PAGES);
+}
+
 /* MADV_DONTNEED empties the memory: the next round faults every page again. */
 static void test_dontneed_refaults(void **state)
 {
@@ -475,6 +497,7 @@ int main(void)
 		cmocka_unit_test_setup(test_repeat_exact, setup),
 		cmocka_unit_test_setup(test_duration_deadline, setup),
 		cmocka_unit_test_setup(test_duration_counts_by_deadline, setup),
+		cmocka_unit_test_setup(test_access_shuffled, setup),
 		cmocka_unit_test_setup(test_dontneed_refaults, setup),
 		cmocka_unit_test_setup(test_processes_and_threads, setup),
 		cmocka_unit_test_setup(test_shmem, setup),

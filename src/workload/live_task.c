@@ -355,6 +355,8 @@ static uint64_t wl_access_slot(const struct wl_step *s, uint64_t *rng, uint64_t 
 			k = (uint64_t)pow((pow((double)slots, 1.0 - s->zipf_s) - 1.0) * u + 1.0,
 					  1.0 / (1.0 - s->zipf_s));
 		return k >= 1 && k <= slots ? k - 1 : slots - 1;
+	case WL_PAT_SHUFFLED:		/* wl_do_access() draws its permutation */
+		break;
 	case WL_PAT_HOT:
 		hot = (uint64_t)((double)slots * s->hot_frac);
 		hot = hot < 1 ? 1 : hot > slots ? slots : hot;
@@ -369,12 +371,25 @@ static uint64_t wl_do_access(struct wl_live_task *t, char *p, const struct wl_st
 			     uint64_t size)
 {
 	uint64_t slots = size / s->stride;
+	uint32_t *perm = NULL;
 	struct wl_counter c;
 
 	wl_counter_init(&c, t->deadline, 4096);
 	for (uint64_t i = 0; i < s->nr; i++) {
-		uint64_t off = wl_access_slot(s, &t->rng, i, slots) * s->stride;
-		volatile uint64_t *w = (volatile uint64_t *)(p + (off & ~7ULL));
+		uint64_t off, k = i % slots;
+		volatile uint64_t *w;
+
+		/* shuffled: each pass over the slots in a new random order */
+		if (s->pattern == WL_PAT_SHUFFLED && !k) {
+			free(perm);
+			perm = wl_permutation(&t->rng, slots);
+			if (!perm) {
+				wl_fail(t, s->line, ENOMEM, "access pattern=shuffled: out of memory");
+				break;
+			}
+		}
+		off = (perm ? perm[k] : wl_access_slot(s, &t->rng, i, slots)) * s->stride;
+		w = (volatile uint64_t *)(p + (off & ~7ULL));
 
 		if (s->write)
 			*w = i;
@@ -382,6 +397,7 @@ static uint64_t wl_do_access(struct wl_live_task *t, char *p, const struct wl_st
 			(void)*w;
 		wl_counter_tick(&c);
 	}
+	free(perm);
 	return wl_counter_end(&c);
 }
 
