@@ -182,6 +182,12 @@ int workload_resolve(const struct workload *w, const struct sim_run_config *cfg,
  * @err when the file is bad.
  */
 const struct scenario_ops *workload_scenario(const char *name, char *err, size_t len);
+/*
+ * The plan of shipped workload @name at experiment run @cfg (its parameters
+ * by name), on @nr_cpus CPUs: calloc()ed, or NULL with one line in @err.
+ */
+struct wl_plan *workload_plan_for(const char *name, const struct sim_run_config *cfg,
+				  int nr_cpus, char *err, size_t len);
 /* Whether @name names a file rather than a scenario (has '/' or ends in .ini). */
 bool workload_names_file(const char *name);
 

@@ -227,3 +227,56 @@ const char *sim_scenario_arg(const struct scenario_ops *s)
 			return wl_loaded[i].arg;
 	return s->name;
 }
+
+/**
+ * workload_plan_for() - an experiment's workload file, at the experiment's run
+ * @name: the shipped workload (workloads/experiments/)
+ * @cfg: the experiment's run: each parameter of the workload takes the value
+ *       of the experiment's parameter of the same name
+ * @nr_cpus: the CPUs of the run
+ * @err: one line why, on failure
+ * @len: size of @err
+ *
+ * Context: the host process or a pool child.
+ * Return: the resolved plan (the caller frees it), or NULL with @err set.
+ */
+struct wl_plan *workload_plan_for(const char *name, const struct sim_run_config *cfg,
+				  int nr_cpus, char *err, size_t len)
+{
+	const struct scenario_ops *s = cfg->scenario, *ws;
+	struct sim_run_config wcfg;
+	char text[64], assign[128];
+	struct wl_plan *plan;
+	int i, j;
+
+	ws = workload_scenario(name, err, len);
+	if (!ws) {
+		if (!err[0])
+			snprintf(err, len, "the shipped workload %s is missing", name);
+		return NULL;
+	}
+	sim_run_config_init(&wcfg, ws, cfg->profile, cfg->seed);
+	wcfg.check = cfg->check;
+	for (i = 0; ws->params[i].key; i++) {
+		j = sim_scenario_param_index(s, ws->params[i].key);
+		if (j < 0) {
+			snprintf(err, len, "%s: parameter %s: expected one of %s's", name,
+				 ws->params[i].key, s->name);
+			return NULL;
+		}
+		sim_param_format(&s->params[j], cfg->params[j], text, sizeof(text));
+		snprintf(assign, sizeof(assign), "%s=%s", ws->params[i].key, text);
+		if (sim_run_config_set(&wcfg, assign, err, len) < 0)
+			return NULL;
+	}
+	plan = calloc(1, sizeof(*plan));
+	if (!plan) {
+		snprintf(err, len, "out of memory");
+		return NULL;
+	}
+	if (workload_resolve(workload_of(ws), &wcfg, nr_cpus, plan, err, len)) {
+		free(plan);
+		return NULL;
+	}
+	return plan;
+}

@@ -118,42 +118,16 @@ static int deferred_split_run(const struct sim_run_config *cfg, int variant,
 		.setup = deferred_split_setup,
 		.collect = deferred_split_collect,
 	};
-	const struct scenario_ops *s = cfg->scenario, *ws;
-	struct sim_run_config wcfg;
+	const struct scenario_ops *s = cfg->scenario;
 	struct wl_sim_out out;
 	struct wl_plan *plan;
-	char text[64], assign[128];
-	int i, j, ret = -1;
+	int ret;
 
-	ws = workload_scenario("deferred-split-rounds", err, len);
-	if (!ws) {
-		if (!err[0])
-			snprintf(err, len, "the shipped workload deferred-split-rounds is missing");
+	plan = workload_plan_for("deferred-split-rounds", cfg, (int)sim_param(cfg, "threads"),
+				 err, len);
+	if (!plan)
 		return -1;
-	}
-	sim_run_config_init(&wcfg, ws, cfg->profile, cfg->seed);
-	wcfg.check = cfg->check;
-	for (i = 0; ws->params[i].key; i++) {
-		j = sim_scenario_param_index(s, ws->params[i].key);
-		if (j < 0) {
-			snprintf(err, len, "deferred-split-rounds: parameter %s: expected one of "
-				 "deferred-split's", ws->params[i].key);
-			return -1;
-		}
-		sim_param_format(&s->params[j], cfg->params[j], text, sizeof(text));
-		snprintf(assign, sizeof(assign), "%s=%s", ws->params[i].key, text);
-		if (sim_run_config_set(&wcfg, assign, err, len) < 0)
-			return -1;
-	}
-	plan = calloc(1, sizeof(*plan));
-	if (!plan) {
-		snprintf(err, len, "out of memory");
-		return -1;
-	}
-	if (!workload_resolve(workload_of(ws), &wcfg, (int)sim_param(cfg, "threads"), plan, err,
-			      len))
-		ret = workload_sim_run(plan, cfg, s->variants[variant].mm, &hooks, res, &out, err,
-				       len);
+	ret = workload_sim_run(plan, cfg, s->variants[variant].mm, &hooks, res, &out, err, len);
 	free(plan);
 	return ret;
 }

@@ -111,44 +111,18 @@ static int khugepaged_cold_run(const struct sim_run_config *cfg, int variant,
 			       struct sim_variant_result *res, char *err, size_t len)
 {
 	static const struct wl_sim_hooks hooks = { .setup = khugepaged_cold_setup };
-	const struct scenario_ops *s = cfg->scenario, *ws;
+	const struct scenario_ops *s = cfg->scenario;
 	int nr = sim_profile_nr_cpus(cfg->profile) < KC_NR_CPUS ?
 		 sim_profile_nr_cpus(cfg->profile) : KC_NR_CPUS;
 	uint64_t accesses = sim_param(cfg, "accesses");
-	struct sim_run_config wcfg;
 	struct wl_sim_out out;
 	struct wl_plan *plan;
-	char text[64], assign[128];
 	double secs;
-	int i, j, ret = -1;
+	int i, ret = -1;
 
-	ws = workload_scenario("khugepaged-cold-tasks", err, len);
-	if (!ws) {
-		if (!err[0])
-			snprintf(err, len, "the shipped workload khugepaged-cold-tasks is missing");
+	plan = workload_plan_for("khugepaged-cold-tasks", cfg, nr, err, len);
+	if (!plan)
 		return -1;
-	}
-	sim_run_config_init(&wcfg, ws, cfg->profile, cfg->seed);
-	wcfg.check = cfg->check;
-	for (i = 0; ws->params[i].key; i++) {
-		j = sim_scenario_param_index(s, ws->params[i].key);
-		if (j < 0) {
-			snprintf(err, len, "khugepaged-cold-tasks: parameter %s: expected one of "
-				 "khugepaged-cold's", ws->params[i].key);
-			return -1;
-		}
-		sim_param_format(&s->params[j], cfg->params[j], text, sizeof(text));
-		snprintf(assign, sizeof(assign), "%s=%s", ws->params[i].key, text);
-		if (sim_run_config_set(&wcfg, assign, err, len) < 0)
-			return -1;
-	}
-	plan = calloc(1, sizeof(*plan));
-	if (!plan) {
-		snprintf(err, len, "out of memory");
-		return -1;
-	}
-	if (workload_resolve(workload_of(ws), &wcfg, nr, plan, err, len))
-		goto out;
 	if (plan->nr_task != KC_NR_TASKS) {
 		snprintf(err, len, "khugepaged-cold-tasks: %d task groups: expected hot1, cold, hot2",
 			 plan->nr_task);
