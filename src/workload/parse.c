@@ -210,7 +210,6 @@ static int wl_add_key(struct wl_parse *pp, const char *kind, const char *sname,
 	struct workload *w = pp->w;
 	bool list = !strcmp(kind, "task") && (!strcmp(key, "setup") || !strcmp(key, "loop") ||
 					      !strcmp(key, "teardown"));
-	bool replaced_list = false;
 	struct wl_key *k;
 	int i, j;
 
@@ -230,7 +229,6 @@ static int wl_add_key(struct wl_parse *pp, const char *kind, const char *sname,
 			w->nr_keys--;
 			pp->first_key--;
 			i--;
-			replaced_list = true;
 			continue;
 		}
 		free(k->value);			/* an included value: replaced in place */
@@ -241,7 +239,6 @@ static int wl_add_key(struct wl_parse *pp, const char *kind, const char *sname,
 		k->line = pp->line;
 		return 1;
 	}
-	(void)replaced_list;
 	if (w->nr_keys >= WL_MAX_KEYS)
 		return wl_fail(pp, "more than %d keys: expected a smaller workload", WL_MAX_KEYS);
 	j = w->nr_keys;
