@@ -19,4 +19,18 @@
 int sim_input_read(const char *path, size_t max, const char *expect,
 		   char **textp, size_t *lenp, char *err, size_t errlen);
 
+/*
+ * inih's reader over a string, counting lines, so that a handler knows the
+ * line it is called for (Debian's inih is built without
+ * INI_HANDLER_LINENO) and the line of the last section header.  Pass
+ * sim_ini_reader and a struct sim_ini_lines to ini_parse_stream().
+ */
+struct sim_ini_lines {
+	const char *next;		/* the rest of the text */
+	int line;			/* lines handed to inih */
+	int section_line;		/* the last one that opened a [section] */
+};
+
+char *sim_ini_reader(char *str, int num, void *stream);
+
 #endif /* MMSIM_INPUT_H */

@@ -133,3 +133,28 @@ out_fail:
 	close(fd);
 	return -1;
 }
+
+/* Like fgets() over a string; see struct sim_ini_lines. */
+char *sim_ini_reader(char *str, int num, void *stream)
+{
+	struct sim_ini_lines *in = stream;
+	int n = 0;
+
+	if (!*in->next || num < 2)
+		return NULL;
+	while (n < num - 1 && in->next[0]) {
+		char c = *in->next++;
+
+		str[n++] = c;
+		if (c == '\n')
+			break;
+	}
+	str[n] = '\0';
+	in->line++;
+	for (char *p = str; *p == ' ' || *p == '\t' || *p == '['; p++)
+		if (*p == '[') {
+			in->section_line = in->line;
+			break;
+		}
+	return str;
+}

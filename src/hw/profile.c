@@ -67,35 +67,10 @@ struct profile_parse {
 	int nr_inherited_ranges;	/* p->ranges[0..n): from includes, dropped when this file sets the key */
 	bool any_key;			/* a key was read: include must come first */
 	bool err_whole;			/* err already names file:line (an include's) */
-	const char *next;		/* reader: the rest of the text */
-	int line;			/* reader: lines handed to inih */
+	struct sim_ini_lines in;	/* the reader (include/mmsim/input.h) */
 	int err_line;			/* line of the handler's first error */
 	char err[256];			/* the handler's message, no file:line */
 };
-
-/*
- * inih reader over a string that counts lines, so that the handler knows
- * the line it is called for (this inih is built without
- * INI_HANDLER_LINENO).  Like fgets().
- */
-static char *profile_reader(char *str, int num, void *stream)
-{
-	struct profile_parse *pp = stream;
-	int n = 0;
-
-	if (!*pp->next || num < 2)
-		return NULL;
-	while (n < num - 1 && pp->next[0]) {
-		char c = *pp->next++;
-
-		str[n++] = c;
-		if (c == '\n')
-			break;
-	}
-	str[n] = '\0';
-	pp->line++;
-	return str;
-}
 
 static int profile_field_find(const char *section, const char *key)
 {
@@ -405,7 +380,7 @@ static int profile_handler(void *user, const char *section, const char *name,
 
 	if (pp->err_line)	/* keep the first error */
 		return 0;
-	pp->err_line = pp->line;
+	pp->err_line = pp->in.line;
 	if (!*section && !strcmp(name, "include")) {
 		if (pp->any_key) {
 			snprintf(pp->err, sizeof(pp->err),
@@ -551,8 +526,8 @@ static int profile_parse_text(const char *text, const char *origin, struct sim_p
 	pp->seen = seen;
 	pp->origin = origin;
 	pp->depth = depth;
-	pp->next = text;
-	line = ini_parse_stream(profile_reader, pp, profile_handler, pp);
+	pp->in.next = text;
+	line = ini_parse_stream(sim_ini_reader, &pp->in, profile_handler, pp);
 	if (!depth)
 		p->nr_inherited_sources = pp->nr_inherited_sources;
 	if (line != 0) {

@@ -64,9 +64,7 @@ struct wl_parse {
 	struct wl_parse *parent;	/* the including file's parse */
 	int depth;
 	int first_key;			/* w->keys[first_key..]: this file's own */
-	const char *next;		/* reader: the rest of the text */
-	int line;			/* reader: lines handed to inih */
-	int section_line;		/* reader: the line of the last [section] */
+	struct sim_ini_lines in;	/* the reader (include/mmsim/input.h) */
 	bool failed;
 	bool err_whole;			/* err already names file:line (an include's) */
 	int err_line;
@@ -111,31 +109,6 @@ bool workload_names_file(const char *name)
 	return strchr(name, '/') || (n >= 4 && !strcmp(name + n - 4, ".ini"));
 }
 
-/* inih reader over a string that counts lines, as profile.c's. */
-static char *wl_reader(char *str, int num, void *stream)
-{
-	struct wl_parse *pp = stream;
-	int n = 0;
-
-	if (!*pp->next || num < 2)
-		return NULL;
-	while (n < num - 1 && pp->next[0]) {
-		char c = *pp->next++;
-
-		str[n++] = c;
-		if (c == '\n')
-			break;
-	}
-	str[n] = '\0';
-	pp->line++;
-	for (char *p = str; *p == ' ' || *p == '\t' || *p == '['; p++)
-		if (*p == '[') {
-			pp->section_line = pp->line;
-			break;
-		}
-	return str;
-}
-
 static int wl_fail(struct wl_parse *pp, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
@@ -147,7 +120,7 @@ static int wl_fail(struct wl_parse *pp, const char *fmt, ...)
 	vsnprintf(pp->err, sizeof(pp->err), fmt, ap);
 	va_end(ap);
 	pp->failed = true;
-	pp->err_line = pp->line;
+	pp->err_line = pp->in.line;
 	return 0;
 }
 
@@ -196,7 +169,7 @@ static int wl_include(struct wl_parse *pp, const char *name)
 	if (ret) {
 		pp->failed = true;
 		pp->err_whole = true;
-		pp->err_line = pp->line;
+		pp->err_line = pp->in.line;
 		return 0;
 	}
 	pp->first_key = pp->w->nr_keys;
@@ -236,7 +209,7 @@ static int wl_add_key(struct wl_parse *pp, const char *kind, const char *sname,
 		if (!k->value)
 			return wl_fail(pp, "out of memory");
 		snprintf(k->file, sizeof(k->file), "%s", pp->origin);
-		k->line = pp->line;
+		k->line = pp->in.line;
 		return 1;
 	}
 	if (w->nr_keys >= WL_MAX_KEYS)
@@ -248,7 +221,7 @@ static int wl_add_key(struct wl_parse *pp, const char *kind, const char *sname,
 	snprintf(k->name, sizeof(k->name), "%s", sname);
 	snprintf(k->key, sizeof(k->key), "%s", key);
 	snprintf(k->file, sizeof(k->file), "%s", pp->origin);
-	k->line = pp->line;
+	k->line = pp->in.line;
 	k->value = strdup(value);
 	if (!k->value)
 		return wl_fail(pp, "out of memory");
@@ -278,14 +251,14 @@ static int wl_handler(void *user, const char *section, const char *key, const ch
 	if (!wl_in(wl_sections, kind)) {
 		wl_list(names, sizeof(names), wl_sections);
 		wl_fail(pp, "unknown section [%s]: expected one of %s", section, names);
-		pp->err_line = pp->section_line;
+		pp->err_line = pp->in.section_line;
 		return 0;
 	}
 	if ((!strcmp(kind, "workload") && sname[0]) ||
 	    (strcmp(kind, "workload") && !wl_name_ok(sname))) {
 		wl_fail(pp, "[%s]: expected [workload], or [%s NAME] with NAME of letters, digits, "
 			"_ and - (at most %d)", section, kind, WL_NAME_LEN - 1);
-		pp->err_line = pp->section_line;
+		pp->err_line = pp->in.section_line;
 		return 0;
 	}
 	if (!strcmp(kind, "workload"))
@@ -339,8 +312,8 @@ static int wl_parse_text(struct workload *w, const char *text, const char *origi
 	pp->parent = parent;
 	pp->depth = parent ? parent->depth + 1 : 0;
 	pp->first_key = w->nr_keys;
-	pp->next = text;
-	line = ini_parse_stream(wl_reader, pp, wl_handler, pp);
+	pp->in.next = text;
+	line = ini_parse_stream(sim_ini_reader, &pp->in, wl_handler, pp);
 	if (line == 0 && !pp->failed) {
 		ret = 0;
 		goto out_free;
