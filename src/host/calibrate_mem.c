@@ -257,13 +257,15 @@ static int cal_dram_flushed(struct cal_run *r, int runs, double *v)
 #define CAL_MLP_MAX	64
 
 /*
- * ns per load of @k independent chases walked in lockstep over the lines
- * of @buf (@nr of them, 256 bytes apart), all flushed from the caches
- * first: the core keeps up to @k misses in flight, as many as its fill
- * buffers allow.
+ * ns per load of @k independent chases walked in lockstep over @nr slots
+ * of @buf, slot i at @slot(@buf, i), in a random order (the median of
+ * @passes passes).  With @flush_bytes, the first @flush_bytes of @buf are
+ * CLFLUSHed before each pass, so that every load misses the caches: the
+ * core keeps up to @k misses in flight, as many as its fill buffers allow;
+ * without, one warming pass comes first and the lines stay cached.
  */
-static double cal_mlp_pass(char *buf, uint64_t bytes, uint64_t nr, unsigned k, int passes,
-			   uint64_t seed)
+static double cal_chase_k(char *buf, uint64_t nr, unsigned k, int passes, uint64_t seed,
+			  char *(*slot)(char *buf, uint64_t i), uint64_t flush_bytes)
 {
 	uint32_t *perm = malloc(nr * sizeof(*perm));
 	uint64_t per = nr / k, s = seed | 1;
@@ -271,8 +273,10 @@ static double cal_mlp_pass(char *buf, uint64_t bytes, uint64_t nr, unsigned k, i
 	double v[64];
 	struct cal_stat st;
 
-	if (!perm || k > CAL_MLP_MAX || !per)
-		goto out_fail;
+	if (!perm || k > CAL_MLP_MAX || !per) {
+		free(perm);
+		return 0;
+	}
 	for (uint64_t i = 0; i < nr; i++)
 		perm[i] = (uint32_t)i;
 	for (uint64_t i = nr - 1; i > 0; i--) {
@@ -284,35 +288,38 @@ static double cal_mlp_pass(char *buf, uint64_t bytes, uint64_t nr, unsigned k, i
 	}
 	/* chain c: slots perm[c * per .. c * per + per), one cycle each */
 	for (unsigned c = 0; c < k; c++) {
-		for (uint64_t i = 0; i < per; i++) {
-			void **slot = (void **)(buf + (uint64_t)perm[c * per + i] * 256);
-
-			*slot = buf + (uint64_t)perm[c * per + (i + 1) % per] * 256;
-		}
-		head[c] = (void **)(buf + (uint64_t)perm[c * per] * 256);
+		for (uint64_t i = 0; i < per; i++)
+			*(void **)slot(buf, perm[c * per + i]) =
+				slot(buf, perm[c * per + (i + 1) % per]);
+		head[c] = (void **)slot(buf, perm[c * per]);
 	}
-	for (int pass = 0; pass < passes && pass < 64; pass++) {
+	free(perm);
+	for (int pass = flush_bytes ? 0 : -1; pass < passes && pass < 64; pass++) {
 		void **p[CAL_MLP_MAX];
 		double t0;
 
 		for (unsigned c = 0; c < k; c++)
 			p[c] = head[c];
-		for (uint64_t off = 0; off < bytes; off += 64)
+		for (uint64_t off = 0; off < flush_bytes; off += 64)
 			__asm__ volatile("clflush (%0)" : : "r"(buf + off) : "memory");
-		__asm__ volatile("mfence" ::: "memory");
+		if (flush_bytes)
+			__asm__ volatile("mfence" ::: "memory");
 		t0 = cal_cpu_ns();
 		for (uint64_t i = 0; i < per; i++)
 			for (unsigned c = 0; c < k; c++)
 				p[c] = (void **)*p[c];
 		__asm__ volatile("" : : "r"(p) : "memory");
-		v[pass] = (cal_cpu_ns() - t0) / (double)(per * k);
+		if (pass >= 0)
+			v[pass] = (cal_cpu_ns() - t0) / (double)(per * k);
 	}
-	free(perm);
 	cal_stat_of(v, passes < 64 ? passes : 64, &st);
 	return st.med;
-out_fail:
-	free(perm);
-	return 0;
+}
+
+/* The fill-buffer test's slots: lines 256 bytes apart. */
+static char *cal_mlp_slot(char *buf, uint64_t i)
+{
+	return buf + i * 256;
 }
 
 /**
@@ -339,10 +346,10 @@ static void cal_line_fill_buffers(struct cal_run *r)
 	if (!buf)
 		return;
 	for (int i = 0; i < runs; i++) {
-		double one = cal_mlp_pass(buf, bytes, nr, 1, passes, 11 + (uint64_t)i), best = 0;
+		double one = cal_chase_k(buf, nr, 1, passes, 11 + (uint64_t)i, cal_mlp_slot, bytes), best = 0;
 
 		for (size_t j = 1; j < sizeof(ks) / sizeof(ks[0]) && one > 0; j++) {
-			double t = cal_mlp_pass(buf, bytes, nr, ks[j], passes, 11 + (uint64_t)i);
+			double t = cal_chase_k(buf, nr, ks[j], passes, 11 + (uint64_t)i, cal_mlp_slot, bytes);
 
 			if (t > 0 && one / t > best) {
 				best = one / t;
@@ -385,57 +392,10 @@ static char *cal_walk_map(uint64_t pages)
 	return p;
 }
 
-/*
- * ns per load of @k independent chases in lockstep over one line in each
- * of @pages pages (CAL_WALK_SLOT), after one warming pass: the lines stay
- * in the caches, and every load misses the STLB (the pages are many times
- * its reach), so the time is the walks', @k at a time as far as the page
- * walkers allow.
- */
-static double cal_walk_pass(char *buf, uint64_t pages, unsigned k, int passes, uint64_t seed)
+/* The walk test's slots: a line in each spread page (CAL_WALK_SLOT). */
+static char *cal_walk_slot(char *buf, uint64_t i)
 {
-	uint32_t *perm = malloc(pages * sizeof(*perm));
-	uint64_t per = pages / k, s = seed | 1;
-	void **head[CAL_MLP_MAX];
-	double v[64];
-	struct cal_stat st;
-
-	if (!perm || k > CAL_MLP_MAX || !per) {
-		free(perm);
-		return 0;
-	}
-	for (uint64_t i = 0; i < pages; i++)
-		perm[i] = (uint32_t)i;
-	for (uint64_t i = pages - 1; i > 0; i--) {
-		uint64_t j = cal_rng(&s) % (i + 1);
-		uint32_t t = perm[i];
-
-		perm[i] = perm[j];
-		perm[j] = t;
-	}
-	for (unsigned c = 0; c < k; c++) {
-		for (uint64_t i = 0; i < per; i++)
-			*(void **)CAL_WALK_SLOT(buf, perm[c * per + i]) =
-				CAL_WALK_SLOT(buf, perm[c * per + (i + 1) % per]);
-		head[c] = (void **)CAL_WALK_SLOT(buf, perm[c * per]);
-	}
-	for (int pass = -1; pass < passes && pass < 64; pass++) {
-		void **p[CAL_MLP_MAX];
-		double t0;
-
-		for (unsigned c = 0; c < k; c++)
-			p[c] = head[c];
-		t0 = cal_cpu_ns();
-		for (uint64_t i = 0; i < per; i++)
-			for (unsigned c = 0; c < k; c++)
-				p[c] = (void **)*p[c];
-		__asm__ volatile("" : : "r"(p) : "memory");
-		if (pass >= 0)
-			v[pass] = (cal_cpu_ns() - t0) / (double)(per * k);
-	}
-	free(perm);
-	cal_stat_of(v, passes < 64 ? passes : 64, &st);
-	return st.med;
+	return CAL_WALK_SLOT(buf, i);
 }
 
 /**
@@ -465,11 +425,11 @@ static void cal_page_walkers(struct cal_run *r)
 		return;
 	cal_progress(r, "page walkers (k chases over 16384 pages)");
 	for (int i = 0; i < runs; i++) {
-		double one = cal_walk_pass(buf, pages, 1, passes, 13 + (uint64_t)i), best = 0;
+		double one = cal_chase_k(buf, pages, 1, passes, 13 + (uint64_t)i, cal_walk_slot, 0), best = 0;
 
 		one_ns[i] = one;
 		for (size_t j = 1; j < sizeof(ks) / sizeof(ks[0]) && one > 0; j++) {
-			double t = cal_walk_pass(buf, pages, ks[j], passes, 13 + (uint64_t)i);
+			double t = cal_chase_k(buf, pages, ks[j], passes, 13 + (uint64_t)i, cal_walk_slot, 0);
 
 			if (t > 0 && one / t > best) {
 				best = one / t;
