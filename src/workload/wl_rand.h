@@ -26,6 +26,16 @@ static inline double wl_rand_unit(uint64_t *s)
 	return (double)(wl_rand(s) >> 11) * (1.0 / 9007199254740992.0);
 }
 
+/*
+ * @r (64 random bits) mapped onto [0, @n) by a multiply (Lemire, "Fast
+ * random integer generation in an interval", 2019; the bias is below
+ * n / 2^64): no division, for loops whose cost is the memory's.
+ */
+static inline uint64_t wl_below(uint64_t r, uint64_t n)
+{
+	return (uint64_t)(((unsigned __int128)r * n) >> 64);
+}
+
 /* The generator of task @idx of a run with @seed. */
 static inline uint64_t wl_rand_seed(uint64_t seed, uint64_t idx)
 {
