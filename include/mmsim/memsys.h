@@ -114,6 +114,7 @@ struct memsys {
 	uint64_t node_write_gbps, node_read_gbps;
 	uint64_t link_mbps;		/* one direction, all links; 0: no limit */
 	uint64_t lfb;			/* line fill buffers per core; 0: no limit */
+	bool store_rfo;			/* mem.string_store_rfo: stores hold fill buffers too */
 	uint64_t local_ns, remote_ns;	/* idle DRAM latency */
 	bool directory;			/* mem.directory: remote lines cost their home a DRAM write */
 	struct memsys_res *core;	/* [nr_cores] */

@@ -83,6 +83,7 @@
 	X(mem, rob_entries, U64, "", "reorder buffer entries: micro-ops in flight from allocation to retirement (overlap model)") \
 	X(mem, stream_gbps, U64, "GB/s", "a core's streaming rate over memory with hardware prefetch; 0: no limit") \
 	X(mem, directory, U64, "", "1: the memory directory of multi-socket Xeons: a line that a core of another socket takes is written once more at its home node, to record that; 0: none") \
+	X(mem, string_store_rfo, U64, "", "1: a string store (page zeroing, a copy's destination) holds a fill buffer for the memory's latency per line, as a load miss; 0: full-line string stores do not wait for their lines, the core's store rate bounds them") \
 	X(mm, fault_entry_ns, U64, "ns", "exception entry, exit and handle_mm_fault() walk") \
 	X(mm, syscall_ns, U64, "ns", "system call entry and exit")                 \
 	X(mm, list_op_ns, U64, "ns", "list_add or list_del on lines in cache")     \
@@ -185,6 +186,7 @@
 	X(mem, line_fill_buffers, 0, 1024, "physics: 10 to a few dozen per core; 0: no per-core limit") \
 	X(mem, stream_gbps, 0, 10000, "0: no limit; else a divisor, 10 TB/s above any core") \
 	X(mem, directory, 0, 1, "a switch: 0 or 1") \
+	X(mem, string_store_rfo, 0, 1, "a switch: 0 or 1") \
 	X(mm, fault_entry_ns, 0, PROFILE_NS_MAX, "time cost")                      \
 	X(mm, syscall_ns, 0, PROFILE_NS_MAX, "time cost")                          \
 	X(mm, list_op_ns, 0, PROFILE_NS_MAX, "time cost")                          \

@@ -725,6 +725,37 @@ static uint64_t cal_gbps(double v)
  * write bandwidth of every core at once
  * @r: the run
  */
+/*
+ * mem.string_store_rfo: whether a string store waits for its lines.  A
+ * store that reads its line first (a read for ownership) holds a fill
+ * buffer for the memory's latency, so one core zeroes at most
+ * line_fill_buffers x 64 B per DRAM latency; a fast-string store that
+ * invalidates whole lines without reading them (Intel SDM vol. 3A 8.2.4)
+ * is not bound by that.  One core's rep stosb over DRAM above that bound
+ * (by more than its spread and 20%) says the stores do not wait: 0; at
+ * or below it, 1.  Needs the fill buffers and the DRAM latency measured
+ * first (cal_dram()).
+ */
+static void cal_string_store_rfo(struct cal_run *r, const struct cal_stat *zero)
+{
+	const struct cal_key *lfb = cal_key_find(r, "mem.line_fill_buffers");
+	const struct cal_key *lat = cal_key_find(r, "cache.dram_local_ns");
+	double bound;
+	bool rfo;
+
+	if (!lfb || !lat || !lfb->value || !lat->value) {
+		cal_note(r, "mem.string_store_rfo: the fill buffers or the DRAM latency not "
+			 "measured; the builtin's value kept");
+		return;
+	}
+	bound = (double)lfb->value * 64 / (double)lat->value;	/* bytes/ns = GB/s */
+	rfo = zero->lo <= bound * 1.2;
+	cal_key_set(r, "mem.string_store_rfo", rfo ? 1 : 0, "inferred: rep stosb at %.1f GB/s "
+		    "on one core, %s %llu fill buffers x 64 B / %llu ns = %.1f GB/s, %s",
+		    zero->med, rfo ? "within" : "above", (unsigned long long)lfb->value,
+		    (unsigned long long)lat->value, bound, r->date);
+}
+
 void cal_bandwidth(struct cal_run *r)
 {
 	uint64_t bytes = cal_big_buffer(r, r->quick ? 2 : 4, 64ULL << 20);
@@ -753,6 +784,7 @@ void cal_bandwidth(struct cal_run *r)
 	snprintf(method, sizeof(method), "rep stosb per 4K page over %llu MiB, one core",
 		 (unsigned long long)(bytes >> 20));
 	cal_key_measured(r, "mem.zero_gbps", cal_gbps(s.med), method, &s, "GB/s");
+	cal_string_store_rfo(r, &s);
 	for (int i = 0; i < runs; i++) {
 		double t0 = cal_cpu_ns();
 

@@ -86,6 +86,7 @@ static const struct {
 	{ "mem.rob_entries", "224", "default: Skylake's reorder buffer (Intel Opt. manual)" },
 	{ "mem.stream_gbps", "0", "default: no per-core streaming limit (stress-ng vm passes only)" },
 	{ "mem.directory", "0", "default: no memory directory (its DRAM writes are counted only on multi-socket profiles)" },
+	{ "mem.string_store_rfo", "1", "default: string stores bounded by the fill buffers as loads are (the builtins' assumption; calibrate measures it)" },
 	{ "mm.fault_entry_ns", "300", "default: assumed exception entry/exit and walk" },
 	{ "mm.syscall_ns", "100", "default: assumed syscall entry/exit" },
 	{ "mm.list_op_ns", "5", "default: assumed list op in cache" },

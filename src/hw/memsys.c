@@ -9,6 +9,10 @@
  * time t:
  *
  *   core[c]      B x latency(c, n) / (line_fill_buffers x 64)
+ *                (a store's bytes only with mem.string_store_rfo = 1: a
+ *                fast-string store invalidates its full destination line
+ *                without reading it, Intel SDM vol. 3A 8.2.4, and does not
+ *                hold a fill buffer for the memory's latency)
  *   link[s(c)][s(n)]   B / link bandwidth        (remote only)
  *   node[n]      B / node bandwidth
  *
@@ -46,6 +50,7 @@ struct memsys *memsys_create(const struct sim_profile *p, int nr_cores)
 	ms->node_read_gbps = p->mem_node_read_gbps;
 	ms->link_mbps = p->mem_upi_links * p->mem_upi_mtps * 2;	/* 2 bytes per transfer */
 	ms->lfb = p->mem_line_fill_buffers;
+	ms->store_rfo = p->mem_string_store_rfo != 0;
 	ms->local_ns = p->cache_dram_local_ns;
 	ms->remote_ns = p->cache_dram_remote_ns;
 	ms->directory = p->mem_directory != 0;
@@ -183,7 +188,8 @@ static void memsys_flow(struct memsys *ms, int rnid, uint64_t rbytes, int wnid,
 	} else {
 		done = now + sim_smt_scaled_ps(memsys_ps(rbytes > wbytes ? rbytes : wbytes,
 							 core_gbps));
-		core = core_ps(ms, rbytes, rremote) + core_ps(ms, wbytes, wremote);
+		core = core_ps(ms, rbytes, rremote) +
+		       (ms->store_rfo ? core_ps(ms, wbytes, wremote) : 0);
 	}
 	done = later(done, memsys_reserve(&ms->core[v->core], now, core, bytes));
 	if (rremote && rbytes)
