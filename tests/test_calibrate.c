@@ -30,12 +30,30 @@
 #include "host/topology.h"
 #include "host/live_internal.h"
 #include "mmsim/profile.h"
+#include "mmsim/counters.h"
+#include "mmsim/scenario.h"
+#include "mmsim/workload.h"
 
 #define REGION (2ULL << 20)
 
-/* The model's rounds of every size and form at costs @x. */
-static void model_rounds(const struct sim_profile *base, const double x[CAL_FIT_NR],
-			 double out[CAL_NR_ORDERS][2])
+/* Every form the fit knows: the rounds of each size, and the per-page paths. */
+static int all_forms(struct cal_form *f)
+{
+	int n = 0;
+
+	for (int o = 0; o < CAL_NR_ORDERS; o++)
+		for (int d = 0; d < 2; d++)
+			f[n++] = (struct cal_form){ .kind = d ? CAL_FORM_DONTNEED : CAL_FORM_MUNMAP,
+						    .kib = cal_fault_kib[o], .fit = o < 2 };
+	f[n++] = (struct cal_form){ .kind = CAL_FORM_SHMEM_READ, .fit = true };
+	f[n++] = (struct cal_form){ .kind = CAL_FORM_SHMEM_WRITE, .fit = false };
+	f[n++] = (struct cal_form){ .kind = CAL_FORM_COW, .fit = true };
+	return n;
+}
+
+/* The model's time of each form at costs @x, into @out[]. */
+static void model_forms(const struct sim_profile *base, const double x[CAL_FIT_NR],
+			const struct cal_form *f, int n, double *out)
 {
 	struct sim_profile *p = malloc(sizeof(*p));
 	char err[256];
@@ -46,46 +64,110 @@ static void model_rounds(const struct sim_profile *base, const double x[CAL_FIT_
 	p->mm_pte_op_ns = (uint64_t)x[1];
 	p->mm_folio_op_ns = (uint64_t)x[2];
 	p->mm_list_op_ns = (uint64_t)x[3];
-	for (int o = 0; o < CAL_NR_ORDERS; o++)
-		for (int f = 0; f < 2; f++)
-			assert_int_equal(cal_model_round_ns(p, REGION, cal_fault_kib[o], f,
-							    &out[o][f], err, sizeof(err)), 0);
+	for (int i = 0; i < n; i++)
+		if (cal_model_form_ns(p, REGION, &f[i], &out[i], err, sizeof(err)))
+			fail_msg("form %d: %s", i, err);
 	free(p);
 }
 
-/* Fitted on 4K and 16K: the model reproduces them, and predicts 64K. */
+/*
+ * Fitted on the 4K and 16K rounds, the tmpfs read fault and the
+ * copy-on-write fault: the model reproduces them, and predicts the 64K
+ * rounds and the tmpfs write fault, which it was not fitted on.
+ */
 static void test_fit_reproduces_its_measurement(void **state)
 {
 	static const double truth[CAL_FIT_NR] = { 900, 4, 11, 6 };
 	struct sim_profile *p = calloc(1, sizeof(*p));
-	double target[CAL_NR_ORDERS][2], model[CAL_NR_ORDERS][2], x[CAL_FIT_NR], check[CAL_NR_ORDERS][2];
-	char err[256];
-	int nr;
+	struct cal_form f[CAL_MAX_FORMS];
+	double target[CAL_MAX_FORMS], check[CAL_MAX_FORMS], x[CAL_FIT_NR];
+	char err[256], name[64];
+	int n, nr;
 
 	(void)state;
 	assert_non_null(p);
 	assert_int_equal(sim_profile_load("desktop-kvm", p, err, sizeof(err)), 0);
-	model_rounds(p, truth, target);
-	nr = cal_fit_solve(p, REGION, (const double (*)[2])target, 2, x, model, err, sizeof(err));
-	assert_int_equal(nr, 4);
-	for (int o = 0; o < CAL_NR_ORDERS; o++)
-		for (int f = 0; f < 2; f++) {
-			double e = fabs(model[o][f] / target[o][f] - 1);
+	n = all_forms(f);
+	model_forms(p, truth, f, n, target);
+	for (int i = 0; i < n; i++)
+		f[i].target = target[i];
+	nr = cal_fit_solve(p, REGION, f, n, x, err, sizeof(err));
+	assert_int_equal(nr, 6);
+	for (int i = 0; i < n; i++) {
+		double e = fabs(f[i].model / f[i].target - 1);
 
-			/* 1% where fitted (4K, 16K), 5% where held out (64K) */
-			if (e > (o < 2 ? 0.01 : 0.05))
-				fail_msg("%uK form %d: model %.0f ns, target %.0f ns", cal_fault_kib[o],
-					 f, model[o][f], target[o][f]);
-		}
+		/* 1% where fitted, 5% where held out */
+		if (e > (f[i].fit ? 0.01 : 0.05))
+			fail_msg("%s: model %.0f ns, target %.0f ns",
+				 cal_form_name(&f[i], name, sizeof(name)), f[i].model, f[i].target);
+	}
 	/* and the profile with the fitted costs, run again, gives the same */
 	for (int k = 0; k < CAL_FIT_NR; k++)
 		x[k] = floor(x[k] + 0.5);
-	model_rounds(p, x, check);
-	for (int o = 0; o < CAL_NR_ORDERS; o++)
-		for (int f = 0; f < 2; f++)
-			if (fabs(check[o][f] / target[o][f] - 1) > (o < 2 ? 0.02 : 0.05))
-				fail_msg("%uK form %d: rerun %.0f ns, target %.0f ns", cal_fault_kib[o],
-					 f, check[o][f], target[o][f]);
+	model_forms(p, x, f, n, check);
+	for (int i = 0; i < n; i++)
+		if (fabs(check[i] / target[i] - 1) > (f[i].fit ? 0.02 : 0.05))
+			fail_msg("%s: rerun %.0f ns, target %.0f ns",
+				 cal_form_name(&f[i], name, sizeof(name)), check[i], target[i]);
+	free(p);
+}
+
+/*
+ * The per-page forms are the path's time per page, the workload's loop
+ * alone: one more fault cost per page adds that cost once per page (the
+ * copy-on-write form's parent faults its pages in before the fork, and
+ * that is not the child's loop).
+ */
+static void test_form_is_per_page_loop(void **state)
+{
+	struct sim_profile *p = calloc(1, sizeof(*p));
+	struct cal_form f[CAL_MAX_FORMS];
+	double lo[CAL_MAX_FORMS], hi[CAL_MAX_FORMS];
+	static const double a[CAL_FIT_NR] = { 500, 4, 11, 6 }, b[CAL_FIT_NR] = { 1500, 4, 11, 6 };
+	char err[256];
+	int n;
+
+	(void)state;
+	assert_non_null(p);
+	assert_int_equal(sim_profile_load("desktop-kvm", p, err, sizeof(err)), 0);
+	n = all_forms(f);
+	model_forms(p, a, f, n, lo);
+	model_forms(p, b, f, n, hi);
+	for (int i = 0; i < n; i++)
+		if (f[i].kind >= CAL_FORM_SHMEM_READ && fabs(hi[i] - lo[i] - 1000) > 20)
+			fail_msg("form %d: +1000 ns a fault gives %+.0f ns a page", i, hi[i] - lo[i]);
+	free(p);
+}
+
+/*
+ * The copy-on-write form copies: the parent, whose pages the child shares,
+ * waits for the child (as usemem's parent and the live executor do), so
+ * each of the child's stores allocates a page for its copy.  A parent that
+ * exited first left the child its pages to reuse, and nothing was copied.
+ */
+static void test_cow_form_copies(void **state)
+{
+	const struct scenario_ops *s;
+	struct sim_profile *p = calloc(1, sizeof(*p));
+	struct sim_variant_result *res = calloc(1, sizeof(*res));
+	struct sim_run_config cfg;
+	char err[256];
+
+	(void)state;
+	assert_non_null(p);
+	assert_non_null(res);
+	assert_int_equal(sim_profile_load("desktop-kvm", p, err, sizeof(err)), 0);
+	s = workload_scenario("calibrate-cow", err, sizeof(err));
+	assert_non_null(s);
+	sim_run_config_init(&cfg, s, p, 1);
+	assert_true(sim_run_config_set(&cfg, "size=1M", err, sizeof(err)) >= 0);
+	res->name = s->variants[0].name;
+	if (s->run(&cfg, 0, res, err, sizeof(err)))
+		fail_msg("%s", err);
+	/* 256 pages filled by the parent, 256 copies by the child */
+	assert_int_equal(res->counters[SIM_PGALLOC_NORMAL], 512);
+	assert_int_equal(res->counters[SIM_PGFAULT], 512);
+	free(res);
 	free(p);
 }
 
@@ -94,18 +176,19 @@ static void test_fit_keeps_costs_non_negative(void **state)
 {
 	static const double zero[CAL_FIT_NR] = { 0, 0, 0, 0 };
 	struct sim_profile *p = calloc(1, sizeof(*p));
-	double target[CAL_NR_ORDERS][2], model[CAL_NR_ORDERS][2], x[CAL_FIT_NR];
+	struct cal_form f[CAL_MAX_FORMS];
+	double target[CAL_MAX_FORMS], x[CAL_FIT_NR];
 	char err[256];
+	int n;
 
 	(void)state;
 	assert_non_null(p);
 	assert_int_equal(sim_profile_load("desktop-kvm", p, err, sizeof(err)), 0);
-	model_rounds(p, zero, target);
-	for (int o = 0; o < CAL_NR_ORDERS; o++)
-		for (int f = 0; f < 2; f++)
-			target[o][f] /= 2;	/* faster than the model with every cost 0 */
-	assert_true(cal_fit_solve(p, REGION, (const double (*)[2])target, 2, x, model, err,
-				  sizeof(err)) > 0);
+	n = all_forms(f);
+	model_forms(p, zero, f, n, target);
+	for (int i = 0; i < n; i++)
+		f[i].target = target[i] / 2;	/* faster than the model with every cost 0 */
+	assert_true(cal_fit_solve(p, REGION, f, n, x, err, sizeof(err)) > 0);
 	for (int k = 0; k < CAL_FIT_NR; k++)
 		assert_true(x[k] >= 0);
 	free(p);
@@ -283,6 +366,8 @@ int main(void)
 		cmocka_unit_test(test_fit_targets),
 		cmocka_unit_test(test_fit_reproduces_its_measurement),
 		cmocka_unit_test(test_fit_keeps_costs_non_negative),
+		cmocka_unit_test(test_form_is_per_page_loop),
+		cmocka_unit_test(test_cow_form_copies),
 		cmocka_unit_test(test_topology_one_reader),
 	};
 

@@ -52,6 +52,9 @@ struct cal_paths {
 	struct cal_path dontneed[CAL_NR_ORDERS];/* MADV_DONTNEED, per folio */
 	struct cal_path mmap_ns;		/* mmap() + munmap() of an empty region */
 	struct cal_path swapout, swapin;	/* MADV_PAGEOUT / touch, per 4K page, zram */
+	struct cal_path shmem_read;		/* read fault of a new tmpfs page, shared */
+	struct cal_path shmem_write;		/* write fault of a new tmpfs page, shared */
+	struct cal_path cow;			/* write fault copying a page a child shares */
 	uint64_t region;			/* bytes per round of the fault runs */
 };
 
@@ -131,13 +134,35 @@ int cal_run_profile(const struct cal_run *r, const char *include, struct sim_pro
 /* calibrate_fit.c: the model's kernel-internal costs from the paths */
 #define CAL_FIT_NR	4
 extern const char *const cal_fit_keys[CAL_FIT_NR];	/* mm.fault_entry_ns, pte_op, folio_op, list_op */
+
+/* A single-thread path as the fit runs it through the model. */
+enum cal_form_kind {
+	CAL_FORM_MUNMAP,		/* a round: fault every folio, munmap() */
+	CAL_FORM_DONTNEED,		/* a round: fault every folio, MADV_DONTNEED */
+	CAL_FORM_SHMEM_READ,		/* per page: read fault of a new tmpfs page */
+	CAL_FORM_SHMEM_WRITE,		/* per page: write fault of a new tmpfs page */
+	CAL_FORM_COW,			/* per page: copy-on-write fault */
+};
+
+struct cal_form {
+	enum cal_form_kind kind;
+	unsigned kib;			/* munmap, dontneed: the folio size */
+	bool fit;			/* fitted; else held out (only predicted) */
+	double target;			/* ns on this machine */
+	double model;			/* ns in the model at the fitted costs (out) */
+};
+#define CAL_MAX_FORMS	(2 * CAL_NR_ORDERS + 3)
+
 void cal_fit(struct cal_run *r, const char *include);
 int cal_model_round_ns(const struct sim_profile *p, uint64_t region, unsigned kib,
 		       bool dontneed, double *ns, char *err, size_t len);
+int cal_model_form_ns(const struct sim_profile *p, uint64_t region, const struct cal_form *f,
+		      double *ns, char *err, size_t len);
 void cal_fit_targets(const struct cal_paths *m, int o, double target[2]);
-int cal_fit_solve(const struct sim_profile *base, uint64_t region,
-		  const double target[CAL_NR_ORDERS][2], int fit_orders, double x[CAL_FIT_NR],
-		  double model[CAL_NR_ORDERS][2], char *err, size_t len);
+int cal_fit_forms(const struct cal_paths *m, struct cal_form *forms);
+const char *cal_form_name(const struct cal_form *f, char *buf, size_t len);
+int cal_fit_solve(const struct sim_profile *base, uint64_t region, struct cal_form *forms,
+		  int nr_forms, double x[CAL_FIT_NR], char *err, size_t len);
 
 int calibrate_parse_args(int argc, char **argv, FILE *out, FILE *err, bool *quick,
 			 const char **path);

@@ -14,29 +14,45 @@
  *   dontneed:  a round faults every folio and empties it with MADV_DONTNEED
  *              live target: nr x (fault + MADV_DONTNEED per folio)
  *
- * One round's virtual time is (T(3 rounds) - T(1 round)) / 2.  With one
- * thread nothing waits, so a round's time is affine in the four costs:
- * M_c(x) = b_c + a_c . x, with b_c and a_c from runs at x = 0 and at
- * 1000 ns for each cost alone.  The fit minimises the relative error over
+ * One round's virtual time is (T(3 rounds) - T(1 round)) / 2.  And three
+ * paths per page, each through a shipped workload (workloads/calibrate/),
+ * whose loop's time over its pages is the path's:
+ *
+ *   shmem read:  a read fault of a new tmpfs page (calibrate-shmem.ini):
+ *                fault-around over an empty window, then shmem_fault()
+ *   shmem write: the same with a store (do_shared_fault(), no fault-around)
+ *   cow:         a copy-on-write fault (calibrate-cow.ini)
+ *
+ * The anonymous rounds alone cannot tell the per-fault cost from the
+ * per-folio and per-PTE ones (each round makes one fault per folio), and
+ * the fit of them alone left folio_op_ns and pte_op_ns at a few ns, all of
+ * a fault in fault_entry_ns; the tmpfs read and the copy-on-write fault
+ * do other numbers of page cache, PTE and LRU operations per fault
+ * (docs/calibrate.md).  With one thread nothing waits, so each form's time
+ * is affine in the four costs: M_c(x) = b_c + a_c . x, with b_c and a_c
+ * from runs at x = 0 and at 1000 ns for each cost alone.  The fit minimises the relative error over
  * the forms fitted, sum ((M_c(x) - L_c) / L_c)^2, plus a pull of weight
  * CAL_FIT_PULL towards the builtin's value of each cost (which resolves a
  * cost that the paths cannot tell from another), with every cost >= 0
  * (an active set: a cost that would be negative is 0 and the rest solved
- * again).  The fit uses 4K and 16K folios; 64K folios (full runs) are
- * held out and only predicted, so that the error printed for them is a
- * check on sizes the fit did not see.  Every other cost of the model in
+ * again).  The fit uses the rounds of 4K and 16K folios, the tmpfs read
+ * fault and the copy-on-write fault; 64K folios (full runs) and the tmpfs
+ * write fault are held out and only predicted, so that the errors printed
+ * for them are a check on sizes and paths the fit did not see.  Every other cost of the model in
  * these paths (zeroing, cache misses, system calls) is measured first.
  *
  * Nothing contended or multi-threaded is fitted: that is the validation.
  * Mirrors no kernel function; runs the model in this process.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "host/calibrate.h"
 #include "mmsim/profile.h"
 #include "mmsim/scenario.h"
+#include "mmsim/workload.h"
 
 #define CAL_FIT_PULL	1e-3	/* weight of the pull towards the builtin's values */
 #define CAL_FIT_STEP	1000	/* ns: the step that measures each cost's coefficient */
@@ -128,6 +144,111 @@ int cal_model_round_ns(const struct sim_profile *p, uint64_t region, unsigned ki
 	return 0;
 }
 
+/*
+ * The model's time per page of a path of workloads/calibrate/: the
+ * workload's loop over @region bytes of pages.
+ */
+static int cal_model_wl_ns(const struct sim_profile *p, const char *name, const char *set,
+			   uint64_t region, double *ns, char *err, size_t len)
+{
+	const struct scenario_ops *s = workload_scenario(name, err, len);
+	struct sim_variant_result *res;
+	struct sim_run_config cfg;
+	char size[64];
+	int m, ret = -1;
+
+	if (!s) {
+		if (!err[0])
+			snprintf(err, len, "calibrate fit: no workload %s", name);
+		return -1;
+	}
+	res = calloc(1, sizeof(*res));
+	if (!res) {
+		snprintf(err, len, "calibrate fit: out of memory");
+		return -1;
+	}
+	sim_run_config_init(&cfg, s, p, 1);
+	snprintf(size, sizeof(size), "size=%llu", (unsigned long long)region);
+	if (sim_run_config_set(&cfg, size, err, len) < 0 ||
+	    (set && sim_run_config_set(&cfg, set, err, len) < 0))
+		goto out_free;
+	if (s->validate && s->validate(&cfg, err, len))
+		goto out_free;
+	res->name = s->variants[0].name;
+	if (s->run(&cfg, 0, res, err, len))
+		goto out_free;
+	/* the loop's time (the metric), not the makespan (res->runtime_s) */
+	m = sim_scenario_metric_index(s, "runtime_s");
+	if (m < 0 || !res->has_metric[m]) {
+		snprintf(err, len, "calibrate fit: workload %s gave no runtime_s", name);
+		goto out_free;
+	}
+	*ns = res->metrics[m] * 1e9 / (double)(region / 4096);
+	ret = 0;
+out_free:
+	free(res);
+	return ret;
+}
+
+/**
+ * cal_model_form_ns - the model's time of a form of the single-thread paths
+ * @p: the profile
+ * @region: bytes per round (per run of a per-page path)
+ * @f: the form
+ * @ns: the result: a round's (munmap, dontneed) or a page's ns
+ * @err: why not
+ * @len: size of @err
+ *
+ * Return: 0, or -1 with @err filled.
+ */
+int cal_model_form_ns(const struct sim_profile *p, uint64_t region, const struct cal_form *f,
+		      double *ns, char *err, size_t len)
+{
+	switch (f->kind) {
+	case CAL_FORM_MUNMAP:
+	case CAL_FORM_DONTNEED:
+		return cal_model_round_ns(p, region, f->kib, f->kind == CAL_FORM_DONTNEED, ns,
+					  err, len);
+	case CAL_FORM_SHMEM_READ:
+		return cal_model_wl_ns(p, "calibrate-shmem", "write=no", region, ns, err, len);
+	case CAL_FORM_SHMEM_WRITE:
+		return cal_model_wl_ns(p, "calibrate-shmem", "write=yes", region, ns, err, len);
+	case CAL_FORM_COW:
+		return cal_model_wl_ns(p, "calibrate-cow", NULL, region, ns, err, len);
+	}
+	snprintf(err, len, "calibrate fit: form %d unknown", (int)f->kind);
+	return -1;
+}
+
+/**
+ * cal_form_name - a form in words, for notes and messages
+ * @f: the form
+ * @buf: room for the name
+ * @len: its size
+ *
+ * Return: @buf.
+ */
+const char *cal_form_name(const struct cal_form *f, char *buf, size_t len)
+{
+	switch (f->kind) {
+	case CAL_FORM_MUNMAP:
+	case CAL_FORM_DONTNEED:
+		snprintf(buf, len, "%uK folios, %s round", f->kib,
+			 f->kind == CAL_FORM_DONTNEED ? "MADV_DONTNEED" : "munmap");
+		break;
+	case CAL_FORM_SHMEM_READ:
+		snprintf(buf, len, "tmpfs read fault, per page");
+		break;
+	case CAL_FORM_SHMEM_WRITE:
+		snprintf(buf, len, "tmpfs write fault, per page");
+		break;
+	case CAL_FORM_COW:
+		snprintf(buf, len, "copy-on-write fault, per page");
+		break;
+	}
+	return buf;
+}
+
 /**
  * cal_fit_targets - this machine's time of one round of each form
  * @m: the paths timed
@@ -146,6 +267,42 @@ void cal_fit_targets(const struct cal_paths *m, int o, double target[2])
 		target[0] = nr * (m->fault[o].ns + m->munmap[o].ns) + m->mmap_ns.ns;
 	if (m->dontneed[o].n)
 		target[1] = nr * (m->fault[o].ns + m->dontneed[o].ns);
+}
+
+/**
+ * cal_fit_forms - the forms this machine's paths give, fitted or held out
+ * @m: the paths timed
+ * @forms: room for CAL_MAX_FORMS
+ *
+ * Fitted: the 4K and 16K rounds, the tmpfs read fault, the copy-on-write
+ * fault; held out: 64K rounds and the tmpfs write fault.  Without 16K
+ * folios the 4K rounds and the two per-page paths are fitted.
+ * Return: the number of forms (those timed).
+ */
+int cal_fit_forms(const struct cal_paths *m, struct cal_form *forms)
+{
+	const struct { enum cal_form_kind kind; const struct cal_path *path; bool fit; } pg[] = {
+		{ CAL_FORM_SHMEM_READ, &m->shmem_read, true },
+		{ CAL_FORM_SHMEM_WRITE, &m->shmem_write, false },
+		{ CAL_FORM_COW, &m->cow, true },
+	};
+	int n = 0;
+
+	for (int o = 0; o < CAL_NR_ORDERS; o++) {
+		double t[2];
+
+		cal_fit_targets(m, o, t);
+		for (int f = 0; f < 2; f++)
+			if (t[f])
+				forms[n++] = (struct cal_form){
+					.kind = f ? CAL_FORM_DONTNEED : CAL_FORM_MUNMAP,
+					.kib = cal_fault_kib[o], .fit = o < 2, .target = t[f] };
+	}
+	for (size_t i = 0; i < sizeof(pg) / sizeof(pg[0]); i++)
+		if (pg[i].path->n)
+			forms[n++] = (struct cal_form){ .kind = pg[i].kind, .fit = pg[i].fit,
+							.target = pg[i].path->ns };
+	return n;
 }
 
 /* Solve the n x n system a x = b in place (partial pivoting); -1 if singular. */
@@ -190,56 +347,57 @@ static int cal_solve(int n, double a[CAL_FIT_NR][CAL_FIT_NR], double *b, double 
 }
 
 /**
- * cal_fit_solve - the costs that make the model's rounds match the targets
+ * cal_fit_solve - the costs that make the model's forms match their targets
  * @base: the profile; its mm.* values are the prior
  * @region: bytes per round
- * @target: [order][form] ns of one round on this machine, 0: not timed
- * @fit_orders: the orders fitted (the rest are only predicted)
+ * @forms: the forms, each with its target (ns on this machine) and whether
+ *         it is fitted; each form's @model is set to the model's at @x
+ * @nr_forms: their number
  * @x: the fitted costs, ns, in cal_fit_keys[] order
- * @model: [order][form] the model's round at @x (ns), 0 where no target
  * @err: why not
  * @len: size of @err
  *
  * Return: the number of forms fitted (>= 1), or -1 with @err filled.
  */
-int cal_fit_solve(const struct sim_profile *base, uint64_t region,
-		  const double target[CAL_NR_ORDERS][2], int fit_orders, double x[CAL_FIT_NR],
-		  double model[CAL_NR_ORDERS][2], char *err, size_t len)
+int cal_fit_solve(const struct sim_profile *base, uint64_t region, struct cal_form *forms,
+		  int nr_forms, double x[CAL_FIT_NR], char *err, size_t len)
 {
 	struct sim_profile *p = malloc(sizeof(*p));
-	double b[CAL_NR_ORDERS][2], a[CAL_NR_ORDERS][2][CAL_FIT_NR], prior[CAL_FIT_NR];
+	double b[CAL_MAX_FORMS], a[CAL_MAX_FORMS][CAL_FIT_NR], prior[CAL_FIT_NR];
 	bool fixed[CAL_FIT_NR] = { false };
-	int nr_forms = 0, ret = -1;
+	int nr_fit = 0, ret = -1;
 
 	if (!p) {
 		snprintf(err, len, "calibrate fit: out of memory");
 		return -1;
+	}
+	if (nr_forms > CAL_MAX_FORMS) {
+		snprintf(err, len, "calibrate fit: %d forms, expected at most %d", nr_forms,
+			 CAL_MAX_FORMS);
+		goto out_free;
 	}
 	*p = *base;
 	for (int k = 0; k < CAL_FIT_NR; k++) {
 		prior[k] = (double)*cal_fit_field(p, k);
 		*cal_fit_field(p, k) = 0;
 	}
-	memset(model, 0, sizeof(double) * CAL_NR_ORDERS * 2);
-	/* the affine model of every form with a target */
-	for (int o = 0; o < CAL_NR_ORDERS; o++)
-		for (int f = 0; f < 2; f++) {
-			if (!target[o][f])
-				continue;
-			if (cal_model_round_ns(p, region, cal_fault_kib[o], f, &b[o][f], err, len))
-				goto out_free;
-			for (int k = 0; k < CAL_FIT_NR; k++) {
-				double t;
+	/* the affine model of every form */
+	for (int i = 0; i < nr_forms; i++) {
+		forms[i].model = 0;
+		if (cal_model_form_ns(p, region, &forms[i], &b[i], err, len))
+			goto out_free;
+		for (int k = 0; k < CAL_FIT_NR; k++) {
+			double t;
 
-				*cal_fit_field(p, k) = CAL_FIT_STEP;
-				if (cal_model_round_ns(p, region, cal_fault_kib[o], f, &t, err, len))
-					goto out_free;
-				*cal_fit_field(p, k) = 0;
-				a[o][f][k] = (t - b[o][f]) / CAL_FIT_STEP;
-			}
-			nr_forms += o < fit_orders;
+			*cal_fit_field(p, k) = CAL_FIT_STEP;
+			if (cal_model_form_ns(p, region, &forms[i], &t, err, len))
+				goto out_free;
+			*cal_fit_field(p, k) = 0;
+			a[i][k] = (t - b[i]) / CAL_FIT_STEP;
 		}
-	if (!nr_forms) {
+		nr_fit += forms[i].fit && forms[i].target > 0;
+	}
+	if (!nr_fit) {
 		snprintf(err, len, "calibrate fit: no single-thread path timed");
 		goto out_free;
 	}
@@ -257,19 +415,18 @@ int cal_fit_solve(const struct sim_profile *base, uint64_t region,
 			n[i][i] += CAL_FIT_PULL / (w * w);
 			rhs[i] += CAL_FIT_PULL * prior[idx[i]] / (w * w);
 		}
-		for (int o = 0; o < fit_orders && o < CAL_NR_ORDERS; o++)
-			for (int f = 0; f < 2; f++) {
-				double l = target[o][f], r0;
+		for (int c = 0; c < nr_forms; c++) {
+			double l = forms[c].target, r0;
 
-				if (!l)
-					continue;
-				r0 = l - b[o][f];	/* fixed costs are 0 */
-				for (int i = 0; i < nf; i++) {
-					for (int j = 0; j < nf; j++)
-						n[i][j] += a[o][f][idx[i]] * a[o][f][idx[j]] / (l * l);
-					rhs[i] += a[o][f][idx[i]] * r0 / (l * l);
-				}
+			if (!forms[c].fit || l <= 0)
+				continue;
+			r0 = l - b[c];	/* fixed costs are 0 */
+			for (int i = 0; i < nf; i++) {
+				for (int j = 0; j < nf; j++)
+					n[i][j] += a[c][idx[i]] * a[c][idx[j]] / (l * l);
+				rhs[i] += a[c][idx[i]] * r0 / (l * l);
 			}
+		}
 		if (cal_solve(nf, n, rhs, y)) {
 			snprintf(err, len, "calibrate fit: singular system");
 			goto out_free;
@@ -288,15 +445,12 @@ int cal_fit_solve(const struct sim_profile *base, uint64_t region,
 	for (int k = 0; k < CAL_FIT_NR; k++)
 		if (x[k] < 0)
 			x[k] = 0;
-	for (int o = 0; o < CAL_NR_ORDERS; o++)
-		for (int f = 0; f < 2; f++) {
-			if (!target[o][f])
-				continue;
-			model[o][f] = b[o][f];
-			for (int k = 0; k < CAL_FIT_NR; k++)
-				model[o][f] += a[o][f][k] * x[k];
-		}
-	ret = nr_forms;
+	for (int i = 0; i < nr_forms; i++) {
+		forms[i].model = b[i];
+		for (int k = 0; k < CAL_FIT_NR; k++)
+			forms[i].model += a[i][k] * x[k];
+	}
+	ret = nr_fit;
 out_free:
 	free(p);
 	return ret;
@@ -310,9 +464,11 @@ out_free:
 void cal_fit(struct cal_run *r, const char *include)
 {
 	struct sim_profile *p = calloc(1, sizeof(*p));
-	double target[CAL_NR_ORDERS][2], model[CAL_NR_ORDERS][2], x[CAL_FIT_NR];
-	int fit_orders = 2, nr;
-	char err[256], sizes[32];
+	struct cal_form forms[CAL_MAX_FORMS];
+	double x[CAL_FIT_NR];
+	int nr_forms, nr;
+	char err[256], what[96], name[64];
+	size_t off = 0;
 
 	cal_progress(r, "fit of mm.* to the single-thread paths, through the model");
 	if (!p)
@@ -321,33 +477,42 @@ void cal_fit(struct cal_run *r, const char *include)
 		cal_note(r, "fit: %s; mm.* keep the builtin's values", err);
 		goto out_free;
 	}
-	for (int o = 0; o < CAL_NR_ORDERS; o++)
-		cal_fit_targets(&r->paths, o, target[o]);
-	if (!target[1][0] && !target[1][1])
-		fit_orders = 1;		/* no mTHP: 4K alone */
-	nr = cal_fit_solve(p, r->paths.region, target, fit_orders, x, model, err, sizeof(err));
+	nr_forms = cal_fit_forms(&r->paths, forms);
+	nr = cal_fit_solve(p, r->paths.region, forms, nr_forms, x, err, sizeof(err));
 	if (nr < 0) {
 		cal_note(r, "fit: %s; mm.* keep the builtin's values", err);
 		goto out_free;
 	}
-	snprintf(sizes, sizeof(sizes), fit_orders == 2 ? "4K,16K" : "4K");
+	what[0] = '\0';
+	for (int i = 0; i < nr_forms; i++) {
+		const char *w = forms[i].kind == CAL_FORM_MUNMAP ? NULL :
+				forms[i].kind == CAL_FORM_DONTNEED ? NULL :
+				forms[i].kind == CAL_FORM_SHMEM_READ ? "tmpfs" :
+				forms[i].kind == CAL_FORM_COW ? "cow" : NULL;
+
+		if (forms[i].fit && forms[i].kind == CAL_FORM_MUNMAP)
+			off += (size_t)snprintf(what + off, sizeof(what) - off, "%s%uK", off ? "," : "",
+						forms[i].kib);
+		else if (forms[i].fit && w)
+			off += (size_t)snprintf(what + off, sizeof(what) - off, "%s%s", off ? "," : "",
+						w);
+		if (off >= sizeof(what))
+			off = sizeof(what) - 1;
+	}
 	for (int k = 0; k < CAL_FIT_NR; k++) {
 		uint64_t v = (uint64_t)(x[k] + 0.5);
 
-		cal_key_set(r, cal_fit_keys[k], v, "fitted: the model's 1-thread fault+munmap and "
-			    "+DONTNEED rounds (%s) to this run's paths, least squares, %s",
-			    sizes, r->date);
+		cal_key_set(r, cal_fit_keys[k], v, "fitted: the model's 1-thread paths (%s) to "
+			    "this run's, least squares, %s", what, r->date);
 		fprintf(r->log, "  %-30s %10llu   (fitted)\n", cal_fit_keys[k],
 			(unsigned long long)v);
 	}
-	for (int o = 0; o < CAL_NR_ORDERS; o++)
-		for (int f = 0; f < 2; f++)
-			if (target[o][f])
-				cal_note(r, "fit %s: %uK folios, %s round: model %.0f us, this machine "
-					 "%.0f us (%+.1f%%)", o < fit_orders ? "(fitted)" :
-					 "(held out)", cal_fault_kib[o], f ? "MADV_DONTNEED" : "munmap",
-					 model[o][f] / 1e3, target[o][f] / 1e3,
-					 (model[o][f] / target[o][f] - 1) * 100);
+	for (int i = 0; i < nr_forms; i++)
+		cal_note(r, "fit %s: %s: model %.*f us, this machine %.*f us (%+.1f%%)",
+			 forms[i].fit ? "(fitted)" : "(held out)",
+			 cal_form_name(&forms[i], name, sizeof(name)),
+			 forms[i].kib ? 0 : 2, forms[i].model / 1e3, forms[i].kib ? 0 : 2,
+			 forms[i].target / 1e3, (forms[i].model / forms[i].target - 1) * 100);
 out_free:
 	free(p);
 }

@@ -15,7 +15,10 @@
  *   single-thread kernel paths, for the fit (calibrate_fit.c) and the notes:
  *                       a write fault of a new 4K page and of 16K and 64K mTHP,
  *                       munmap() and MADV_DONTNEED per folio, mmap()+munmap()
- *                       of an empty region; swap-out (MADV_PAGEOUT) and
+ *                       of an empty region; a read and a write fault of a
+ *                       new page of a tmpfs file (a memfd) mapped shared; a
+ *                       copy-on-write fault of a page shared with a forked
+ *                       child (the parent writes); swap-out (MADV_PAGEOUT) and
  *                       swap-in (a touch) of a 4K page through zram (root)
  *   swap.zram_*         O_DIRECT writes and reads of 4K pages on a zram
  *                       device of our own, text-like pages less zero-filled
@@ -37,6 +40,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #if defined(__x86_64__)
@@ -591,6 +595,127 @@ static int cal_fault_runs(struct cal_run *r, int o, uint64_t region, int rounds)
 	return 0;
 }
 
+/*
+ * Rounds of: a new memfd of @region mapped shared, one load (or store,
+ * @write) per page, munmap() and close().  Per page, the thread's CPU
+ * time of the touches: do_read_fault() (fault-around over an empty
+ * window, then shmem_fault() allocating, zeroing and adding the folio)
+ * or do_shared_fault().  The model's version: workloads/calibrate/
+ * calibrate-shmem.ini.  Return: 0 or a negative errno.
+ */
+static int cal_shmem_runs(struct cal_run *r, uint64_t region, int rounds, bool write)
+{
+	uint64_t nr = region / 4096;
+	double v[32];
+	int n = 0;
+	struct cal_stat s;
+
+	for (int round = -2; round < rounds; round++) {	/* two rounds warm */
+		int fd = (int)syscall(SYS_memfd_create, "mmsim-calibrate", 0);
+		volatile char *p;
+		double t0, t1;
+		char sum = 0;
+
+		if (fd < 0)
+			return -errno;
+		if (ftruncate(fd, (off_t)region)) {
+			close(fd);
+			return -errno;
+		}
+		p = mmap(NULL, region, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		if (p == MAP_FAILED) {
+			close(fd);
+			return -ENOMEM;
+		}
+		t0 = cal_cpu_ns();
+		for (uint64_t i = 0; i < nr; i++) {
+			if (write)
+				p[i * 4096] = 1;
+			else
+				sum += p[i * 4096];
+		}
+		t1 = cal_cpu_ns();
+		__asm__ volatile("" : : "r"(sum));
+		munmap((void *)p, region);
+		close(fd);
+		if (round >= 0)
+			v[n++] = (t1 - t0) / (double)nr;
+	}
+	cal_stat_of(v, n, &s);
+	if (write)
+		r->paths.shmem_write = (struct cal_path){ s.med, n };
+	else
+		r->paths.shmem_read = (struct cal_path){ s.med, n };
+	cal_note(r, "path: %s fault of a new tmpfs page, shared mapping, %.0f ns (median of %d, "
+		 "%.0f-%.0f)", write ? "write" : "read", s.med, n, s.lo, s.hi);
+	return 0;
+}
+
+/*
+ * Rounds of: @region of private anonymous memory filled by
+ * MADV_POPULATE_WRITE (4K pages), a fork()ed child that holds it and
+ * waits, one store per page by the parent, munmap().  Per page, the
+ * parent's CPU time of the stores: do_wp_page() -> wp_page_copy() (the
+ * page is shared with the child).  The model's version
+ * (workloads/calibrate/calibrate-cow.ini) has the child write; the path
+ * is the same.  Return: 0 or a negative errno.
+ */
+static int cal_cow_runs(struct cal_run *r, uint64_t region, int rounds)
+{
+	uint64_t nr = region / 4096;
+	double v[32];
+	int n = 0;
+	struct cal_stat s;
+
+	for (int round = -2; round < rounds; round++) {	/* two rounds warm */
+		char *p = cal_region(region, 4);
+		int pfd[2], st;
+		double t0, t1;
+		pid_t pid;
+		char c;
+
+		if (!p)
+			return -ENOMEM;
+		if (madvise(p, region, 23 /* MADV_POPULATE_WRITE */)) {
+			for (uint64_t i = 0; i < nr; i++)
+				p[i * 4096] = 1;
+		}
+		if (pipe(pfd)) {
+			munmap(p, region);
+			return -errno;
+		}
+		pid = fork();
+		if (pid < 0) {
+			close(pfd[0]);
+			close(pfd[1]);
+			munmap(p, region);
+			return -errno;
+		}
+		if (!pid) {
+			close(pfd[1]);
+			while (read(pfd[0], &c, 1) < 0 && errno == EINTR)
+				;
+			_exit(0);
+		}
+		close(pfd[0]);
+		t0 = cal_cpu_ns();
+		for (uint64_t i = 0; i < nr; i++)
+			((volatile char *)p)[i * 4096] = 2;
+		t1 = cal_cpu_ns();
+		close(pfd[1]);			/* the child reads EOF and exits */
+		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+			;
+		munmap(p, region);
+		if (round >= 0)
+			v[n++] = (t1 - t0) / (double)nr;
+	}
+	cal_stat_of(v, n, &s);
+	r->paths.cow = (struct cal_path){ s.med, n };
+	cal_note(r, "path: copy-on-write fault of a 4K page shared with a child %.0f ns (median "
+		 "of %d, %.0f-%.0f)", s.med, n, s.lo, s.hi);
+	return 0;
+}
+
 /**
  * cal_kernel_paths - single-thread faults, unmaps and MADV_DONTNEED
  * @r: the run; paths filled
@@ -603,6 +728,7 @@ void cal_kernel_paths(struct cal_run *r)
 	double v[32];
 	struct cal_stat s;
 	char err[256];
+	int ret;
 
 	cal_progress(r, "kernel paths: faults, munmap, MADV_DONTNEED");
 	if (!st)
@@ -621,6 +747,15 @@ void cal_kernel_paths(struct cal_run *r)
 	cal_stat_of(v, 2 * rounds + 1, &s);
 	r->paths.mmap_ns = (struct cal_path){ s.med, s.n };
 	cal_fault_runs(r, 0, region, rounds);
+	ret = cal_shmem_runs(r, region, rounds, false);
+	if (!ret)
+		ret = cal_shmem_runs(r, region, rounds, true);
+	if (ret)
+		cal_note(r, "tmpfs faults: a memfd of %llu bytes: %s; not timed",
+			 (unsigned long long)region, strerror(-ret));
+	ret = cal_cow_runs(r, region, rounds);
+	if (ret)
+		cal_note(r, "copy-on-write faults: %s; not timed", strerror(-ret));
 	if (live_settings_read(st) <= 0) {
 		cal_note(r, "mTHP faults: no %s; only 4K faults timed", LIVE_THP_DIR);
 		free(st);
@@ -628,7 +763,6 @@ void cal_kernel_paths(struct cal_run *r)
 	}
 	for (int o = 1; o < nr_orders; o++) {
 		unsigned kib = cal_fault_kib[o];
-		int ret;
 
 		/* the values to restore are read under the lock */
 		cal_hold_signals(true);

@@ -101,6 +101,32 @@ static struct address_space *wl_file_create(struct wl_run *run, int mem)
 
 /* ---- a task ---------------------------------------------------------------------- */
 
+/*
+ * A task whose fork steps made children waits for them to end before it
+ * exits, as usemem's parent (waitpid() in do_tasks()) and the live
+ * executor's (wl_reap()) do: its mm, and so the pages its children share
+ * copy-on-write, outlive them.  A parent that exited first would leave
+ * each child's pages its own, and their write faults would reuse them
+ * (wp_can_reuse_anon_folio()) instead of copying.
+ */
+static void wl_reap(struct wl_task_run *tr)
+{
+	while (tr->nr_kids) {
+		tr->reaping = true;
+		sim_sleep_block("wait", tr->run, "its forked children");
+	}
+	tr->reaping = false;
+}
+
+/* A forked task's end: its parent may be waiting for it. */
+static void wl_reaped(struct wl_task_run *tr)
+{
+	struct wl_task_run *p = tr->parent;
+
+	if (p && --p->nr_kids == 0 && p->reaping)
+		wlsim_wake(p);
+}
+
 /* exit_mmap() of the last task of an mm, the files after the run's last task. */
 static void wl_task_exit(struct wl_task_run *tr)
 {
@@ -124,6 +150,7 @@ static void wl_task_exit(struct wl_task_run *tr)
 				break;
 		}
 	}
+	wl_reaped(tr);
 	if (--run->live == 0) {
 		for (i = 0; i < run->nr_files; i++)
 			sim_file_destroy(run->files[i]);
@@ -225,6 +252,7 @@ static void wl_task_main(void *arg)
 	}
 	wl_loop_end(tr);
 	wl_steps(tr, t->teardown, t->nr_teardown);
+	wl_reap(tr);
 	wl_task_exit(tr);
 }
 

@@ -54,6 +54,9 @@ struct wl_task_run {
 	bool first_done;			/* first_fault: took its first one */
 	bool first_waiting;			/* first_fault: waits for the previous */
 	uint64_t walks_begin, loop_walks;	/* its CPU's TLB walks: at loop start, in it */
+	struct wl_task_run *parent;		/* forked: the task whose fork step made it */
+	int nr_kids;				/* its forked tasks not yet ended */
+	bool reaping;				/* waits for them (wl_reap()) */
 	struct wl_task_run *barrier_next;	/* on wl_run.barrier_waiters */
 	struct wl_task_run *cache_next;		/* on wl_run.cache_waiters */
 	struct wl_task_run *next;		/* on wl_run.tasks */

@@ -551,6 +551,9 @@ static void wl_fork(struct wl_task_run *tr, const struct wl_step *s)
 		c->loop_begin = c->loop_end = c->deadline = 0;
 		c->task = NULL;
 		c->barrier_next = c->cache_next = NULL;
+		c->parent = tr;
+		c->nr_kids = 0;
+		c->reaping = false;
 		memset(c->ua, 0, sizeof(c->ua));
 		c->arng_seeded = false;
 		c->order = -1;
@@ -571,6 +574,8 @@ static void wl_fork(struct wl_task_run *tr, const struct wl_step *s)
 			run->barrier_expected++;
 		c->task = sim_fork(ct->name, run->task_fn, c, &child_mm);
 		wm->mm = child_mm;
+		if (c->task)
+			tr->nr_kids++;
 		if (!c->task) {
 			/* it never runs: it leaves what it joined */
 			wlsim_barrier_leave(c);
