@@ -31,6 +31,7 @@ static void memsys_profile(int sockets, int cores)
 	prof.mem_node_write_gbps = 64;
 	prof.mem_node_read_gbps = 64;
 	prof.mem_line_fill_buffers = 10;
+	prof.mem_string_store_rfo = 1;
 	prof.cache_dram_local_ns = 80;
 	prof.cache_dram_remote_ns = 160;
 	prof.mem_upi_links = 1;
@@ -92,6 +93,19 @@ static void test_one_core_alone(void **state)
 	assert_int_equal(ms->link[1][0].bytes, 0);
 	memsys_destroy(ms);
 	sim_engine_destroy(e);
+
+	/*
+	 * mem.string_store_rfo = 0: the stores do not wait for their lines,
+	 * so the core's store rate bounds them, 4096 ns.
+	 */
+	memsys_profile(2, 2);
+	prof.mem_string_store_rfo = 0;
+	e = new_engine(4);
+	run_writers(e, &cpu, 1);
+	assert_int_equal(end_ps[0], 4096 * SIM_NS);
+	memsys_destroy(ms);
+	sim_engine_destroy(e);
+	prof.mem_string_store_rfo = 1;
 
 	e = new_engine(4);
 	cpu = 2;
