@@ -718,6 +718,7 @@ static int live_run_scenario_locked(struct live_opts *o, FILE *out, FILE *err,
 	r.record_locks = res.locks_wanted = o->s->live->record_locks;
 	r.zram.dev = -1;
 
+	live_guest_prefault(&r);
 	live_snapshot_take(&before);
 	live_tracepoints_enable(&res.tp);
 	t0 = live_now();

@@ -391,6 +391,8 @@ static inline uint64_t live_param(const struct live_run *r, const char *key)
 void live_set_metric(struct live_run *r, const char *key, double v);
 void live_unavailable(struct live_run *r, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* Touch and free the run's memory first where the guest reports free pages. */
+void live_guest_prefault(struct live_run *r);
 void live_note(struct live_result *res, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* The clock in MHz from /proc/cpuinfo ("cpu MHz"), or 0. */
