@@ -352,6 +352,40 @@ static void test_saturated_lock_wait(void **state)
 	sim_engine_destroy(e);
 }
 
+/*
+ * Traced (lock.contention_trace_ns): each contended acquisition holds the
+ * lock that much longer (the contention_end sample is taken with the lock
+ * held), so the saturated queue's wait grows by (n - 1) x the sample.
+ * Untraced, the test above; the same workers here.
+ */
+static void test_saturated_lock_wait_traced(void **state)
+{
+	int n = 16;
+	struct sim_engine_opts o = { .profile = &prof, .nr_cpus = n, .seed = 1 };
+	struct sat s = { .hold = 500, .think = 200, .iters = 2000 };
+	struct sim_engine *e;
+	struct lock_class_stat *st;
+	double avg, expect;
+	int i;
+
+	(void)state;
+	test_profile(&prof, 1, 16, 1);
+	prof.lock_contention_trace_ns = 300;
+	e = sim_engine_create(&o);
+	assert_non_null(e);
+	spin_lock_init_named(&lock_a, "a");
+	for (i = 0; i < n; i++)
+		sim_task_create(e, i, "w", sat_worker, &s);
+	assert_int_equal(sim_engine_run(e, NULL, 0), 0);
+	st = sim_lock_class(e, "a");
+	avg = (double)st->wait_total / (double)st->acquisitions / (double)SIM_NS;
+	expect = (double)(n - 1) * (500 + 300 + 60) - 200;
+	if (!(avg > expect * 0.97 && avg < expect * 1.03))
+		fail_msg("traced: wait %.0f ns per acquisition, expected about %.0f", avg, expect);
+	sim_engine_destroy(e);
+	prof.lock_contention_trace_ns = 0;
+}
+
 /* ---- deadlock ----------------------------------------------------------------- */
 static void dl_ab(void *arg)
 {
@@ -455,6 +489,7 @@ int main(void)
 		cmocka_unit_test(test_ipi_waits_for_irqs_on),
 		cmocka_unit_test(test_ipi_coalescing),
 		cmocka_unit_test(test_saturated_lock_wait),
+		cmocka_unit_test(test_saturated_lock_wait_traced),
 		cmocka_unit_test(test_deadlock_report),
 		cmocka_unit_test(test_time_slicing),
 		cmocka_unit_test(test_sleep_timer),

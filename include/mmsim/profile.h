@@ -48,6 +48,7 @@
 	X(cache, l3_cycles, U64, "cycles", "L3 load-to-use latency")                \
 	X(lock, atomic_cycles, U64, "cycles", "locked RMW on a local line")        \
 	X(lock, pause_cycles, U64, "cycles", "PAUSE latency in a spin loop")       \
+	X(lock, contention_trace_ns, U64, "ns", "a lock:contention_end sample (a live run tracing lock waits) taken with the lock just acquired, after a wait; 0: an untraced kernel") \
 	X(ipi, send_ns, U64, "ns", "sender: queue one csd and write the ICR")      \
 	X(ipi, latency_ns, U64, "ns", "interrupt delivery to the target")          \
 	X(ipi, entry_exit_ns, U64, "ns", "receiver: interrupt entry and exit")     \
@@ -152,6 +153,7 @@
 	X(cache, l3_cycles, 1, PROFILE_CYC_MAX, "cycle cost")                      \
 	X(lock, atomic_cycles, 0, PROFILE_CYC_MAX, "cycle cost")                   \
 	X(lock, pause_cycles, 0, PROFILE_CYC_MAX, "cycle cost")                    \
+	X(lock, contention_trace_ns, 0, PROFILE_NS_MAX, "0: untraced; a perf sample costs a few hundred ns to a few us") \
 	X(ipi, send_ns, 0, PROFILE_NS_MAX, "time cost")                            \
 	X(ipi, latency_ns, 0, PROFILE_NS_MAX, "time cost")                         \
 	X(ipi, entry_exit_ns, 0, PROFILE_NS_MAX, "time cost")                      \

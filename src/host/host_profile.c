@@ -51,6 +51,7 @@ static const struct {
 	{ "cache.l3_cycles", "50", "default: assumed L3 latency" },
 	{ "lock.atomic_cycles", "20", "default: Agner Fog, LOCK CMPXCHG on Skylake" },
 	{ "lock.pause_cycles", "140", "default: PAUSE on Skylake-SP" },
+	{ "lock.contention_trace_ns", "0", "default: the untraced kernel" },
 	{ "ipi.send_ns", "300", "default: assumed x2APIC ICR write and csd queueing" },
 	{ "ipi.latency_ns", "1000", "default: assumed IPI delivery" },
 	{ "ipi.entry_exit_ns", "500", "default: assumed interrupt entry and exit" },

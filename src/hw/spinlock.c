@@ -27,6 +27,13 @@
  * Left out: the pending-bit path (its cost is the same hand-off), lock
  * stealing, paravirtual spinlocks.
  *
+ * Traced (lock.contention_trace_ns > 0, the model of a live run that
+ * records lock waits): queued_spin_lock_slowpath() ends with
+ * trace_contention_end() after the lock is taken, so a perf sample of that
+ * tracepoint is taken while holding it; a contended acquisition then holds
+ * the lock that much longer.  The contention_begin sample is taken before
+ * the wait and is taken to be hidden in it.  0 (every profile): untraced.
+ *
  * Trace (--trace): a "wait NAME" span from the failed fast path to the
  * acquisition, then a "hold NAME" span to the release, keyed by the lock.
  */
@@ -111,10 +118,12 @@ void spin_lock(struct spinlock *lock)
 			lock_account_wait(lock, v->now - start);
 			v->spin_ps += v->now - start;
 			sim_trace_end_obj(lock);
-		} else {
-			sim_line_rmw(&lock->line);
-			v = sim_vcpu_current;
+			lock_acquired(lock, v);
+			v->now += sim_machine_current->trace_end_ps;	/* contention_end */
+			return;
 		}
+		sim_line_rmw(&lock->line);
+		v = sim_vcpu_current;
 		lock_acquired(lock, v);
 		return;
 	}
@@ -142,6 +151,8 @@ void spin_lock(struct spinlock *lock)
 	if (v->nr_spinlocks_held++)
 		lock->stat->nested++;
 	sim_trace_begin_obj("lock", "hold ", lock->stat->name, lock);
+	if (sim_machine_current->trace_end_ps)
+		sim_cost_ps(sim_machine_current->trace_end_ps);	/* contention_end */
 }
 
 bool spin_trylock(struct spinlock *lock)
