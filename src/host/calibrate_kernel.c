@@ -20,6 +20,11 @@
  *                       copy-on-write fault of a page shared with a forked
  *                       child (the parent writes); swap-out (MADV_PAGEOUT) and
  *                       swap-in (a touch) of a 4K page through zram (root)
+ *   note: a perf sample of a tracepoint (syscalls:sys_enter_getppid, every
+ *                       call), without and with a kernel callchain: what a
+ *                       traced live run adds per lock:contention_end, the
+ *                       value of --cost lock.contention_trace_ns that models
+ *                       it (root, tracefs)
  *   swap.zram_*         O_DIRECT writes and reads of 4K pages on a zram
  *                       device of our own, text-like pages less zero-filled
  *                       pages (zram stores those without compressing)
@@ -34,6 +39,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/membarrier.h>
+#include <linux/perf_event.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -716,6 +722,96 @@ static int cal_cow_runs(struct cal_run *r, uint64_t region, int rounds)
 	return 0;
 }
 
+/* getppid() per call, thread CPU time, over @n calls. */
+static double cal_getppid_ns(int n)
+{
+	double t0 = cal_cpu_ns();
+
+	for (int i = 0; i < n; i++)
+		syscall(SYS_getppid);
+	return (cal_cpu_ns() - t0) / n;
+}
+
+/* The best of 5 runs of @n getppid() calls; @rb's buffer emptied before each. */
+static double cal_getppid_best(int n, void *rb)
+{
+	double best = 0;
+
+	for (int k = 0; k < 5; k++) {
+		double t;
+
+		if (rb) {
+			struct perf_event_mmap_page *m = rb;
+
+			m->data_tail = m->data_head;	/* nothing is dropped */
+		}
+		t = cal_getppid_ns(n);
+		if (!k || t < best)
+			best = t;
+	}
+	return best;
+}
+
+/*
+ * The cost of a perf sample of a tracepoint, as live mode's lock recorder
+ * takes one at each lock:contention_begin (with a callchain) and _end
+ * (without): getppid() with a sampling event on syscalls:sys_enter_getppid,
+ * against getppid() alone.  A note, not a key: the model is the untraced
+ * kernel, and --cost lock.contention_trace_ns=N compares it with a traced
+ * run (docs/live.md).  Root and tracefs; else skipped with a note.
+ */
+static void cal_trace_sample(struct cal_run *r)
+{
+	double base, cost[2] = { 0, 0 };
+	char path[512], buf[32];
+	long id;
+
+	if (live_sys_path(path, sizeof(path),
+			  "/sys/kernel/tracing/events/syscalls/sys_enter_getppid/id") ||
+	    live_read_file(path, buf, sizeof(buf)) <= 0) {
+		cal_note(r, "tracepoint sample: no syscalls:sys_enter_getppid in "
+			 "/sys/kernel/tracing (root, tracefs mounted); not timed");
+		return;
+	}
+	id = strtol(buf, NULL, 10);
+	cal_getppid_best(2000, NULL);
+	base = cal_getppid_best(2000, NULL);
+	for (int chain = 0; chain < 2; chain++) {
+		struct perf_event_attr a;
+		const size_t pages = 256;	/* 1 MiB: 2,000 samples of at most 200 bytes */
+		void *rb;
+		int fd;
+
+		memset(&a, 0, sizeof(a));
+		a.size = sizeof(a);
+		a.type = PERF_TYPE_TRACEPOINT;
+		a.config = (uint64_t)id;
+		a.sample_period = 1;
+		a.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+				(chain ? PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW : 0);
+		a.exclude_callchain_user = 1;
+		a.sample_max_stack = 16;
+		fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+		if (fd < 0) {
+			cal_note(r, "tracepoint sample: perf_event_open: %s; not timed",
+				 strerror(errno));
+			return;
+		}
+		rb = mmap(NULL, (pages + 1) * 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		if (rb == MAP_FAILED) {
+			close(fd);
+			cal_note(r, "tracepoint sample: no ring buffer; not timed");
+			return;
+		}
+		cost[chain] = cal_getppid_best(2000, rb) - base;
+		munmap(rb, (pages + 1) * 4096);
+		close(fd);
+	}
+	cal_note(r, "tracepoint sample: %.0f ns, %.0f ns with a kernel callchain (getppid() "
+		 "%.0f ns untraced); --cost lock.contention_trace_ns=N models a traced live run",
+		 cost[0], cost[1], base);
+}
+
 /**
  * cal_kernel_paths - single-thread faults, unmaps and MADV_DONTNEED
  * @r: the run; paths filled
@@ -756,6 +852,7 @@ void cal_kernel_paths(struct cal_run *r)
 	ret = cal_cow_runs(r, region, rounds);
 	if (ret)
 		cal_note(r, "copy-on-write faults: %s; not timed", strerror(-ret));
+	cal_trace_sample(r);
 	if (live_settings_read(st) <= 0) {
 		cal_note(r, "mTHP faults: no %s; only 4K faults timed", LIVE_THP_DIR);
 		free(st);
