@@ -175,9 +175,10 @@ void live_guest_prefault(struct live_run *r)
 	const struct live_ops *ops = r->cfg->scenario->live;
 	struct live_counters *mi;
 	uint64_t bytes, avail_kb;
-	char *p;
+	char path[512], *p;
 
-	if (access("/sys/module/page_reporting", F_OK) || !ops || !ops->memory_bytes)
+	if (live_sys_path(path, sizeof(path), "/sys/module/page_reporting") ||
+	    access(path, F_OK) || !ops || !ops->memory_bytes)
 		return;
 	bytes = ops->memory_bytes(r->cfg) * 2;
 	mi = calloc(1, sizeof(*mi));
