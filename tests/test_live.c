@@ -571,8 +571,22 @@ static double ds_faults(const char *workers)
  */
 static void test_ds_processes(void **state)
 {
-	double threads = ds_faults("threads"), procs = ds_faults("processes");
+	double threads = 0, procs = 0;
 
+	(void)state;
+	/*
+	 * The two runs are compared under the same THP settings: a test run
+	 * beside this one (ctest -j) may change the machine's mTHP sizes with
+	 * --apply between them, and 16K folios make a quarter of 4K's faults.
+	 * So a pair out of bounds is measured again, up to three times; a
+	 * count that sums one process of three stays out every time.
+	 */
+	for (int attempt = 0; attempt < 3; attempt++) {
+		threads = ds_faults("threads");
+		procs = ds_faults("processes");
+		if (threads >= 3 && procs >= 0.9 * threads && procs <= 1.5 * threads)
+			break;
+	}
 	assert_true(threads >= 3);
 	assert_true(procs >= 0.9 * threads);
 	assert_true(procs <= 1.5 * threads);
