@@ -505,7 +505,7 @@ static void wl_metrics(struct live_run *r, const struct wl_plan *plan,
 		       const struct wl_live_shared *sh, int nr_slots, struct wl_live_stats *stats)
 {
 	double rate_sum = 0, runtime = 0;
-	uint64_t ops = 0;
+	uint64_t ops = 0, faults = 0;
 	int nr_ran = 0, g = 0, g_end = plan->nr_task ? plan->task[0].count : 0;
 
 	for (int s = 0; s < nr_slots; s++) {
@@ -530,6 +530,7 @@ static void wl_metrics(struct live_run *r, const struct wl_plan *plan,
 		for (int i = 0; i < plan->task[g].nr_loop; i++)
 			counts |= plan->task[g].loop[i].counted;
 		ops += sl->ops;
+		faults += sl->task_flt;
 		/* the mean is over tasks whose loop counts, of those that ran */
 		if (!sl->runs || !counts)
 			continue;
@@ -543,6 +544,7 @@ static void wl_metrics(struct live_run *r, const struct wl_plan *plan,
 	if (stats)
 		stats->nr_tasks = nr_slots;
 	wl_metric(r, "ops", (double)ops);
+	wl_metric(r, "faults", (double)faults);
 	wl_metric(r, "runtime_s", runtime);
 	if (nr_ran)
 		wl_metric(r, "ops_per_task_s", rate_sum / nr_ran);

@@ -33,7 +33,9 @@ struct wl_live_slot {
 	uint64_t ops;			/* counted operations of its loops */
 	uint64_t loop_ns;		/* its loops' time, CLOCK_MONOTONIC */
 	uint64_t max_loop_ns;		/* its longest loop */
-	uint64_t minflt, majflt;
+	uint64_t minflt, majflt;		/* of its loops */
+	uint64_t task_flt;		/* faults of its setup, loops and teardown: the
+					 * run's faults, as the model counts them */
 	uint64_t forks;			/* fork steps it ran */
 	uint64_t rss_anon_kb, rss_file_kb, rss_shmem_kb;
 	pid_t pid, tid;
