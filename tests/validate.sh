@@ -64,6 +64,12 @@ assert sp["workers"] == "threads" and sp["threads"] == 1, sp
 assert sp["rounds"] == 1 and sp["region"] == 1 << 20, sp
 s = d["summary"]
 assert s["judged"] + s["not_judged"] == len(pts), s
+# with two CPUs or more, the line transfer measured around the live runs,
+# which the simulated side took (--cost cache.socket_transfer_ns)
+import os
+if len(os.sched_getaffinity(0)) >= 2:
+    x = [p.get("line_transfer_ns") for p in pts if p["verdict"].startswith(("agrees", "misses"))]
+    assert x and all(v and 1 <= v < 100000 for v in x), x
 PY
 grep -q "^validate: [0-9]* of [0-9]* judged metrics agree" out.txt || fail "no summary line"
 [ ! -e "$T/state" ] || fail "the live state file was left behind"

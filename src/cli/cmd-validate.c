@@ -39,6 +39,7 @@
 #include <unistd.h>
 
 #include "cli/cli_impl.h"
+#include "host/calibrate.h"
 #include "host/spawn.h"
 #include "mmsim/output.h"
 #include "mmsim/workload.h"
@@ -121,6 +122,7 @@ struct validate_point {
 	char why[600];			/* unavailable: live mode's reason */
 	bool failed;			/* the point could not run: why */
 	json_t *sim_params;		/* the simulated run's parameters (a reference) */
+	double xfer_ns;			/* the line transfer around its live runs, 0: none */
 	const char *verdict;		/* agrees, misses, unavailable, not simulated */
 };
 
@@ -478,9 +480,10 @@ static int validate_one(struct cli *c, const struct validate_opts *o,
 			const struct validate_exp *x, int threads, const char *profile,
 			struct validate_point **pts, int *nr, int *cap)
 {
-	char tset[64] = "", jpath[128], err[512];
+	char tset[64] = "", jpath[128], err[512], xcost[64] = "";
 	char *argv[96];
-	bool root = geteuid() == 0;
+	bool root = geteuid() == 0, have_xfer;
+	double xfer0 = 0, xfer1 = 0, xfer = 0;
 	json_t *doc, *m, *un, *val;
 	const char *key;
 	int st;
@@ -488,6 +491,14 @@ static int validate_one(struct cli *c, const struct validate_opts *o,
 	if (x->threads_key)
 		snprintf(tset, sizeof(tset), "%s=%d", x->threads_key, threads);
 	snprintf(jpath, sizeof(jpath), "%s/live.json", validate_tmp.dir);
+	/*
+	 * The line transfer between two CPUs, measured just before and just
+	 * after the live runs: the simulated side takes their mean, for the
+	 * host may move a guest's vCPUs between core complexes from one
+	 * minute to the next (40-54 or 198-201 ns on the development guest;
+	 * docs/validation.md).
+	 */
+	have_xfer = !cal_line_transfer_now(&xfer0);
 	for (int r = -1; r < o->repeat; r++) {		/* r == -1: the warm-up */
 		const char *pre[] = { "live", x->arg, "--json", jpath,
 				      root ? "--apply" : NULL, NULL };
@@ -526,9 +537,14 @@ static int validate_one(struct cli *c, const struct validate_opts *o,
 		}
 		json_decref(doc);
 	}
+	if (have_xfer && !cal_line_transfer_now(&xfer1)) {
+		xfer = (xfer0 + xfer1) / 2;
+		snprintf(xcost, sizeof(xcost), "cache.socket_transfer_ns=%.0f", xfer < 1 ? 1 : xfer);
+	}
 	{
 		const char *pre[] = { "run", x->arg, "--variant", x->variant, "--profile",
-				      profile, "--jobs", "1", "--quiet", "--json", jpath, NULL };
+				      profile, "--jobs", "1", "--quiet", "--json", jpath,
+				      xcost[0] ? "--cost" : NULL, xcost, NULL };
 
 		snprintf(jpath, sizeof(jpath), "%s/sim.json", validate_tmp.dir);
 		validate_argv(argv, 96, pre, o, x, tset[0] ? tset : NULL, true);
@@ -545,6 +561,7 @@ static int validate_one(struct cli *c, const struct validate_opts *o,
 			continue;
 		if (params && !p->sim_params)
 			p->sim_params = json_incref(params);
+		p->xfer_ns = xcost[0] ? xfer : 0;
 		val = m ? json_object_get(m, p->metric) : NULL;
 		if (json_is_number(val)) {
 			p->has_sim = true;
@@ -775,6 +792,19 @@ int cmd_validate(struct cli *c, int argc, char **argv)
 				p->x->name, th, p->metric, lv, range, sv, ratio, p->verdict,
 				p->why[0] ? ": " : "", p->why);
 		}
+		{
+			double lo = 0, hi = 0;
+
+			for (int i = 0; i < nr; i++)
+				if (pts[i].xfer_ns > 0) {
+					lo = lo == 0 || pts[i].xfer_ns < lo ? pts[i].xfer_ns : lo;
+					hi = pts[i].xfer_ns > hi ? pts[i].xfer_ns : hi;
+				}
+			if (hi > 0)
+				fprintf(c->out, "line transfer between two CPUs around each point's live "
+					"runs: %.0f..%.0f ns (the simulated side takes its point's: --cost "
+					"cache.socket_transfer_ns)\n", lo, hi);
+		}
 		fprintf(c->out, "validate: %d of %d judged metrics agree, %d miss; %d not "
 			"judged (unavailable live, not simulated, or failed to run)\n", agree, judged,
 			judged - agree, unavail);
@@ -808,6 +838,8 @@ int cmd_validate(struct cli *c, int argc, char **argv)
 				json_object_set_new(pt, "unavailable", json_string(p->why));
 			if (p->sim_params)
 				json_object_set(pt, "simulated_params", p->sim_params);
+			if (p->xfer_ns > 0)
+				json_object_set_new(pt, "line_transfer_ns", json_real(p->xfer_ns));
 			json_array_append_new(arr, pt);
 		}
 		json_object_set_new(doc, "points", arr);

@@ -88,6 +88,7 @@ struct cal_run {
 /* calibrate.c: the run's helpers */
 double cal_now_ns(void);
 int cal_pin(int cpu);
+int cal_line_transfer_now(double *ns);
 void cal_stat_of(double *x, int n, struct cal_stat *s);
 void cal_key_set(struct cal_run *r, const char *key, uint64_t value, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
