@@ -70,6 +70,18 @@ static void model_forms(const struct sim_profile *base, const double x[CAL_FIT_N
 	free(p);
 }
 
+/* The builtin profile the fit tests start from (calloc()ed: free() it). */
+static struct sim_profile *kvm_profile(void)
+{
+	struct sim_profile *p = calloc(1, sizeof(*p));
+	char err[256];
+
+	assert_non_null(p);
+	if (sim_profile_load("desktop-kvm", p, err, sizeof(err)))
+		fail_msg("%s", err);
+	return p;
+}
+
 /*
  * Fitted on the 4K and 16K rounds, the tmpfs read fault and the
  * copy-on-write fault: the model reproduces them, and predicts the 64K
@@ -78,15 +90,13 @@ static void model_forms(const struct sim_profile *base, const double x[CAL_FIT_N
 static void test_fit_reproduces_its_measurement(void **state)
 {
 	static const double truth[CAL_FIT_NR] = { 900, 4, 11, 6 };
-	struct sim_profile *p = calloc(1, sizeof(*p));
+	struct sim_profile *p = kvm_profile();
 	struct cal_form f[CAL_MAX_FORMS];
 	double target[CAL_MAX_FORMS], check[CAL_MAX_FORMS], x[CAL_FIT_NR];
 	char err[256], name[64];
 	int n, nr;
 
 	(void)state;
-	assert_non_null(p);
-	assert_int_equal(sim_profile_load("desktop-kvm", p, err, sizeof(err)), 0);
 	n = all_forms(f);
 	model_forms(p, truth, f, n, target);
 	for (int i = 0; i < n; i++)
@@ -120,16 +130,13 @@ static void test_fit_reproduces_its_measurement(void **state)
  */
 static void test_form_is_per_page_loop(void **state)
 {
-	struct sim_profile *p = calloc(1, sizeof(*p));
+	struct sim_profile *p = kvm_profile();
 	struct cal_form f[CAL_MAX_FORMS];
 	double lo[CAL_MAX_FORMS], hi[CAL_MAX_FORMS];
 	static const double a[CAL_FIT_NR] = { 500, 4, 11, 6 }, b[CAL_FIT_NR] = { 1500, 4, 11, 6 };
-	char err[256];
 	int n;
 
 	(void)state;
-	assert_non_null(p);
-	assert_int_equal(sim_profile_load("desktop-kvm", p, err, sizeof(err)), 0);
 	n = all_forms(f);
 	model_forms(p, a, f, n, lo);
 	model_forms(p, b, f, n, hi);
@@ -148,15 +155,13 @@ static void test_form_is_per_page_loop(void **state)
 static void test_cow_form_copies(void **state)
 {
 	const struct scenario_ops *s;
-	struct sim_profile *p = calloc(1, sizeof(*p));
+	struct sim_profile *p = kvm_profile();
 	struct sim_variant_result *res = calloc(1, sizeof(*res));
 	struct sim_run_config cfg;
 	char err[256];
 
 	(void)state;
-	assert_non_null(p);
 	assert_non_null(res);
-	assert_int_equal(sim_profile_load("desktop-kvm", p, err, sizeof(err)), 0);
 	s = workload_scenario("calibrate-cow", err, sizeof(err));
 	assert_non_null(s);
 	sim_run_config_init(&cfg, s, p, 1);
@@ -175,15 +180,13 @@ static void test_cow_form_copies(void **state)
 static void test_fit_keeps_costs_non_negative(void **state)
 {
 	static const double zero[CAL_FIT_NR] = { 0, 0, 0, 0 };
-	struct sim_profile *p = calloc(1, sizeof(*p));
+	struct sim_profile *p = kvm_profile();
 	struct cal_form f[CAL_MAX_FORMS];
 	double target[CAL_MAX_FORMS], x[CAL_FIT_NR];
 	char err[256];
 	int n;
 
 	(void)state;
-	assert_non_null(p);
-	assert_int_equal(sim_profile_load("desktop-kvm", p, err, sizeof(err)), 0);
 	n = all_forms(f);
 	model_forms(p, zero, f, n, target);
 	for (int i = 0; i < n; i++)

@@ -71,51 +71,63 @@ static uint64_t *cal_fit_field(struct sim_profile *p, int k)
 	}
 }
 
-/* Virtual seconds of @rounds rounds of form @dontneed with @kib folios. */
-static int cal_model_run(const struct sim_profile *p, uint64_t region, unsigned kib,
-			 bool dontneed, int rounds, double *secs, char *err, size_t len)
+/*
+ * Run scenario @s (an experiment or a workload) once on @p in variant
+ * @variant (NULL: the first) with @sets (NULL-terminated): into @res, its
+ * virtual makespan and metrics.  0, or -1 with @err filled.
+ */
+static int cal_model_scenario(const struct sim_profile *p, const struct scenario_ops *s,
+			      const char *variant, const char *const *sets,
+			      struct sim_variant_result *res, char *err, size_t len)
 {
-	const struct scenario_ops *s = sim_scenario_find("deferred-split");
-	struct sim_variant_result *res;
 	struct sim_run_config cfg;
-	char set[64];
-	const char *sets[] = { "threads=1", "workers=threads", "round_phase=together",
-			       "start_spread=0", NULL };
-	int v, ret = -1;
+	int v = variant ? sim_scenario_variant_index(s, variant) : 0;
 
-	if (!s) {
-		snprintf(err, len, "calibrate fit: no scenario deferred-split");
-		return -1;
-	}
-	v = sim_scenario_variant_index(s, "unqueued");
-	res = calloc(1, sizeof(*res));
-	if (!res) {
-		snprintf(err, len, "calibrate fit: out of memory");
+	if (v < 0) {
+		snprintf(err, len, "calibrate fit: %s has no variant %s", s->name, variant);
 		return -1;
 	}
 	sim_run_config_init(&cfg, s, p, 1);
 	for (int i = 0; sets[i]; i++)
 		if (sim_run_config_set(&cfg, sets[i], err, len) < 0)
-			goto out_free;
-	snprintf(set, sizeof(set), "rounds=%d", rounds);
-	if (sim_run_config_set(&cfg, set, err, len) < 0)
-		goto out_free;
-	snprintf(set, sizeof(set), "region=%llu", (unsigned long long)region);
-	if (sim_run_config_set(&cfg, set, err, len) < 0)
-		goto out_free;
-	snprintf(set, sizeof(set), "mthp=%uK", kib);
-	if (sim_run_config_set(&cfg, set, err, len) < 0)
-		goto out_free;
-	if (sim_run_config_set(&cfg, dontneed ? "unmap=dontneed" : "unmap=munmap", err, len) < 0)
-		goto out_free;
+			return -1;
 	if (s->validate && s->validate(&cfg, err, len))
-		goto out_free;
-	res->name = s->variants[v < 0 ? 0 : v].name;
-	if (s->run(&cfg, v < 0 ? 0 : v, res, err, len))
-		goto out_free;
-	*secs = res->runtime_s;
-	ret = 0;
-out_free:
+		return -1;
+	memset(res, 0, sizeof(*res));
+	res->name = s->variants[v].name;
+	return s->run(&cfg, v, res, err, len) ? -1 : 0;
+}
+
+/*
+ * Virtual seconds (the makespan) of @rounds deferred-split rounds of form
+ * @dontneed with @kib folios, one thread, variant unqueued (mainline).
+ */
+static int cal_model_run(const struct sim_profile *p, uint64_t region, unsigned kib,
+			 bool dontneed, int rounds, double *secs, char *err, size_t len)
+{
+	const struct scenario_ops *s = sim_scenario_find("deferred-split");
+	struct sim_variant_result *res;
+	char r[32], g[48], m[32];
+	const char *sets[] = { "threads=1", "workers=threads", "round_phase=together",
+			       "start_spread=0", r, g, m,
+			       dontneed ? "unmap=dontneed" : "unmap=munmap", NULL };
+	int ret;
+
+	if (!s) {
+		snprintf(err, len, "calibrate fit: no scenario deferred-split");
+		return -1;
+	}
+	res = malloc(sizeof(*res));
+	if (!res) {
+		snprintf(err, len, "calibrate fit: out of memory");
+		return -1;
+	}
+	snprintf(r, sizeof(r), "rounds=%d", rounds);
+	snprintf(g, sizeof(g), "region=%llu", (unsigned long long)region);
+	snprintf(m, sizeof(m), "mthp=%uK", kib);
+	ret = cal_model_scenario(p, s, "unqueued", sets, res, err, len);
+	if (!ret)
+		*secs = res->runtime_s;
 	free(res);
 	return ret;
 }
@@ -146,15 +158,16 @@ int cal_model_round_ns(const struct sim_profile *p, uint64_t region, unsigned ki
 
 /*
  * The model's time per page of a path of workloads/calibrate/: the
- * workload's loop over @region bytes of pages.
+ * workload's loop (its runtime_s metric, not the makespan, which holds a
+ * forking parent's own faults) over @region bytes of pages.
  */
 static int cal_model_wl_ns(const struct sim_profile *p, const char *name, const char *set,
 			   uint64_t region, double *ns, char *err, size_t len)
 {
 	const struct scenario_ops *s = workload_scenario(name, err, len);
 	struct sim_variant_result *res;
-	struct sim_run_config cfg;
 	char size[64];
+	const char *sets[] = { size, set, NULL };
 	int m, ret = -1;
 
 	if (!s) {
@@ -162,22 +175,14 @@ static int cal_model_wl_ns(const struct sim_profile *p, const char *name, const 
 			snprintf(err, len, "calibrate fit: no workload %s", name);
 		return -1;
 	}
-	res = calloc(1, sizeof(*res));
+	res = malloc(sizeof(*res));
 	if (!res) {
 		snprintf(err, len, "calibrate fit: out of memory");
 		return -1;
 	}
-	sim_run_config_init(&cfg, s, p, 1);
 	snprintf(size, sizeof(size), "size=%llu", (unsigned long long)region);
-	if (sim_run_config_set(&cfg, size, err, len) < 0 ||
-	    (set && sim_run_config_set(&cfg, set, err, len) < 0))
+	if (cal_model_scenario(p, s, NULL, sets, res, err, len))
 		goto out_free;
-	if (s->validate && s->validate(&cfg, err, len))
-		goto out_free;
-	res->name = s->variants[0].name;
-	if (s->run(&cfg, 0, res, err, len))
-		goto out_free;
-	/* the loop's time (the metric), not the makespan (res->runtime_s) */
 	m = sim_scenario_metric_index(s, "runtime_s");
 	if (m < 0 || !res->has_metric[m]) {
 		snprintf(err, len, "calibrate fit: workload %s gave no runtime_s", name);

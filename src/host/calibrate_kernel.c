@@ -755,7 +755,8 @@ static double cal_getppid_best(int n, void *rb)
 /*
  * The cost of a perf sample of a tracepoint, as live mode's lock recorder
  * takes one at each lock:contention_begin (with a callchain) and _end
- * (without): getppid() with a sampling event on syscalls:sys_enter_getppid,
+ * (without), through the recorder's own event (live_ls_open()): getppid()
+ * with it on syscalls:sys_enter_getppid,
  * against getppid() alone.  A note, not a key: the model is the untraced
  * kernel, and --cost lock.contention_trace_ns=N compares it with a traced
  * run (docs/live.md).  Root and tracefs; else skipped with a note.
@@ -777,24 +778,14 @@ static void cal_trace_sample(struct cal_run *r)
 	cal_getppid_best(2000, NULL);
 	base = cal_getppid_best(2000, NULL);
 	for (int chain = 0; chain < 2; chain++) {
-		struct perf_event_attr a;
 		const size_t pages = 256;	/* 1 MiB: 2,000 samples of at most 200 bytes */
 		void *rb;
-		int fd;
+		/* the recorder's event, on the CPU this thread is pinned to */
+		int fd = live_ls_open(id, 0, r->cpus[0], -1, pages, chain);
 
-		memset(&a, 0, sizeof(a));
-		a.size = sizeof(a);
-		a.type = PERF_TYPE_TRACEPOINT;
-		a.config = (uint64_t)id;
-		a.sample_period = 1;
-		a.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-				(chain ? PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW : 0);
-		a.exclude_callchain_user = 1;
-		a.sample_max_stack = 16;
-		fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 		if (fd < 0) {
 			cal_note(r, "tracepoint sample: perf_event_open: %s; not timed",
-				 strerror(errno));
+				 strerror(-fd));
 			return;
 		}
 		rb = mmap(NULL, (pages + 1) * 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);

@@ -391,6 +391,13 @@ static inline uint64_t live_param(const struct live_run *r, const char *key)
 void live_set_metric(struct live_run *r, const char *key, double v);
 void live_unavailable(struct live_run *r, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/*
+ * lockstream.c: open the lock recorder's sampling event on tracepoint @id
+ * for @pid on @cpu (its output redirected to @output's buffer when >= 0; a
+ * buffer of @pages), with the kernel callchain and raw data if @chain.
+ * The fd, or -errno.
+ */
+int live_ls_open(long id, pid_t pid, int cpu, int output, size_t pages, bool chain);
 /* Touch and free the run's memory first where the guest reports free pages. */
 void live_guest_prefault(struct live_run *r);
 void live_note(struct live_result *res, const char *fmt, ...)

@@ -586,9 +586,10 @@ static void *live_ls_reader(void *arg)
  * with it (deferred-split at 2 threads here: 0.115-0.124 s traced against
  * 0.069-0.081 s untraced; 0.073-0.09 s with the end's callchain dropped,
  * docs/validation.md).  PERF_SAMPLE_IDENTIFIER tells the two apart in the
- * shared buffer (an inherited event reports its parent's id).
+ * shared buffer (an inherited event reports its parent's id).  calibrate
+ * times the same sample (cal_trace_sample()).
  */
-static int live_ls_open(long id, pid_t pid, int cpu, int output, size_t pages, bool chain)
+int live_ls_open(long id, pid_t pid, int cpu, int output, size_t pages, bool chain)
 {
 	struct perf_event_attr a;
 	long fd;

@@ -98,6 +98,13 @@ static void lock_account_wait(struct spinlock *lock, sim_time_t wait)
 	lock_stat_time(wait, &s->wait_total, &s->wait_min, &s->wait_max);
 }
 
+/* A contended acquisition's trace_contention_end(): a traced run's sample, lock held. */
+static void lock_contention_end(void)
+{
+	if (sim_machine_current->trace_end_ps)
+		sim_cost_ps(sim_machine_current->trace_end_ps);
+}
+
 void spin_lock(struct spinlock *lock)
 {
 	struct sim_vcpu *v;
@@ -119,7 +126,7 @@ void spin_lock(struct spinlock *lock)
 			v->spin_ps += v->now - start;
 			sim_trace_end_obj(lock);
 			lock_acquired(lock, v);
-			v->now += sim_machine_current->trace_end_ps;	/* contention_end */
+			lock_contention_end();
 			return;
 		}
 		sim_line_rmw(&lock->line);
@@ -151,8 +158,7 @@ void spin_lock(struct spinlock *lock)
 	if (v->nr_spinlocks_held++)
 		lock->stat->nested++;
 	sim_trace_begin_obj("lock", "hold ", lock->stat->name, lock);
-	if (sim_machine_current->trace_end_ps)
-		sim_cost_ps(sim_machine_current->trace_end_ps);	/* contention_end */
+	lock_contention_end();
 }
 
 bool spin_trylock(struct spinlock *lock)
