@@ -1131,6 +1131,128 @@ static void test_interleave(void **state)
 		assert_int_equal(seen[13 + i], (seen[17] + i) % 2);
 }
 
+/* ---- readahead's folio sizes, and faults that map whole folios ---------------------- */
+
+/* Folios of the page cache by order, each counted once. */
+static void count_orders(struct address_space *f, int64_t *by_order)
+{
+	uint64_t i = 0;
+
+	while (i < f->nr_slots) {
+		struct folio *folio = f->i_pages[i];
+
+		if (!folio) {
+			i++;
+			continue;
+		}
+		by_order[folio_order(folio)]++;
+		i = folio->index + (uint64_t)folio_nr_pages(folio);
+	}
+}
+
+/*
+ * A 128 MiB sparse file read 64 KiB at a time, as the live executor fills
+ * one (wl_sparse_file()), at the read_ahead_kb in seen[40]: the folios by
+ * order in seen[0..9].  Then mapped shared and written one store a page,
+ * faulting only where nothing maps the page yet: the faults (seen[10]),
+ * the PMD mappings (seen[11]), rss_file and NR_FILE_MAPPED (seen[12],
+ * seen[13]); after munmap NR_FILE_MAPPED and NR_FILE_DIRTY (seen[14],
+ * seen[15]); after the file is dropped NR_FILE_PAGES (seen[16]).
+ */
+static void readahead_task(void *arg)
+{
+	uint64_t size = 128ULL << 20, pos, base, addr, f0;
+	struct address_space *f = sim_file_create_sparse(size);
+	struct mm_struct *mm = mm_alloc(sim_mm->root_memcg);
+	struct vm_area_struct *vma;
+
+	(void)arg;
+	switch_mm_irqs_off(mm);
+	for (pos = 0; pos < size; pos += 64 * 1024)
+		filemap_read(f, pos, 64 * 1024, sim_mm->root_memcg);
+	count_orders(f, seen);
+	base = vm_mmap_file(mm, f, 0, size, true, true);
+	vma = find_vma(mm, base);
+	f0 = counter(SIM_PGFAULT);
+	for (addr = base; addr < base + size; addr += PAGE_SIZE)
+		if (!vma->pmd_huge[vma_pmd_index(vma, addr)] &&
+		    !pte_present(*vma_pte_lookup(vma, addr)))
+			handle_mm_fault(vma, addr, true);
+	seen[10] = (int64_t)(counter(SIM_PGFAULT) - f0);
+	seen[11] = (int64_t)vma->nr_pmd_huge;
+	seen[12] = mm->rss_file;
+	seen[13] = global_node_page_state(NR_FILE_MAPPED);
+	vm_munmap(mm, base, size);
+	seen[14] = global_node_page_state(NR_FILE_MAPPED);
+	seen[15] = global_node_page_state(NR_FILE_DIRTY);
+	sim_file_destroy(f);
+	seen[16] = global_node_page_state(NR_FILE_PAGES);
+	mm_free(mm);
+}
+
+static void run_readahead(uint64_t read_ahead_kb)
+{
+	struct sim_engine_opts o = { .profile = &prof, .nr_cpus = 2, .seed = 1, .check = true };
+	struct sim_engine *e;
+	char err[128];
+
+	test_profile(&prof, 2, 1, 1);
+	prof.mm_read_ahead_kb = read_ahead_kb;
+	e = sim_engine_create(&o);
+	assert_non_null(e);
+	assert_non_null(mm_model_create(e, &v_base, 1L << 16, err, sizeof(err)));
+	memset(seen, 0, sizeof(seen));
+	run_and_free(e, readahead_task);
+}
+
+/*
+ * Linux 6.18.44 on this project's guest, read_ahead_kb 8192, the same
+ * reads (/proc/kpageflags over a mapping of the file): 64 folios of order
+ * 0, 64 of 2, 32 of 4, 17 of 6, 1 of 7, 8 of 8, 56 of 9; a pass of
+ * stores faults 242 times (getrusage), once per folio, and 56 folios are
+ * PMD-mapped (FilePmdMapped 114688 kB in smaps).
+ */
+static void test_readahead_folio_orders(void **state)
+{
+	(void)state;
+	run_readahead(8192);
+	assert_int_equal(seen[0], 64);
+	assert_int_equal(seen[1], 0);
+	assert_int_equal(seen[2], 64);
+	assert_int_equal(seen[4], 32);
+	assert_int_equal(seen[6], 17);
+	assert_int_equal(seen[7], 1);
+	assert_int_equal(seen[8], 8);
+	assert_int_equal(seen[9], 56);
+	assert_int_equal(seen[10], 242);
+	assert_int_equal(seen[11], 56);
+	assert_int_equal(seen[12], 32768);
+	assert_int_equal(seen[13], 32768);
+	assert_int_equal(seen[14], 0);
+	assert_int_equal(seen[15], 32768);
+	assert_int_equal(seen[16], 0);
+}
+
+/*
+ * The kernel's default window, 128 KiB (32 pages): the first window 32
+ * pages of order 0 (get_init_ra_size(16, 32) = 32), then 32-page windows
+ * of order 2, 4, then 5 (ilog2(32)) for the rest: 32 + 8 + 2 + 1021
+ * folios; no PMD mapping.
+ */
+static void test_readahead_default_window(void **state)
+{
+	(void)state;
+	run_readahead(128);
+	assert_int_equal(seen[0], 32);
+	assert_int_equal(seen[2], 8);
+	assert_int_equal(seen[4], 2);
+	assert_int_equal(seen[5], 1021);
+	assert_int_equal(seen[9], 0);
+	assert_int_equal(seen[10], 32 + 8 + 2 + 1021);
+	assert_int_equal(seen[11], 0);
+	assert_int_equal(seen[15], 32768);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1150,6 +1272,8 @@ int main(void)
 		cmocka_unit_test(test_madv_pageout),
 		cmocka_unit_test(test_madv_populate),
 		cmocka_unit_test(test_interleave),
+		cmocka_unit_test(test_readahead_folio_orders),
+		cmocka_unit_test(test_readahead_default_window),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

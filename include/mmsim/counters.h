@@ -42,6 +42,7 @@
 	X(NR_TLB_LOCAL_FLUSH_ALL, "nr_tlb_local_flush_all")               \
 	X(NR_TLB_LOCAL_FLUSH_ONE, "nr_tlb_local_flush_one")               \
 	X(THP_FAULT_ALLOC, "thp_fault_alloc")                             \
+	X(THP_FILE_MAPPED, "thp_file_mapped")                             \
 	X(THP_COLLAPSE_ALLOC, "thp_collapse_alloc")                       \
 	X(THP_COLLAPSE_ALLOC_FAILED, "thp_collapse_alloc_failed")         \
 	X(THP_DEFERRED_SPLIT_PAGE, "thp_deferred_split_page")             \

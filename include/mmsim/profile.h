@@ -90,6 +90,7 @@
 	X(mm, list_op_ns, U64, "ns", "list_add or list_del on lines in cache")     \
 	X(mm, folio_op_ns, U64, "ns", "flag, refcount or stat update on a folio")  \
 	X(mm, pte_op_ns, U64, "ns", "read or write of one PTE in cache")           \
+	X(mm, read_ahead_kb, U64, "KiB", "the readahead window of the block device holding the files (its bdi's read_ahead_kb)") \
 	X(swap, write_us, U64, "us", "swap write latency per request")             \
 	X(swap, read_us, U64, "us", "swap read latency per 4K page")               \
 	X(swap, bandwidth_mbps, U64, "MB/s", "swap device bandwidth")             \
@@ -194,6 +195,7 @@
 	X(mm, list_op_ns, 0, PROFILE_NS_MAX, "time cost")                          \
 	X(mm, folio_op_ns, 0, PROFILE_NS_MAX, "time cost")                         \
 	X(mm, pte_op_ns, 0, PROFILE_NS_MAX, "time cost")                           \
+	X(mm, read_ahead_kb, 0, 1ULL << 20, "a size: 0 (no readahead) to 1 GiB") \
 	X(swap, write_us, 0, PROFILE_US_MAX, "time cost")                          \
 	X(swap, read_us, 0, PROFILE_US_MAX, "time cost")                           \
 	X(swap, bandwidth_mbps, 1, 10000000, "a divisor; 10 TB/s")                \

@@ -345,7 +345,8 @@ static void check_page_cache(struct mm_model *m)
 				continue;
 			n++;
 			SIM_BUG_ON_FOLIO(!folio_test(f, PG_file), f);
-			SIM_BUG_ON_FOLIO(f->mapping != mapping || f->index != i, f);
+			SIM_BUG_ON_FOLIO(f->mapping != mapping || i < f->index ||
+					 i - f->index >= (uint64_t)folio_nr_pages(f), f);
 			SIM_BUG_ON_FOLIO(f->place == FOLIO_FREE, f);
 			if (f->_refcount)	/* 0: frozen by reclaim */
 				SIM_BUG_ON_FOLIO(f->_refcount < 1 + f->_mapcount, f);

@@ -481,8 +481,52 @@ static int do_fault_locked(struct vm_fault *vmf)
 }
 
 /*
+ * do_set_pmd(): map a PMD-sized page cache folio by one PMD, when the
+ * VMA covers the whole aligned range at the file offset the folio has
+ * (thp_vma_suitable_order()) and no PTE of the range is set (the model's
+ * pmd_none(): its PTE tables are preallocated).  The fault's reference
+ * becomes the PMD's.  Return: 0, or VM_FAULT_FALLBACK.
+ */
+static int do_set_pmd(struct vm_fault *vmf, struct folio *folio)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	uint64_t haddr = vmf->address & ~(PMD_SIZE - 1), idx = vma_pmd_index(vma, haddr);
+	bool write = vmf->flags & FAULT_FLAG_WRITE;
+	pte_t *pte;
+	int i;
+
+	if (folio_order(folio) != HPAGE_PMD_ORDER || haddr < vma->vm_start ||
+	    haddr + PMD_SIZE > vma->vm_end ||
+	    linear_page_index(vma, haddr) != folio->index)
+		return VM_FAULT_FALLBACK;
+	/*
+	 * A huge PMD that a later write would have to split (a read fault in
+	 * a writable mapping: do_huge_pmd_wp_page() splits a file PMD) is
+	 * left to PTEs: the model has no write-protect fault of a huge PMD.
+	 */
+	if (!write && (vma->vm_flags & VM_WRITE))
+		return VM_FAULT_FALLBACK;
+	pte = vma_pte(vma, haddr);
+	for (i = 0; i < HPAGE_PMD_NR; i++)
+		if (!pte_none(pte[i]))
+			return VM_FAULT_FALLBACK;
+	vma->pmd_huge[idx] = folio;
+	vma->nr_pmd_huge++;
+	vma->pmd_flags[idx] = PMD_YOUNG | (write ? PMD_DIRTY : 0);
+	folio_add_file_rmap_pmd(folio, vma);
+	add_mm_counter_file(vma->vm_mm, folio, HPAGE_PMD_NR);
+	sim_cost_cpu_ps(sim_mm->pte_op_ps);	/* set_pmd_at() */
+	count_event(SIM_THP_FILE_MAPPED);
+	return 0;
+}
+
+/*
  * finish_fault(): map vmf->cow_folio (a private write) or vmf->folio at
  * vmf->address under the PTL, the fault's reference becoming the PTE's.
+ * A large page cache folio is mapped whole, as v6.18 does for any file:
+ * by one PMD where do_set_pmd() can, else by a PTE for each of its pages
+ * when it lies inside the VMA and the fault's PTE table (else the
+ * faulting page alone).
  * Return: 0, or VM_FAULT_NOPAGE when someone mapped it meanwhile.
  */
 static int finish_fault(struct vm_fault *vmf)
@@ -491,16 +535,41 @@ static int finish_fault(struct vm_fault *vmf)
 	bool write = vmf->flags & FAULT_FLAG_WRITE;
 	bool is_cow = write && !(vma->vm_flags & VM_SHARED);
 	struct folio *folio = is_cow ? vmf->cow_folio : vmf->folio;
-	struct spinlock *ptl = pte_lockptr(vma, vmf->address);
-	pte_t *pte = vma_pte(vma, vmf->address);
-	pte_t bits = PTE_YOUNG;
+	uint64_t addr = vmf->address;
+	struct spinlock *ptl;
+	pte_t *pte, bits = PTE_YOUNG;
+	long nr = 1, i;
 
+	if (!is_cow && folio_test_large(folio)) {
+		uint64_t idx = vmf->pgoff - folio->index;
+		uint64_t vma_off = vmf->pgoff - vma->vm_pgoff;
+		uint64_t pte_off = (vmf->address >> PAGE_SHIFT) & (PTRS_PER_PTE - 1);
+		uint64_t vma_pages = (vma->vm_end - vma->vm_start) >> PAGE_SHIFT;
+		uint64_t rest = (uint64_t)folio_nr_pages(folio) - idx;
+
+		ptl = pte_lockptr(vma, vmf->address);
+		spin_lock(ptl);				/* pmd_lock() */
+		if (do_set_pmd(vmf, folio) == 0) {
+			spin_unlock(ptl);
+			return 0;
+		}
+		spin_unlock(ptl);
+		if (vma_off >= idx && vma_off + rest <= vma_pages &&
+		    pte_off >= idx && pte_off + rest <= PTRS_PER_PTE) {
+			nr = folio_nr_pages(folio);
+			addr = vmf->address - idx * PAGE_SIZE;
+		}
+	}
+	ptl = pte_lockptr(vma, addr);
+	pte = vma_pte(vma, addr);
 	spin_lock(ptl);
 	sim_cost_cpu_ps(sim_mm->pte_op_ps);
-	if (!pte_none(*pte)) {
-		spin_unlock(ptl);
-		return VM_FAULT_NOPAGE;
-	}
+	/* the faulting PTE alone: vmf_pte_changed(); a range: pte_range_none() */
+	for (i = 0; i < nr; i++)
+		if (!pte_none(pte[i])) {
+			spin_unlock(ptl);
+			return VM_FAULT_NOPAGE;
+		}
 	/* set_pte_range() */
 	if (is_cow) {
 		folio_add_new_anon_rmap(folio, vma, vmf->address);
@@ -508,15 +577,17 @@ static int finish_fault(struct vm_fault *vmf)
 		folio_add_lru_fault(folio);	/* folio_add_lru_vma() */
 		vma->vm_mm->rss_anon++;
 	} else {
-		folio_add_file_rmap_ptes(folio, 1, vma);
-		add_mm_counter_file(vma->vm_mm, folio, 1);
+		folio->_refcount += (int32_t)(nr - 1);	/* folio_ref_add(): a PTE's each */
+		folio_add_file_rmap_ptes(folio, (int)nr, vma);
+		add_mm_counter_file(vma->vm_mm, folio, nr);
 	}
 	if (write)
 		bits |= PTE_DIRTY | PTE_WRITE;	/* maybe_mkwrite(pte_mkdirty()) */
 	else if (!is_cow && vma_page_prot_write(vma))
 		bits |= PTE_WRITE;
-	*pte = mk_pte(folio, bits);
-	sim_cost_cpu_ps(sim_mm->pte_op_ps);
+	for (i = 0; i < nr; i++)
+		pte[i] = mk_pte(folio, bits);
+	sim_cost_cpu_ps(sim_mm->pte_op_ps * (sim_time_t)nr);
 	spin_unlock(ptl);
 	return 0;
 }
@@ -967,13 +1038,20 @@ static void zap_huge_pmd(struct mmu_gather *tlb, struct vm_area_struct *vma, uin
 	folio = vma->pmd_huge[idx];
 	vma->pmd_huge[idx] = NULL;		/* pmdp_huge_get_and_clear_full() */
 	vma->nr_pmd_huge--;
-	vma->pmd_flags[idx] = 0;
 	sim_cost_cpu_ps(sim_mm->pte_op_ps);
 	if (tlb->start > haddr)
 		tlb->start = haddr;
 	if (tlb->end < haddr + PMD_SIZE)
 		tlb->end = haddr + PMD_SIZE;
-	vma->vm_mm->rss_anon -= HPAGE_PMD_NR;
+	if (folio_test(folio, PG_file)) {
+		/* a page cache folio: a dirty PMD dirties it (zap_huge_pmd()'s file side) */
+		if (vma->pmd_flags[idx] & PMD_DIRTY)
+			folio_mark_dirty(folio);
+		add_mm_counter_file(vma->vm_mm, folio, -HPAGE_PMD_NR);
+	} else {
+		vma->vm_mm->rss_anon -= HPAGE_PMD_NR;
+	}
+	vma->pmd_flags[idx] = 0;
 	folio_remove_rmap_pmd(folio, vma);
 	tlb_remove_folio_pages(tlb, folio, 1);	/* the PMD mapping's one reference */
 	spin_unlock(ptl);
@@ -1030,7 +1108,7 @@ void zap_page_range_single(struct vm_area_struct *vma, uint64_t address, uint64_
 		if (next > end)
 			next = end;
 		if (vma->pmd_huge[vma_pmd_index(vma, address)])
-			zap_huge_pmd(&tlb, vma, address);	/* anon THPs only: not file */
+			zap_huge_pmd(&tlb, vma, address);
 		else
 			zap_pte_range(&tlb, vma, address, next);
 		address = next;

@@ -68,6 +68,8 @@ enum pageflags {
 	PG_stale_tlb,	/* model only: a writable PTE was cleared, its TLB flush is pending */
 	PG_file,	/* model only: folio->mapping is an address_space (page cache);
 			 * the kernel tells by PAGE_MAPPING_ANON clear in folio->mapping */
+	PG_readahead,	/* the kernel shares PG_reclaim's bit (page-flags.h); the model
+			 * gives it its own: the first folio of a readahead's async part */
 	NR_PAGEFLAGS
 };
 
@@ -547,14 +549,27 @@ enum sim_file_kind {
 };
 
 /*
- * struct address_space - a file's page cache (include/linux/fs.h), order-0
- * folios only.  i_pages is the kernel's XArray of folios by index; the
- * model keeps a flat array over the file's size.
+ * struct file_ra_state - the readahead window (include/linux/fs.h): the
+ * kernel keeps one per open file; the model one per file (one reader).
+ */
+struct file_ra_state {
+	uint64_t start;			/* where the window starts */
+	uint64_t size;			/* pages in it */
+	uint64_t async_size;		/* its tail: the mark is on its first folio */
+	unsigned int order;		/* the folio order of the last window */
+};
+
+/*
+ * struct address_space - a file's page cache (include/linux/fs.h).
+ * i_pages is the kernel's XArray of folios by index; the model keeps a
+ * flat array over the file's size, a large folio in each slot it covers
+ * (the XArray's multi-index entry).
  *
  * Invariants (under i_pages_lock): nrpages == number of non-NULL i_pages[];
- * every folio in i_pages[] has PG_file, ->mapping == this, ->index == its
- * slot, and holds one reference for the cache; i_mmap lists exactly the
- * VMAs whose vm_file is this (under i_mmap_rwsem).
+ * every folio in i_pages[] has PG_file, ->mapping == this, ->index == the
+ * first slot it fills, aligned to its size, and holds one reference per
+ * page for the cache; i_mmap lists exactly the VMAs whose vm_file is this
+ * (under i_mmap_rwsem).
  */
 struct address_space {
 	struct spinlock i_pages_lock;	/* i_pages.xa_lock (IRQs off) */
@@ -571,6 +586,9 @@ struct address_space {
 	bool anon_shared;		/* shmem_zero_setup()'s: freed with its last mapping */
 	bool sparse;			/* disk: no blocks (ftruncate() made it): every page a
 					 * hole, read as zeroes without I/O */
+	bool large_folios;		/* mapping_large_folio_support(): readahead may
+					 * add folios up to MAX_PAGECACHE_ORDER */
+	struct file_ra_state ra;	/* file->f_ra */
 	const struct vm_operations_struct *vm_ops; /* what mmap() gives its VMAs */
 	struct list_head node;		/* on sim_mm->files */
 };
@@ -608,6 +626,7 @@ struct vm_fault {
 #define VM_FAULT_MAJOR		0x000004
 #define VM_FAULT_NOPAGE		0x000100
 #define VM_FAULT_LOCKED		0x000200
+#define VM_FAULT_FALLBACK	0x000800
 #define FAULT_FLAG_WRITE	0x2	/* (the model's FAULT_FLAG_VMA_LOCK is 0x1) */
 
 /*
@@ -746,6 +765,7 @@ struct mm_model {
 	bool lru_gen_enabled;			/* MGLRU on: lru_gen_enabled() */
 	/* derived costs, ps */
 	sim_time_t list_op_ps, folio_op_ps, pte_op_ps, fault_entry_ps, syscall_ps;
+	sim_time_t atomic_ps;		/* lock.atomic_cycles: a locked RMW on a local line */
 	uint32_t check_epoch;
 	/* reclaim and swap (seed 003) */
 	struct swap_info_struct *swap;		/* the one swap device, or NULL */
@@ -855,6 +875,7 @@ void lru_gen_look_around(struct vm_area_struct *vma, uint64_t addr, pte_t *pte);
 void folio_add_new_anon_rmap(struct folio *folio, struct vm_area_struct *vma, uint64_t addr);
 void folio_remove_rmap_ptes(struct folio *folio, int nr, struct vm_area_struct *vma);
 void folio_remove_rmap_pmd(struct folio *folio, struct vm_area_struct *vma);
+void folio_add_file_rmap_pmd(struct folio *folio, struct vm_area_struct *vma);
 
 /* memory.c */
 int handle_mm_fault(struct vm_area_struct *vma, uint64_t addr, bool write);
@@ -915,6 +936,10 @@ int filemap_add_folio(struct address_space *mapping, struct folio *folio, uint64
 		      struct mem_cgroup *memcg);
 void filemap_remove_folio_locked(struct folio *folio);
 int filemap_fault(struct vm_fault *vmf);
+void filemap_read_folio(struct folio *folio);
+void folio_buffers_walk(struct folio *folio, sim_time_t per_bh);
+uint64_t filemap_read(struct address_space *mapping, uint64_t pos, uint64_t count,
+		      struct mem_cgroup *memcg);
 int filemap_map_pages(struct vm_fault *vmf, uint64_t start_pgoff, uint64_t end_pgoff);
 int filemap_page_mkwrite(struct vm_fault *vmf);
 bool folio_mark_dirty(struct folio *folio);

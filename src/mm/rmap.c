@@ -26,7 +26,7 @@ void folio_add_new_anon_rmap(struct folio *folio, struct vm_area_struct *vma, ui
 
 /**
  * folio_add_file_rmap_ptes - @nr PTEs now map the page cache folio @folio
- * @folio: a page cache folio (order 0 in the model)
+ * @folio: a page cache folio
  * @nr: PTEs
  * @vma: the VMA they are in
  *
@@ -168,6 +168,20 @@ static uint64_t vma_address(const struct folio *folio, const struct vm_area_stru
 	return addr >= vma->vm_start && addr < vma->vm_end ? addr : 0;
 }
 
+/*
+ * The folio's pages that @vma can map from @addr on: a large page cache
+ * folio may pass the VMA's end (its PTEs then map only the pages inside;
+ * one that starts before the VMA is not reached: vma_address() says 0).
+ */
+static long rmap_nr_in_vma(const struct folio *folio, const struct vm_area_struct *vma,
+			   uint64_t addr)
+{
+	long nr = folio_nr_pages(folio);
+	uint64_t left = (vma->vm_end - addr) >> PAGE_SHIFT;
+
+	return (uint64_t)nr > left ? (long)left : nr;
+}
+
 typedef void (*rmap_one_t)(struct folio *folio, struct vm_area_struct *vma, uint64_t addr,
 			   void *arg);
 
@@ -228,12 +242,12 @@ static void folio_referenced_one(struct folio *folio, struct vm_area_struct *vma
 	int *referenced = arg;
 	struct spinlock *ptl;
 	pte_t *pte;
-	long i;
+	long i, nr = rmap_nr_in_vma(folio, vma, addr);
 
 	pte = vma_pte_lookup(vma, addr);
 	ptl = pte_lockptr_lookup(vma, addr);
 	spin_lock(ptl);
-	for (i = 0; i < folio_nr_pages(folio); i++) {
+	for (i = 0; i < nr; i++) {
 		if (!pte_present(pte[i]) || pte_folio(pte[i]) != folio)
 			continue;
 		/* MGLRU: a young PTE's neighbours are likely young too */
@@ -247,7 +261,7 @@ static void folio_referenced_one(struct folio *folio, struct vm_area_struct *vma
 			(*referenced)++;
 		}
 	}
-	sim_cost_cpu_ps(sim_mm->pte_op_ps * (sim_time_t)folio_nr_pages(folio) + sim_mm->folio_op_ps);
+	sim_cost_cpu_ps(sim_mm->pte_op_ps * (sim_time_t)nr + sim_mm->folio_op_ps);
 	spin_unlock(ptl);
 }
 
@@ -362,7 +376,7 @@ static void try_to_unmap_one(struct folio *folio, struct vm_area_struct *vma, ui
 	struct mm_struct *mm = vma->vm_mm;
 	bool file = folio_test(folio, PG_file);
 	struct spinlock *ptl;
-	long i, nr = folio_nr_pages(folio);
+	long i, nr = rmap_nr_in_vma(folio, vma, addr);
 	pte_t *pte = vma_pte_lookup(vma, addr);
 
 	ptl = pte_lockptr_lookup(vma, addr);
@@ -440,6 +454,26 @@ void folio_remove_rmap_pmd(struct folio *folio, struct vm_area_struct *vma)
 	(void)vma;
 	folio->_mapcount -= 1;
 	SIM_BUG_ON_FOLIO(folio->_mapcount < 0, folio);
+	sim_cost_cpu_ps(sim_mm->folio_op_ps);
+	if (folio_test(folio, PG_file) && folio->_mapcount == 0)
+		node_stat_mod_folio(folio, NR_FILE_MAPPED, -folio_nr_pages(folio));
+}
+
+/**
+ * folio_add_file_rmap_pmd - a PMD now maps the PMD-sized page cache folio @folio
+ * @folio: the folio
+ * @vma: the VMA
+ *
+ * Counts once in _mapcount, as folio_remove_rmap_pmd() takes it off; the
+ * first mapping counts the folio in NR_FILE_MAPPED.
+ * Context: the PMD's lock held.
+ */
+void folio_add_file_rmap_pmd(struct folio *folio, struct vm_area_struct *vma)
+{
+	(void)vma;
+	if (folio->_mapcount == 0)
+		node_stat_mod_folio(folio, NR_FILE_MAPPED, folio_nr_pages(folio));
+	folio->_mapcount += 1;
 	sim_cost_cpu_ps(sim_mm->folio_op_ps);
 }
 

@@ -64,7 +64,8 @@ void unmap_mapping_range(struct address_space *mapping, uint64_t holebegin, uint
 static void truncate_cleanup_folio(struct folio *folio)
 {
 	if (folio_mapped(folio))
-		unmap_mapping_range(folio->mapping, folio->index << PAGE_SHIFT, PAGE_SIZE);
+		unmap_mapping_range(folio->mapping, folio->index << PAGE_SHIFT,
+				    (uint64_t)folio_nr_pages(folio) << PAGE_SHIFT);
 	folio_cancel_dirty(folio);
 }
 
@@ -94,6 +95,21 @@ void truncate_inode_pages_range(struct address_space *mapping, uint64_t lstart, 
 
 			if (!folio || folio->_refcount == 0)
 				continue;
+			/*
+			 * A large folio counts once; one that sticks out of the
+			 * range stays whole (truncate_inode_partial_folio() when
+			 * split_folio() fails: the model does not split page cache
+			 * folios).
+			 */
+			if (folio_test_large(folio)) {
+				uint64_t last = folio->index + (uint64_t)folio_nr_pages(folio) - 1;
+
+				if (folio->index < index || last >= end) {
+					index = last;
+					continue;
+				}
+				index = last;
+			}
 			if (!folio_trylock(folio))
 				continue;	/* locked by someone: the kernel's second pass waits */
 			folio_get(folio);
@@ -112,7 +128,8 @@ void truncate_inode_pages_range(struct address_space *mapping, uint64_t lstart, 
 			struct folio *folio = fbatch.folios[i];
 
 			/* the batch's reference keeps it alive across these */
-			folio->_refcount -= 1;		/* filemap_free_folio(): the cache's */
+			/* filemap_free_folio(): the cache's, one per page */
+			folio->_refcount -= (int32_t)folio_nr_pages(folio);
 			SIM_BUG_ON_FOLIO(folio->_refcount <= 0, folio);
 			folio_unlock(folio);
 		}

@@ -259,11 +259,14 @@ static void wl_task_main(void *arg)
 /*
  * The files whose memory says cached = yes are read into the page cache
  * before any task starts (as by an earlier reader, or an earlier pass of
- * the benchmark's own loop): read faults of a mapping of each, in a task
- * of its own; its faults are not the run's.  A file with data is read
- * from the device, a sparse one's holes and a tmpfs file's pages are
- * allocated zeroed.
+ * the benchmark's own loop), in a task of its own whose faults are not
+ * the run's.  A sparse file is read as the live executor reads it
+ * (src/workload/live.c, wl_sparse_file(): read() 64 KiB at a time), so
+ * readahead decides its folios' sizes; a file with data and a tmpfs file
+ * by read faults of a mapping of each (a file with data from the device,
+ * a tmpfs file's pages allocated zeroed).
  */
+#define WL_LOADER_READ	(64 * 1024)	/* wl_sparse_file()'s read() size */
 static void wl_loader(void *arg)
 {
 	struct wl_run *run = arg;
@@ -279,6 +282,11 @@ static void wl_loader(void *arg)
 
 		if (!mem->cached)
 			continue;
+		if (run->files[i]->sparse) {
+			for (a = 0; a < mem->size; a += WL_LOADER_READ)
+				filemap_read(run->files[i], a, WL_LOADER_READ, mm->memcg);
+			continue;
+		}
 		addr = vm_mmap_file(mm, run->files[i], 0, mem->size, false, false);
 		for (a = addr; a < addr + mem->size; a += PAGE_SIZE)
 			if (!wlsim_mapped_for(mm, a, false))
