@@ -45,6 +45,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -807,6 +809,46 @@ static void cal_trace_sample(struct cal_run *r)
  * cal_kernel_paths - single-thread faults, unmaps and MADV_DONTNEED
  * @r: the run; paths filled
  */
+/*
+ * mm.read_ahead_kb: the readahead window of the block device holding the
+ * live workloads' files (/tmp: src/workload/live.c), as sysfs says:
+ * /sys/dev/block/MAJ:MIN/queue/read_ahead_kb, the whole disk's for a
+ * partition (its bdi is the disk's), else /sys/class/bdi/MAJ:MIN's.
+ */
+static void cal_read_ahead(struct cal_run *r)
+{
+	static const char *const forms[] = {
+		"/sys/dev/block/%u:%u/queue/read_ahead_kb",
+		"/sys/dev/block/%u:%u/../queue/read_ahead_kb",
+		"/sys/class/bdi/%u:%u/read_ahead_kb",
+	};
+	char abs[160], path[512], buf[64], *end;
+	unsigned int maj, min;
+	unsigned long long kb;
+	struct stat st;
+
+	if (stat("/tmp", &st)) {
+		cal_note(r, "mm.read_ahead_kb: stat /tmp: %s; the builtin's kept", strerror(errno));
+		return;
+	}
+	maj = major(st.st_dev);
+	min = minor(st.st_dev);
+	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+		snprintf(abs, sizeof(abs), forms[i], maj, min);
+		if (live_sys_path(path, sizeof(path), abs) ||
+		    live_read_file(path, buf, sizeof(buf)) <= 0)
+			continue;
+		kb = strtoull(buf, &end, 10);
+		if (end == buf || kb > (1ULL << 20))
+			continue;
+		cal_key_set(r, "mm.read_ahead_kb", kb, "measured: sysfs %s, the device holding "
+			    "/tmp, %s", abs, r->date);
+		return;
+	}
+	cal_note(r, "mm.read_ahead_kb: /tmp is on %u:%u, which has no readahead in sysfs (a "
+		 "tmpfs or an overlay); the builtin's kept", maj, min);
+}
+
 void cal_kernel_paths(struct cal_run *r)
 {
 	struct live_settings *st = calloc(1, sizeof(*st));
@@ -844,6 +886,7 @@ void cal_kernel_paths(struct cal_run *r)
 	if (ret)
 		cal_note(r, "copy-on-write faults: %s; not timed", strerror(-ret));
 	cal_trace_sample(r);
+	cal_read_ahead(r);
 	if (live_settings_read(st) <= 0) {
 		cal_note(r, "mTHP faults: no %s; only 4K faults timed", LIVE_THP_DIR);
 		free(st);

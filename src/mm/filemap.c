@@ -16,8 +16,10 @@
  *                             pgmajfault, allocates, adds, reads it and
  *                             waits (filemap_read_folio()), VM_FAULT_MAJOR
  *   filemap_map_pages()       fault-around: maps the cached, uptodate,
- *                             unlocked folios of the window under one PTL
- *                             (filemap_map_order0_folio())
+ *                             unlocked folios of the window under one PTL,
+ *                             page by page (filemap_map_order0_folio(); a
+ *                             large folio's pages in the window likewise,
+ *                             filemap_map_folio_range(); no PMD)
  *   filemap_page_mkwrite()    file_update_time(), folio_lock(),
  *                             folio_mark_dirty()
  *   folio_mark_dirty()        filemap_dirty_folio() -> __folio_mark_dirty()
@@ -46,9 +48,11 @@
  * tree, assumed cached), mm.folio_op_ns, and the zeroing at mem.zero_gbps
  * within the node's write bandwidth, as clear_highpage().
  *
- * Left out: readahead (the model reads only the faulting folio, as the
- * kernel does for a VMA with VM_RAND_READ, i.e. after MADV_RANDOM),
- * large folios in the page cache (order 0 only), writeback (dirty folios
+ * Left out: fault readahead (a fault reads only its folio, as the
+ * kernel does for a VMA with VM_RAND_READ, i.e. after MADV_RANDOM;
+ * read() has readahead, readahead.c), large folios from a fault or a
+ * write() (only readahead makes them; a fault's miss and tmpfs add order
+ * 0), splitting a large page cache folio, writeback (dirty folios
  * stay dirty until truncated: no flusher, no fsync, no dirty throttling
  * in balance_dirty_pages_ratelimited()), shadow entries and workingset
  * refaults, mmap_miss accounting, the i_size check's races, hugetlbfs;
