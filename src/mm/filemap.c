@@ -385,9 +385,10 @@ retry_find:
  * @end_pgoff: last file page of the window (inclusive)
  *
  * next_uptodate_folio() skips what is not cached, locked (being read or
- * truncated), not uptodate or frozen; each other folio is locked, mapped
- * young at each none PTE of the window (one reference and one mapcount per
- * PTE), and unlocked.
+ * truncated), not uptodate or frozen; each other folio is referenced,
+ * locked, mapped young at each none PTE of the window (one reference and
+ * one mapcount per PTE), unlocked and released, once per folio (a large
+ * one's pages in the window under one lock, filemap_map_folio_range()).
  * Context: the VMA lock or mmap_lock; takes the window's PTL.
  * Return: VM_FAULT_NOPAGE when the faulting address was mapped, else 0.
  */
@@ -405,28 +406,36 @@ int filemap_map_pages(struct vm_fault *vmf, uint64_t start_pgoff, uint64_t end_p
 	spin_lock(ptl);
 	for (index = start_pgoff; index <= end_pgoff && index < i_size_pages(mapping); index++) {
 		struct folio *folio = mapping->i_pages[index];
-		pte_t *pte;
+		uint64_t last;
 
-		addr = vma->vm_start + ((index - vma->vm_pgoff) << PAGE_SHIFT);
-		sim_cost_cpu_ps(sim_mm->pte_op_ps);	/* xas_next_entry() with the PTE */
+		sim_cost_cpu_ps(sim_mm->pte_op_ps);	/* xas_next_entry() */
 		/* next_uptodate_folio() */
 		if (!folio || folio->_refcount == 0 || !folio_test(folio, PG_uptodate))
 			continue;
 		if (!folio_trylock(folio))
 			continue;
-		folio_get(folio);
-		/* filemap_map_order0_folio() */
-		pte = vma_pte_lookup(vma, addr);
-		if (pte_none(*pte)) {
+		folio_get(folio);			/* folio_try_get() */
+		/* filemap_map_order0_folio(), filemap_map_folio_range(): its pages in the window */
+		last = folio->index + (uint64_t)folio_nr_pages(folio) - 1;
+		if (last > end_pgoff)
+			last = end_pgoff;
+		for (; index <= last; index++) {
+			pte_t *pte;
+
+			addr = vma->vm_start + ((index - vma->vm_pgoff) << PAGE_SHIFT);
+			pte = vma_pte_lookup(vma, addr);
+			sim_cost_cpu_ps(sim_mm->pte_op_ps);
+			if (!pte_none(*pte))
+				continue;
 			if (addr == vmf->address)
 				ret = VM_FAULT_NOPAGE;
 			/* set_pte_range(): x86 keeps prefaulted PTEs young */
 			folio_add_file_rmap_ptes(folio, 1, vma);
 			*pte = mk_pte(folio, PTE_YOUNG | (vma_page_prot_write(vma) ? PTE_WRITE : 0));
-			sim_cost_cpu_ps(sim_mm->pte_op_ps);
 			folio_get(folio);		/* folio_ref_inc(): the PTE's */
 			rss++;
 		}
+		index = last;
 		folio_unlock(folio);
 		folio_put(folio);
 	}
