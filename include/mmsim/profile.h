@@ -91,6 +91,8 @@
 	X(mm, folio_op_ns, U64, "ns", "flag, refcount or stat update on a folio")  \
 	X(mm, pte_op_ns, U64, "ns", "read or write of one PTE in cache")           \
 	X(mm, read_ahead_kb, U64, "KiB", "the readahead window of the block device holding the files (its bdi's read_ahead_kb)") \
+	X(mm, lru_add_ns, U64, "ns", "under lru_lock: putting one folio on an LRU list (lru_add() with its flags and counters)") \
+	X(mm, lru_del_ns, U64, "ns", "under lru_lock: taking one folio off an LRU list (lruvec_del_folio() with its flags and counters)") \
 	X(swap, write_us, U64, "us", "swap write latency per request")             \
 	X(swap, read_us, U64, "us", "swap read latency per 4K page")               \
 	X(swap, bandwidth_mbps, U64, "MB/s", "swap device bandwidth")             \
@@ -196,6 +198,8 @@
 	X(mm, folio_op_ns, 0, PROFILE_NS_MAX, "time cost")                         \
 	X(mm, pte_op_ns, 0, PROFILE_NS_MAX, "time cost")                           \
 	X(mm, read_ahead_kb, 0, 1ULL << 20, "a size: 0 (no readahead) to 1 GiB") \
+	X(mm, lru_add_ns, 0, PROFILE_NS_MAX, "time cost")                          \
+	X(mm, lru_del_ns, 0, PROFILE_NS_MAX, "time cost")                          \
 	X(swap, write_us, 0, PROFILE_US_MAX, "time cost")                          \
 	X(swap, read_us, 0, PROFILE_US_MAX, "time cost")                           \
 	X(swap, bandwidth_mbps, 1, 10000000, "a divisor; 10 TB/s")                \

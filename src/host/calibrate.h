@@ -55,6 +55,8 @@ struct cal_paths {
 	struct cal_path shmem_read;		/* read fault of a new tmpfs page, shared */
 	struct cal_path shmem_write;		/* write fault of a new tmpfs page, shared */
 	struct cal_path cow;			/* write fault copying a page a child shares */
+	struct cal_path lru_add, lru_del;	/* lru_lock held, per folio added at a 4K
+						 * fault's batch drain / freed by munmap() */
 	uint64_t region;			/* bytes per round of the fault runs */
 };
 

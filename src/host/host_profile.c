@@ -94,6 +94,8 @@ static const struct {
 	{ "mm.folio_op_ns", "5", "default: assumed folio flag/refcount op" },
 	{ "mm.pte_op_ns", "2", "default: assumed PTE access in cache" },
 	{ "mm.read_ahead_kb", "128", "default: the kernel's VM_READAHEAD_PAGES (128 KiB)" },
+	{ "mm.lru_add_ns", "5", "default: the list operation alone, as mm.list_op_ns" },
+	{ "mm.lru_del_ns", "5", "default: the list operation alone, as mm.list_op_ns" },
 	{ "swap.write_us", "20", "default: assumed NVMe write" },
 	{ "swap.read_us", "80", "default: assumed NVMe 4K read" },
 	{ "swap.bandwidth_mbps", "2000", "default: assumed NVMe bandwidth" },

@@ -123,7 +123,7 @@ static void lru_list_add_charged(struct list_head *head, struct sim_line *head_l
 	if (neighbour != head)
 		sim_line_write(&container_of(neighbour, struct folio, lru_node)->line);
 	sim_line_write(&folio->line);
-	sim_cost_cpu_ps(sim_mm->list_op_ps);
+	sim_cost_cpu_ps(sim_mm->lru_add_ps);	/* mm.lru_add_ns: lru_add()'s work */
 	if (tail)
 		list_add_tail(&folio->lru_node, head);
 	else
@@ -330,7 +330,7 @@ bool lru_gen_del_folio(struct lruvec *lruvec, struct folio *folio, bool reclaimi
 	lru_gen_list_neighbour_write(lruvec, prev);
 	lru_gen_list_neighbour_write(lruvec, next);
 	sim_line_write(&folio->line);
-	sim_cost_cpu_ps(sim_mm->list_op_ps);
+	sim_cost_cpu_ps(sim_mm->lru_del_ps);	/* mm.lru_del_ns */
 	list_del_init(&folio->lru_node);
 	lruvec->nr_folios[LRU_INACTIVE_ANON]--;
 	return true;
@@ -369,7 +369,7 @@ void lruvec_del_folio(struct lruvec *lruvec, struct folio *folio)
 	if (next != head)
 		sim_line_write(&container_of(next, struct folio, lru_node)->line);
 	sim_line_write(&folio->line);
-	sim_cost_cpu_ps(sim_mm->list_op_ps);
+	sim_cost_cpu_ps(sim_mm->lru_del_ps);	/* mm.lru_del_ns: lruvec_del_folio()'s work */
 	list_del_init(&folio->lru_node);
 	update_lru_size(lruvec, lru, -folio_nr_pages(folio), -1);
 }
