@@ -367,6 +367,36 @@ static void test_topology_one_reader(void **state)
 	free(r);
 }
 
+/*
+ * A note as long as a note can be (199 bytes) is written over more than
+ * one comment line: inih reads a line of at most 199 bytes, and a longer
+ * one made the written profile fail to load ("expected [section] or
+ * key = value"), which calibrate reports as its own bug.
+ */
+static void test_long_note_loads(void **state)
+{
+	struct cal_run *r = calloc(1, sizeof(*r));
+	struct sim_profile *p = calloc(1, sizeof(*p));
+	char err[256], words[400] = "";
+
+	(void)state;
+	assert_non_null(r);
+	assert_non_null(p);
+	r->log = fopen("/dev/null", "w");
+	assert_non_null(r->log);
+	snprintf(r->date, sizeof(r->date), "2026-12-05");
+	while (strlen(words) < 300)
+		strcat(words, "lru_lock held 113 ns ");
+	cal_note(r, "%s", words);
+	cal_note(r, "%s", "x");
+	assert_int_equal(strlen(r->notes[0]), 199);
+	if (cal_run_profile(r, "desktop-kvm", p, err, sizeof(err)))
+		fail_msg("%s", err);
+	fclose(r->log);
+	free(p);
+	free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -377,6 +407,7 @@ int main(void)
 		cmocka_unit_test(test_form_is_per_page_loop),
 		cmocka_unit_test(test_cow_form_copies),
 		cmocka_unit_test(test_topology_one_reader),
+		cmocka_unit_test(test_long_note_loads),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

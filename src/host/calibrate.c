@@ -431,8 +431,30 @@ static int cal_write_text(const struct cal_run *r, const char *include, char *bu
 		   "; every key measured here; the other keys keep the builtin's values\n"
 		   "; and cited sources (`mmsim profiles FILE` prints them all).\n",
 		   r->quick ? " --quick" : "", r->date);
-	for (int i = 0; i < r->nr_notes; i++)
-		CAL_APPEND("; note: %s\n", r->notes[i]);
+	/*
+	 * A note is a comment of lines inih reads whole (its INI_MAX_LINE is
+	 * 200 bytes with the newline): a longer one is wrapped at a space.
+	 */
+	for (int i = 0; i < r->nr_notes; i++) {
+		const char *n = r->notes[i], *prefix = "; note: ";
+
+		while (*n) {
+			size_t len = strlen(n), cut = len;
+
+			if (len > CAL_NOTE_LINE) {
+				cut = CAL_NOTE_LINE;
+				while (cut > CAL_NOTE_LINE / 2 && n[cut] != ' ')
+					cut--;
+				if (n[cut] != ' ')
+					cut = CAL_NOTE_LINE;
+			}
+			CAL_APPEND("%s%.*s\n", prefix, (int)cut, n);
+			n += cut;
+			while (*n == ' ')
+				n++;
+			prefix = ";   ";
+		}
+	}
 	CAL_APPEND("include = %s\n", include);
 	for (size_t f = 0; f < sizeof(cal_field_keys) / sizeof(cal_field_keys[0]); f++) {
 		const struct cal_key *k = cal_key_find(r, cal_field_keys[f]);

@@ -20,6 +20,7 @@
 #define CAL_MAX_KEYS	96
 #define CAL_MAX_NOTES	64
 #define CAL_MAX_CPUS	1024
+#define CAL_NOTE_LINE	180	/* a note's bytes per profile line: inih reads 199 at most */
 #define CAL_SOURCE_LEN	124	/* "section.key = " + this fits sim_profile.sources[160] */
 
 /* The median of a set of runs and their spread. */

@@ -20,6 +20,11 @@
  *                       copy-on-write fault of a page shared with a forked
  *                       child (the parent writes); swap-out (MADV_PAGEOUT) and
  *                       swap-in (a touch) of a 4K page through zram (root)
+ *   mm.lru_add_ns, lru_del_ns  the lru_lock's hold per folio added (a 4K
+ *                       fault batch's drain) and freed (munmap()), from
+ *                       cpu-clock samples taken as interrupts come back on
+ *                       (root, kernel callchains and /proc/kallsyms)
+ *   mm.read_ahead_kb    sysfs, the device holding /tmp
  *   note: a perf sample of a tracepoint (syscalls:sys_enter_getppid, every
  *                       call), without and with a kernel callchain: what a
  *                       traced live run adds per lock:contention_end, the
@@ -873,6 +878,7 @@ static void cal_read_ahead(struct cal_run *r)
 #define CAL_HOLD_PERIOD_NS	200000
 #define CAL_HOLD_FOLIOS		(512ULL << 10)	/* full run; --quick a quarter */
 #define CAL_HOLD_PAGES		1024	/* ring buffer: 4 MiB, drained each round */
+#define CAL_HOLD_GROUPS		8
 
 struct cal_hold_syms {
 	uint64_t lo[3], hi[3];		/* unlock_irqrestore, batch_move_lru, folios_put_refs */
@@ -957,12 +963,13 @@ static void cal_lru_hold(struct cal_run *r, uint64_t region, int rounds)
 	struct perf_event_attr a;
 	struct cal_hold_syms h = { { 0 }, { 0 } };
 	uint64_t nr = region / 4096, add = 0, del = 0, all = 0;
-	double folios;
+	double vadd[CAL_HOLD_GROUPS], vdel[CAL_HOLD_GROUPS], vall[CAL_HOLD_GROUPS];
+	struct cal_stat sa, sd, st;
 	void *rb;
 	int fd, ret = cal_hold_syms(&h);
 
 	if (ret) {
-		cal_note(r, "lru_lock hold: %s; the builtin's mm.lru_op_ns kept",
+		cal_note(r, "lru_lock hold: %s; the builtin's mm.lru_add_ns and lru_del_ns kept",
 			 ret == -ENOENT ? "no _raw_spin_unlock_irqrestore, folio_batch_move_lru "
 			 "or folios_put_refs in /proc/kallsyms" : "no kernel symbols (root)");
 		return;
@@ -980,57 +987,75 @@ static void cal_lru_hold(struct cal_run *r, uint64_t region, int rounds)
 	fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0) {
 		cal_note(r, "lru_lock hold: perf_event_open(cpu-clock): %s; the builtin's "
-			 "mm.lru_op_ns kept", strerror(errno));
+			 "mm.lru_add_ns and lru_del_ns kept", strerror(errno));
 		return;
 	}
 	rb = mmap(NULL, (CAL_HOLD_PAGES + 1) * 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (rb == MAP_FAILED) {
 		close(fd);
-		cal_note(r, "lru_lock hold: no ring buffer; the builtin's mm.lru_op_ns kept");
+		cal_note(r, "lru_lock hold: no ring buffer; the builtin's mm.lru_add_ns and "
+			 "lru_del_ns kept");
 		return;
 	}
-	rounds = (int)((r->quick ? CAL_HOLD_FOLIOS / 4 : CAL_HOLD_FOLIOS) / nr / 2);
-	for (int round = -2; round < 2 * rounds; round++) {	/* two rounds warm */
-		char *p = cal_region(region, 4);
+	/* CAL_HOLD_GROUPS groups of rounds, each its own estimate: their median and spread */
+	rounds = (int)((r->quick ? CAL_HOLD_FOLIOS / 4 : CAL_HOLD_FOLIOS) / nr / CAL_HOLD_GROUPS);
+	if (rounds < 1)
+		rounds = 1;
+	for (int g = 0; g < CAL_HOLD_GROUPS; g++) {
+		uint64_t ga = 0, gd = 0, gall = 0;
 
-		if (!p)
-			break;
-		if (round >= 0)
-			ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-		for (uint64_t i = 0; i < nr; i++)
-			p[i * 4096] = 1;
-		munmap(p, region);
-		ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-		cal_hold_drain(rb, &h, &add, &del, &all);
+		for (int round = g ? 0 : -2; round < rounds; round++) {	/* two rounds warm */
+			char *p = cal_region(region, 4);
+
+			if (!p)
+				break;
+			if (round >= 0)
+				ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+			for (uint64_t i = 0; i < nr; i++)
+				p[i * 4096] = 1;
+			munmap(p, region);
+			ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+			if (round >= 0)
+				cal_hold_drain(rb, &h, &ga, &gd, &gall);
+			else
+				cal_hold_drain(rb, &h, &(uint64_t){ 0 }, &(uint64_t){ 0 },
+					       &(uint64_t){ 0 });
+		}
+		vadd[g] = (double)ga * CAL_HOLD_PERIOD_NS / ((double)nr * rounds);
+		vdel[g] = (double)gd * CAL_HOLD_PERIOD_NS / ((double)nr * rounds);
+		vall[g] = (double)gall * CAL_HOLD_PERIOD_NS / ((double)nr * rounds);
+		add += ga;
+		del += gd;
+		all += gall;
 	}
 	munmap(rb, (CAL_HOLD_PAGES + 1) * 4096);
 	close(fd);
-	folios = (double)nr * 2 * rounds;
 	if (add < 30 || del < 30) {
 		cal_note(r, "lru_lock hold: %llu and %llu samples in the unlock of %llu; too few, "
-			 "the builtin's mm.lru_op_ns kept", (unsigned long long)add,
+			 "the builtin's mm.lru_add_ns and lru_del_ns kept", (unsigned long long)add,
 			 (unsigned long long)del, (unsigned long long)all);
 		return;
 	}
-	r->paths.lru_add = (struct cal_path){ (double)add * CAL_HOLD_PERIOD_NS / folios, (int)add };
-	r->paths.lru_del = (struct cal_path){ (double)del * CAL_HOLD_PERIOD_NS / folios, (int)del };
+	cal_stat_of(vadd, CAL_HOLD_GROUPS, &sa);
+	cal_stat_of(vdel, CAL_HOLD_GROUPS, &sd);
+	cal_stat_of(vall, CAL_HOLD_GROUPS, &st);
+	r->paths.lru_add = (struct cal_path){ sa.med, CAL_HOLD_GROUPS };
+	r->paths.lru_del = (struct cal_path){ sd.med, CAL_HOLD_GROUPS };
 	/*
 	 * The model charges the rest of a hold (the lock word, the lines the
 	 * list operation touches, a drain's 31 folios sharing one acquisition)
 	 * apart: a few ns a folio, within these samples' spread.
 	 */
-	cal_key_set(r, "mm.lru_add_ns", (uint64_t)(r->paths.lru_add.ns + 0.5),
-		    "measured: irq-off cpu-clock samples under folio_batch_move_lru(), %llu of "
-		    "%llu, 4K faults, %s", (unsigned long long)add, (unsigned long long)all,
-		    r->date);
-	cal_key_set(r, "mm.lru_del_ns", (uint64_t)(r->paths.lru_del.ns + 0.5),
-		    "measured: irq-off cpu-clock samples under folios_put_refs(), %llu of %llu, "
-		    "munmap(), %s", (unsigned long long)del, (unsigned long long)all, r->date);
-	cal_note(r, "path: lru_lock held %.0f ns per 4K folio added (a fault batch's drain, %llu "
-		 "samples), %.0f ns per folio freed (munmap(), %llu), of %.0f ns of kernel time "
-		 "per folio (%llu samples every %d us)", r->paths.lru_add.ns,
-		 (unsigned long long)add, r->paths.lru_del.ns, (unsigned long long)del,
-		 (double)all * CAL_HOLD_PERIOD_NS / folios, (unsigned long long)all,
+	cal_key_set(r, "mm.lru_add_ns", (uint64_t)(sa.med + 0.5),
+		    "measured: irq-off cpu-clock samples under folio_batch_move_lru(), median of "
+		    "%d, spread %.0f-%.0f, %s", CAL_HOLD_GROUPS, sa.lo, sa.hi, r->date);
+	cal_key_set(r, "mm.lru_del_ns", (uint64_t)(sd.med + 0.5),
+		    "measured: irq-off cpu-clock samples under folios_put_refs(), median of %d, "
+		    "spread %.0f-%.0f, %s", CAL_HOLD_GROUPS, sd.lo, sd.hi, r->date);
+	cal_note(r, "path: lru_lock held %.0f ns a 4K folio added (%.0f-%.0f over %d groups, %llu "
+		 "samples), %.0f ns a folio freed (%.0f-%.0f, %llu); %.0f ns of kernel time a folio, "
+		 "a sample every %d us", sa.med, sa.lo, sa.hi, CAL_HOLD_GROUPS,
+		 (unsigned long long)add, sd.med, sd.lo, sd.hi, (unsigned long long)del, st.med,
 		 CAL_HOLD_PERIOD_NS / 1000);
 }
 
