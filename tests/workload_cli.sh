@@ -57,4 +57,34 @@ EOF2
 "$mmsim" run "$tmp/mine.ini" --set tasks=1 --set duration=1ms --set size=64K >"$tmp/out" 2>&1
 check "run FILE exits 0" test $? = 0
 check "run FILE's repeat line names the file" grep -q "^repeat: mmsim run $tmp/mine.ini " "$tmp/out"
+# An access step whose copy-on-write faults run out of memory (no swap, the
+# cached file's pages mapped by both tasks): the kernel would OOM-kill; the
+# model's run ends with one error line instead of faulting for ever.
+cat >"$tmp/oom.ini" <<'INI'
+[workload]
+name = oom
+summary = s
+source = t
+node_memory = 24M
+[memory f]
+kind = file
+mapping = private
+size = 16M
+per = workload
+sparse = yes
+cached = yes
+[task a]
+count = 2
+as = processes
+repeat = 3
+loop = mmap f
+loop = fault f read
+loop = access f write pattern=random accesses=2000 count
+loop = munmap f
+INI
+timeout 60 "$mmsim" run "$tmp/oom.ini" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "an access that runs out of memory ends the run (rc $rc, not 124)" test "$rc" != 124 -a "$rc" != 0
+check "the access's failure is named" grep -q "access: f write at offset [0-9]* faulted: ENOMEM" "$tmp/err"
+
 exit $fail

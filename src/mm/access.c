@@ -280,16 +280,31 @@ static void tlb_unfill(struct tlb *t, uint16_t asid, uint64_t addr)
 }
 
 /* A fault on @addr: handle_mm_fault() under mmap_lock, as the #PF handler does. */
+/*
+ * A fault that fails (no memory for a copy-on-write or a page cache
+ * folio, an address past a truncated file's end) is where the kernel
+ * would OOM-kill the task or send it SIGBUS: the access is not run again
+ * (it would fault again, for ever) and the first failure is kept in
+ * ua->fault_err for the caller to report.
+ */
 static void user_access_fault(struct user_access *ua, uint64_t addr, bool write)
 {
 	struct mm_struct *mm = ua->mm;
+	int ret;
 
 	tlb_unfill(ua->mmu.tlb, ua->mmu.asid, addr);
 	user_access_charge(ua);
 	/* The per-VMA lock is write-locked by a collapse: fall back to mmap_lock. */
 	down_read(&mm->mmap_lock);
-	handle_mm_fault(ua->vma, addr, write);
+	ret = handle_mm_fault(ua->vma, addr, write);
 	up_read(&mm->mmap_lock);
+	if (ret) {
+		if (!ua->fault_err) {
+			ua->fault_err = ret;
+			ua->fault_addr = addr;
+		}
+		return;
+	}
 	/* The instruction runs again. */
 	user_access(ua, addr, write);
 }
@@ -588,7 +603,7 @@ void user_access_batch(struct user_access *ua, const uint64_t *addrs, unsigned i
 	const struct vm_area_struct *vma = ua->vma;
 	unsigned int done;
 
-	while (n) {
+	while (n && !ua->fault_err) {
 		bool all_small = vma->nr_pmd_huge == 0;
 		bool all_huge = vma->nr_pmd_huge == vma_nr_pmds(vma);
 

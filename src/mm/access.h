@@ -79,6 +79,8 @@ struct user_access {
 	uint64_t window_cycles;		/* overlap: not yet charged, see above */
 	uint64_t dram_lines;		/* overlap: lines from DRAM not yet charged */
 	uint32_t uops;			/* overlap: the loop's micro-ops per load (U) */
+	int fault_err;			/* the first fault that failed (-errno), its address */
+	uint64_t fault_addr;		/* (the kernel would signal or OOM-kill the task) */
 };
 
 void user_access_init(struct user_access *ua, struct vm_area_struct *vma);

@@ -448,6 +448,14 @@ static void wl_access(struct wl_task_run *tr, const struct wl_step *s, bool in_l
 			user_access_batch(ua, addrs, b, s->write);
 		}
 		user_access_charge(ua);
+		if (ua->fault_err) {
+			wlsim_fail(tr->run, s, "%s %s at offset %llu faulted: %s",
+				   plan->memory[s->mem].name, s->write ? "write" : "read",
+				   (unsigned long long)(ua->fault_addr - map->addr),
+				   wl_errno_name(ua->fault_err));
+			ua->fault_err = 0;
+			break;
+		}
 		j += b;
 		wl_count(tr, s, in_loop, b);
 	}
