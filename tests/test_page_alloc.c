@@ -53,14 +53,20 @@ static void teardown(void)
 	sim_engine_destroy(eng);
 }
 
-static const struct lock_class_stat *zone_lock_stat(void)
+/* The statistics of the lock class @name, or NULL when nothing took it. */
+static const struct lock_class_stat *lock_stat(const char *name)
 {
 	const struct lock_class_stat *c;
 
 	for (c = sim_lock_classes(eng); c; c = c->next)
-		if (!strcmp(c->name, "zone->lock"))
+		if (!strcmp(c->name, name))
 			return c;
 	return NULL;
+}
+
+static const struct lock_class_stat *zone_lock_stat(void)
+{
+	return lock_stat("zone->lock");
 }
 
 /* Everything merged back: one order-10 block at pfn 0 and nothing else free. */
@@ -337,12 +343,7 @@ static void lru_hold_body(void *arg)
 
 static const struct lock_class_stat *lru_lock_stat(void)
 {
-	const struct lock_class_stat *c;
-
-	for (c = sim_lock_classes(eng); c; c = c->next)
-		if (!strcmp(c->name, "lru_lock"))
-			return c;
-	return NULL;
+	return lock_stat("lru_lock");
 }
 
 static void test_lru_hold_per_folio(void **state)
