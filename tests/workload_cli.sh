@@ -87,4 +87,18 @@ rc=$?
 check "an access that runs out of memory ends the run (rc $rc, not 124)" test "$rc" != 124 -a "$rc" != 0
 check "the access's failure is named" grep -q "access: f write at offset [0-9]* faulted: ENOMEM" "$tmp/err"
 
+# Large page cache folios through every file step, the model's invariant
+# checks on: shared at 8192 KiB of readahead (PMD-mapped folios), private
+# (copy-on-write of large folios, fork) on a smaller file.
+for args in "--set mapping=shared" "--set mapping=private --set fsize=8M"; do
+	# shellcheck disable=SC2086
+	timeout 120 "$mmsim" run "$2/tests/fixtures/large-folios.ini" --cost mm.read_ahead_kb=8192 \
+		$args --check >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	check "large-folios $args runs with --check (rc $rc)" test "$rc" = 0
+	check "large-folios $args reports its faults" grep -q "^page faults" "$tmp/out"
+done
+check "large-folios maps PMD-sized page cache folios" \
+	sh -c "timeout 60 '$mmsim' run '$2/tests/fixtures/large-folios.ini' --cost mm.read_ahead_kb=8192 | grep -q '^thp_file_mapped  *[1-9]'"
+
 exit $fail
