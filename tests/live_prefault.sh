@@ -14,11 +14,8 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
-thp=$T/sys/sys/kernel/mm/transparent_hugepage
-mkdir -p "$thp/khugepaged" "$thp/hugepages-16kB"
-echo "always [madvise] never" > "$thp/enabled"
-echo "always defer defer+madvise [madvise] never" > "$thp/defrag"
-echo "always inherit madvise [never]" > "$thp/hugepages-16kB/enabled"
+. "$2/tests/lib/fake_thp.sh"
+fake_thp "$T/sys"
 export MMSIM_LIVE_SYS_ROOT=$T/sys MMSIM_LIVE_STATE=$T/state MMSIM_LIVE_LOCKS=off
 
 faults() {	# the faults metric of a JSON report

@@ -23,11 +23,8 @@ trap cleanup EXIT
 cd "$T" || exit 1
 fail() { echo "FAIL: $*"; exit 1; }
 
-thp=$T/sys/sys/kernel/mm/transparent_hugepage
-mkdir -p "$thp/khugepaged" "$thp/hugepages-16kB"
-echo "always [madvise] never" > "$thp/enabled"
-echo "always defer defer+madvise [madvise] never" > "$thp/defrag"
-echo "always inherit madvise [never]" > "$thp/hugepages-16kB/enabled"
+. "$2/tests/lib/fake_thp.sh"
+fake_thp "$T/sys"
 export MMSIM_LIVE_SYS_ROOT=$T/sys MMSIM_LIVE_STATE=$T/state
 
 echo precious > victim

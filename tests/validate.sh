@@ -15,13 +15,11 @@ trap 'rm -rf "$T"' EXIT
 cd "$T" || exit 1
 fail() { echo "FAIL: $*"; exit 1; }
 
-thp=$T/sys/sys/kernel/mm/transparent_hugepage
-mkdir -p "$thp/khugepaged" "$thp/hugepages-16kB" "$thp/hugepages-2048kB"
-echo "always [madvise] never" > "$thp/enabled"
-echo "always defer defer+madvise [madvise] never" > "$thp/defrag"
+. "$2/tests/lib/fake_thp.sh"
+fake_thp "$T/sys"
+mkdir -p "$thp/hugepages-2048kB"
 echo 511 > "$thp/khugepaged/max_ptes_none"
 echo 10000 > "$thp/khugepaged/scan_sleep_millisecs"
-echo "always inherit madvise [never]" > "$thp/hugepages-16kB/enabled"
 echo "always [inherit] madvise never" > "$thp/hugepages-2048kB/enabled"
 export MMSIM_LIVE_SYS_ROOT=$T/sys MMSIM_LIVE_STATE=$T/state
 
