@@ -64,6 +64,13 @@ struct workload {
 /* ---- the resolved plan ----------------------------------------------------------- */
 
 enum wl_mem_kind { WL_MEM_ANON, WL_MEM_SHMEM, WL_MEM_FILE };
+
+/*
+ * A file is filled (written, or read through when sparse and cached) in
+ * read()s and write()s of this size, live and in the model alike: the
+ * reads' size decides readahead's windows, hence the folio sizes.
+ */
+#define WL_FILE_IO_BYTES	(64 * 1024)
 enum wl_numa { WL_NUMA_LOCAL, WL_NUMA_BIND, WL_NUMA_INTERLEAVE, WL_NUMA_PREFERRED };
 enum wl_thp { WL_THP_MADVISE, WL_THP_ALWAYS, WL_THP_NEVER };
 

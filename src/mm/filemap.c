@@ -483,7 +483,7 @@ bool folio_mark_dirty(struct folio *folio)
 
 	/* block_dirty_folio(): set_buffer_dirty() on each buffer, dirty or not */
 	if (mapping && mapping->kind == SIM_FILE_DISK)
-		folio_buffers_walk(folio, sim_mm->atomic_ps);
+		folio_buffers_walk(folio, sim_cycles_to_ps(sim_mm->prof->lock_atomic_cycles));
 	if (folio_test(folio, PG_dirty))
 		return false;
 	folio_set(folio, PG_dirty);
@@ -540,7 +540,7 @@ int filemap_page_mkwrite(struct vm_fault *vmf)
 	if (folio->mapping->kind == SIM_FILE_DISK) {
 		/* block_page_mkwrite(): __block_write_begin_int(), block_commit_write() */
 		folio_buffers_walk(folio, sim_mm->pte_op_ps);
-		folio_buffers_walk(folio, sim_mm->atomic_ps);
+		folio_buffers_walk(folio, sim_cycles_to_ps(sim_mm->prof->lock_atomic_cycles));
 	}
 	folio_mark_dirty(folio);
 	return VM_FAULT_LOCKED;

@@ -765,7 +765,6 @@ struct mm_model {
 	bool lru_gen_enabled;			/* MGLRU on: lru_gen_enabled() */
 	/* derived costs, ps */
 	sim_time_t list_op_ps, folio_op_ps, pte_op_ps, fault_entry_ps, syscall_ps;
-	sim_time_t atomic_ps;		/* lock.atomic_cycles: a locked RMW on a local line */
 	sim_time_t lru_add_ps, lru_del_ps;	/* mm.lru_add_ns, lru_del_ns */
 	uint32_t check_epoch;
 	/* reclaim and swap (seed 003) */

@@ -56,7 +56,6 @@ struct mm_model *mm_model_create(struct sim_engine *e, const struct mm_variant *
 	m->syscall_ps = p->mm_syscall_ns * SIM_NS;
 	m->lru_add_ps = p->mm_lru_add_ns * SIM_NS;
 	m->lru_del_ps = p->mm_lru_del_ns * SIM_NS;
-	m->atomic_ps = p->clock_mhz ? p->lock_atomic_cycles * 1000000 / p->clock_mhz : 0;
 	INIT_LIST_HEAD(&m->gathers);
 	INIT_LIST_HEAD(&m->mmlist);
 	INIT_LIST_HEAD(&m->reclaim_ctxs);

@@ -65,20 +65,12 @@ static uint64_t ra_max_pages(void)
 
 static uint64_t roundup_pow_of_two(uint64_t n)
 {
-	uint64_t p = 1;
-
-	while (p < n)
-		p <<= 1;
-	return p;
+	return n <= 1 ? 1 : 1ULL << (64 - __builtin_clzll(n - 1));
 }
 
 static unsigned int ilog2_u64(uint64_t n)
 {
-	unsigned int l = 0;
-
-	while (n >>= 1)
-		l++;
-	return l;
+	return 63U - (unsigned int)__builtin_clzll(n | 1);
 }
 
 /* get_init_ra_size(): the first window for a read of @size pages. */

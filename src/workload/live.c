@@ -290,7 +290,7 @@ static void wl_read_nodes(struct wl_live_objs *o)
  */
 static int wl_sparse_file(int fd, uint64_t size, bool cached)
 {
-	static char buf[1 << 16];
+	static char buf[WL_FILE_IO_BYTES];
 
 	if (ftruncate(fd, (off_t)size))
 		return -errno;
@@ -309,7 +309,7 @@ static int wl_sparse_file(int fd, uint64_t size, bool cached)
 /* Write @size bytes to @fd: the file's pages in the page cache, on disk. */
 static int wl_fill_file(int fd, uint64_t size, bool cached)
 {
-	static char zero[1 << 16];
+	static char zero[WL_FILE_IO_BYTES];
 
 	for (uint64_t done = 0; done < size; ) {
 		size_t n = size - done < sizeof(zero) ? (size_t)(size - done) : sizeof(zero);

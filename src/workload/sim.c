@@ -261,12 +261,11 @@ static void wl_task_main(void *arg)
  * before any task starts (as by an earlier reader, or an earlier pass of
  * the benchmark's own loop), in a task of its own whose faults are not
  * the run's.  A sparse file is read as the live executor reads it
- * (src/workload/live.c, wl_sparse_file(): read() 64 KiB at a time), so
+ * (src/workload/live.c, wl_sparse_file(): read() WL_FILE_IO_BYTES at a time), so
  * readahead decides its folios' sizes; a file with data and a tmpfs file
  * by read faults of a mapping of each (a file with data from the device,
  * a tmpfs file's pages allocated zeroed).
  */
-#define WL_LOADER_READ	(64 * 1024)	/* wl_sparse_file()'s read() size */
 static void wl_loader(void *arg)
 {
 	struct wl_run *run = arg;
@@ -283,8 +282,8 @@ static void wl_loader(void *arg)
 		if (!mem->cached)
 			continue;
 		if (run->files[i]->sparse) {
-			for (a = 0; a < mem->size; a += WL_LOADER_READ)
-				filemap_read(run->files[i], a, WL_LOADER_READ, mm->memcg);
+			for (a = 0; a < mem->size; a += WL_FILE_IO_BYTES)
+				filemap_read(run->files[i], a, WL_FILE_IO_BYTES, mm->memcg);
 			continue;
 		}
 		addr = vm_mmap_file(mm, run->files[i], 0, mem->size, false, false);

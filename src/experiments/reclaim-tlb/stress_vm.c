@@ -452,6 +452,11 @@ static void vm_touch(struct stress_vm_worker *w, struct user_access *ua, uint64_
 	bool write = p->flags & VM_W;
 
 	user_access(ua, addr, write);
+	if (ua->fault_err) {		/* a fault that failed: counted, as vm_store()'s */
+		ua->fault_err = 0;
+		w->oom++;
+		return;
+	}
 	if (write && vm_store(ua->vma, addr, data))
 		w->oom++;
 	if (!stream || (p->flags & VM_LAT)) {
