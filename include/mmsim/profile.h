@@ -93,6 +93,9 @@
 	X(mm, read_ahead_kb, U64, "KiB", "the readahead window of the block device holding the files (its bdi's read_ahead_kb)") \
 	X(mm, lru_add_ns, U64, "ns", "under lru_lock: putting one folio on an LRU list (lru_add() with its flags and counters)") \
 	X(mm, lru_del_ns, U64, "ns", "under lru_lock: taking one folio off an LRU list (lruvec_del_folio() with its flags and counters)") \
+	X(mm, i_pages_add_ns, U64, "ns", "under the i_pages lock: putting one folio in the page cache (xas_store() with its counters)") \
+	X(mm, i_pages_del_ns, U64, "ns", "under the i_pages lock: taking one folio out of the page cache (__filemap_remove_folio())") \
+	X(mm, shmem_acct_ns, U64, "ns", "a new tmpfs page's block accounting (shmem_inode_acct_blocks())") \
 	X(swap, write_us, U64, "us", "swap write latency per request")             \
 	X(swap, read_us, U64, "us", "swap read latency per 4K page")               \
 	X(swap, bandwidth_mbps, U64, "MB/s", "swap device bandwidth")             \
@@ -200,6 +203,9 @@
 	X(mm, read_ahead_kb, 0, 1ULL << 20, "a size: 0 (no readahead) to 1 GiB") \
 	X(mm, lru_add_ns, 0, PROFILE_NS_MAX, "time cost")                          \
 	X(mm, lru_del_ns, 0, PROFILE_NS_MAX, "time cost")                          \
+	X(mm, i_pages_add_ns, 0, PROFILE_NS_MAX, "time cost")                      \
+	X(mm, i_pages_del_ns, 0, PROFILE_NS_MAX, "time cost")                      \
+	X(mm, shmem_acct_ns, 0, PROFILE_NS_MAX, "time cost")                       \
 	X(swap, write_us, 0, PROFILE_US_MAX, "time cost")                          \
 	X(swap, read_us, 0, PROFILE_US_MAX, "time cost")                           \
 	X(swap, bandwidth_mbps, 1, 10000000, "a divisor; 10 TB/s")                \

@@ -24,6 +24,11 @@
  *                       fault batch's drain) and freed (munmap()), from
  *                       cpu-clock samples taken as interrupts come back on
  *                       (root, kernel callchains and /proc/kallsyms)
+ *   mm.i_pages_add_ns, i_pages_del_ns, shmem_acct_ns  the same samples over
+ *                       tmpfs rounds: the i_pages lock's hold per page added
+ *                       (shmem_add_to_page_cache()) and deleted at the
+ *                       file's truncation (filemap_remove_folio()), and a
+ *                       new page's block accounting (shmem_inode_acct_blocks())
  *   mm.read_ahead_kb    sysfs, the device holding /tmp
  *   note: a perf sample of a tracepoint (syscalls:sys_enter_getppid, every
  *                       call), without and with a kernel callchain: what a
@@ -879,20 +884,37 @@ static void cal_read_ahead(struct cal_run *r)
 #define CAL_HOLD_FOLIOS		(512ULL << 10)	/* full run; --quick a quarter */
 #define CAL_HOLD_PAGES		1024	/* ring buffer: 4 MiB, drained each round */
 #define CAL_HOLD_GROUPS		8
+#define CAL_HOLD_SYMS		6
+#define CAL_HOLD_RULES		3
 
-struct cal_hold_syms {
-	uint64_t lo[3], hi[3];		/* unlock_irqrestore, batch_move_lru, folios_put_refs */
+/*
+ * What to count: samples whose ip is in syms[ip] (-1: anywhere) with
+ * syms[under] in their callchain and syms[not_under] not (-1: no such
+ * condition).  A sample counts for the first rule it meets.
+ */
+struct cal_hold_rule {
+	int ip, under, not_under;
+	const char *key, *source;	/* the key it measures, its source's method */
 };
 
-static int cal_hold_syms(struct cal_hold_syms *h)
+struct cal_hold_spec {
+	const char *what;		/* the notes' name for it */
+	const char *syms[CAL_HOLD_SYMS];
+	struct cal_hold_rule rules[CAL_HOLD_RULES];
+	int nr_syms, nr_rules;
+	int (*round)(uint64_t region);	/* one round of faults, 0 or -errno */
+};
+
+struct cal_hold_syms {
+	uint64_t lo[CAL_HOLD_SYMS], hi[CAL_HOLD_SYMS];
+};
+
+static int cal_hold_syms(const struct cal_hold_spec *spec, struct cal_hold_syms *h)
 {
-	static const char *const names[3] = {
-		"_raw_spin_unlock_irqrestore", "folio_batch_move_lru", "folios_put_refs",
-	};
 	size_t len = 64ULL << 20;
 	char path[512], *text = malloc(len);
 	struct live_ksyms k;
-	int found = 0;
+	unsigned found = 0;
 
 	if (!text)
 		return -ENOMEM;
@@ -903,19 +925,19 @@ static int cal_hold_syms(struct cal_hold_syms *h)
 	}
 	free(text);
 	for (size_t i = 0; i + 1 < k.nr; i++)
-		for (int n = 0; n < 3; n++)
-			if (!strcmp(k.s[i].name, names[n])) {
+		for (int n = 0; n < spec->nr_syms; n++)
+			if (!strcmp(k.s[i].name, spec->syms[n])) {
 				h->lo[n] = k.s[i].addr;
 				h->hi[n] = k.s[i + 1].addr;
-				found |= 1 << n;
+				found |= 1U << n;
 			}
 	live_ksyms_free(&k);
-	return found == 7 ? 0 : -ENOENT;
+	return found == (1U << spec->nr_syms) - 1 ? 0 : -ENOENT;
 }
 
-/* Count the ring's samples in the unlock under each caller; consume them. */
-static void cal_hold_drain(void *rb, const struct cal_hold_syms *h, uint64_t *add,
-			   uint64_t *del, uint64_t *all)
+/* Count the ring's samples by the spec's rules into @cnt, all into @all; consume them. */
+static void cal_hold_drain(void *rb, const struct cal_hold_spec *spec,
+			   const struct cal_hold_syms *h, uint64_t *cnt, uint64_t *all)
 {
 	struct perf_event_mmap_page *mp = rb;
 	const uint8_t *data = (const uint8_t *)rb + 4096;
@@ -925,6 +947,9 @@ static void cal_hold_drain(void *rb, const struct cal_hold_syms *h, uint64_t *ad
 	while (tail + sizeof(struct perf_event_header) <= head) {
 		struct perf_event_header eh;
 		uint8_t rec[4096];
+		uint64_t ip, nr, x;
+		const uint8_t *b = rec + sizeof(eh);
+		bool in[CAL_HOLD_SYMS] = { false }, under[CAL_HOLD_SYMS] = { false };
 
 		for (size_t i = 0; i < sizeof(eh); i++)
 			((uint8_t *)&eh)[i] = data[(tail + i) % size];
@@ -936,43 +961,56 @@ static void cal_hold_drain(void *rb, const struct cal_hold_syms *h, uint64_t *ad
 		if (eh.type != PERF_RECORD_SAMPLE || eh.size < sizeof(eh) + 16 ||
 		    eh.size > sizeof(rec))
 			continue;
-		{
-			uint64_t ip, nr, x;
-			const uint8_t *b = rec + sizeof(eh);
-			bool in_unlock, under_add = false, under_del = false;
+		memcpy(&ip, b, 8);
+		memcpy(&nr, b + 8, 8);
+		(*all)++;
+		for (int n = 0; n < spec->nr_syms; n++)
+			in[n] = ip >= h->lo[n] && ip < h->hi[n];
+		for (uint64_t i = 0; i < nr && 16 + 8 * (i + 1) <= eh.size - sizeof(eh); i++) {
+			memcpy(&x, b + 16 + 8 * i, 8);
+			for (int n = 0; n < spec->nr_syms; n++)
+				under[n] |= x >= h->lo[n] && x < h->hi[n];
+		}
+		for (int ru = 0; ru < spec->nr_rules; ru++) {
+			const struct cal_hold_rule *rule = &spec->rules[ru];
 
-			memcpy(&ip, b, 8);
-			memcpy(&nr, b + 8, 8);
-			(*all)++;
-			in_unlock = ip >= h->lo[0] && ip < h->hi[0];
-			for (uint64_t i = 0; in_unlock && i < nr && 16 + 8 * (i + 1) <= eh.size -
-			     sizeof(eh); i++) {
-				memcpy(&x, b + 16 + 8 * i, 8);
-				under_add |= x >= h->lo[1] && x < h->hi[1];
-				under_del |= x >= h->lo[2] && x < h->hi[2];
+			if ((rule->ip < 0 || in[rule->ip]) && under[rule->under] &&
+			    (rule->not_under < 0 || !under[rule->not_under])) {
+				cnt[ru]++;
+				break;
 			}
-			*add += under_add;
-			*del += under_del && !under_add;
 		}
 	}
 	__atomic_store_n(&mp->data_tail, tail, __ATOMIC_RELEASE);
 }
 
-static void cal_lru_hold(struct cal_run *r, uint64_t region, int rounds)
+/*
+ * Sample @spec's rounds of @region (CAL_HOLD_GROUPS groups, a quarter as
+ * many folios with --quick) and set each rule's key to its samples times
+ * the period per folio: the median over the groups.  Return: 0, or
+ * -1 with a note (the builtin's keys kept).
+ */
+static int cal_hold_sample(struct cal_run *r, const struct cal_hold_spec *spec, uint64_t region)
 {
 	struct perf_event_attr a;
-	struct cal_hold_syms h = { { 0 }, { 0 } };
-	uint64_t nr = region / 4096, add = 0, del = 0, all = 0;
-	double vadd[CAL_HOLD_GROUPS], vdel[CAL_HOLD_GROUPS], vall[CAL_HOLD_GROUPS];
-	struct cal_stat sa, sd, st;
+	struct cal_hold_syms h;
+	uint64_t nr = region / 4096, cnt[CAL_HOLD_RULES] = { 0 }, all = 0;
+	double v[CAL_HOLD_RULES][CAL_HOLD_GROUPS], vall[CAL_HOLD_GROUPS];
+	struct cal_stat s[CAL_HOLD_RULES], st;
+	char kept[160] = "", got[400] = "";
+	int fd, rounds, ret;
 	void *rb;
-	int fd, ret = cal_hold_syms(&h);
 
+	for (int ru = 0; ru < spec->nr_rules; ru++)
+		snprintf(kept + strlen(kept), sizeof(kept) - strlen(kept), "%s%s",
+			 ru ? ", " : "", spec->rules[ru].key);
+	memset(&h, 0, sizeof(h));
+	ret = cal_hold_syms(spec, &h);
 	if (ret) {
-		cal_note(r, "lru_lock hold: %s; the builtin's mm.lru_add_ns and lru_del_ns kept",
-			 ret == -ENOENT ? "no _raw_spin_unlock_irqrestore, folio_batch_move_lru "
-			 "or folios_put_refs in /proc/kallsyms" : "no kernel symbols (root)");
-		return;
+		cal_note(r, "%s: %s; the builtin's %s kept", spec->what, ret == -ENOENT ?
+			 "a function it samples is not in /proc/kallsyms" :
+			 "no kernel symbols (root)", kept);
+		return -1;
 	}
 	memset(&a, 0, sizeof(a));
 	a.size = sizeof(a);
@@ -986,78 +1024,160 @@ static void cal_lru_hold(struct cal_run *r, uint64_t region, int rounds)
 	a.disabled = 1;
 	fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0) {
-		cal_note(r, "lru_lock hold: perf_event_open(cpu-clock): %s; the builtin's "
-			 "mm.lru_add_ns and lru_del_ns kept", strerror(errno));
-		return;
+		cal_note(r, "%s: perf_event_open(cpu-clock): %s; the builtin's %s kept",
+			 spec->what, strerror(errno), kept);
+		return -1;
 	}
 	rb = mmap(NULL, (CAL_HOLD_PAGES + 1) * 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (rb == MAP_FAILED) {
 		close(fd);
-		cal_note(r, "lru_lock hold: no ring buffer; the builtin's mm.lru_add_ns and "
-			 "lru_del_ns kept");
-		return;
+		cal_note(r, "%s: no ring buffer; the builtin's %s kept", spec->what, kept);
+		return -1;
 	}
 	/* CAL_HOLD_GROUPS groups of rounds, each its own estimate: their median and spread */
 	rounds = (int)((r->quick ? CAL_HOLD_FOLIOS / 4 : CAL_HOLD_FOLIOS) / nr / CAL_HOLD_GROUPS);
 	if (rounds < 1)
 		rounds = 1;
-	for (int g = 0; g < CAL_HOLD_GROUPS; g++) {
-		uint64_t ga = 0, gd = 0, gall = 0;
+	ret = 0;
+	for (int g = 0; g < CAL_HOLD_GROUPS && !ret; g++) {
+		uint64_t gc[CAL_HOLD_RULES] = { 0 }, gall = 0, none[CAL_HOLD_RULES] = { 0 };
+		uint64_t nall = 0;
 
-		for (int round = g ? 0 : -2; round < rounds; round++) {	/* two rounds warm */
-			char *p = cal_region(region, 4);
-
-			if (!p)
-				break;
+		for (int round = g ? 0 : -2; round < rounds && !ret; round++) {	/* two warm */
 			if (round >= 0)
 				ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-			for (uint64_t i = 0; i < nr; i++)
-				p[i * 4096] = 1;
-			munmap(p, region);
+			ret = spec->round(region);
 			ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 			if (round >= 0)
-				cal_hold_drain(rb, &h, &ga, &gd, &gall);
+				cal_hold_drain(rb, spec, &h, gc, &gall);
 			else
-				cal_hold_drain(rb, &h, &(uint64_t){ 0 }, &(uint64_t){ 0 },
-					       &(uint64_t){ 0 });
+				cal_hold_drain(rb, spec, &h, none, &nall);
 		}
-		vadd[g] = (double)ga * CAL_HOLD_PERIOD_NS / ((double)nr * rounds);
-		vdel[g] = (double)gd * CAL_HOLD_PERIOD_NS / ((double)nr * rounds);
+		for (int ru = 0; ru < spec->nr_rules; ru++) {
+			v[ru][g] = (double)gc[ru] * CAL_HOLD_PERIOD_NS / ((double)nr * rounds);
+			cnt[ru] += gc[ru];
+		}
 		vall[g] = (double)gall * CAL_HOLD_PERIOD_NS / ((double)nr * rounds);
-		add += ga;
-		del += gd;
 		all += gall;
 	}
 	munmap(rb, (CAL_HOLD_PAGES + 1) * 4096);
 	close(fd);
-	if (add < 30 || del < 30) {
-		cal_note(r, "lru_lock hold: %llu and %llu samples in the unlock of %llu; too few, "
-			 "the builtin's mm.lru_add_ns and lru_del_ns kept", (unsigned long long)add,
-			 (unsigned long long)del, (unsigned long long)all);
-		return;
+	if (ret) {
+		cal_note(r, "%s: a round failed: %s; the builtin's %s kept", spec->what,
+			 strerror(-ret), kept);
+		return -1;
 	}
-	cal_stat_of(vadd, CAL_HOLD_GROUPS, &sa);
-	cal_stat_of(vdel, CAL_HOLD_GROUPS, &sd);
+	for (int ru = 0; ru < spec->nr_rules; ru++)
+		if (cnt[ru] < 30) {
+			cal_note(r, "%s: %llu samples for %s of %llu; too few, the builtin's %s kept",
+				 spec->what, (unsigned long long)cnt[ru], spec->rules[ru].key,
+				 (unsigned long long)all, kept);
+			return -1;
+		}
 	cal_stat_of(vall, CAL_HOLD_GROUPS, &st);
-	r->paths.lru_add = (struct cal_path){ sa.med, CAL_HOLD_GROUPS };
-	r->paths.lru_del = (struct cal_path){ sd.med, CAL_HOLD_GROUPS };
-	/*
-	 * The model charges the rest of a hold (the lock word, the lines the
-	 * list operation touches, a drain's 31 folios sharing one acquisition)
-	 * apart: a few ns a folio, within these samples' spread.
-	 */
-	cal_key_set(r, "mm.lru_add_ns", (uint64_t)(sa.med + 0.5),
-		    "measured: irq-off cpu-clock samples under folio_batch_move_lru(), median of "
-		    "%d, spread %.0f-%.0f, %s", CAL_HOLD_GROUPS, sa.lo, sa.hi, r->date);
-	cal_key_set(r, "mm.lru_del_ns", (uint64_t)(sd.med + 0.5),
-		    "measured: irq-off cpu-clock samples under folios_put_refs(), median of %d, "
-		    "spread %.0f-%.0f, %s", CAL_HOLD_GROUPS, sd.lo, sd.hi, r->date);
-	cal_note(r, "path: lru_lock held %.0f ns a 4K folio added (%.0f-%.0f over %d groups, %llu "
-		 "samples), %.0f ns a folio freed (%.0f-%.0f, %llu); %.0f ns of kernel time a folio, "
-		 "a sample every %d us", sa.med, sa.lo, sa.hi, CAL_HOLD_GROUPS,
-		 (unsigned long long)add, sd.med, sd.lo, sd.hi, (unsigned long long)del, st.med,
+	for (int ru = 0; ru < spec->nr_rules; ru++) {
+		const struct cal_hold_rule *rule = &spec->rules[ru];
+
+		cal_stat_of(v[ru], CAL_HOLD_GROUPS, &s[ru]);
+		cal_key_set(r, rule->key, (uint64_t)(s[ru].med + 0.5),
+			    "measured: %s, median of %d, spread %.0f-%.0f, %s", rule->source,
+			    CAL_HOLD_GROUPS, s[ru].lo, s[ru].hi, r->date);
+		snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s %.0f ns (%.0f-%.0f, "
+			 "%llu samples); ", rule->key, s[ru].med, s[ru].lo, s[ru].hi,
+			 (unsigned long long)cnt[ru]);
+	}
+	cal_note(r, "path: %s over %d groups: %s%.0f ns of kernel time a folio, a "
+		 "sample every %d us", spec->what, CAL_HOLD_GROUPS, got, st.med,
 		 CAL_HOLD_PERIOD_NS / 1000);
+	if (!strcmp(spec->rules[0].key, "mm.lru_add_ns")) {
+		r->paths.lru_add = (struct cal_path){ s[0].med, CAL_HOLD_GROUPS };
+		r->paths.lru_del = (struct cal_path){ s[1].med, CAL_HOLD_GROUPS };
+	}
+	return 0;
 }
+
+/* A round of the 4K fault runs: write a page of each 4K folio, munmap(). */
+static int cal_hold_anon_round(uint64_t region)
+{
+	char *p = cal_region(region, 4);
+
+	if (!p)
+		return -ENOMEM;
+	for (uint64_t i = 0; i < region / 4096; i++)
+		p[i * 4096] = 1;
+	munmap(p, region);
+	return 0;
+}
+
+/* A round of the tmpfs read fault runs: a new memfd, each page read, munmap(), close(). */
+static int cal_hold_shmem_round(uint64_t region)
+{
+	int fd = (int)syscall(SYS_memfd_create, "mmsim-calibrate", 0);
+	volatile char *p;
+	char sum = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (ftruncate(fd, (off_t)region)) {
+		close(fd);
+		return -errno;
+	}
+	p = mmap(NULL, region, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED) {
+		close(fd);
+		return -ENOMEM;
+	}
+	for (uint64_t i = 0; i < region / 4096; i++)
+		sum += p[i * 4096];
+	__asm__ volatile("" : : "r"(sum));
+	munmap((void *)p, region);
+	close(fd);		/* the last reference: shmem_evict_inode() truncates */
+	return 0;
+}
+
+/*
+ * The model charges the rest of an lru_lock hold (the lock word, the
+ * lines the list operation touches, a drain's 31 folios sharing one
+ * acquisition) apart: a few ns a folio, within these samples' spread.
+ */
+static const struct cal_hold_spec cal_lru_spec = {
+	.what = "the lru_lock's hold per 4K folio",
+	.syms = { "_raw_spin_unlock_irqrestore", "folio_batch_move_lru", "folios_put_refs" },
+	.nr_syms = 3,
+	.rules = {
+		{ 0, 1, -1, "mm.lru_add_ns",
+		  "irq-off cpu-clock samples under folio_batch_move_lru()" },
+		{ 0, 2, 1, "mm.lru_del_ns", "irq-off cpu-clock samples under folios_put_refs()" },
+	},
+	.nr_rules = 2,
+	.round = cal_hold_anon_round,
+};
+
+/*
+ * A new tmpfs page: the i_pages lock is taken with interrupts off
+ * (xa_lock_irq()) to insert it (shmem_add_to_page_cache()) and, when the
+ * file goes, to delete it (filemap_remove_folio() from
+ * shmem_undo_range()); and the inode's block accounting
+ * (shmem_inode_acct_blocks(): the VM_NORESERVE commit charge through
+ * security_vm_enough_memory_mm(), the superblock's used_blocks counter,
+ * quota) runs outside it.
+ */
+static const struct cal_hold_spec cal_shmem_spec = {
+	.what = "a new tmpfs page's costs",
+	.syms = { "_raw_spin_unlock_irq", "shmem_add_to_page_cache", "filemap_remove_folio",
+		  "shmem_inode_acct_blocks" },
+	.nr_syms = 4,
+	.rules = {
+		{ 0, 1, -1, "mm.i_pages_add_ns",
+		  "irq-off cpu-clock samples under shmem_add_to_page_cache()" },
+		{ 0, 2, -1, "mm.i_pages_del_ns",
+		  "irq-off cpu-clock samples under filemap_remove_folio()" },
+		{ -1, 3, -1, "mm.shmem_acct_ns",
+		  "cpu-clock samples under shmem_inode_acct_blocks() in a fault" },
+	},
+	.nr_rules = 3,
+	.round = cal_hold_shmem_round,
+};
 
 void cal_kernel_paths(struct cal_run *r)
 {
@@ -1097,7 +1217,8 @@ void cal_kernel_paths(struct cal_run *r)
 		cal_note(r, "copy-on-write faults: %s; not timed", strerror(-ret));
 	cal_trace_sample(r);
 	cal_read_ahead(r);
-	cal_lru_hold(r, region, rounds);
+	cal_hold_sample(r, &cal_lru_spec, region);
+	cal_hold_sample(r, &cal_shmem_spec, region);
 	if (live_settings_read(st) <= 0) {
 		cal_note(r, "mTHP faults: no %s; only 4K faults timed", LIVE_THP_DIR);
 		free(st);

@@ -37,8 +37,9 @@
  * (folio_zero_segment()) and marks it uptodate with no bio: no I/O, no
  * wait.  filemap_fault() has counted the miss as major before it knows.
  *
- * Costs: the lookup of i_pages (an XArray walk) and each insertion or
- * deletion, mm.folio_op_ns; file_update_time(), mm.folio_op_ns
+ * Costs: the lookup of i_pages (an XArray walk), mm.folio_op_ns; each
+ * insertion and deletion under the i_pages lock, mm.i_pages_add_ns and
+ * mm.i_pages_del_ns (calibrate measures both on a tmpfs file's pages); file_update_time(), mm.folio_op_ns
  * (assumption: the inode's timestamps are in cache); a read of a folio
  * from the device: swap.read_us of latency and 4 KiB at
  * swap.bandwidth_mbps, in one FIFO queue per model (stated assumption:
@@ -248,7 +249,7 @@ int filemap_add_folio(struct address_space *mapping, struct folio *folio, uint64
 	node_stat_mod_folio(folio, NR_FILE_PAGES, nr);
 	if (mapping->kind == SIM_FILE_TMPFS)
 		node_stat_mod_folio(folio, NR_SHMEM, nr);	/* shmem_add_to_page_cache() */
-	sim_cost_cpu_ps(sim_mm->folio_op_ps);	/* xas_store() */
+	sim_cost_cpu_ps(sim_mm->i_pages_add_ps);	/* mm.i_pages_add_ns: xas_store(), counters */
 	spin_unlock_irqrestore(&mapping->i_pages_lock, flags);
 	folio->place = FOLIO_MAPPED;		/* held by the cache */
 	folio_add_lru(folio);
@@ -283,7 +284,7 @@ void filemap_remove_folio_locked(struct folio *folio)
 		/* filemap_unaccount_folio(): a dirty folio of a file that writes back */
 		node_stat_mod_folio(folio, NR_FILE_DIRTY, -nr);
 	}
-	sim_cost_cpu_ps(sim_mm->folio_op_ps);	/* xas_store(NULL) */
+	sim_cost_cpu_ps(sim_mm->i_pages_del_ps);	/* mm.i_pages_del_ns: xas_store(NULL), counters */
 	folio->mapping = NULL;
 	folio_clear(folio, PG_file);
 }

@@ -766,6 +766,8 @@ struct mm_model {
 	/* derived costs, ps */
 	sim_time_t list_op_ps, folio_op_ps, pte_op_ps, fault_entry_ps, syscall_ps;
 	sim_time_t lru_add_ps, lru_del_ps;	/* mm.lru_add_ns, lru_del_ns */
+	sim_time_t i_pages_add_ps, i_pages_del_ps;	/* mm.i_pages_add_ns, i_pages_del_ns */
+	sim_time_t shmem_acct_ps;		/* mm.shmem_acct_ns */
 	uint32_t check_epoch;
 	/* reclaim and swap (seed 003) */
 	struct swap_info_struct *swap;		/* the one swap device, or NULL */

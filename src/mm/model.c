@@ -56,6 +56,9 @@ struct mm_model *mm_model_create(struct sim_engine *e, const struct mm_variant *
 	m->syscall_ps = p->mm_syscall_ns * SIM_NS;
 	m->lru_add_ps = p->mm_lru_add_ns * SIM_NS;
 	m->lru_del_ps = p->mm_lru_del_ns * SIM_NS;
+	m->i_pages_add_ps = p->mm_i_pages_add_ns * SIM_NS;
+	m->i_pages_del_ps = p->mm_i_pages_del_ns * SIM_NS;
+	m->shmem_acct_ps = p->mm_shmem_acct_ns * SIM_NS;
 	INIT_LIST_HEAD(&m->gathers);
 	INIT_LIST_HEAD(&m->mmlist);
 	INIT_LIST_HEAD(&m->reclaim_ctxs);

@@ -7,19 +7,23 @@
  * shmem_alloc_folio() under the inode's shared policy (mbind() on a
  * shared mapping sets it; the interleave index is biased by the inode
  * number, shmem_get_pgoff_policy()), PG_swapbacked, the memcg charge,
- * shmem_add_to_page_cache() (NR_FILE_PAGES and NR_SHMEM), folio_add_lru()
+ * shmem_add_to_page_cache() (NR_FILE_PAGES and NR_SHMEM), the inode's
+ * block accounting (shmem_inode_acct_blocks()), folio_add_lru()
  * (the anon LRU: shmem folios are swap backed), then the folio is cleared
  * and marked uptodate.  A fresh tmpfs folio is not a major fault.
  * shmem_vm_ops has no page_mkwrite: a shared writable mapping maps its
  * folios writable at once, and folio_mark_dirty() is noop_dirty_folio()
  * (no NR_FILE_DIRTY).
  *
- * Costs: the lookup and insertion as filemap.c's; clearing the folio at
- * mem.zero_gbps within the node's write bandwidth (clear_highpage()).
+ * Costs: the lookup and insertion as filemap.c's; the block accounting,
+ * mm.shmem_acct_ns a folio (calibrate measures it: the VM_NORESERVE commit
+ * charge, security_vm_enough_memory_mm(), the superblock's used_blocks
+ * counter and quota); clearing the folio at mem.zero_gbps within the
+ * node's write bandwidth (clear_highpage()).
  *
  * Left out: swap of shmem folios (shmem_writeout(): reclaim keeps them),
- * large folios (huge= mount option), the inode's block accounting and
- * its info->lock (shmem_recalc_inode(), shmem_inode_acct_blocks()),
+ * large folios (huge= mount option), the inode's info->lock
+ * (shmem_recalc_inode()) and the unaccounting at truncation,
  * fallocate and SGP_* other than SGP_CACHE, userfaultfd.
  *
  * Lock order: as filemap.c's.
@@ -88,6 +92,8 @@ repeat:
 			goto repeat;
 		return err;
 	}
+	/* shmem_inode_acct_blocks(): the commit charge, used_blocks, quota */
+	sim_cost_cpu_ps(sim_mm->shmem_acct_ps);	/* mm.shmem_acct_ns */
 	/* !uptodate: clear_highpage(), folio_mark_uptodate() */
 	mem_write_bandwidth(folio->nid, (uint64_t)folio_nr_pages(folio) << PAGE_SHIFT,
 			    sim_mm->prof->mem_zero_gbps);
