@@ -301,6 +301,9 @@ void live_tracepoints_open(struct live_tracepoints *tp,
 	static char fmt[16384];
 	struct rlimit rl, saved;
 	bool raised = false;
+	/* each counted hit costs the traced task (docs/live.md): off counts none */
+	const char *env = getenv("MMSIM_LIVE_TRACEPOINTS");
+	bool off = env && !strcmp(env, "off");
 
 	memset(tp, 0, sizeof(*tp));
 	tp->nr_cpus = (int)sysconf(_SC_NPROCESSORS_CONF);
@@ -323,6 +326,10 @@ void live_tracepoints_open(struct live_tracepoints *tp,
 		snprintf(name, sizeof(name), "%s", colon + 1);
 		if (!t->available) {
 			live_tp_add(tp, ev, ev, -1, NULL, t->why);
+			continue;
+		}
+		if (off) {
+			live_tp_add(tp, ev, ev, -1, NULL, "not counted (MMSIM_LIVE_TRACEPOINTS=off)");
 			continue;
 		}
 		snprintf(path, sizeof(path), "%s/events/%s/%s/id", t->dir, sys, name);
