@@ -1495,6 +1495,48 @@ static int curve_check(const char *curve, const char *want)
 	return ret;
 }
 
+/* mm_tlb_check_profile() of the desktop with mem.access_loop = @loop. */
+static int loop_check(const char *loop)
+{
+	static struct sim_profile prof;
+	char err[256];
+	int ret;
+
+	assert_int_equal(sim_profile_load("desktop", &prof, err, sizeof(err)), 0);
+	snprintf(prof.mem_access_loop, sizeof(prof.mem_access_loop), "%s", loop);
+	ret = mm_tlb_check_profile(&prof, err, sizeof(err));
+	if (ret)
+		assert_non_null(strstr(err, "mem.access_loop="));
+	return ret;
+}
+
+/* mem.access_loop's values: cycles x 1000 by pattern; each bad form refused. */
+static void test_access_loop_parse(void **state)
+{
+	static const char *const bad[] = {
+		"", "seq", "seq:", "seq:0", "seq:3.9x", "seq:1 seq:2", "foo:1", "seq:1000.5",
+		"seq:1001", "seq:1.0001", "seq:1 ", " seq:1", "seq:1  random:2", "seq:.5", "seq:1.",
+		"seq:-1",
+	};
+	uint32_t m[MMU_LOOP_NR];
+
+	(void)state;
+	assert_int_equal(mmu_parse_access_loop("seq:3.9 random:7 zipf:0.001 hot:1000", m), 0);
+	assert_int_equal(m[MMU_LOOP_SEQ], 3900);
+	assert_int_equal(m[MMU_LOOP_RANDOM], 7000);
+	assert_int_equal(m[MMU_LOOP_SHUFFLED], 0);
+	assert_int_equal(m[MMU_LOOP_ZIPF], 1);
+	assert_int_equal(m[MMU_LOOP_HOT], 1000000);
+	assert_int_equal(mmu_parse_access_loop("none", m), 0);
+	assert_int_equal(m[MMU_LOOP_SEQ] | m[MMU_LOOP_HOT], 0);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		if (!mmu_parse_access_loop(bad[i], m))
+			fail_msg("mem.access_loop '%s' was taken", bad[i]);
+		assert_int_equal(loop_check(bad[i]), -1);
+	}
+	assert_int_equal(loop_check("shuffled:16.82 seq:3.76"), 0);
+}
+
 static void test_bad_geometry(void **state)
 {
 	(void)state;
@@ -1533,6 +1575,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_visit_order_before),
+		cmocka_unit_test(test_access_loop_parse),
 		cmocka_unit_test(test_visit_order_after),
 		cmocka_unit_test(test_move_tail_skips_cursor),
 		cmocka_unit_test(test_do_scan_budget),

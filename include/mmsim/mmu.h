@@ -91,7 +91,17 @@ struct overlap_limits {
 	uint64_t load_buffer;		/* B: mem.load_buffer_entries */
 	uint64_t rob_entries;		/* R: mem.rob_entries */
 	uint64_t uops;			/* U: the loop's micro-ops per load */
+	uint64_t loop_mcycles;		/* the loop's own cycles per access x 1000; 0: none */
 };
+
+/*
+ * The patterns of a workload's access loop whose own cost per access
+ * mem.access_loop gives (include/mmsim/workload.h maps its patterns).
+ */
+enum mmu_loop { MMU_LOOP_SEQ, MMU_LOOP_RANDOM, MMU_LOOP_SHUFFLED, MMU_LOOP_ZIPF, MMU_LOOP_HOT,
+		MMU_LOOP_NR };
+
+int mmu_parse_access_loop(const char *s, uint32_t mcycles[MMU_LOOP_NR]);
 
 /* What a batch of accesses asked of them. */
 struct overlap_batch {

@@ -80,6 +80,7 @@
 	X(mem, overlap, U64, "", "1: the overlap access model (its loads overlap up to line_fill_buffers); 0: the flat model, a speed option (docs/tlb.md)") \
 	X(mem, walk_fill_buffers, U64, "", "1: a page walk's loads that miss the L1D hold fill buffers, as the data's do (overlap model); 0: only the data's") \
 	X(mem, loaded_latency, STR, "", "DRAM latency under load: util:latency pairs, per mille of peak and of idle (Intel MLC --loaded_latency); none: idle always") \
+	X(mem, access_loop, STR, "", "the workload program's own cycles per access of its loop, by pattern (seq:C random:C shuffled:C zipf:C hot:C), over data in L1; none: the issue slot alone") \
 	X(mem, load_buffer_entries, U64, "", "load buffer entries: loads in flight from issue to completion (overlap model)") \
 	X(mem, rob_entries, U64, "", "reorder buffer entries: micro-ops in flight from allocation to retirement (overlap model)") \
 	X(mem, stream_gbps, U64, "GB/s", "a core's streaming rate over memory with hardware prefetch; 0: no limit") \

@@ -243,4 +243,7 @@ int workload_sim_run(const struct wl_plan *plan, const struct sim_run_config *cf
 		     struct sim_variant_result *res, struct wl_sim_out *out,
 		     char *err, size_t len);
 
+/* The live executor's access loop, timed over data in L1 (mmsim calibrate). */
+int wl_live_loop_ns(enum wl_pattern pattern, uint64_t accesses, double *ns);
+
 #endif /* MMSIM_WORKLOAD_H */

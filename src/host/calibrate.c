@@ -136,6 +136,26 @@ void cal_key_set(struct cal_run *r, const char *key, uint64_t value, const char 
 	va_end(ap);
 }
 
+/**
+ * cal_key_str - set a string key (mem.access_loop) with its source
+ * @r: the run
+ * @key: "section.key"
+ * @value: its value, at most 95 bytes
+ * @fmt: its source
+ */
+void cal_key_str(struct cal_run *r, const char *key, const char *value, const char *fmt, ...)
+{
+	struct cal_key *k = cal_key_slot(r, key);
+	va_list ap;
+
+	if (!k)
+		return;
+	snprintf(k->str, sizeof(k->str), "%s", value);
+	va_start(ap, fmt);
+	vsnprintf(k->source, sizeof(k->source), fmt, ap);
+	va_end(ap);
+}
+
 static void cal_fmt(char *buf, size_t len, double v)
 {
 	if (v >= 100 || v <= -100)
@@ -471,6 +491,8 @@ static int cal_write_text(const struct cal_run *r, const char *include, char *bu
 		if (!strcmp(cal_field_keys[f], "machine.name") ||
 		    !strcmp(cal_field_keys[f], "machine.description"))
 			CAL_APPEND("%s = %s\n", dot + 1, k->source + strlen(k->source) + 1);
+		else if (k->str[0])
+			CAL_APPEND("%s = %s\n", dot + 1, k->str);
 		else
 			CAL_APPEND("%s = %llu\n", dot + 1, (unsigned long long)k->value);
 	}

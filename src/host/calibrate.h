@@ -35,6 +35,7 @@ struct cal_key {
 	char key[48];			/* "section.key" */
 	uint64_t value;
 	char source[CAL_SOURCE_LEN];	/* without "section.key = " */
+	char str[96];			/* a string key's value (cal_key_str()); "" else */
 };
 
 /* A single-thread kernel path timed on this machine (0: not measured). */
@@ -93,6 +94,8 @@ double cal_now_ns(void);
 int cal_pin(int cpu);
 int cal_line_transfer_now(double *ns);
 void cal_stat_of(double *x, int n, struct cal_stat *s);
+void cal_key_str(struct cal_run *r, const char *key, const char *value, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 void cal_key_set(struct cal_run *r, const char *key, uint64_t value, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 void cal_key_measured(struct cal_run *r, const char *key, uint64_t value,

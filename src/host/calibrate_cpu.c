@@ -40,6 +40,7 @@
 #include "host/calibrate.h"
 #include "host/topology.h"
 #include "host/live_internal.h"
+#include "mmsim/workload.h"
 
 /* The calling thread's CPU time, in ns: what it ran, not what it waited. */
 static double cal_cpu_ns(void)
@@ -500,6 +501,54 @@ static double cal_loads_ns(const uint64_t *buf, uint64_t n)
 }
 #endif
 
+/*
+ * mem.access_loop: the live executor's own access loop (wl_do_access(),
+ * every live access step's) timed over 16 KiB in L1, one pattern at a
+ * time: its instructions' cycles per access, the memory's latency aside.
+ * A simulated access step charges at least these (src/mm/access.c), so
+ * that the model and a live run make the same program's accesses.
+ */
+static void cal_access_loop(struct cal_run *r)
+{
+	static const struct {
+		enum wl_pattern pat;
+		const char *name;
+		uint64_t n;		/* accesses a run: about 20 ms on a 4 GHz core */
+	} pats[] = {
+		{ WL_PAT_SEQ, "seq", 16 << 20 }, { WL_PAT_RANDOM, "random", 8 << 20 },
+		{ WL_PAT_SHUFFLED, "shuffled", 4 << 20 }, { WL_PAT_ZIPF, "zipf", 2 << 20 },
+		{ WL_PAT_HOT, "hot", 4 << 20 },
+	};
+	int runs = r->quick ? 3 : 5;
+	char val[96] = "", spread[160] = "";
+	double v[8];
+	struct cal_stat s;
+
+	for (size_t i = 0; i < sizeof(pats) / sizeof(pats[0]); i++) {
+		uint64_t n = r->quick ? pats[i].n / 4 : pats[i].n;
+
+		for (int k = 0; k < runs; k++) {
+			double ns;
+
+			if (wl_live_loop_ns(pats[i].pat, n, &ns)) {
+				cal_note(r, "mem.access_loop: out of memory; the builtin's kept");
+				return;
+			}
+			v[k] = ns * r->mhz / 1000;
+		}
+		cal_stat_of(v, runs, &s);
+		snprintf(val + strlen(val), sizeof(val) - strlen(val), "%s%s:%.2f", i ? " " : "",
+			 pats[i].name, s.med);
+		snprintf(spread + strlen(spread), sizeof(spread) - strlen(spread), "%s%s %.2f-%.2f",
+			 i ? ", " : "", pats[i].name, s.lo, s.hi);
+	}
+	cal_key_str(r, "mem.access_loop", val, "measured: mmsim's live access loop over 16 KiB "
+		    "(L1), cycles an access, median of %d, %s", runs, r->date);
+	fprintf(r->log, "  %-30s %s   (cycles an access of the live loop)\n", "mem.access_loop",
+		val);
+	cal_note(r, "mem.access_loop: spread (cycles) %s", spread);
+}
+
 /**
  * cal_atomic_pause - loads per cycle, a locked RMW, PAUSE
  * @r: the run
@@ -557,6 +606,7 @@ void cal_atomic_pause(struct cal_run *r)
 #else
 	cal_note(r, "PAUSE: not x86; lock.pause_cycles keeps the builtin's cited value");
 #endif
+	cal_access_loop(r);
 }
 
 /* ---- TLB geometry ---- */

@@ -79,6 +79,7 @@ static const struct {
 	{ "mem.overlap", "0", "default: the flat access model" },
 	{ "mem.walk_fill_buffers", "1", "default: walker loads go through the L1D and its fill buffers" },
 	{ "mem.loaded_latency", "none", "default: the idle DRAM latency under any load" },
+	{ "mem.access_loop", "none", "default: the issue slot alone (1/mem.loads_per_cycle)" },
 	{ "mem.node_read_gbps", "40", "default: assumed as the node write bandwidth" },
 	{ "mem.upi_links", "0", "default: no inter-socket link limit" },
 	{ "mem.upi_mtps", "0", "default: no inter-socket link limit" },

@@ -276,6 +276,14 @@ int mmu_check_profile(const struct sim_profile *p, char *err, size_t len)
 {
 	struct memsys_curve curve;
 	bool curve_ok = !memsys_parse_curve(p->mem_loaded_latency, &curve);
+	uint32_t loop[MMU_LOOP_NR];
+
+	if (mmu_parse_access_loop(p->mem_access_loop, loop)) {
+		snprintf(err, len, "profile %s: mem.access_loop=%s: expected none, or "
+			 "PATTERN:CYCLES pairs (seq, random, shuffled, zipf, hot; cycles in (0, 1000], "
+			 "to a thousandth) separated by spaces", p->machine_name, p->mem_access_loop);
+		return -1;
+	}
 	/* One row per geometry: its keys and values, whether it can be built, what is expected. */
 	const struct {
 		const char *key, *key2;		/* key2: NULL for a one-value check */
@@ -452,6 +460,8 @@ uint64_t mmu_overlap_cycles(const struct overlap_batch *b, const struct overlap_
 	const uint64_t p = lim->loads_per_cycle, l = lim->fill_buffers;
 	const uint64_t w = lim->page_walkers, q = lim->load_buffer, r = lim->rob_entries;
 	uint64_t issue = b->n * l * w * q * r;
+	/* the loop's own instructions, where they take longer than the issue slot */
+	uint64_t loop = b->n * lim->loop_mcycles * p * l * w * q * r / 1000;
 	uint64_t t = b->miss_cycles * p * w * q * r;
 
 	if (b->walk_cycles * p * l * q * r > t)
@@ -460,8 +470,73 @@ uint64_t mmu_overlap_cycles(const struct overlap_batch *b, const struct overlap_
 		t = b->window_cycles * p * l * w * r;
 	if (b->window_cycles * lim->uops * p * l * w * q > t)
 		t = b->window_cycles * lim->uops * p * l * w * q;
+	if (loop > issue)
+		issue = loop;
 	*memory_bound = t > issue;
 	return *memory_bound ? t : issue;
+}
+
+/**
+ * mmu_parse_access_loop - read mem.access_loop
+ * @s: "none", or space-separated PATTERN:CYCLES pairs (seq, random,
+ *     shuffled, zipf, hot; each at most once; cycles a decimal in (0, 1000],
+ *     to a thousandth)
+ * @mcycles: each pattern's cycles x 1000; 0 for a pattern not named
+ *
+ * Context: any.
+ * Return: 0, or -1 for a string of another form.
+ */
+int mmu_parse_access_loop(const char *s, uint32_t mcycles[MMU_LOOP_NR])
+{
+	static const char *const names[MMU_LOOP_NR] = {
+		"seq", "random", "shuffled", "zipf", "hot",
+	};
+
+	memset(mcycles, 0, MMU_LOOP_NR * sizeof(*mcycles));
+	if (!strcmp(s, "none"))
+		return 0;
+	if (!*s)
+		return -1;
+	while (*s) {
+		const char *colon = strchr(s, ':');
+		uint64_t whole = 0, frac = 0, scale = 1000;
+		int k;
+
+		if (!colon)
+			return -1;
+		for (k = 0; k < MMU_LOOP_NR; k++)
+			if ((size_t)(colon - s) == strlen(names[k]) &&
+			    !strncmp(s, names[k], strlen(names[k])))
+				break;
+		if (k == MMU_LOOP_NR || mcycles[k])
+			return -1;
+		s = colon + 1;
+		if (*s < '0' || *s > '9')
+			return -1;
+		while (*s >= '0' && *s <= '9' && whole <= 1000)
+			whole = whole * 10 + (uint64_t)(*s++ - '0');
+		if (*s == '.') {
+			s++;
+			if (*s < '0' || *s > '9')
+				return -1;
+			while (*s >= '0' && *s <= '9') {
+				if (scale == 1)
+					return -1;	/* past a thousandth */
+				scale /= 10;
+				frac += (uint64_t)(*s++ - '0') * scale;
+			}
+		}
+		if (whole > 1000 || (whole == 1000 && frac) || (!whole && !frac))
+			return -1;
+		mcycles[k] = (uint32_t)(whole * 1000 + frac);
+		if (*s == ' ')
+			s++;
+		else if (*s)
+			return -1;
+		if (!*s && s[-1] == ' ')
+			return -1;
+	}
+	return 0;
 }
 
 /*

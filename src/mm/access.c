@@ -18,6 +18,9 @@
  *     cycle), plus tlb.stlb_hit_cycles for an L1 miss, plus the page walk
  *     divided by tlb.page_walkers for an STLB miss (independent random
  *     loads keep that many walks in flight; tlb_walk_stall_cycles()).
+ *   - The workload's loop (both models): its own instructions per access
+ *     (mem.access_loop, by pattern; ua->loop_mcycles) bound a batch as its
+ *     issue slots do: a batch takes at least n times them.
  *   - Overlap model (mem.overlap = 1): the data load and every page-table
  *     reference of a walk go through the vCPU's data caches and cost the
  *     latency of the level holding their line, and a batch of independent
@@ -193,6 +196,7 @@ void user_access_charge(struct user_access *ua)
 			.load_buffer = p->mem_load_buffer_entries,
 			.rob_entries = p->mem_rob_entries,
 			.uops = ua->uops,
+			.loop_mcycles = ua->loop_mcycles,
 		};
 		const struct overlap_batch b = {
 			.n = lookups - ua->lookups_seen,
@@ -207,6 +211,12 @@ void user_access_charge(struct user_access *ua)
 		ua->window_cycles = 0;
 		lines = ua->dram_lines;
 		ua->dram_lines = 0;
+	} else if (ua->loop_mcycles) {
+		/* flat: the loop's own cycles bound the batch as its issue slots do */
+		uint64_t loop = (lookups - ua->lookups_seen) * ua->loop_mcycles * ua->scale / 1000;
+
+		if (loop > units)
+			units = loop;
 	}
 	/*
 	 * A user access is an interrupt point: a TLB-flush IPI queued for

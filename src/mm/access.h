@@ -40,7 +40,8 @@
  * latency of the cache level that holds their line (include/mmsim/cache.h),
  * and independent accesses overlap.  A batch of n accesses takes the
  * largest of four bounds, each Little's law for one of the core's limits:
- *   issue: n / P
+ *   issue: n / P, or n times the workload loop's own cycles per access
+ *           (loop_mcycles, mem.access_loop) where that is more
  *   fill buffers: miss_cycles / L, miss_cycles == the summed memory
  *           latency of the data loads that missed L1D (a load takes a
  *           line fill buffer only once translated, and only on a miss),
@@ -79,6 +80,7 @@ struct user_access {
 	uint64_t window_cycles;		/* overlap: not yet charged, see above */
 	uint64_t dram_lines;		/* overlap: lines from DRAM not yet charged */
 	uint32_t uops;			/* overlap: the loop's micro-ops per load (U) */
+	uint32_t loop_mcycles;		/* the loop's own cycles per access x 1000 (mem.access_loop) */
 	int fault_err;			/* the first fault that failed (-errno), its address */
 	uint64_t fault_addr;		/* (the kernel would signal or OOM-kill the task) */
 };

@@ -409,6 +409,56 @@ static uint64_t wl_do_access(struct wl_live_task *t, char *p, const struct wl_st
 	return wl_counter_end(&c);
 }
 
+/**
+ * wl_live_loop_ns - the live access loop's own time per access
+ * @pattern: the access pattern (zipf at S = 1.2, hot at 0.9:0.1)
+ * @accesses: how many stores to time
+ * @ns: their thread CPU time per access
+ *
+ * Runs wl_do_access(), the loop every live access step runs, over 16 KiB
+ * of this thread's memory (in L1, written once first), 8-byte stores:
+ * what the loop's own instructions cost, the memory's latency aside
+ * (mmsim calibrate's mem.access_loop).
+ * Context: any thread; allocates.
+ * Return: 0 or -ENOMEM.
+ */
+int wl_live_loop_ns(enum wl_pattern pattern, uint64_t accesses, double *ns)
+{
+	const uint64_t size = 16 << 10;
+	struct wl_live_shared *sh = calloc(1, sizeof(*sh));
+	struct wl_live_task t = { .rng = 0x9e3779b97f4a7c15ULL };
+	struct wl_plan plan = { .w = NULL };
+	struct wl_step s = {
+		.op = WL_OP_ACCESS, .pattern = pattern, .stride = 8, .nr = accesses,
+		.write = true, .zipf_s = 1.2, .hot_frac = 0.1, .hot_prob = 0.9,
+	};
+	struct timespec a, b;
+	char *p = aligned_alloc(4096, size);
+	int fail;
+
+	if (!sh || !p) {
+		free(sh);
+		free(p);
+		return -ENOMEM;
+	}
+	pthread_mutex_init(&sh->lock, NULL);
+	pthread_cond_init(&sh->cond, NULL);
+	t.sh = sh;
+	t.plan = &plan;
+	memset(p, 1, size);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
+	wl_do_access(&t, p, &s, size);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
+	*ns = ((double)(b.tv_sec - a.tv_sec) * 1e9 + (double)(b.tv_nsec - a.tv_nsec)) /
+	      (double)accesses;
+	fail = sh->fail;
+	pthread_cond_destroy(&sh->cond);
+	pthread_mutex_destroy(&sh->lock);
+	free(sh);
+	free(p);
+	return fail ? -ENOMEM : 0;
+}
+
 /* Reap the fork children that have ended; with @all, wait for every one. */
 static void wl_reap(struct wl_live_task *t, bool all)
 {

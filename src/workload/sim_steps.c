@@ -391,6 +391,13 @@ static struct user_access *wl_ua(struct wl_task_run *tr, int mem, struct vm_area
 	return ua;
 }
 
+/* mem.access_loop's entry for each access pattern */
+static const enum mmu_loop wl_loop_of[] = {
+	[WL_PAT_SEQ] = MMU_LOOP_SEQ, [WL_PAT_RANDOM] = MMU_LOOP_RANDOM,
+	[WL_PAT_ZIPF] = MMU_LOOP_ZIPF, [WL_PAT_HOT] = MMU_LOOP_HOT,
+	[WL_PAT_SHUFFLED] = MMU_LOOP_SHUFFLED,
+};
+
 /*
  * access: user loads or stores through the vCPU's TLB and caches
  * (user_access_batch(), src/mm/access.c), WL_ACCESS_BATCH addresses drawn
@@ -417,6 +424,7 @@ static void wl_access(struct wl_task_run *tr, const struct wl_step *s, bool in_l
 		return;
 	}
 	ua->uops = s->uops ? s->uops : ua->mmu.cache ? 1 : 0;
+	ua->loop_mcycles = sim_mm->access_loop[wl_loop_of[s->pattern]];
 	if (s->pattern == WL_PAT_ZIPF) {
 		cdf = wl_zipf_cdf(slots, s->zipf_s);
 		if (!cdf) {
