@@ -1347,11 +1347,61 @@ static void test_tmpfs_page_costs(void **state)
 	assert_int_equal(took[1][1] - took[0][1], 4 * 60 * (int64_t)SIM_NS);
 }
 
+/* ---- a disk file folio's buffer_head passes ------------------------------------------- */
+
+/*
+ * A write fault on a shared mapping of a disk file page (a hole: read as
+ * zeroes), then the unmap of its dirty PTE: with mm.bh_begin_ns 10,
+ * mm.bh_commit_ns 20 and mm.bh_dirty_ns 30 against 0, the fault takes
+ * 10 + 20 + 30 + 30 ns more (block_page_mkwrite()'s passes and its
+ * folio_mark_dirty(), then fault_dirty_shared_page()'s) and the unmap 30
+ * ns more (folio_mark_dirty() of the dirty PTE): one 4K block each.
+ */
+static void bh_costs_task(void *arg)
+{
+	struct address_space *f = sim_file_create(PAGE_SIZE, SIM_FILE_DISK);
+	struct mm_struct *mm = mm_alloc(sim_mm->root_memcg);
+	sim_time_t t0;
+	uint64_t base;
+
+	(void)arg;
+	switch_mm_irqs_off(mm);
+	base = vm_mmap_file(mm, f, 0, PAGE_SIZE, true, true);
+	t0 = sim_now();
+	handle_mm_fault(find_vma(mm, base), base, true);
+	seen[0] = (int64_t)(sim_now() - t0);
+	t0 = sim_now();
+	vm_munmap(mm, base, PAGE_SIZE);
+	seen[1] = (int64_t)(sim_now() - t0);
+	sim_file_destroy(f);
+	mm_free(mm);
+}
+
+static void test_buffer_head_costs(void **state)
+{
+	int64_t took[2][2];
+
+	(void)state;
+	for (int k = 0; k < 2; k++) {
+		struct sim_engine *e = new_model(false);
+
+		sim_mm->bh_begin_ps = (sim_time_t)(k ? 10 : 0) * SIM_NS;
+		sim_mm->bh_commit_ps = (sim_time_t)(k ? 20 : 0) * SIM_NS;
+		sim_mm->bh_dirty_ps = (sim_time_t)(k ? 30 : 0) * SIM_NS;
+		run_and_free(e, bh_costs_task);
+		took[k][0] = seen[0];
+		took[k][1] = seen[1];
+	}
+	assert_int_equal(took[1][0] - took[0][0], 90 * (int64_t)SIM_NS);
+	assert_int_equal(took[1][1] - took[0][1], 30 * (int64_t)SIM_NS);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_read_fault_miss_then_hit),
 		cmocka_unit_test(test_tmpfs_page_costs),
+		cmocka_unit_test(test_buffer_head_costs),
 		cmocka_unit_test(test_mglru_file_lists),
 		cmocka_unit_test(test_concurrent_miss),
 		cmocka_unit_test(test_memcg_reclaims_page_cache),

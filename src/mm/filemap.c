@@ -451,16 +451,13 @@ int filemap_map_pages(struct vm_fault *vmf, uint64_t start_pgoff, uint64_t end_p
 /*
  * folio_buffers_walk(): one pass over a disk file's folio's buffer_heads
  * (fs/buffer.c), one per block, a block per page (ext4's 4 KiB blocks):
- * @per_bh for each.  A pass that tests flags (__block_write_begin_int()
- * on mapped, uptodate buffers) reads one structure in cache each,
- * mm.pte_op_ns; one that sets a flag (set_buffer_dirty() in
- * block_dirty_folio()) or fences (mark_buffer_dirty() of a dirty
- * buffer: smp_mb(), a locked instruction on x86, in
- * block_commit_write()) is a locked RMW each, lock.atomic_cycles.
- * perf on this project's guest (Linux 6.18.44, ext4, a 2 MiB folio
- * written through a shared mapping and unmapped): block_dirty_folio()
- * 10.5%, __block_write_begin_int() 6.3%, mark_buffer_dirty() 4.8%,
- * block_commit_write() 4.3% of the loop (docs/validation.md).
+ * @per_bh for each.  The passes' costs a block are profile keys that
+ * calibrate measures on the running kernel (cpu-clock samples under each
+ * function over page_fault3's loop): mm.bh_begin_ns, a write fault's
+ * __block_write_begin_int() (flag tests); mm.bh_commit_ns, its
+ * block_commit_write() (mark_buffer_dirty(): a fence or a set_bit a
+ * buffer); mm.bh_dirty_ns, each block_dirty_folio() (set_buffer_dirty()
+ * a buffer, dirty or not), at the fault and again at the dirty unmap.
  */
 void folio_buffers_walk(struct folio *folio, sim_time_t per_bh)
 {
@@ -484,7 +481,7 @@ bool folio_mark_dirty(struct folio *folio)
 
 	/* block_dirty_folio(): set_buffer_dirty() on each buffer, dirty or not */
 	if (mapping && mapping->kind == SIM_FILE_DISK)
-		folio_buffers_walk(folio, sim_cycles_to_ps(sim_mm->prof->lock_atomic_cycles));
+		folio_buffers_walk(folio, sim_mm->bh_dirty_ps);	/* mm.bh_dirty_ns */
 	if (folio_test(folio, PG_dirty))
 		return false;
 	folio_set(folio, PG_dirty);
@@ -540,8 +537,8 @@ int filemap_page_mkwrite(struct vm_fault *vmf)
 	}
 	if (folio->mapping->kind == SIM_FILE_DISK) {
 		/* block_page_mkwrite(): __block_write_begin_int(), block_commit_write() */
-		folio_buffers_walk(folio, sim_mm->pte_op_ps);
-		folio_buffers_walk(folio, sim_cycles_to_ps(sim_mm->prof->lock_atomic_cycles));
+		folio_buffers_walk(folio, sim_mm->bh_begin_ps);	/* mm.bh_begin_ns */
+		folio_buffers_walk(folio, sim_mm->bh_commit_ps);	/* mm.bh_commit_ns */
 	}
 	folio_mark_dirty(folio);
 	return VM_FAULT_LOCKED;

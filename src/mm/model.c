@@ -59,6 +59,9 @@ struct mm_model *mm_model_create(struct sim_engine *e, const struct mm_variant *
 	m->i_pages_add_ps = p->mm_i_pages_add_ns * SIM_NS;
 	m->i_pages_del_ps = p->mm_i_pages_del_ns * SIM_NS;
 	m->shmem_acct_ps = p->mm_shmem_acct_ns * SIM_NS;
+	m->bh_begin_ps = p->mm_bh_begin_ns * SIM_NS;
+	m->bh_commit_ps = p->mm_bh_commit_ns * SIM_NS;
+	m->bh_dirty_ps = p->mm_bh_dirty_ns * SIM_NS;
 	if (mmu_parse_access_loop(p->mem_access_loop, m->access_loop))
 		memset(m->access_loop, 0, sizeof(m->access_loop));	/* mmu_check_profile() refused it */
 	INIT_LIST_HEAD(&m->gathers);
