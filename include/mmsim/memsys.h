@@ -117,6 +117,8 @@ struct memsys {
 	bool store_rfo;			/* mem.string_store_rfo: stores hold fill buffers too */
 	uint64_t local_ns, remote_ns;	/* idle DRAM latency */
 	bool directory;			/* mem.directory: remote lines cost their home a DRAM write */
+	sim_time_t page_zero_ps;	/* mem.page_zero_ns: a 4K page zeroed, core time; 0: none */
+	sim_time_t write_behind_ps;	/* the DRAM writes the caches hold back: L3 at node_write_gbps */
 	struct memsys_res *core;	/* [nr_cores] */
 	struct memsys_res *node;	/* [nr_nodes] */
 	struct memsys_load *load;	/* [nr_nodes] */
@@ -145,6 +147,23 @@ void memsys_destroy(struct memsys *ms);
  * Context: a task on a vCPU; a sync point.  Charges the time to the vCPU.
  */
 void memsys_write(struct memsys *ms, int nid, uint64_t bytes, uint64_t core_gbps);
+
+/**
+ * memsys_zero - zero @bytes (whole 4K pages) of node @nid's memory from this CPU
+ * @ms: the memory system
+ * @nid: the node written
+ * @bytes: bytes zeroed, whole pages (clear_page_erms)
+ * @core_gbps: the core's sustained store rate (mem.zero_gbps), used when
+ *	mem.page_zero_ns is 0
+ *
+ * With mem.page_zero_ns, write-behind: the core spends page_zero_ns a page
+ * (its stores go to its caches, whole lines, no read), and the lines'
+ * write-back is reserved on the node's write bandwidth; the core waits
+ * only for the part of the node's backlog beyond what the caches hold
+ * back (write_behind_ps).  Without it, memsys_write().
+ * Context: a task on a vCPU; a sync point.  Charges the time to the vCPU.
+ */
+void memsys_zero(struct memsys *ms, int nid, uint64_t bytes, uint64_t core_gbps);
 
 /**
  * memsys_copy - copy @bytes from node @src to node @dst on this CPU

@@ -70,6 +70,7 @@
 	X(tlb, pde_cache_entries, U64, "", "PDE cache (overlap model); 0: none")     \
 	X(tlb, ept_page_kib, U64, "KiB", "page size of the host's EPT mapping of guest memory (overlap model, nested walks)") \
 	X(mem, zero_gbps, U64, "GB/s", "page zeroing bandwidth per core")          \
+	X(mem, page_zero_ns, U64, "ns", "a 4K page zeroed between other work, core time (its lines' write-back overlaps); 0: mem.zero_gbps per page") \
 	X(mem, copy_gbps, U64, "GB/s", "page copy bandwidth per core")             \
 	X(mem, node_write_gbps, U64, "GB/s", "write bandwidth of one node")        \
 	X(mem, loads_per_cycle, U64, "", "loads a core issues per cycle; a TLB-hit access costs 1/loads_per_cycle cycles") \
@@ -185,6 +186,7 @@
 	X(tlb, pde_cache_entries, 0, 4096, "physics: tens of entries; 0: none")    \
 	X(tlb, ept_page_kib, 4, 2048, "4 or 2048 (checked by mm_tlb_check_profile()): the host's EPT page size") \
 	X(mem, zero_gbps, 1, 10000, "a divisor; 10 TB/s is above any memory system") \
+	X(mem, page_zero_ns, 0, PROFILE_NS_MAX, "time cost; 0: the sustained rate")    \
 	X(mem, copy_gbps, 1, 10000, "a divisor")                                  \
 	X(mem, node_write_gbps, 1, 10000, "a divisor")                            \
 	X(mem, loads_per_cycle, 1, 16, "a divisor, cast to uint32_t; cores issue 2 to 4") \

@@ -149,6 +149,7 @@ enum cal_form_kind {
 	CAL_FORM_SHMEM_READ,		/* per page: read fault of a new tmpfs page */
 	CAL_FORM_SHMEM_WRITE,		/* per page: write fault of a new tmpfs page */
 	CAL_FORM_COW,			/* per page: copy-on-write fault */
+	CAL_FORM_FAULT,			/* per page: write fault of a new 4K anonymous folio */
 };
 
 struct cal_form {
@@ -158,7 +159,7 @@ struct cal_form {
 	double target;			/* ns on this machine */
 	double model;			/* ns in the model at the fitted costs (out) */
 };
-#define CAL_MAX_FORMS	(2 * CAL_NR_ORDERS + 3)
+#define CAL_MAX_FORMS	(2 * CAL_NR_ORDERS + 4)
 
 void cal_fit(struct cal_run *r, const char *include);
 int cal_model_round_ns(const struct sim_profile *p, uint64_t region, unsigned kib,

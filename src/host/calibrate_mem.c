@@ -793,6 +793,65 @@ static void cal_string_store_rfo(struct cal_run *r, const struct cal_stat *zero)
 		    (unsigned long long)lat->value, bound, r->date);
 }
 
+/*
+ * The gap between two pages: dependent adds, about @ns of the core's time
+ * at the measured clock (one add a cycle).
+ */
+static uint64_t cal_gap(uint64_t iters, uint64_t x)
+{
+	for (uint64_t k = 0; k < iters; k++)
+		__asm__ volatile("add %1, %0" : "+r"(x) : "r"(k));
+	return x;
+}
+
+/*
+ * mem.page_zero_ns: a 4K page zeroed (rep stosb) between other work, as a
+ * fault's clear_page() is: each page of the buffer (cold: the runs above
+ * left other lines in the caches) followed by a gap of about three times
+ * the page's time at the sustained rate, so that the write-back keeps up;
+ * the loop with the stores less the same loop without them, per page.  The
+ * core's stores go to its caches as whole lines; their write-back to DRAM
+ * overlaps the gap (the model: memsys_zero()).
+ */
+static void cal_page_zero(struct cal_run *r, char *buf, uint64_t bytes, int runs,
+			  const struct cal_stat *zero)
+{
+	uint64_t pages = bytes / 4096, x = 0;
+	uint64_t gap = (uint64_t)(3 * 4096 / zero->med * r->mhz / 1000);	/* cycles */
+	double v[16];
+	struct cal_stat s;
+
+	for (int i = 0; i < runs; i++) {
+		double t0, t1, t2;
+
+		t0 = cal_cpu_ns();
+		for (uint64_t pg = 0; pg < pages; pg++) {
+#if defined(__x86_64__)
+			void *d = buf + pg * 4096;
+			uint64_t n = 4096;
+
+			__asm__ volatile("rep stosb" : "+D"(d), "+c"(n) : "a"(0) : "memory");
+#else
+			memset(buf + pg * 4096, 0, 4096);
+			__asm__ volatile("" : : "r"(buf) : "memory");
+#endif
+			x = cal_gap(gap, x);
+		}
+		t1 = cal_cpu_ns();
+		for (uint64_t pg = 0; pg < pages; pg++)
+			x = cal_gap(gap, x);
+		t2 = cal_cpu_ns();
+		v[i] = ((t1 - t0) - (t2 - t1)) / (double)pages;
+		if (v[i] < 1)
+			v[i] = 1;
+	}
+	__asm__ volatile("" : : "r"(x));
+	cal_stat_of(v, runs, &s);
+	cal_key_measured(r, "mem.page_zero_ns", (uint64_t)(s.med + 0.5),
+			 "rep stosb of a 4K page, a gap of 3 pages' stream time after each",
+			 &s, "ns");
+}
+
 void cal_bandwidth(struct cal_run *r)
 {
 	uint64_t bytes = cal_big_buffer(r, r->quick ? 2 : 4, 64ULL << 20);
@@ -822,6 +881,7 @@ void cal_bandwidth(struct cal_run *r)
 		 (unsigned long long)(bytes >> 20));
 	cal_key_measured(r, "mem.zero_gbps", cal_gbps(s.med), method, &s, "GB/s");
 	cal_string_store_rfo(r, &s);
+	cal_page_zero(r, buf, bytes, runs, &s);
 	for (int i = 0; i < runs; i++) {
 		double t0 = cal_cpu_ns();
 

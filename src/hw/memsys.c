@@ -54,6 +54,9 @@ struct memsys *memsys_create(const struct sim_profile *p, int nr_cores)
 	ms->local_ns = p->cache_dram_local_ns;
 	ms->remote_ns = p->cache_dram_remote_ns;
 	ms->directory = p->mem_directory != 0;
+	ms->page_zero_ps = p->mem_page_zero_ns * SIM_NS;
+	ms->write_behind_ps = p->mem_node_write_gbps ?
+		(sim_time_t)(p->cache_l3_kib * 1024 * 1000 / p->mem_node_write_gbps) : 0;
 	ms->core = calloc((size_t)(nr_cores > 0 ? nr_cores : 1), sizeof(*ms->core));
 	ms->node = calloc((size_t)(ms->nr_nodes > 0 ? ms->nr_nodes : 1), sizeof(*ms->node));
 	ms->load = calloc((size_t)(ms->nr_nodes > 0 ? ms->nr_nodes : 1), sizeof(*ms->load));
@@ -222,6 +225,21 @@ static void memsys_flow(struct memsys *ms, int rnid, uint64_t rbytes, int wnid,
 void memsys_write(struct memsys *ms, int nid, uint64_t bytes, uint64_t core_gbps)
 {
 	memsys_flow(ms, nid, 0, nid, bytes, core_gbps, false, 0);
+}
+
+void memsys_zero(struct memsys *ms, int nid, uint64_t bytes, uint64_t core_gbps)
+{
+	struct sim_vcpu *v = sim_this_vcpu();
+	sim_time_t now = v->now, core, done, stall;
+
+	if (!ms->page_zero_ps) {
+		memsys_write(ms, nid, bytes, core_gbps);
+		return;
+	}
+	core = sim_smt_scaled_ps(ms->page_zero_ps * (sim_time_t)(bytes >> 12));
+	done = node_reserve(ms, nid, now, memsys_ps(bytes, ms->node_write_gbps), bytes);
+	stall = done - now > ms->write_behind_ps ? done - now - ms->write_behind_ps : 0;
+	sim_cost_ps(later(core, stall));
 }
 
 void memsys_copy(struct memsys *ms, int src, int dst, uint64_t bytes, uint64_t core_gbps)

@@ -305,7 +305,7 @@ void filemap_read_folio(struct folio *folio)
 
 	if (folio_file_mapping(folio)->sparse) {
 		sim_cost_cpu_ps(sim_mm->folio_op_ps);	/* ext4_map_blocks(): a hole */
-		mem_write_bandwidth(folio->nid, bytes, p->mem_zero_gbps); /* folio_zero_segment() */
+		mem_zero_pages(folio->nid, bytes);	/* folio_zero_segment() */
 		folio->data = FOLIO_DATA_ZERO;
 		folio_set(folio, PG_uptodate);		/* folio_end_read(folio, true) */
 		return;

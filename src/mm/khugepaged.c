@@ -544,8 +544,7 @@ static enum scan_result collapse_huge_page(struct mm_struct *mm, uint64_t addres
 					    sim_mm->prof->mem_copy_gbps);
 	}
 	if (nr_none)
-		mem_write_bandwidth(folio->nid, (uint64_t)nr_none << PAGE_SHIFT,
-				    sim_mm->prof->mem_zero_gbps);
+		mem_zero_pages(folio->nid, (uint64_t)nr_none << PAGE_SHIFT);
 
 	/* __collapse_huge_page_copy_succeeded(): clear the PTEs, drop the old folios. */
 	spin_lock(ptl);

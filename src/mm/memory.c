@@ -71,8 +71,7 @@ void folio_zero_user(struct folio *folio)
 {
 	SIM_TRACE_SCOPE("mm", "folio_zero_user");
 
-	mem_write_bandwidth(folio->nid, (uint64_t)folio_nr_pages(folio) << PAGE_SHIFT,
-			    sim_mm->prof->mem_zero_gbps);
+	mem_zero_pages(folio->nid, (uint64_t)folio_nr_pages(folio) << PAGE_SHIFT);
 	folio->data = FOLIO_DATA_ZERO;
 }
 

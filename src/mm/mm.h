@@ -815,6 +815,7 @@ void zone_destroy(struct zone *zone);
 int decay_pcp_high(struct zone *zone, struct per_cpu_pages *pcp);
 bool zone_buddy_check(const struct zone *zone);
 void mem_write_bandwidth(int nid, uint64_t bytes, uint64_t core_gbps);
+void mem_zero_pages(int nid, uint64_t bytes);
 
 /* memcontrol.c */
 struct mem_cgroup *mem_cgroup_create(long max_pages, int nr_nodes);

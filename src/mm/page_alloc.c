@@ -869,3 +869,17 @@ void mem_write_bandwidth(int nid, uint64_t bytes, uint64_t core_gbps)
 {
 	memsys_write(sim_mm->memsys, nid, bytes, core_gbps);
 }
+
+/**
+ * mem_zero_pages - charge the time to zero @bytes (whole pages) of node @nid
+ * @nid: the node
+ * @bytes: bytes zeroed (clear_page(), folio_zero_range())
+ *
+ * mem.page_zero_ns a page of the core's time, the write-back overlapping
+ * (memsys_zero()); with 0, mem.zero_gbps as a stream, mem_write_bandwidth().
+ * Context: a task; a sync point.
+ */
+void mem_zero_pages(int nid, uint64_t bytes)
+{
+	memsys_zero(sim_mm->memsys, nid, bytes, sim_mm->prof->mem_zero_gbps);
+}

@@ -95,8 +95,7 @@ repeat:
 	/* shmem_inode_acct_blocks(): the commit charge, used_blocks, quota */
 	sim_cost_cpu_ps(sim_mm->shmem_acct_ps);	/* mm.shmem_acct_ns */
 	/* !uptodate: clear_highpage(), folio_mark_uptodate() */
-	mem_write_bandwidth(folio->nid, (uint64_t)folio_nr_pages(folio) << PAGE_SHIFT,
-			    sim_mm->prof->mem_zero_gbps);
+	mem_zero_pages(folio->nid, (uint64_t)folio_nr_pages(folio) << PAGE_SHIFT);
 	folio->data = FOLIO_DATA_ZERO;
 	folio_set(folio, PG_uptodate);
 	*foliop = folio;

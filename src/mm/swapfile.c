@@ -425,8 +425,7 @@ static void page_scan_whole(struct folio *folio)
 /* Fill the folio with one word: zram_fill_page() (memset_l, rep stosq), folio_zero_range(). */
 static void page_fill(struct folio *folio)
 {
-	memsys_write(sim_mm->memsys, folio->nid, (uint64_t)folio_nr_pages(folio) << PAGE_SHIFT,
-		     sim_mm->prof->mem_zero_gbps);
+	mem_zero_pages(folio->nid, (uint64_t)folio_nr_pages(folio) << PAGE_SHIFT);
 }
 
 /**
