@@ -212,7 +212,7 @@ out_engine:
 static const char *const reclaim_tlb_swap_devices[] = { "ssd", "zram", NULL };
 static const char *const reclaim_tlb_worker_kinds[] = { "processes", "threads", NULL };
 static const char *const reclaim_tlb_starts[] = { "fork", "direct", NULL };
-static const char *const reclaim_tlb_stress_ng[] = { "v0.22", "v0.19", "v0.17", NULL };
+static const char *const reclaim_tlb_stress_ng[] = { "v0.22", "v0.19", "v0.17", "v0.15", NULL };
 static const char *const reclaim_tlb_lrus[] = { "classic", "mglru", NULL };
 
 static const struct sim_param reclaim_tlb_params[] = {
@@ -244,12 +244,12 @@ static const struct sim_param reclaim_tlb_params[] = {
 	  .choices = reclaim_tlb_starts,
 	  .help = "fork (stress-ng: main forks the instances, each forks its worker, "
 		  "placed by the scheduler) or direct (worker i created on cpu i)" },
-	{ .key = "stress_ng", .type = SIM_PARAM_ENUM, .def = 2, .min = 0, .max = 2,
+	{ .key = "stress_ng", .type = SIM_PARAM_ENUM, .def = 2, .min = 0, .max = 3,
 	  .choices = reclaim_tlb_stress_ng,
 	  .help = "stress-ng's --vm-method all: v0.22 (2026), v0.19 (May 2025: rowhammer "
 		  "after grayflip, swap before move-inv) or v0.17 (V0.16.00-V0.17.05: v0.19's "
 		  "without walk-flush, page-in sweeps; the default, chosen by the post's "
-		  "steals per sweep, docs/results.md)" },
+		  "steals per sweep, docs/results.md)" },	/* and v0.15: docs/experiments/reclaim-tlb.md */
 	{ .key = "lru", .type = SIM_PARAM_ENUM, .def = 0, .min = 0, .max = 1,
 	  .choices = reclaim_tlb_lrus,
 	  .help = "classic (two lists, default) or mglru (lru_gen: generations, "

@@ -73,6 +73,8 @@
  * by the timeout (the model counts per page; some methods add theirs at
  * the pass's end), the parent process.
  */
+#include <string.h>
+
 #include "mm/access.h"
 #include "mm/mm.h"
 #include "experiments/reclaim-tlb/stress_vm.h"
@@ -260,6 +262,48 @@ static const struct vm_method vm_methods[] = {
 
 #define NR_VM_METHODS	(sizeof(vm_methods) / sizeof(vm_methods[0]))
 
+/*
+ * V0.15.06 (Debian 12's stress-ng), read at tag V0.15.06: the methods it
+ * runs otherwise, in the same order as V0.17.05.  cache-lines counts one
+ * a call (V0.17.02 made it a line); prime-0 and prime-1 memset the buffer
+ * and then make 8 sweeps of sz one-byte RMWs, the stride the first prime
+ * above sz + 4096 less sz (a page and a little), one a page a sweep, +1
+ * each; prime-gray-* two such sweeps; prime-incdec counts its first pass
+ * too (V0.17.05 as well: the 2026 code resets the counter before its
+ * second loop, so STRESS_VM_V0_17 follows 2026 there).  Left out:
+ * write64nt rewrites the same first 256 bytes there (until V0.19.02), the
+ * model's pass covers the buffer; the +1 a call of cache-lines (under the
+ * >> 12).
+ */
+#define PRIME_SWEEP(f, n)	{ .order = VM_FWD, .flags = VM_W | VM_LAT | (f), .lines = 1, \
+				  .accesses = 2, .bogo = 1, .repeat = (n) }
+static const struct vm_method vm_methods_v0_15[] = {
+	{ "cache-lines", { W_(64, 0), R_(64, 0), PAGEIN }, 1 },
+	{ "prime-0", { MEMSET1, PRIME_SWEEP(VM_ZERO, 8 * 4096), PAGEIN, R_(4096, 0) }, 1 },
+	{ "prime-1", { MEMSET0, PRIME_SWEEP(VM_SAME, 8 * 4096), PAGEIN, R_(4096, 0) }, 1 },
+	{ "prime-gray-0", { MEMSET1, PRIME_SWEEP(VM_ZERO, 2 * 4096), PAGEIN, R_(4096, 0) }, 1 },
+	{ "prime-gray-1", { MEMSET0, PRIME_SWEEP(0, 4096), PAGEIN, PRIME_SWEEP(VM_SAME, 4096),
+			    PAGEIN, R_(4096, 0) }, 1 },
+	{ "prime-incdec", { MEMSET0, W_ZERO(8192, 4096), PAGEIN, PRIME_SWEEP(VM_ZERO, 4096),
+			    R_(4096, 0) }, 1 },
+};
+
+/* Method @m of stress-ng @version: V0.15.06's own where it differs. */
+static const struct vm_method *vm_method_of(unsigned int version, unsigned int m)
+{
+	if (version == STRESS_VM_V0_15)
+		for (size_t i = 0; i < sizeof(vm_methods_v0_15) / sizeof(vm_methods_v0_15[0]); i++)
+			if (!strcmp(vm_methods_v0_15[i].name, vm_methods[m].name))
+				return &vm_methods_v0_15[i];
+	return &vm_methods[m];
+}
+
+/* Whether stress_mincore_touch_pages() sweeps the buffer (V0.13.00-V0.17.05). */
+static bool vm_sweeps_pages_in(unsigned int version)
+{
+	return version == STRESS_VM_V0_17 || version == STRESS_VM_V0_15;
+}
+
 static unsigned int vm_nr_passes(const struct vm_method *meth)
 {
 	unsigned int n = 0;
@@ -303,16 +347,16 @@ unsigned int stress_vm_next_method(unsigned int version, unsigned int m)
 	for (i = 0; i < n; i++)
 		if (vm_rotation_v0_19[i] == m) {
 			next = vm_rotation_v0_19[(i + 1) % n];
-			if (version == STRESS_VM_V0_17 && next == VM_WALK_FLUSH)
+			if (vm_sweeps_pages_in(version) && next == VM_WALK_FLUSH)
 				next = vm_rotation_v0_19[(i + 2) % n];
 			break;
 		}
 	return next;
 }
 
-uint64_t stress_vm_method_counter(unsigned int m, uint64_t pages)
+uint64_t stress_vm_method_counter(unsigned int version, unsigned int m, uint64_t pages)
 {
-	const struct vm_method *meth = &vm_methods[m];
+	const struct vm_method *meth = vm_method_of(version, m);
 	unsigned int p, n = vm_nr_passes(meth);
 	uint64_t c = 0;
 
@@ -338,18 +382,18 @@ uint64_t stress_vm_method_counter(unsigned int m, uint64_t pages)
  */
 unsigned int stress_vm_method_sweeps(unsigned int version, unsigned int m)
 {
-	const struct vm_method *meth = &vm_methods[m];
+	const struct vm_method *meth = vm_method_of(version, m);
 	unsigned int p, n = vm_nr_passes(meth), sweeps = 0;
 
 	for (p = 0; p < n; p++) {
 		const struct vm_pass *ps = &meth->passes[p];
 
 		if (ps->order == VM_PAGEIN)
-			sweeps += version == STRESS_VM_V0_17;
+			sweeps += vm_sweeps_pages_in(version);
 		else if (ps->order != VM_HAMMER)
 			sweeps += ps->repeat;
 	}
-	return sweeps * meth->loops + (version == STRESS_VM_V0_17);
+	return sweeps * meth->loops + vm_sweeps_pages_in(version);
 }
 
 uint64_t stress_vm_bogo_ops(const struct stress_vm_worker *w)
@@ -528,7 +572,7 @@ static bool vm_page_in(struct stress_vm_worker *w, struct vm_area_struct *vma)
 	uint64_t pages = w->bytes >> PAGE_SHIFT, i, addr;
 	pte_t *pte;
 
-	if (w->version != STRESS_VM_V0_17)
+	if (!vm_sweeps_pages_in(w->version))
 		return true;
 	sim_cost_cpu_ps(sim_mm->syscall_ps);
 	down_read(&vma->vm_mm->mmap_lock);
@@ -618,7 +662,7 @@ void stress_vm_worker(void *arg)
 	user_access_init(&ua, vma);
 	w->method = 0;
 	while (go) {
-		const struct vm_method *meth = &vm_methods[w->method];
+		const struct vm_method *meth = vm_method_of(w->version, w->method);
 		unsigned int p, n = vm_nr_passes(meth);
 		uint32_t l;
 

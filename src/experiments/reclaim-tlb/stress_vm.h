@@ -14,6 +14,9 @@ enum {
 	STRESS_VM_V0_17,		/* V0.16.00-V0.17.05, July 2023-February 2024: V0.19's
 					   order without walk-flush, and the page-in sweeps
 					   (reclaim-tlb's default) */
+	STRESS_VM_V0_15,		/* V0.15.06 (Debian 12's), as V0.17 but cache-lines
+					   counting once a call and the prime-* methods the
+					   stride sweeps of before V0.17.02 */
 };
 
 /* One stress-ng vm worker: its own process (mm) and its share of --vm-bytes. */
@@ -38,7 +41,7 @@ const char *stress_vm_method_name(unsigned int m);
 /* The method stress_vm_all() of stress-ng @version calls after method @m. */
 unsigned int stress_vm_next_method(unsigned int version, unsigned int m);
 /* The bogo counter (before >> 12) that one call of method @m adds over @pages pages. */
-uint64_t stress_vm_method_counter(unsigned int m, uint64_t pages);
+uint64_t stress_vm_method_counter(unsigned int version, unsigned int m, uint64_t pages);
 /*
  * The sweeps over the whole buffer that one call of method @m makes in
  * stress-ng @version: its passes (rowhammer's hammer loop touches no
