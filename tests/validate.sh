@@ -37,7 +37,7 @@ echo "ok: bad input"
 
 "$BIN" profiles --from-host host.ini || fail "profiles --from-host"
 "$BIN" validate deferred-split --profile host.ini --threads 1 --repeat 1 \
-	--set rounds=1 --set region=1M --json r.json > out.txt 2> err.txt ||
+	--set rounds=1 --set region=1M --set node_memory=8G --json r.json > out.txt 2> err.txt ||
 	fail "validate exited $?: $(cat err.txt)"
 python3 - r.json <<'PY' || fail "the report"
 import json, sys
@@ -60,6 +60,8 @@ assert f["simulated"] == 64, f
 sp = f["simulated_params"]
 assert sp["workers"] == "threads" and sp["threads"] == 1, sp
 assert sp["rounds"] == 1 and sp["region"] == 1 << 20, sp
+# a parameter of the model alone (live refuses it) went to the simulated side only
+assert sp["node_memory"] == 8 << 30, sp
 s = d["summary"]
 assert s["judged"] + s["not_judged"] == len(pts), s
 # with two CPUs or more, the line transfer measured around the live runs,

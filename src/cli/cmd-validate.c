@@ -464,6 +464,15 @@ static int validate_argv(char **argv, int max, const char *const *pre,
 		argv[n++] = (char *)x->sets[i];
 	}
 	for (int j = 0; j < o->nr_sets && n < max - 3; j++) {
+		size_t kl = strcspn(o->sets[j], "=");
+		bool model_only = false;
+
+		/* a parameter of the model alone goes to the simulated side, as compare's */
+		for (int i = 0; !live_defs && s && s->params[i].key; i++)
+			if (strlen(s->params[i].key) == kl && !strncmp(s->params[i].key, o->sets[j], kl))
+				model_only = !s->params[i].live;
+		if (model_only)
+			continue;
 		argv[n++] = "--set";
 		argv[n++] = (char *)o->sets[j];
 	}
