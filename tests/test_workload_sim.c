@@ -347,12 +347,20 @@ static void test_file(void **state)
 	assert_int_equal(counter(SIM_PGFAULT), 8);
 	assert_int_equal(counter(SIM_PGMAJFAULT), 8);
 
+	/* every address faulted: no access of its own (the fault's costs include it) */
+	assert_int_equal(out.loop_dtlb_walks, 0);
+
 	plan.memory[f].cached = true;
 	run_ok();
 	assert_int_equal(obs[1].nrpages, 8);
 	assert_int_equal(obs[2].rss_file, 8);
 	assert_int_equal(counter(SIM_PGFAULT), 1);
 	assert_int_equal(counter(SIM_PGMAJFAULT), 0);
+	/*
+	 * fault-around mapped the other 7: their loads went through the TLB
+	 * (wl_fault_stores()), a walk each on the cold TLB
+	 */
+	assert_int_equal(out.loop_dtlb_walks, 7);
 }
 
 /*

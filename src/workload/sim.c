@@ -61,6 +61,29 @@ static bool wl_plan_has(const struct wl_plan *plan, enum wl_op op)
 	return false;
 }
 
+/*
+ * A fault step over a file or tmpfs memory meets addresses already mapped
+ * (a large folio mapped whole, fault-around), whose accesses go through the
+ * TLB and caches (wl_fault_stores()); so does every access step.
+ */
+static bool wl_plan_touches(const struct wl_plan *plan)
+{
+	if (wl_plan_has(plan, WL_OP_ACCESS))
+		return true;
+	for (int g = 0; g < plan->nr_task; g++) {
+		const struct wl_task *t = &plan->task[g];
+		const struct wl_step *l[3] = { t->setup, t->loop, t->teardown };
+		const int nr[3] = { t->nr_setup, t->nr_loop, t->nr_teardown };
+
+		for (int k = 0; k < 3; k++)
+			for (int i = 0; i < nr[k]; i++)
+				if (l[k][i].op == WL_OP_FAULT &&
+				    plan->memory[l[k][i].mem].kind != WL_MEM_ANON)
+					return true;
+	}
+	return false;
+}
+
 static int wl_add_file(struct wl_run *run, struct address_space *f, int mem)
 {
 	if (run->nr_files == run->cap_files) {
@@ -516,7 +539,7 @@ int workload_sim_run(const struct wl_plan *plan, const struct sim_run_config *cf
 	run->m->mthp_order = plan->mthp_order;
 	if (hooks && hooks->setup)
 		hooks->setup(run->m, cfg);
-	if (wl_plan_has(plan, WL_OP_ACCESS)) {
+	if (wl_plan_touches(plan)) {
 		i = mm_tlb_init(e);
 		if (i) {
 			snprintf(err, len, "profile %s: cannot build the TLBs and caches for access "

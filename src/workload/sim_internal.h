@@ -82,7 +82,7 @@ struct wl_run {
 	struct mm_struct *loader_mm;
 	uint64_t loader_faults, loader_majfaults;
 	sim_task_fn task_fn;			/* a task's body (wl_task_main()), for forks */
-	bool tlb;				/* the vCPUs have TLBs (access steps) */
+	bool tlb;				/* the vCPUs have TLBs (access steps, file faults) */
 	/* first_fault = in_order: tasks by creation, how many took their first */
 	struct wl_task_run **order;
 	int nr_order, nr_first;

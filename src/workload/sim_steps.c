@@ -212,9 +212,41 @@ static const char *wl_errno_name(int ret)
  * the step's order (seq: address i at position i; reverse: n - 1 - i;
  * random: a permutation drawn from the task's generator each time).
  */
+static struct user_access *wl_ua(struct wl_task_run *tr, int mem, struct vm_area_struct *vma);
+
+/*
+ * The accesses of a fault step to addresses already mapped, made and
+ * charged as an access step's are (user_access_batch()): a lookup in the
+ * TLB, a walk on a miss, the line through the caches.  An address that
+ * faults is the fault's alone: the fit's fault costs (calibrate) include
+ * the store that faulted.
+ */
+static void wl_fault_stores(struct wl_task_run *tr, const struct wl_step *s, uint64_t *addrs,
+			    unsigned int *nb)
+{
+	struct vm_area_struct *vma;
+	struct user_access *ua;
+
+	if (!*nb || !tr->run->tlb) {
+		*nb = 0;
+		return;
+	}
+	vma = find_vma(tr->wm->mm, addrs[0]);
+	ua = vma ? wl_ua(tr, s->mem, vma) : NULL;
+	if (ua) {
+		ua->uops = ua->mmu.cache ? 1 : 0;
+		ua->loop_mcycles = 0;
+		user_access_batch(ua, addrs, *nb, s->write);
+		user_access_charge(ua);
+	}
+	*nb = 0;
+}
+
 static void wl_fault(struct wl_task_run *tr, const struct wl_step *s, bool in_loop, uint64_t lo,
 		     uint64_t hi)
 {
+	uint64_t addrs[WL_ACCESS_BATCH];
+	unsigned int nb = 0;
 	const struct wl_plan *plan = tr->run->plan;
 	struct mm_struct *mm = tr->wm->mm;
 	uint64_t stride = wl_stride(s), n = wl_fault_nr(plan, s);
@@ -249,18 +281,26 @@ static void wl_fault(struct wl_task_run *tr, const struct wl_step *s, bool in_lo
 		uint64_t addr = map->addr + (i % slots) * stride;
 
 		if (!wlsim_mapped_for(mm, addr, s->write)) {
-			int ret = do_user_addr_fault(mm, addr, s->write);
+			int ret;
 
+			wl_fault_stores(tr, s, addrs, &nb);
+			ret = do_user_addr_fault(mm, addr, s->write);
 			if (ret) {
 				wlsim_fail(tr->run, s, "%s %s at offset %llu: %s",
 					plan->memory[s->mem].name, s->write ? "write" : "read",
 					(unsigned long long)(addr - map->addr), wl_errno_name(ret));
 				break;
 			}
+		} else {
+			/* mapped: the store (or load) itself, through the TLB and caches */
+			addrs[nb++] = addr;
+			if (nb == WL_ACCESS_BATCH)
+				wl_fault_stores(tr, s, addrs, &nb);
 		}
 		wlsim_first_fault_done(tr);
 		wl_count(tr, s, in_loop, 1);
 	}
+	wl_fault_stores(tr, s, addrs, &nb);
 	free(perm);
 }
 
