@@ -136,42 +136,39 @@ static void zeroer(void *arg)
  * With mem.page_zero_ns 0 each page is memsys_write()'s: lines in flight,
  * 4096 x 80 ns / 640 B = 512 ns a page.
  */
+/* Run zeroer() on cpu 0 of a new engine: the time it ended. */
+static sim_time_t run_zeroer(void)
+{
+	struct sim_engine *e = new_engine(2);
+	sim_time_t end;
+
+	assert_non_null(sim_task_create(e, 0, "zeroer", zeroer, NULL));
+	assert_int_equal(sim_engine_run(e, NULL, 0), 0);
+	end = end_ps[0];
+	assert_int_equal(ms->node[0].bytes, 4096 * (uint64_t)nr_requests);
+	memsys_destroy(ms);
+	sim_engine_destroy(e);
+	return end;
+}
+
 static void test_zero_write_behind(void **state)
 {
-	struct sim_engine *e;
-	int cpu = 0;
+	sim_time_t end;
 
 	(void)state;
 	memsys_profile(1, 2);
 	prof.mem_page_zero_ns = 30;
 	prof.cache_l3_kib = 1024;
 	nr_requests = 1;
-	e = new_engine(2);
-	assert_non_null(sim_task_create(e, cpu, "zeroer", zeroer, NULL));
-	assert_int_equal(sim_engine_run(e, NULL, 0), 0);
-	assert_int_equal(end_ps[0], 30 * SIM_NS);
-	assert_int_equal(ms->node[0].bytes, 4096);
-	memsys_destroy(ms);
-	sim_engine_destroy(e);
-
-	nr_requests = 1000;
-	e = new_engine(2);
-	assert_non_null(sim_task_create(e, cpu, "zeroer", zeroer, NULL));
-	assert_int_equal(sim_engine_run(e, NULL, 0), 0);
+	assert_int_equal(run_zeroer(), 30 * SIM_NS);
 	/* bandwidth-bound at the end: 1000 x 64 ns less the window, within a page */
-	assert_true(end_ps[0] >= (1000 * 64 - 16384 - 64) * SIM_NS);
-	assert_true(end_ps[0] <= (1000 * 64 - 16384 + 64) * SIM_NS);
-	memsys_destroy(ms);
-	sim_engine_destroy(e);
-
+	nr_requests = 1000;
+	end = run_zeroer();
+	assert_true(end >= (1000 * 64 - 16384 - 64) * SIM_NS);
+	assert_true(end <= (1000 * 64 - 16384 + 64) * SIM_NS);
 	prof.mem_page_zero_ns = 0;
 	nr_requests = 1;
-	e = new_engine(2);
-	assert_non_null(sim_task_create(e, cpu, "zeroer", zeroer, NULL));
-	assert_int_equal(sim_engine_run(e, NULL, 0), 0);
-	assert_int_equal(end_ps[0], 512 * SIM_NS);
-	memsys_destroy(ms);
-	sim_engine_destroy(e);
+	assert_int_equal(run_zeroer(), 512 * SIM_NS);
 }
 
 /*

@@ -614,6 +614,26 @@ static int cal_fault_runs(struct cal_run *r, int o, uint64_t region, int rounds)
 	return 0;
 }
 
+/* A new memfd of @region bytes, mapped shared at *@p; 0 or -errno. */
+static int cal_memfd_map(uint64_t region, int *fd, volatile char **p)
+{
+	*fd = (int)syscall(SYS_memfd_create, "mmsim-calibrate", 0);
+	if (*fd < 0)
+		return -errno;
+	if (ftruncate(*fd, (off_t)region)) {
+		int err = -errno;
+
+		close(*fd);
+		return err;
+	}
+	*p = mmap(NULL, region, PROT_READ | PROT_WRITE, MAP_SHARED, *fd, 0);
+	if (*p == MAP_FAILED) {
+		close(*fd);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 /*
  * Rounds of: a new memfd of @region mapped shared, one load (or store,
  * @write) per page, munmap() and close().  Per page, the thread's CPU
@@ -630,22 +650,13 @@ static int cal_shmem_runs(struct cal_run *r, uint64_t region, int rounds, bool w
 	struct cal_stat s;
 
 	for (int round = -2; round < rounds; round++) {	/* two rounds warm */
-		int fd = (int)syscall(SYS_memfd_create, "mmsim-calibrate", 0);
 		volatile char *p;
 		double t0, t1;
 		char sum = 0;
+		int fd, ret = cal_memfd_map(region, &fd, &p);
 
-		if (fd < 0)
-			return -errno;
-		if (ftruncate(fd, (off_t)region)) {
-			close(fd);
-			return -errno;
-		}
-		p = mmap(NULL, region, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-		if (p == MAP_FAILED) {
-			close(fd);
-			return -ENOMEM;
-		}
+		if (ret)
+			return ret;
 		t0 = cal_cpu_ns();
 		for (uint64_t i = 0; i < nr; i++) {
 			if (write)
@@ -1119,21 +1130,12 @@ static int cal_hold_anon_round(uint64_t region)
 /* A round of the tmpfs read fault runs: a new memfd, each page read, munmap(), close(). */
 static int cal_hold_shmem_round(uint64_t region)
 {
-	int fd = (int)syscall(SYS_memfd_create, "mmsim-calibrate", 0);
 	volatile char *p;
 	char sum = 0;
+	int fd, ret = cal_memfd_map(region, &fd, &p);
 
-	if (fd < 0)
-		return -errno;
-	if (ftruncate(fd, (off_t)region)) {
-		close(fd);
-		return -errno;
-	}
-	p = mmap(NULL, region, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (p == MAP_FAILED) {
-		close(fd);
-		return -ENOMEM;
-	}
+	if (ret)
+		return ret;
 	for (uint64_t i = 0; i < region / 4096; i++)
 		sum += p[i * 4096];
 	__asm__ volatile("" : : "r"(sum));
