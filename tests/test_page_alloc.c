@@ -367,10 +367,55 @@ static void test_lru_hold_per_folio(void **state)
 	assert_int_equal(hold[1] - hold[0], 31 * 150 * (sim_time_t)SIM_NS);
 }
 
+/*
+ * An unmap's measured parts: munmap() of 31 4K folios with mm.zap_pte_ns
+ * 10, mm.rmap_del_ns 20, mm.uncharge_ns 30 and mm.page_free_ns 40 takes
+ * 31 x 100 ns longer than with all four at 0: a PTE cleared, a mapping
+ * removed, a folio uncharged and one freed for each (the faults before it
+ * charge none of them).
+ */
+static sim_time_t unmap_took;
+
+static void unmap_body(void *arg)
+{
+	struct mm_struct *mm = mm_alloc(model->root_memcg);
+	uint64_t base, i;
+	sim_time_t t0;
+
+	(void)arg;
+	switch_mm_irqs_off(mm);
+	base = vm_mmap_anon(mm, 31 * PAGE_SIZE, false);
+	for (i = 0; i < 31; i++)
+		handle_mm_fault(find_vma(mm, base), base + i * PAGE_SIZE, true);
+	t0 = sim_now();
+	vm_munmap(mm, base, 31 * PAGE_SIZE);
+	unmap_took = sim_now() - t0;
+	mm_free(mm);
+}
+
+static void test_unmap_parts_per_folio(void **state)
+{
+	sim_time_t took[2];
+
+	(void)state;
+	for (int k = 0; k < 2; k++) {
+		setup();
+		model->zap_pte_ps = (sim_time_t)(k ? 10 : 0) * SIM_NS;
+		model->rmap_del_ps = (sim_time_t)(k ? 20 : 0) * SIM_NS;
+		model->uncharge_ps = (sim_time_t)(k ? 30 : 0) * SIM_NS;
+		model->page_free_ps = (sim_time_t)(k ? 40 : 0) * SIM_NS;
+		run_on_cpu0(unmap_body);
+		took[k] = unmap_took;
+		teardown();
+	}
+	assert_int_equal(took[1] - took[0], 31 * 100 * (sim_time_t)SIM_NS);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lru_hold_per_folio),
+		cmocka_unit_test(test_unmap_parts_per_folio),
 		cmocka_unit_test(test_wmarks_and_high),
 		cmocka_unit_test(test_refill_splits),
 		cmocka_unit_test(test_free_merges_buddies),

@@ -101,6 +101,10 @@
 	X(mm, bh_begin_ns, U64, "ns", "a write fault's pass over a file folio's buffer_heads, per 4K block (__block_write_begin_int())") \
 	X(mm, bh_commit_ns, U64, "ns", "its commit, per 4K block (block_commit_write(), mark_buffer_dirty())") \
 	X(mm, bh_dirty_ns, U64, "ns", "marking a file folio's buffers dirty, per 4K block and call (block_dirty_folio())") \
+	X(mm, zap_pte_ns, U64, "ns", "an unmap clearing one present PTE (zap_pte_range()'s loop)") \
+	X(mm, rmap_del_ns, U64, "ns", "a folio's mapping removed (folio_remove_rmap_ptes(): the mapcount, the stats)") \
+	X(mm, uncharge_ns, U64, "ns", "a freed folio uncharged from its memcg (__mem_cgroup_uncharge_folios())") \
+	X(mm, page_free_ns, U64, "ns", "a freed folio prepared and put on the per-CPU list (free_unref_folios())") \
 	X(swap, write_us, U64, "us", "swap write latency per request")             \
 	X(swap, read_us, U64, "us", "swap read latency per 4K page")               \
 	X(swap, bandwidth_mbps, U64, "MB/s", "swap device bandwidth")             \
@@ -215,6 +219,10 @@
 	X(mm, bh_begin_ns, 0, PROFILE_NS_MAX, "time cost")                         \
 	X(mm, bh_commit_ns, 0, PROFILE_NS_MAX, "time cost")                        \
 	X(mm, bh_dirty_ns, 0, PROFILE_NS_MAX, "time cost")                         \
+	X(mm, zap_pte_ns, 0, PROFILE_NS_MAX, "time cost")                          \
+	X(mm, rmap_del_ns, 0, PROFILE_NS_MAX, "time cost")                         \
+	X(mm, uncharge_ns, 0, PROFILE_NS_MAX, "time cost")                         \
+	X(mm, page_free_ns, 0, PROFILE_NS_MAX, "time cost")                        \
 	X(swap, write_us, 0, PROFILE_US_MAX, "time cost")                          \
 	X(swap, read_us, 0, PROFILE_US_MAX, "time cost")                           \
 	X(swap, bandwidth_mbps, 1, 10000000, "a divisor; 10 TB/s")                \

@@ -895,8 +895,8 @@ static void cal_read_ahead(struct cal_run *r)
 #define CAL_HOLD_FOLIOS		(512ULL << 10)	/* full run; --quick a quarter */
 #define CAL_HOLD_PAGES		1024	/* ring buffer: 4 MiB, drained each round */
 #define CAL_HOLD_GROUPS		8
-#define CAL_HOLD_SYMS		6
-#define CAL_HOLD_RULES		3
+#define CAL_HOLD_SYMS		7
+#define CAL_HOLD_RULES		6
 
 /*
  * What to count: samples whose ip is in syms[ip] (-1: anywhere) with
@@ -1011,7 +1011,7 @@ static int cal_hold_sample(struct cal_run *r, const struct cal_hold_spec *spec, 
 	uint64_t nr = region / 4096, cnt[CAL_HOLD_RULES] = { 0 }, all = 0;
 	double v[CAL_HOLD_RULES][CAL_HOLD_GROUPS], vall[CAL_HOLD_GROUPS];
 	struct cal_stat s[CAL_HOLD_RULES], st;
-	char kept[160] = "", got[400] = "";
+	char kept[160] = "";
 	int fd, rounds, ret;
 	void *rb;
 
@@ -1085,31 +1085,30 @@ static int cal_hold_sample(struct cal_run *r, const struct cal_hold_spec *spec, 
 			 strerror(-ret), kept);
 		return -1;
 	}
-	for (int ru = 0; ru < spec->nr_rules; ru++)
-		if (cnt[ru] < 30) {
-			cal_note(r, "%s: %llu samples for %s of %llu; too few, the builtin's %s kept",
-				 spec->what, (unsigned long long)cnt[ru], spec->rules[ru].key,
-				 (unsigned long long)all, kept);
-			return -1;
-		}
 	cal_stat_of(vall, CAL_HOLD_GROUPS, &st);
 	for (int ru = 0; ru < spec->nr_rules; ru++) {
 		const struct cal_hold_rule *rule = &spec->rules[ru];
 
+		if (cnt[ru] < 30) {	/* this key alone: the builtin's kept */
+			cal_note(r, "%s: %llu samples for %s of %llu; too few, the builtin's kept",
+				 spec->what, (unsigned long long)cnt[ru], rule->key,
+				 (unsigned long long)all);
+			s[ru].med = 0;
+			continue;
+		}
 		cal_stat_of(v[ru], CAL_HOLD_GROUPS, &s[ru]);
 		cal_key_set(r, rule->key, (uint64_t)(s[ru].med + 0.5),
 			    "measured: %s, median of %d, spread %.0f-%.0f, %s", rule->source,
 			    CAL_HOLD_GROUPS, s[ru].lo, s[ru].hi, r->date);
-		snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s %.0f ns (%.0f-%.0f, "
-			 "%llu samples); ", rule->key, s[ru].med, s[ru].lo, s[ru].hi,
+		cal_note(r, "path: %s %.0f ns a 4K page (%.0f-%.0f over %d groups, %llu samples)",
+			 rule->key, s[ru].med, s[ru].lo, s[ru].hi, CAL_HOLD_GROUPS,
 			 (unsigned long long)cnt[ru]);
 	}
-	cal_note(r, "path: %s over %d groups: %s%.0f ns of kernel time a folio, a "
-		 "sample every %d us", spec->what, CAL_HOLD_GROUPS, got, st.med,
-		 CAL_HOLD_PERIOD_NS / 1000);
+	cal_note(r, "path: %s: %.0f ns of kernel time a page, a sample every %d us",
+		 spec->what, st.med, CAL_HOLD_PERIOD_NS / 1000);
 	if (!strcmp(spec->rules[0].key, "mm.lru_add_ns")) {
-		r->paths.lru_add = (struct cal_path){ s[0].med, CAL_HOLD_GROUPS };
-		r->paths.lru_del = (struct cal_path){ s[1].med, CAL_HOLD_GROUPS };
+		r->paths.lru_add = (struct cal_path){ s[0].med, cnt[0] >= 30 ? CAL_HOLD_GROUPS : 0 };
+		r->paths.lru_del = (struct cal_path){ s[1].med, cnt[1] >= 30 ? CAL_HOLD_GROUPS : 0 };
 	}
 	return 0;
 }
@@ -1150,15 +1149,23 @@ static int cal_hold_shmem_round(uint64_t region)
  * acquisition) apart: a few ns a folio, within these samples' spread.
  */
 static const struct cal_hold_spec cal_lru_spec = {
-	.what = "the lru_lock's hold per 4K folio",
-	.syms = { "_raw_spin_unlock_irqrestore", "folio_batch_move_lru", "folios_put_refs" },
-	.nr_syms = 3,
+	.what = "the lru_lock's hold and an unmap's work per 4K folio",
+	.syms = { "_raw_spin_unlock_irqrestore", "folio_batch_move_lru", "folios_put_refs",
+		  "free_unref_folios", "__mem_cgroup_uncharge_folios", "folio_remove_rmap_ptes",
+		  "unmap_page_range" },
+	.nr_syms = 7,
 	.rules = {
 		{ 0, 1, -1, "mm.lru_add_ns",
 		  "irq-off cpu-clock samples under folio_batch_move_lru()" },
 		{ 0, 2, 1, "mm.lru_del_ns", "irq-off cpu-clock samples under folios_put_refs()" },
+		{ -1, 3, -1, "mm.page_free_ns", "cpu-clock samples under free_unref_folios()" },
+		{ -1, 4, -1, "mm.uncharge_ns",
+		  "cpu-clock samples under __mem_cgroup_uncharge_folios()" },
+		{ -1, 5, -1, "mm.rmap_del_ns", "cpu-clock samples under folio_remove_rmap_ptes()" },
+		{ 6, 6, -1, "mm.zap_pte_ns", "cpu-clock samples in unmap_page_range() itself" },
 	},
-	.nr_rules = 2,
+	.nr_rules = 6,
+	.scale = 4,		/* an unmap's parts are 20-50 ns a folio: more samples */
 	.round = cal_hold_anon_round,
 };
 

@@ -190,7 +190,7 @@ void mem_cgroup_uncharge_folios(struct folio_batch *folios)
 		nr_memory += folio_nr_pages(f);
 		SIM_BUG_ON_FOLIO(!list_empty(&f->_deferred_list), f);
 		f->memcg = NULL;
-		sim_cost_cpu_ps(sim_mm->folio_op_ps);
+		sim_cost_cpu_ps(sim_mm->uncharge_ps);	/* mm.uncharge_ns */
 	}
 	if (memcg && nr_memory)
 		page_counter_uncharge(&memcg->memory, nr_memory);	/* uncharge_batch() */

@@ -993,7 +993,7 @@ static uint64_t zap_pte_range(struct mmu_gather *tlb, struct vm_area_struct *vma
 			dirty |= pte[i];
 			pte[i] = 0;		/* get_and_clear_full_ptes() */
 		}
-		sim_cost_cpu_ps(sim_mm->pte_op_ps * (sim_time_t)nr);
+		sim_cost_cpu_ps(sim_mm->zap_pte_ps * (sim_time_t)nr);	/* mm.zap_pte_ns */
 		if (tlb->start > addr)
 			tlb->start = addr;
 		if (tlb->end < addr + (uint64_t)nr * PAGE_SIZE)

@@ -62,6 +62,10 @@ struct mm_model *mm_model_create(struct sim_engine *e, const struct mm_variant *
 	m->bh_begin_ps = p->mm_bh_begin_ns * SIM_NS;
 	m->bh_commit_ps = p->mm_bh_commit_ns * SIM_NS;
 	m->bh_dirty_ps = p->mm_bh_dirty_ns * SIM_NS;
+	m->zap_pte_ps = p->mm_zap_pte_ns * SIM_NS;
+	m->rmap_del_ps = p->mm_rmap_del_ns * SIM_NS;
+	m->uncharge_ps = p->mm_uncharge_ns * SIM_NS;
+	m->page_free_ps = p->mm_page_free_ns * SIM_NS;
 	if (mmu_parse_access_loop(p->mem_access_loop, m->access_loop))
 		memset(m->access_loop, 0, sizeof(m->access_loop));	/* mmu_check_profile() refused it */
 	INIT_LIST_HEAD(&m->gathers);

@@ -704,7 +704,7 @@ static void free_pages_prepare(struct folio *f)
 	SIM_BUG_ON_FOLIO(f->memcg != NULL, f);
 	f->flags = 0;
 	sim_line_write(&f->line);
-	sim_cost_cpu_ps(sim_mm->folio_op_ps);
+	sim_cost_cpu_ps(sim_mm->page_free_ps);	/* mm.page_free_ns */
 	count_events(SIM_PGFREE, (uint64_t)folio_nr_pages(f));
 }
 

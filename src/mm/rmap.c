@@ -55,7 +55,7 @@ void folio_remove_rmap_ptes(struct folio *folio, int nr, struct vm_area_struct *
 	(void)vma;
 	folio->_mapcount -= nr;
 	SIM_BUG_ON_FOLIO(folio->_mapcount < 0, folio);
-	sim_cost_cpu_ps(sim_mm->folio_op_ps);
+	sim_cost_cpu_ps(sim_mm->rmap_del_ps);	/* mm.rmap_del_ns */
 	/* __folio_mod_stat(): a page cache folio no PTE maps any more (order 0) */
 	if (folio_test(folio, PG_file) && folio->_mapcount == 0)
 		node_stat_mod_folio(folio, NR_FILE_MAPPED, -folio_nr_pages(folio));
@@ -454,7 +454,7 @@ void folio_remove_rmap_pmd(struct folio *folio, struct vm_area_struct *vma)
 	(void)vma;
 	folio->_mapcount -= 1;
 	SIM_BUG_ON_FOLIO(folio->_mapcount < 0, folio);
-	sim_cost_cpu_ps(sim_mm->folio_op_ps);
+	sim_cost_cpu_ps(sim_mm->rmap_del_ps);	/* mm.rmap_del_ns */
 	if (folio_test(folio, PG_file) && folio->_mapcount == 0)
 		node_stat_mod_folio(folio, NR_FILE_MAPPED, -folio_nr_pages(folio));
 }
