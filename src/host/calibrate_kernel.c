@@ -24,6 +24,12 @@
  *                       fault batch's drain) and freed (munmap()), from
  *                       cpu-clock samples taken as interrupts come back on
  *                       (root, kernel callchains and /proc/kallsyms)
+ *   mm.zap_pte_ns, rmap_del_ns, uncharge_ns, page_free_ns  the same samples:
+ *                       an unmap's parts per 4K folio (unmap_page_range()'s
+ *                       own, folio_remove_rmap_ptes(), the memcg uncharge,
+ *                       free_unref_folios())
+ *   mm.bh_begin_ns, bh_commit_ns, bh_dirty_ns  the same over page_fault3's
+ *                       loop on a /tmp file: the buffer_head passes a block
  *   mm.i_pages_add_ns, i_pages_del_ns, shmem_acct_ns  the same samples over
  *                       tmpfs rounds: the i_pages lock's hold per page added
  *                       (shmem_add_to_page_cache()) and deleted at the
