@@ -98,6 +98,7 @@
 	X(mm, i_pages_add_ns, U64, "ns", "under the i_pages lock: putting one folio in the page cache (xas_store() with its counters)") \
 	X(mm, i_pages_del_ns, U64, "ns", "under the i_pages lock: taking one folio out of the page cache (__filemap_remove_folio())") \
 	X(mm, shmem_acct_ns, U64, "ns", "a new tmpfs page's block accounting (shmem_inode_acct_blocks())") \
+	X(mm, shmem_get_ns, U64, "ns", "shmem_get_folio_gfp()'s own work on a miss (the checks, the orders allowed)") \
 	X(mm, bh_begin_ns, U64, "ns", "a write fault's pass over a file folio's buffer_heads, per 4K block (__block_write_begin_int())") \
 	X(mm, bh_commit_ns, U64, "ns", "its commit, per 4K block (block_commit_write(), mark_buffer_dirty())") \
 	X(mm, bh_dirty_ns, U64, "ns", "marking a file folio's buffers dirty, per 4K block and call (block_dirty_folio())") \
@@ -216,6 +217,7 @@
 	X(mm, i_pages_add_ns, 0, PROFILE_NS_MAX, "time cost")                      \
 	X(mm, i_pages_del_ns, 0, PROFILE_NS_MAX, "time cost")                      \
 	X(mm, shmem_acct_ns, 0, PROFILE_NS_MAX, "time cost")                       \
+	X(mm, shmem_get_ns, 0, PROFILE_NS_MAX, "time cost")                        \
 	X(mm, bh_begin_ns, 0, PROFILE_NS_MAX, "time cost")                         \
 	X(mm, bh_commit_ns, 0, PROFILE_NS_MAX, "time cost")                        \
 	X(mm, bh_dirty_ns, 0, PROFILE_NS_MAX, "time cost")                         \

@@ -1187,8 +1187,8 @@ static const struct cal_hold_spec cal_lru_spec = {
 static const struct cal_hold_spec cal_shmem_spec = {
 	.what = "a new tmpfs page's costs",
 	.syms = { "_raw_spin_unlock_irq", "shmem_add_to_page_cache", "filemap_remove_folio",
-		  "shmem_inode_acct_blocks" },
-	.nr_syms = 4,
+		  "shmem_inode_acct_blocks", "shmem_get_folio_gfp" },
+	.nr_syms = 5,
 	.rules = {
 		{ 0, 1, -1, "mm.i_pages_add_ns",
 		  "irq-off cpu-clock samples under shmem_add_to_page_cache()" },
@@ -1196,8 +1196,9 @@ static const struct cal_hold_spec cal_shmem_spec = {
 		  "irq-off cpu-clock samples under filemap_remove_folio()" },
 		{ -1, 3, -1, "mm.shmem_acct_ns",
 		  "cpu-clock samples under shmem_inode_acct_blocks() in a fault" },
+		{ 4, 4, -1, "mm.shmem_get_ns", "cpu-clock samples in shmem_get_folio_gfp() itself" },
 	},
-	.nr_rules = 3,
+	.nr_rules = 4,
 	.round = cal_hold_shmem_round,
 };
 

@@ -101,6 +101,7 @@ static const struct {
 	{ "mm.i_pages_add_ns", "5", "default: the XArray store alone, as mm.folio_op_ns" },
 	{ "mm.i_pages_del_ns", "5", "default: the XArray store alone, as mm.folio_op_ns" },
 	{ "mm.shmem_acct_ns", "5", "default: assumed per-CPU counter updates" },
+	{ "mm.shmem_get_ns", "0", "default: nothing beyond the lookup, as before" },
 	{ "mm.bh_begin_ns", "2", "default: a flag test in cache a block, as mm.pte_op_ns" },
 	{ "mm.bh_commit_ns", "5", "default: a locked RMW a block, as mm.folio_op_ns" },
 	{ "mm.bh_dirty_ns", "5", "default: a locked RMW a block, as mm.folio_op_ns" },

@@ -769,6 +769,7 @@ struct mm_model {
 	sim_time_t lru_add_ps, lru_del_ps;	/* mm.lru_add_ns, lru_del_ns */
 	sim_time_t i_pages_add_ps, i_pages_del_ps;	/* mm.i_pages_add_ns, i_pages_del_ns */
 	sim_time_t shmem_acct_ps;		/* mm.shmem_acct_ns */
+	sim_time_t shmem_get_ps;		/* mm.shmem_get_ns */
 	sim_time_t bh_begin_ps, bh_commit_ps, bh_dirty_ps;	/* mm.bh_*_ns */
 	sim_time_t zap_pte_ps, rmap_del_ps, uncharge_ps, page_free_ps;	/* an unmap's, measured */
 	uint32_t access_loop[MMU_LOOP_NR];	/* mem.access_loop: mcycles by pattern */

@@ -59,6 +59,7 @@ struct mm_model *mm_model_create(struct sim_engine *e, const struct mm_variant *
 	m->i_pages_add_ps = p->mm_i_pages_add_ns * SIM_NS;
 	m->i_pages_del_ps = p->mm_i_pages_del_ns * SIM_NS;
 	m->shmem_acct_ps = p->mm_shmem_acct_ns * SIM_NS;
+	m->shmem_get_ps = p->mm_shmem_get_ns * SIM_NS;
 	m->bh_begin_ps = p->mm_bh_begin_ns * SIM_NS;
 	m->bh_commit_ps = p->mm_bh_commit_ns * SIM_NS;
 	m->bh_dirty_ps = p->mm_bh_dirty_ns * SIM_NS;

@@ -78,6 +78,8 @@ repeat:
 		*foliop = folio;
 		return 0;
 	}
+	/* shmem_get_folio_gfp()'s own work on a miss: the checks, the orders allowed */
+	sim_cost_cpu_ps(sim_mm->shmem_get_ps);	/* mm.shmem_get_ns */
 	/* shmem_alloc_and_add_folio() */
 	folio = shmem_alloc_folio(mapping, index);
 	if (!folio)
