@@ -1043,10 +1043,43 @@ static void test_host_profile(void **state)
 	assert_int_equal(live_host_profile(ini, 64), -ENOSPC);
 }
 
+/*
+ * MMSIM_LIVE_TRACEPOINTS=off: no tracepoint is counted, each says why.
+ * Over a tracefs with no events (an empty folder), the counters say that
+ * the kernel lacks the event; with the variable, that it was not counted,
+ * and none is opened.
+ */
+static void test_tracepoints_off(void **state)
+{
+	static struct live_tracepoints tp;
+	struct live_tracefs t = { .available = true };
+	char dir[] = "/tmp/mmsim-test-tracefs-XXXXXX";
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(t.dir, sizeof(t.dir), "%s", dir);
+	live_tracepoints_open(&tp, &t);
+	assert_true(tp.nr > 0);
+	assert_non_null(strstr(tp.c[0].why, "this kernel has no tlb:tlb_flush"));
+	live_tracepoints_close(&tp);
+	setenv("MMSIM_LIVE_TRACEPOINTS", "off", 1);
+	live_tracepoints_open(&tp, &t);
+	unsetenv("MMSIM_LIVE_TRACEPOINTS");
+	assert_true(tp.nr > 0);
+	for (int i = 0; i < tp.nr; i++) {
+		assert_false(tp.c[i].ok);
+		assert_int_equal(tp.c[i].id, -1);
+		assert_string_equal(tp.c[i].why, "not counted (MMSIM_LIVE_TRACEPOINTS=off)");
+	}
+	live_tracepoints_close(&tp);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_vmstat),
+		cmocka_unit_test(test_tracepoints_off),
 		cmocka_unit_test(test_parse_interrupts),
 		cmocka_unit_test(test_counters_delta),
 		cmocka_unit_test(test_parse_smaps_rollup),
