@@ -460,8 +460,12 @@ uint64_t mmu_overlap_cycles(const struct overlap_batch *b, const struct overlap_
 	const uint64_t p = lim->loads_per_cycle, l = lim->fill_buffers;
 	const uint64_t w = lim->page_walkers, q = lim->load_buffer, r = lim->rob_entries;
 	uint64_t issue = b->n * l * w * q * r;
-	/* the loop's own instructions, where they take longer than the issue slot */
-	uint64_t loop = b->n * lim->loop_mcycles * p * l * w * q * r / 1000;
+	/*
+	 * the loop's own instructions, where they take longer than the issue
+	 * slot (128 bits: a profile's extreme limits would pass 64)
+	 */
+	unsigned __int128 lp = (unsigned __int128)(b->n * l * w * q * r) * lim->loop_mcycles * p / 1000;
+	uint64_t loop = lp > UINT64_MAX ? UINT64_MAX : (uint64_t)lp;
 	uint64_t t = b->miss_cycles * p * w * q * r;
 
 	if (b->walk_cycles * p * l * q * r > t)

@@ -213,7 +213,8 @@ void user_access_charge(struct user_access *ua)
 		ua->dram_lines = 0;
 	} else if (ua->loop_mcycles) {
 		/* flat: the loop's own cycles bound the batch as its issue slots do */
-		uint64_t loop = (lookups - ua->lookups_seen) * ua->loop_mcycles * ua->scale / 1000;
+		uint64_t loop = (uint64_t)((unsigned __int128)(lookups - ua->lookups_seen) *
+					   ua->loop_mcycles * ua->scale / 1000);
 
 		if (loop > units)
 			units = loop;
