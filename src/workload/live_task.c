@@ -299,6 +299,17 @@ static inline void wl_counter_tick(struct wl_counter *c)
 	c->in_chunk = 0;
 }
 
+/* @m operations done at once, no more than the chunk holds: as @m ticks. */
+static inline void wl_counter_add(struct wl_counter *c, uint64_t m)
+{
+	if (c->deadline <= 0) {
+		c->done += m;
+		return;
+	}
+	c->in_chunk += m - 1;		/* the tick counts the last */
+	wl_counter_tick(c);
+}
+
 static uint64_t wl_counter_end(struct wl_counter *c)
 {
 	if (c->in_chunk) {
@@ -452,12 +463,7 @@ static uint64_t wl_do_access(struct wl_live_task *t, char *p, const struct wl_st
 			else
 				wl_access_seq_read(p, s->stride, slots, &k, &rng, i, m);
 			i += m;
-			if (c.deadline <= 0) {
-				c.done += m;
-			} else {
-				c.in_chunk += m - 1;	/* the tick counts the chunk's last */
-				wl_counter_tick(&c);
-			}
+			wl_counter_add(&c, m);
 		}
 		t->rng = rng;
 		return wl_counter_end(&c);
