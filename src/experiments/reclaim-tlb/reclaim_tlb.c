@@ -249,7 +249,8 @@ static const struct sim_param reclaim_tlb_params[] = {
 	  .help = "stress-ng's --vm-method all: v0.22 (2026), v0.19 (May 2025: rowhammer "
 		  "after grayflip, swap before move-inv) or v0.17 (V0.16.00-V0.17.05: v0.19's "
 		  "without walk-flush, page-in sweeps; the default, chosen by the post's "
-		  "steals per sweep, docs/results.md)" },	/* and v0.15: docs/experiments/reclaim-tlb.md */
+		  "steals per sweep, docs/results.md) or v0.15 (V0.15.06, Debian 12's: "
+		  "v0.17's but cache-lines and the prime-* methods counting as then)" },
 	{ .key = "lru", .type = SIM_PARAM_ENUM, .def = 0, .min = 0, .max = 1,
 	  .choices = reclaim_tlb_lrus,
 	  .help = "classic (two lists, default) or mglru (lru_gen: generations, "
