@@ -395,6 +395,49 @@ static void test_classic_unchanged(void **state)
 	run(false, classic_task);
 }
 
+/*
+ * Classic: with the inactive anon list empty and no page cache, a
+ * shrink_lruvec() round scans nothing in its loop, even at priority 0 with
+ * deactivation allowed (the kernel's loop runs on the inactive anon and
+ * the file lists only); the aging after it deactivates one
+ * SWAP_CLUSTER_MAX batch, as inactive (0) < active (200).
+ */
+static void active_only_task(void *arg)
+{
+	struct scan_control sc = { .nr_to_reclaim = 32, .priority = 0, .may_writepage = true,
+				   .may_deactivate_anon = true };
+	struct lruvec *lruvec = lruvec0();
+	unsigned long flags;
+	uint64_t p;
+
+	(void)arg;
+	setup_region(200);
+	fault_in(0, 200);
+	spin_lock_irqsave(&lruvec->lru_lock, flags);
+	for (p = 0; p < 200; p++) {
+		struct folio *f = folio_of(p);
+
+		lruvec_del_folio(lruvec, f);
+		folio_set(f, PG_active);
+		lruvec_add_folio(lruvec, f);
+	}
+	spin_unlock_irqrestore(&lruvec->lru_lock, flags);
+	assert_int_equal(lruvec->nr_pages[LRU_ACTIVE_ANON], 200);
+	assert_int_equal(lruvec->nr_pages[LRU_INACTIVE_ANON], 0);
+	shrink_lruvec(lruvec, &sc);
+	assert_int_equal(counter(SIM_PGSCAN_ANON), 0);
+	assert_int_equal(counter(SIM_PGREFILL), 32);
+	assert_int_equal(lruvec->nr_pages[LRU_INACTIVE_ANON], 32);
+	assert_int_equal(lruvec->nr_pages[LRU_ACTIVE_ANON], 168);
+	teardown_region(200);
+}
+
+static void test_classic_active_anon_only_by_aging(void **state)
+{
+	(void)state;
+	run(false, active_only_task);
+}
+
 /* ---- the scenario, checked ---------------------------------------------------------- */
 
 /*
@@ -421,6 +464,7 @@ int main(void)
 		cmocka_unit_test(test_young_folio_is_kept_and_looked_around),
 		cmocka_unit_test(test_aging_increments_max_seq_and_min_seq),
 		cmocka_unit_test(test_classic_unchanged),
+		cmocka_unit_test(test_classic_active_anon_only_by_aging),
 		cmocka_unit_test(test_checked_mglru_run),
 	};
 

@@ -1436,8 +1436,12 @@ static void shrink_lruvec(struct lruvec *lruvec, struct scan_control *sc)
 	}
 
 	get_scan_count(lruvec, sc, nr);
-	while (nr[LRU_INACTIVE_ANON] || nr[LRU_ACTIVE_ANON] || nr[LRU_INACTIVE_FILE] ||
-	       nr[LRU_ACTIVE_FILE]) {
+	/*
+	 * The active anon list is scanned only in a round that another list
+	 * starts: the kernel's condition leaves nr[LRU_ACTIVE_ANON] out, and the
+	 * anon lists are rebalanced after the loop (the aging below).
+	 */
+	while (nr[LRU_INACTIVE_ANON] || nr[LRU_INACTIVE_FILE] || nr[LRU_ACTIVE_FILE]) {
 		for (i = LRU_INACTIVE_ANON; i <= LRU_ACTIVE_FILE; i++) {	/* for_each_evictable_lru() */
 			unsigned long nr_to_scan;
 
