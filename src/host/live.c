@@ -142,7 +142,7 @@ static bool live_vmstat_interesting(const char *name)
 		"pgfault", "pgmajfault", "thp_", "pgscan_anon", "pgsteal_anon",
 		"pswpin", "pswpout", "nr_tlb_", "pgactivate", "pgdeactivate",
 		"pgrotated", "workingset_refault_anon", "compact_stall",
-		"pgmigrate_success",
+		"pgmigrate_success", "oom_kill",
 	};
 
 	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)

@@ -253,8 +253,26 @@ static void rt_rmdir(const char *dir)
 	live_state_note_tmpdir(LIVE_STATE_TMPDIR_STRESS_NG, NULL);
 }
 
-/* stress-ng's bogo ops/s, from its YAML, else from its metrics lines. */
-static void rt_stress_ng_result(struct live_run *r, const char *dir)
+/* /proc/vmstat's oom_kill: the OOM killer's kills since boot (0 when unreadable). */
+static uint64_t rt_oom_kills(void)
+{
+	struct live_counters *c = calloc(1, sizeof(*c));
+	uint64_t v = 0;
+
+	if (c && !live_read_vmstat(c))
+		live_counters_get(c, "oom_kill", &v);
+	free(c);
+	return v;
+}
+
+/*
+ * stress-ng's bogo ops/s, from its YAML, else from its metrics lines.
+ * @oom_kills: the OOM killer's kills over the run; stress-ng forks a killed
+ * worker again (stress_oomable_child()) and the new one starts at the first
+ * method, and a method stores its count only when it returns
+ * (set_counter()), so each kill loses the count of the method it cut.
+ */
+static void rt_stress_ng_result(struct live_run *r, const char *dir, uint64_t oom_kills)
 {
 	static char text[64 * 1024];
 	char path[128];
@@ -276,7 +294,14 @@ static void rt_stress_ng_result(struct live_run *r, const char *dir)
 		}
 	}
 	live_set_metric(r, "bogo_ops_per_s", rate);
-	if (!ops)
+	if (oom_kills)
+		live_note(r->res, "the OOM killer took %llu processes during the run "
+			  "(/proc/vmstat oom_kill; dmesg names them): stress-ng "
+			  "forks a killed worker again, which starts at the first "
+			  "method, and loses the count of the method it was in; "
+			  "the model has no OOM killer (docs/notes/"
+			  "2026-12-05-oom-kill.md)", (unsigned long long)oom_kills);
+	else if (!ops)
 		live_note(r->res, "stress-ng counted no bogo op: under this "
 			  "memcg limit its vm workers spend the run swapping; "
 			  "raise duration or memcg_limit");
@@ -296,7 +321,7 @@ static enum live_stop rt_run(struct live_run *r)
 	enum live_stop stop;
 	char dir[64] = "";
 	bool threads = live_param(r, "worker_kind") == 1;
-	uint64_t ops = 0, swap_kb = 0;
+	uint64_t ops = 0, swap_kb = 0, oom0;
 	double t0, t1;
 	pid_t pid;
 	int ret;
@@ -331,6 +356,7 @@ static enum live_stop rt_run(struct live_run *r)
 		}
 		live_state_note_tmpdir(LIVE_STATE_TMPDIR_STRESS_NG, dir);
 	}
+	oom0 = rt_oom_kills();
 	pid = live_spawn(r, threads ? "vmthreads" : "stress-ng",
 			 threads ? rt_threads : rt_stress_ng,
 			 threads ? (void *)shm : (void *)dir, 0);
@@ -368,7 +394,7 @@ static enum live_stop rt_run(struct live_run *r)
 			  (unsigned long long)live_param(r, "workers"),
 			  (unsigned long long)ops, t1 - t0);
 	} else if (stop == LIVE_STOP_NONE) {
-		rt_stress_ng_result(r, dir);
+		rt_stress_ng_result(r, dir, rt_oom_kills() - oom0);
 	}
 	live_note(r->res, "memory cgroup v%d %s, limit %llu MiB (removed at "
 		  "exit)", r->memcg.version, r->memcg.path,
