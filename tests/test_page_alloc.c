@@ -23,6 +23,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -411,11 +412,47 @@ static void test_unmap_parts_per_folio(void **state)
 	assert_int_equal(took[1] - took[0], 31 * 100 * (sim_time_t)SIM_NS);
 }
 
+/*
+ * The last two references dropped on two CPUs at once: each
+ * folio_put_testzero() waits for the folio's line (50 ns from the other
+ * CPU, 10 of atomic), and the wait crosses the vCPU's quantum (1000 ns),
+ * so the other CPU runs in between.  Exactly one of them may see zero (the
+ * model once subtracted before the wait and tested after it: both did).
+ */
+static struct folio race_folio;
+static int race_zero;
+
+static void race_body(void *arg)
+{
+	sim_cost_ps((sim_time_t)(uintptr_t)arg * SIM_NS);
+	if (folio_put_testzero(&race_folio))
+		race_zero++;
+}
+
+static void test_ref_drop_race(void **state)
+{
+	(void)state;
+	for (uintptr_t d = 960; d <= 1000; d += 5) {
+		setup();
+		memset(&race_folio, 0, sizeof(race_folio));
+		race_folio._refcount = 2;
+		race_folio.line.last_writer = 3;	/* neither CPU has it */
+		race_zero = 0;
+		assert_non_null(sim_task_create(eng, 0, "a", race_body, (void *)d));
+		assert_non_null(sim_task_create(eng, 1, "b", race_body, (void *)(d + 3)));
+		assert_int_equal(sim_engine_run(eng, NULL, 0), 0);
+		assert_int_equal(race_folio._refcount, 0);
+		assert_int_equal(race_zero, 1);
+		teardown();
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lru_hold_per_folio),
 		cmocka_unit_test(test_unmap_parts_per_folio),
+		cmocka_unit_test(test_ref_drop_race),
 		cmocka_unit_test(test_wmarks_and_high),
 		cmocka_unit_test(test_refill_splits),
 		cmocka_unit_test(test_free_merges_buddies),

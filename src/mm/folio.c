@@ -53,11 +53,17 @@ void folio_get(struct folio *folio)
 	sim_line_rmw(&folio->line);
 }
 
+/*
+ * atomic_sub_and_test(): the line is this CPU's first (sim_line_rmw() may
+ * wait, and other CPUs run meanwhile), then the subtraction and its test
+ * are one step, so two CPUs that drop the last two references cannot both
+ * see zero.
+ */
 bool folio_ref_sub_and_test(struct folio *folio, int nr)
 {
+	sim_line_rmw(&folio->line);
 	folio->_refcount -= nr;
 	SIM_BUG_ON_FOLIO(folio->_refcount < 0, folio);
-	sim_line_rmw(&folio->line);
 	return folio->_refcount == 0;
 }
 
