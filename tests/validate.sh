@@ -98,3 +98,31 @@ for p in pts:
 PY
 ls /tmp/mmsim-validate-* > /dev/null 2>&1 && fail "a temporary folder was left in /tmp"
 echo "ok: a shipped workload"
+
+# reclaim-tlb (root: memory cgroups, zram): the simulated side models the
+# stress-ng this machine has (live mode's "model_params": its version's
+# table, the swap it used), unless a --set says otherwise.
+if [ "$(id -u)" = 0 ] && command -v stress-ng > /dev/null; then
+	ver=$(stress-ng --version | sed -n 's/.*version \([0-9]*\)\.\([0-9]*\)\.\([0-9]*\).*/\1 \2 \3/p')
+	want=$(echo "$ver" | awk '{ v = $1 * 10000 + $2 * 100 + $3;
+		print v < 1600 ? "v0.15" : v <= 1705 ? "v0.17" : v < 2200 ? "v0.19" : "v0.22" }')
+	found=$want
+	for given in "" "--set stress_ng=v0.22"; do
+		# shellcheck disable=SC2086
+		"$BIN" validate reclaim-tlb --profile host.ini --threads 1 --repeat 1 \
+			--set vm_bytes=32M --set memcg_limit=16M --set duration=1s $given \
+			--json rt.json > out.txt 2> err.txt ||
+			fail "validate reclaim-tlb $given exited $?: $(cat err.txt)"
+		[ -n "$given" ] && want=v0.22
+		python3 - rt.json "$want" <<'PY' || fail "reclaim-tlb's simulated parameters ($given)"
+import json, sys
+d = json.load(open(sys.argv[1]))
+sp = d["points"][0]["simulated_params"]
+assert sp["stress_ng"] == sys.argv[2], (sp, sys.argv[2])
+assert sp["swap"] > 0, sp
+PY
+	done
+	echo "ok: reclaim-tlb models this machine's stress-ng ($(echo "$ver" | tr ' ' .): $found; a --set wins)"
+else
+	echo "skip: reclaim-tlb's stress-ng (needs root and stress-ng)"
+fi

@@ -484,12 +484,42 @@ static int validate_argv(char **argv, int max, const char *const *pre,
 	return n;
 }
 
+/*
+ * The model parameters the live run says this machine implies (its
+ * "model_params": the stress-ng it has, the swap it used), as "--set"
+ * values for the simulated side; a parameter the user or the experiment
+ * sets wins.  The last live run's values replace the earlier ones'.
+ */
+static void validate_model_params(json_t *doc, const struct validate_opts *o,
+				  const struct validate_exp *x, char mp[4][112], int *nr)
+{
+	json_t *v = json_array_get(json_object_get(doc, "variants"), 0);
+	json_t *params = json_object_get(v, "model_params"), *val;
+	const char *key;
+	int nr_x = 0;
+
+	if (!json_is_object(params))
+		return;
+	while (x->sets && x->sets[nr_x])
+		nr_x++;
+	*nr = 0;
+	json_object_foreach(params, key, val) {
+		if (*nr >= 4 || !json_is_string(val) ||
+		    validate_set_has(o->sets, o->nr_sets, key) ||
+		    validate_set_has(x->sets, nr_x, key))
+			continue;
+		snprintf(mp[(*nr)++], 112, "%s=%s", key, json_string_value(val));
+	}
+}
+
 /* One experiment at one thread count: live runs and the simulated run. */
 static int validate_one(struct cli *c, const struct validate_opts *o,
 			const struct validate_exp *x, int threads, const char *profile,
 			struct validate_point **pts, int *nr, int *cap)
 {
 	char tset[64] = "", jpath[128], err[512], xcost[64] = "";
+	char mp[4][112];
+	int nr_mp = 0;
 	char *argv[96];
 	bool root = geteuid() == 0, have_xfer;
 	double xfer0 = 0, xfer1 = 0, xfer = 0;
@@ -524,6 +554,7 @@ static int validate_one(struct cli *c, const struct validate_opts *o,
 			json_decref(doc);
 			return cli_fail(c, "the live run's JSON has no metrics") - 1;
 		}
+		validate_model_params(doc, o, x, mp, &nr_mp);
 		json_object_foreach(m, key, val) {
 			struct validate_point *p;
 
@@ -555,8 +586,15 @@ static int validate_one(struct cli *c, const struct validate_opts *o,
 				      profile, "--jobs", "1", "--quiet", "--json", jpath,
 				      xcost[0] ? "--cost" : NULL, xcost, NULL };
 
+		int n;
+
 		snprintf(jpath, sizeof(jpath), "%s/sim.json", validate_tmp.dir);
-		validate_argv(argv, 96, pre, o, x, tset[0] ? tset : NULL, true);
+		n = validate_argv(argv, 96, pre, o, x, tset[0] ? tset : NULL, true);
+		for (int i = 0; i < nr_mp && n < 96 - 3; i++) {
+			argv[n++] = "--set";
+			argv[n++] = mp[i];
+		}
+		argv[n] = NULL;
 		st = validate_spawn(argv, err, sizeof(err));
 		if (st)
 			return cli_fail(c, "the simulated run failed (exit %d): %s", st, err) - 1;

@@ -284,6 +284,18 @@ static int compare_run(struct live_opts *o, FILE *out, FILE *err)
 	ret = live_run_scenario(o, out, err, &live);
 	if (ret)
 		return ret;
+	/* what the live run found on the machine (model_params), unless a --set named it */
+	for (int k = 0; k < live->nr_model_params; k++) {
+		int i = sim_scenario_param_index(o->s, live->model_param[k][0]);
+		char set[112], m[128];
+
+		if (i < 0 || o->given[i])
+			continue;
+		snprintf(set, sizeof(set), "%s=%s", live->model_param[k][0],
+			 live->model_param[k][1]);
+		if (sim_run_config_set(&o->cfg, set, m, sizeof(m)) < 0)
+			fprintf(err, "mmsim: warning: %s: %s\n", set, m);
+	}
 	if (!no_sim) {
 		ret = compare_simulate(o, ini, &sim, &variant, false, why,
 				       sizeof(why), err);

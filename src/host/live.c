@@ -120,6 +120,17 @@ void live_note(struct live_result *res, const char *fmt, ...)
 	va_end(ap);
 }
 
+void live_model_param(struct live_result *res, const char *key, const char *value)
+{
+	if (res->nr_model_params >= 4)
+		return;
+	snprintf(res->model_param[res->nr_model_params][0], sizeof(res->model_param[0][0]),
+		 "%s", key);
+	snprintf(res->model_param[res->nr_model_params][1], sizeof(res->model_param[0][1]),
+		 "%s", value);
+	res->nr_model_params++;
+}
+
 /* ---- counters around the run ---- */
 
 struct live_snapshot {
@@ -397,6 +408,14 @@ static int live_write_json(const char *path, const struct sim_run_config *cfg,
 		json_object_set_new(settings, st->s[i].rel, json_string(
 			apply && st->s[i].want[0] ? st->s[i].want :
 			st->s[i].saved));
+	if (res->nr_model_params) {
+		json_t *mp = json_object();
+
+		for (int i = 0; i < res->nr_model_params; i++)
+			json_object_set_new(mp, res->model_param[i][0],
+					    json_string(res->model_param[i][1]));
+		json_object_set_new(var, "model_params", mp);
+	}
 	json_object_set_new(var, "name", json_string("live"));
 	json_object_set_new(var, "metrics", metrics);
 	json_object_set_new(var, "unavailable", unavail);
@@ -477,9 +496,10 @@ static void live_usage(const char *cmd, FILE *out)
 static int live_set_params(struct live_opts *o, const char *const *sets, int nr,
 			   bool compare, char *msg, size_t len)
 {
-	bool given[SIM_MAX_PARAMS] = { false };
+	bool *given = o->given;
 	const struct scenario_ops *s = o->s;
 
+	memset(o->given, 0, sizeof(o->given));
 	sim_run_config_init_live(&o->cfg, s, NULL, 1);
 	for (int k = 0; k < nr; k++) {
 		int i = sim_run_config_set(&o->cfg, sets[k], msg, len);

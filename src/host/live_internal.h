@@ -323,6 +323,13 @@ struct live_result {
 	bool locks_wanted;		/* the run recorded lock waits */
 	char notes[8][200];		/* printed under the table */
 	int nr_notes;
+	/*
+	 * Model parameters this machine implies (the stress-ng it has, the
+	 * swap it used): --json's "model_params", which validate passes to
+	 * the simulated side.
+	 */
+	char model_param[4][2][48];
+	int nr_model_params;
 };
 
 /* Why a run stopped early; live_cmd_main() maps these to exit codes. */
@@ -402,6 +409,8 @@ int live_ls_open(long id, pid_t pid, int cpu, int output, size_t pages, bool cha
 void live_guest_prefault(struct live_run *r);
 void live_note(struct live_result *res, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Record model parameter @key = @value (sim_param syntax) as this machine's. */
+void live_model_param(struct live_result *res, const char *key, const char *value);
 /* The clock in MHz from /proc/cpuinfo ("cpu MHz"), or 0. */
 double live_cpu_mhz(void);
 bool live_host_is_guest(void);
@@ -448,6 +457,7 @@ int live_host_profile(char *buf, size_t len);
 struct live_opts {
 	const struct scenario_ops *s;	/* the experiment; s->live is its live form */
 	struct sim_run_config cfg;	/* its parameters: live defaults, then --set */
+	bool given[SIM_MAX_PARAMS];	/* named by a --set */
 	bool apply;
 	const char *json;
 	const char *profile_out;

@@ -21,7 +21,9 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "host/live_internal.h"
@@ -313,6 +315,64 @@ static void rt_stress_ng_result(struct live_run *r, const char *dir, uint64_t oo
 		  (unsigned long long)ops, rate, from);
 }
 
+/*
+ * The installed stress-ng's version from `stress-ng --version` ("stress-ng,
+ * version 0.15.06 (gcc ...)"): 0 and *ver set, or -1.
+ */
+static int rt_stress_ng_version(unsigned int ver[3])
+{
+	char buf[256] = "";
+	const char *v;
+	ssize_t n, got = 0;
+	int fd[2], st;
+	pid_t pid;
+
+	if (pipe(fd))
+		return -1;
+	pid = fork();
+	if (pid < 0) {
+		close(fd[0]);
+		close(fd[1]);
+		return -1;
+	}
+	if (!pid) {
+		dup2(fd[1], STDOUT_FILENO);
+		close(fd[0]);
+		close(fd[1]);
+		execlp("stress-ng", "stress-ng", "--version", (char *)NULL);
+		_exit(127);
+	}
+	close(fd[1]);
+	while (got < (ssize_t)sizeof(buf) - 1 &&
+	       (n = read(fd[0], buf + got, sizeof(buf) - 1 - (size_t)got)) > 0)
+		got += n;
+	close(fd[0]);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	v = strstr(buf, "version ");
+	if (!v || sscanf(v + 8, "%u.%u.%u", &ver[0], &ver[1], &ver[2]) != 3)
+		return -1;
+	return 0;
+}
+
+/*
+ * The model's stress_ng table for stress-ng @ver: v0.15 up to V0.15.x,
+ * v0.17 for V0.16.00-V0.17.05, v0.19 from V0.17.06 (the page-in sweeps
+ * gone; V0.19.00's order is the nearest) to V0.21.x, v0.22 after.
+ */
+static const char *rt_stress_ng_table(const unsigned int ver[3])
+{
+	unsigned int v = ver[0] * 10000 + ver[1] * 100 + ver[2];
+
+	if (v < 1600)
+		return "v0.15";
+	if (v <= 1705)
+		return "v0.17";
+	if (v < 2200)
+		return "v0.19";
+	return "v0.22";
+}
+
 static enum live_stop rt_run(struct live_run *r)
 {
 	struct live_shm *shm = live_shm_map(r);
@@ -355,6 +415,26 @@ static enum live_stop rt_run(struct live_run *r)
 			goto out_error;
 		}
 		live_state_note_tmpdir(LIVE_STATE_TMPDIR_STRESS_NG, dir);
+	}
+	if (!threads) {
+		unsigned int ver[3];
+
+		if (!rt_stress_ng_version(ver)) {
+			live_model_param(r->res, "stress_ng", rt_stress_ng_table(ver));
+			live_note(r->res, "stress-ng %u.%02u.%02u: the model's stress_ng=%s",
+				  ver[0], ver[1], ver[2], rt_stress_ng_table(ver));
+		}
+	}
+	mi = calloc(1, sizeof(*mi));
+	if (mi) {
+		char v[32];
+
+		live_read_meminfo(mi);
+		if (live_counters_get(mi, "SwapTotal", &swap_kb) && swap_kb) {
+			snprintf(v, sizeof(v), "%lluK", (unsigned long long)swap_kb);
+			live_model_param(r->res, "swap", v);
+		}
+		free(mi);
 	}
 	oom0 = rt_oom_kills();
 	pid = live_spawn(r, threads ? "vmthreads" : "stress-ng",
