@@ -120,6 +120,9 @@ d = json.load(open(sys.argv[1]))
 sp = d["points"][0]["simulated_params"]
 assert sp["stress_ng"] == sys.argv[2], (sp, sys.argv[2])
 assert sp["swap"] > 0, sp
+# each live run's OOM kills (vmstat oom_kill), counted whether or not any
+k = d["points"][0]["live_oom_kills"]
+assert len(k) == 1 and all(isinstance(v, int) and v >= 0 for v in k), k
 PY
 	done
 	echo "ok: reclaim-tlb models this machine's stress-ng ($(echo "$ver" | tr ' ' .): $found; a --set wins)"

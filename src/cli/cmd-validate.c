@@ -123,6 +123,8 @@ struct validate_point {
 	bool failed;			/* the point could not run: why */
 	json_t *sim_params;		/* the simulated run's parameters (a reference) */
 	double xfer_ns;			/* the line transfer around its live runs, 0: none */
+	int oom[VALIDATE_MAX_REPEAT];	/* each live run's OOM kills (vmstat oom_kill) */
+	int nr_oom;
 	const char *verdict;		/* agrees, misses, unavailable, not simulated */
 };
 
@@ -519,7 +521,7 @@ static int validate_one(struct cli *c, const struct validate_opts *o,
 {
 	char tset[64] = "", jpath[128], err[512], xcost[64] = "";
 	char mp[4][112];
-	int nr_mp = 0;
+	int nr_mp = 0, oom = -1;
 	char *argv[96];
 	bool root = geteuid() == 0, have_xfer;
 	double xfer0 = 0, xfer1 = 0, xfer = 0;
@@ -555,6 +557,12 @@ static int validate_one(struct cli *c, const struct validate_opts *o,
 			return cli_fail(c, "the live run's JSON has no metrics") - 1;
 		}
 		validate_model_params(doc, o, x, mp, &nr_mp);
+		{
+			json_t *v0 = json_array_get(json_object_get(doc, "variants"), 0);
+			json_t *k = json_object_get(json_object_get(v0, "counters"), "oom_kill");
+
+			oom = json_is_integer(k) ? (int)json_integer_value(k) : -1;
+		}
 		json_object_foreach(m, key, val) {
 			struct validate_point *p;
 
@@ -566,6 +574,8 @@ static int validate_one(struct cli *c, const struct validate_opts *o,
 				json_decref(doc);
 				return cli_fail(c, "out of memory") - 1;
 			}
+			if (oom >= 0 && p->nr_oom < VALIDATE_MAX_REPEAT)
+				p->oom[p->nr_oom++] = oom;
 			if (json_is_number(val)) {
 				p->live[p->nr_live++] = json_number_value(val);
 			} else {
@@ -860,6 +870,24 @@ int cmd_validate(struct cli *c, int argc, char **argv)
 					"runs: %.0f..%.0f ns (the simulated side takes its point's: --cost "
 					"cache.socket_transfer_ns)\n", lo, hi);
 		}
+		/* the OOM killer in the live runs: the model has none (docs/notes/2026-12-05-oom-kill.md) */
+		for (int i = 0; i < nr; i++) {
+			const struct validate_point *p = &pts[i];
+			int hit = 0, lo = 0, hi = 0;
+
+			if (i && pts[i - 1].x == p->x && pts[i - 1].threads == p->threads)
+				continue;
+			for (int r = 0; r < p->nr_oom; r++)
+				if (p->oom[r] > 0) {
+					lo = !hit || p->oom[r] < lo ? p->oom[r] : lo;
+					hi = p->oom[r] > hi ? p->oom[r] : hi;
+					hit++;
+				}
+			if (hit)
+				fprintf(c->out, "%s at %d: the OOM killer struck in %d of %d live runs "
+					"(%d-%d kills, vmstat oom_kill); the model has no OOM killer\n",
+					p->x->name, p->threads, hit, p->nr_oom, lo, hi);
+		}
 		fprintf(c->out, "validate: %d of %d judged metrics agree, %d miss; %d not "
 			"judged (unavailable live, not simulated, or failed to run)\n", agree, judged,
 			judged - agree, unavail);
@@ -895,6 +923,13 @@ int cmd_validate(struct cli *c, int argc, char **argv)
 				json_object_set(pt, "simulated_params", p->sim_params);
 			if (p->xfer_ns > 0)
 				json_object_set_new(pt, "line_transfer_ns", json_real(p->xfer_ns));
+			if (p->nr_oom) {
+				json_t *k = json_array();
+
+				for (int r = 0; r < p->nr_oom; r++)
+					json_array_append_new(k, json_integer(p->oom[r]));
+				json_object_set_new(pt, "live_oom_kills", k);
+			}
 			json_array_append_new(arr, pt);
 		}
 		json_object_set_new(doc, "points", arr);
