@@ -474,7 +474,9 @@ static enum live_stop rt_run(struct live_run *r)
 			  (unsigned long long)live_param(r, "workers"),
 			  (unsigned long long)ops, t1 - t0);
 	} else if (stop == LIVE_STOP_NONE) {
-		rt_stress_ng_result(r, dir, rt_oom_kills() - oom0);
+		uint64_t oom1 = rt_oom_kills();
+
+		rt_stress_ng_result(r, dir, oom1 > oom0 ? oom1 - oom0 : 0);
 	}
 	live_note(r->res, "memory cgroup v%d %s, limit %llu MiB (removed at "
 		  "exit)", r->memcg.version, r->memcg.path,
