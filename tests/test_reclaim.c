@@ -685,6 +685,19 @@ static void test_stress_vm_worker_counts_its_calls(void **state)
 	sim_engine_destroy(e);
 }
 
+/* Which table models which stress-ng: the page-in sweeps end at V0.17.06. */
+static void test_stress_vm_version_of(void **state)
+{
+	(void)state;
+	assert_int_equal(stress_vm_version_of(0, 15, 6), STRESS_VM_V0_15);
+	assert_int_equal(stress_vm_version_of(0, 16, 0), STRESS_VM_V0_17);
+	assert_int_equal(stress_vm_version_of(0, 17, 5), STRESS_VM_V0_17);
+	assert_int_equal(stress_vm_version_of(0, 17, 6), STRESS_VM_V0_19);
+	assert_int_equal(stress_vm_version_of(0, 21, 9), STRESS_VM_V0_19);
+	assert_int_equal(stress_vm_version_of(0, 22, 0), STRESS_VM_V0_22);
+	assert_int_equal(stress_vm_version_of(1, 0, 0), STRESS_VM_V0_22);
+}
+
 /*
  * The DRAM time of a pass (memsys_stream()), on the test machine with one
  * socket of two cores, node reads at 4 GB/s and write-backs at 8 GB/s, a
@@ -770,6 +783,7 @@ int main(void)
 		cmocka_unit_test(test_stress_vm_page_in_sweeps),
 		cmocka_unit_test(test_stress_vm_page_data_reaches_swap),
 		cmocka_unit_test(test_stress_vm_worker_counts_its_calls),
+		cmocka_unit_test(test_stress_vm_version_of),
 		cmocka_unit_test(test_memsys_stream_pass_time),
 	};
 

@@ -883,10 +883,14 @@ int cmd_validate(struct cli *c, int argc, char **argv)
 					hi = p->oom[r] > hi ? p->oom[r] : hi;
 					hit++;
 				}
-			if (hit)
-				fprintf(c->out, "%s at %d: the OOM killer struck in %d of %d live runs "
-					"(%d-%d kills, vmstat oom_kill); the model has no OOM killer\n",
-					p->x->name, p->threads, hit, p->nr_oom, lo, hi);
+			if (!hit)
+				continue;
+			if (p->x->threads_key)
+				fprintf(c->out, "%s at %d: ", p->x->name, p->threads);
+			else
+				fprintf(c->out, "%s: ", p->x->name);
+			fprintf(c->out, "the OOM killer struck in %d of %d live runs (%d-%d kills, "
+				"vmstat oom_kill); the model has no OOM killer\n", hit, p->nr_oom, lo, hi);
 		}
 		fprintf(c->out, "validate: %d of %d judged metrics agree, %d miss; %d not "
 			"judged (unavailable live, not simulated, or failed to run)\n", agree, judged,

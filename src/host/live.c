@@ -113,7 +113,7 @@ void live_note(struct live_result *res, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (res->nr_notes >= 8)
+	if (res->nr_notes >= (int)(sizeof(res->notes) / sizeof(res->notes[0])))
 		return;
 	va_start(ap, fmt);
 	vsnprintf(res->notes[res->nr_notes++], sizeof(res->notes[0]), fmt, ap);
@@ -174,6 +174,20 @@ static void live_snapshot_delta(const struct live_snapshot *a,
 	live_counters_delta(&a->irq, &b->irq, &d->irq);
 	live_counters_delta(&a->mthp, &b->mthp, &d->mthp);
 	live_counters_delta(&a->khp, &b->khp, &d->khp);
+}
+
+/*
+ * The OOM killer during the run (vmstat oom_kill, system-wide): a workload
+ * that lost processes to it measured something the model does not run.
+ */
+static void live_note_oom_kills(struct live_result *res, const struct live_deltas *d)
+{
+	uint64_t n;
+
+	if (live_counters_get(&d->vmstat, "oom_kill", &n) && n)
+		live_note(res, "the OOM killer took %llu processes during the run (vmstat "
+			  "oom_kill; dmesg names them); the model has no OOM killer "
+			  "(docs/notes/2026-12-05-oom-kill.md)", (unsigned long long)n);
 }
 
 static void live_fill_counter_metrics(struct live_run *r, const struct live_deltas *d)
@@ -786,6 +800,7 @@ static int live_run_scenario_locked(struct live_opts *o, FILE *out, FILE *err,
 	case LIVE_STOP_NONE:
 		live_snapshot_delta(&before, &after, &d);
 		live_fill_counter_metrics(&r, &d);
+		live_note_oom_kills(&res, &d);
 		live_fill_lock_metrics(&r);
 		live_print_table(o->s, &res, &d, out);
 		fprintf(out, "wall time of the run: %.3f s\n", res.wall_s);

@@ -321,7 +321,7 @@ struct live_result {
 	struct live_tracepoints tp;	/* tracepoint counts over the run */
 	struct live_locks locks;	/* perf lock contention, if wanted */
 	bool locks_wanted;		/* the run recorded lock waits */
-	char notes[8][200];		/* printed under the table */
+	char notes[12][200];		/* printed under the table */
 	int nr_notes;
 	/*
 	 * Model parameters this machine implies (the stress-ng it has, the

@@ -51,36 +51,24 @@
 #define WL_STEP_HOOK(tr, s)	do { } while (0)
 #endif
 
-static bool wl_plan_has(const struct wl_plan *plan, enum wl_op op)
+/*
+ * An access step, or a fault step over a file or tmpfs memory, which meets
+ * addresses already mapped (a large folio mapped whole, fault-around)
+ * whose accesses go through the TLB and caches (wl_fault_stores()).
+ */
+static bool wl_step_touches(const struct wl_step *s, const void *arg)
 {
-	int g;
+	const struct wl_plan *plan = arg;
 
-	for (g = 0; g < plan->nr_task; g++)
-		if (wlsim_group_has(&plan->task[g], op))
-			return true;
-	return false;
+	return s->op == WL_OP_ACCESS ||
+	       (s->op == WL_OP_FAULT && plan->memory[s->mem].kind != WL_MEM_ANON);
 }
 
-/*
- * A fault step over a file or tmpfs memory meets addresses already mapped
- * (a large folio mapped whole, fault-around), whose accesses go through the
- * TLB and caches (wl_fault_stores()); so does every access step.
- */
 static bool wl_plan_touches(const struct wl_plan *plan)
 {
-	if (wl_plan_has(plan, WL_OP_ACCESS))
-		return true;
-	for (int g = 0; g < plan->nr_task; g++) {
-		const struct wl_task *t = &plan->task[g];
-		const struct wl_step *l[3] = { t->setup, t->loop, t->teardown };
-		const int nr[3] = { t->nr_setup, t->nr_loop, t->nr_teardown };
-
-		for (int k = 0; k < 3; k++)
-			for (int i = 0; i < nr[k]; i++)
-				if (l[k][i].op == WL_OP_FAULT &&
-				    plan->memory[l[k][i].mem].kind != WL_MEM_ANON)
-					return true;
-	}
+	for (int g = 0; g < plan->nr_task; g++)
+		if (wlsim_group_any(&plan->task[g], wl_step_touches, plan))
+			return true;
 	return false;
 }
 

@@ -133,6 +133,9 @@ extern const char *const wlsim_op_name[];
 __attribute__((format(printf, 3, 4)))
 void wlsim_fail(struct wl_run *run, const struct wl_step *s, const char *fmt, ...);
 bool wlsim_group_has(const struct wl_task *t, enum wl_op op);
+/* Whether any step of group @t (setup, loop, teardown) satisfies @match. */
+bool wlsim_group_any(const struct wl_task *t,
+		     bool (*match)(const struct wl_step *s, const void *arg), const void *arg);
 bool wlsim_counted(const struct wl_task *t);
 void wlsim_wake(struct wl_task_run *tr);
 void wlsim_barrier_wait(struct wl_task_run *tr);

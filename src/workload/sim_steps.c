@@ -55,20 +55,27 @@ void wlsim_fail(struct wl_run *run, const struct wl_step *s, const char *fmt, ..
 	va_end(ap);
 }
 
+bool wlsim_group_any(const struct wl_task *t,
+		     bool (*match)(const struct wl_step *s, const void *arg), const void *arg)
+{
+	const struct wl_step *l[3] = { t->setup, t->loop, t->teardown };
+	const int nr[3] = { t->nr_setup, t->nr_loop, t->nr_teardown };
+
+	for (int k = 0; k < 3; k++)
+		for (int i = 0; i < nr[k]; i++)
+			if (match(&l[k][i], arg))
+				return true;
+	return false;
+}
+
+static bool wl_step_is(const struct wl_step *s, const void *op)
+{
+	return s->op == *(const enum wl_op *)op;
+}
+
 bool wlsim_group_has(const struct wl_task *t, enum wl_op op)
 {
-	int i;
-
-	for (i = 0; i < t->nr_setup; i++)
-		if (t->setup[i].op == op)
-			return true;
-	for (i = 0; i < t->nr_loop; i++)
-		if (t->loop[i].op == op)
-			return true;
-	for (i = 0; i < t->nr_teardown; i++)
-		if (t->teardown[i].op == op)
-			return true;
-	return false;
+	return wlsim_group_any(t, wl_step_is, &op);
 }
 
 /* Wake @tr's task at this time, or its vCPU's if that is later. */
@@ -208,11 +215,32 @@ static const char *wl_errno_name(int ret)
 }
 
 /*
- * fault: do_user_addr_fault() at the addresses of positions [lo, hi) of
- * the step's order (seq: address i at position i; reverse: n - 1 - i;
- * random: a permutation drawn from the task's generator each time).
+ * The task's access state for memory @mem mapped as @vma: kept from one
+ * access step to the next (the sub-picosecond remainder of the charges
+ * carries over, as one loop's state), made again when the mapping or the
+ * vCPU is another.  Each access costs @uops of the core's issue (0: one
+ * when the caches are modelled), the loop around it @loop_mcycles.
  */
-static struct user_access *wl_ua(struct wl_task_run *tr, int mem, struct vm_area_struct *vma);
+static struct user_access *wl_ua(struct wl_task_run *tr, int mem, struct vm_area_struct *vma,
+				 uint32_t uops, uint32_t loop_mcycles)
+{
+	struct user_access *ua = tr->ua[mem];
+
+	if (!ua) {
+		ua = malloc(sizeof(*ua));
+		if (!ua)
+			return NULL;
+		tr->ua[mem] = ua;
+		user_access_init(ua, vma);
+	} else if (ua->vma != vma || ua->mm != vma->vm_mm || ua->pmd_huge != vma->pmd_huge ||
+		   ua->pmd_base != (vma->vm_start & ~(PMD_SIZE - 1)) ||
+		   ua->mmu.asid != vma->vm_mm->asid || ua->mmu.tlb != sim_this_vcpu()->tlb) {
+		user_access_init(ua, vma);
+	}
+	ua->uops = uops ? uops : ua->mmu.cache ? 1 : 0;
+	ua->loop_mcycles = loop_mcycles;
+	return ua;
+}
 
 /*
  * The accesses of a fault step to addresses already mapped, made and
@@ -232,16 +260,19 @@ static void wl_fault_stores(struct wl_task_run *tr, const struct wl_step *s, uin
 		return;
 	}
 	vma = find_vma(tr->wm->mm, addrs[0]);
-	ua = vma ? wl_ua(tr, s->mem, vma) : NULL;
+	ua = vma ? wl_ua(tr, s->mem, vma, 0, 0) : NULL;
 	if (ua) {
-		ua->uops = ua->mmu.cache ? 1 : 0;
-		ua->loop_mcycles = 0;
 		user_access_batch(ua, addrs, *nb, s->write);
 		user_access_charge(ua);
 	}
 	*nb = 0;
 }
 
+/*
+ * fault: do_user_addr_fault() at the addresses of positions [lo, hi) of
+ * the step's order (seq: address i at position i; reverse: n - 1 - i;
+ * random: a permutation drawn from the task's generator each time).
+ */
 static void wl_fault(struct wl_task_run *tr, const struct wl_step *s, bool in_loop, uint64_t lo,
 		     uint64_t hi)
 {
@@ -407,30 +438,6 @@ static inline uint64_t wl_access_slot(struct wl_task_run *tr, const struct wl_st
 	return 0;
 }
 
-/*
- * The task's access state for memory @mem mapped as @vma: kept from one
- * access step to the next (the sub-picosecond remainder of the charges
- * carries over, as one loop's state), made again when the mapping or the
- * vCPU is another.
- */
-static struct user_access *wl_ua(struct wl_task_run *tr, int mem, struct vm_area_struct *vma)
-{
-	struct user_access *ua = tr->ua[mem];
-
-	if (!ua) {
-		ua = malloc(sizeof(*ua));
-		if (!ua)
-			return NULL;
-		tr->ua[mem] = ua;
-		user_access_init(ua, vma);
-	} else if (ua->vma != vma || ua->mm != vma->vm_mm || ua->pmd_huge != vma->pmd_huge ||
-		   ua->pmd_base != (vma->vm_start & ~(PMD_SIZE - 1)) ||
-		   ua->mmu.asid != vma->vm_mm->asid || ua->mmu.tlb != sim_this_vcpu()->tlb) {
-		user_access_init(ua, vma);
-	}
-	return ua;
-}
-
 /* mem.access_loop's entry for each access pattern */
 static const enum mmu_loop wl_loop_of[] = {
 	[WL_PAT_SEQ] = MMU_LOOP_SEQ, [WL_PAT_RANDOM] = MMU_LOOP_RANDOM,
@@ -458,13 +465,11 @@ static void wl_access(struct wl_task_run *tr, const struct wl_step *s, bool in_l
 	if (!map || !slots)
 		return;
 	vma = find_vma(tr->wm->mm, map->addr);
-	ua = wl_ua(tr, s->mem, vma);
+	ua = wl_ua(tr, s->mem, vma, s->uops, sim_mm->access_loop[wl_loop_of[s->pattern]]);
 	if (!ua) {
 		wlsim_fail(tr->run, s, "out of memory for the access state");
 		return;
 	}
-	ua->uops = s->uops ? s->uops : ua->mmu.cache ? 1 : 0;
-	ua->loop_mcycles = sim_mm->access_loop[wl_loop_of[s->pattern]];
 	if (s->pattern == WL_PAT_ZIPF) {
 		cdf = wl_zipf_cdf(slots, s->zipf_s);
 		if (!cdf) {

@@ -26,6 +26,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "experiments/reclaim-tlb/stress_vm.h"
 #include "host/live_internal.h"
 
 /**
@@ -255,26 +256,8 @@ static void rt_rmdir(const char *dir)
 	live_state_note_tmpdir(LIVE_STATE_TMPDIR_STRESS_NG, NULL);
 }
 
-/* /proc/vmstat's oom_kill: the OOM killer's kills since boot (0 when unreadable). */
-static uint64_t rt_oom_kills(void)
-{
-	struct live_counters *c = calloc(1, sizeof(*c));
-	uint64_t v = 0;
-
-	if (c && !live_read_vmstat(c))
-		live_counters_get(c, "oom_kill", &v);
-	free(c);
-	return v;
-}
-
-/*
- * stress-ng's bogo ops/s, from its YAML, else from its metrics lines.
- * @oom_kills: the OOM killer's kills over the run; stress-ng forks a killed
- * worker again (stress_oomable_child()) and the new one starts at the first
- * method, and a method stores its count only when it returns
- * (set_counter()), so each kill loses the count of the method it cut.
- */
-static void rt_stress_ng_result(struct live_run *r, const char *dir, uint64_t oom_kills)
+/* stress-ng's bogo ops/s, from its YAML, else from its metrics lines. */
+static void rt_stress_ng_result(struct live_run *r, const char *dir)
 {
 	static char text[64 * 1024];
 	char path[128];
@@ -296,17 +279,11 @@ static void rt_stress_ng_result(struct live_run *r, const char *dir, uint64_t oo
 		}
 	}
 	live_set_metric(r, "bogo_ops_per_s", rate);
-	if (oom_kills)
-		live_note(r->res, "the OOM killer took %llu processes during the run "
-			  "(/proc/vmstat oom_kill; dmesg names them): stress-ng "
-			  "forks a killed worker again, which starts at the first "
-			  "method, and loses the count of the method it was in; "
-			  "the model has no OOM killer (docs/notes/"
-			  "2026-12-05-oom-kill.md)", (unsigned long long)oom_kills);
-	else if (!ops)
-		live_note(r->res, "stress-ng counted no bogo op: under this "
-			  "memcg limit its vm workers spend the run swapping; "
-			  "raise duration or memcg_limit");
+	if (!ops)
+		live_note(r->res, "stress-ng counted no bogo op: a method stores its count "
+			  "when it returns (set_counter()), and a worker the OOM killer "
+			  "took starts again at the first method (stress_oomable_child()) "
+			  "without the count of the one it was in");
 	live_note(r->res, "stress-ng --vm %llu --vm-bytes %lluM --vm-keep "
 		  "--timeout %llus: %llu bogo ops, %.2f bogo ops/s (real time, "
 		  "from %s)", (unsigned long long)live_param(r, "workers"),
@@ -355,24 +332,6 @@ static int rt_stress_ng_version(unsigned int ver[3])
 	return 0;
 }
 
-/*
- * The model's stress_ng table for stress-ng @ver: v0.15 up to V0.15.x,
- * v0.17 for V0.16.00-V0.17.05, v0.19 from V0.17.06 (the page-in sweeps
- * gone; V0.19.00's order is the nearest) to V0.21.x, v0.22 after.
- */
-static const char *rt_stress_ng_table(const unsigned int ver[3])
-{
-	unsigned int v = ver[0] * 10000 + ver[1] * 100 + ver[2];
-
-	if (v < 1600)
-		return "v0.15";
-	if (v <= 1705)
-		return "v0.17";
-	if (v < 2200)
-		return "v0.19";
-	return "v0.22";
-}
-
 static enum live_stop rt_run(struct live_run *r)
 {
 	struct live_shm *shm = live_shm_map(r);
@@ -381,7 +340,7 @@ static enum live_stop rt_run(struct live_run *r)
 	enum live_stop stop;
 	char dir[64] = "";
 	bool threads = live_param(r, "worker_kind") == 1;
-	uint64_t ops = 0, swap_kb = 0, oom0;
+	uint64_t ops = 0, swap_kb = 0;
 	double t0, t1;
 	pid_t pid;
 	int ret;
@@ -419,10 +378,15 @@ static enum live_stop rt_run(struct live_run *r)
 	if (!threads) {
 		unsigned int ver[3];
 
-		if (!rt_stress_ng_version(ver)) {
-			live_model_param(r->res, "stress_ng", rt_stress_ng_table(ver));
+		int k = sim_scenario_param_index(r->cfg->scenario, "stress_ng");
+
+		if (k >= 0 && !rt_stress_ng_version(ver)) {
+			const char *table = r->cfg->scenario->params[k].choices[
+				stress_vm_version_of(ver[0], ver[1], ver[2])];
+
+			live_model_param(r->res, "stress_ng", table);
 			live_note(r->res, "stress-ng %u.%02u.%02u: the model's stress_ng=%s",
-				  ver[0], ver[1], ver[2], rt_stress_ng_table(ver));
+				  ver[0], ver[1], ver[2], table);
 		}
 	}
 	mi = calloc(1, sizeof(*mi));
@@ -436,7 +400,6 @@ static enum live_stop rt_run(struct live_run *r)
 		}
 		free(mi);
 	}
-	oom0 = rt_oom_kills();
 	pid = live_spawn(r, threads ? "vmthreads" : "stress-ng",
 			 threads ? rt_threads : rt_stress_ng,
 			 threads ? (void *)shm : (void *)dir, 0);
@@ -474,9 +437,7 @@ static enum live_stop rt_run(struct live_run *r)
 			  (unsigned long long)live_param(r, "workers"),
 			  (unsigned long long)ops, t1 - t0);
 	} else if (stop == LIVE_STOP_NONE) {
-		uint64_t oom1 = rt_oom_kills();
-
-		rt_stress_ng_result(r, dir, oom1 > oom0 ? oom1 - oom0 : 0);
+		rt_stress_ng_result(r, dir);
 	}
 	live_note(r->res, "memory cgroup v%d %s, limit %llu MiB (removed at "
 		  "exit)", r->memcg.version, r->memcg.path,

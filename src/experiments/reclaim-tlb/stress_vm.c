@@ -304,6 +304,25 @@ static bool vm_sweeps_pages_in(unsigned int version)
 	return version == STRESS_VM_V0_17 || version == STRESS_VM_V0_15;
 }
 
+/*
+ * The table for stress-ng @major.@minor.@patch: STRESS_VM_V0_15 up to
+ * V0.15.x, STRESS_VM_V0_17 for V0.16.00-V0.17.05, STRESS_VM_V0_19 from
+ * V0.17.06 (the page-in sweeps gone; V0.19.00's order is the nearest) to
+ * V0.21.x, STRESS_VM_V0_22 after.
+ */
+unsigned int stress_vm_version_of(unsigned int major, unsigned int minor, unsigned int patch)
+{
+	unsigned int v = major * 10000 + minor * 100 + patch;
+
+	if (v < 1600)
+		return STRESS_VM_V0_15;
+	if (v <= 1705)
+		return STRESS_VM_V0_17;
+	if (v < 2200)
+		return STRESS_VM_V0_19;
+	return STRESS_VM_V0_22;
+}
+
 static unsigned int vm_nr_passes(const struct vm_method *meth)
 {
 	unsigned int n = 0;

@@ -35,6 +35,9 @@ void stress_vm_worker(void *arg);
 /* bogo ops of a worker as stress-ng reports them */
 uint64_t stress_vm_bogo_ops(const struct stress_vm_worker *w);
 
+/* The STRESS_VM_* table that models stress-ng @major.@minor.@patch. */
+unsigned int stress_vm_version_of(unsigned int major, unsigned int minor, unsigned int patch);
+
 /* The method table of --vm-method all, in stress-ng's order (without "all"). */
 unsigned int stress_vm_nr_methods(void);
 const char *stress_vm_method_name(unsigned int m);
