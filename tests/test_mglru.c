@@ -438,6 +438,57 @@ static void test_classic_active_anon_only_by_aging(void **state)
 	run(false, active_only_task);
 }
 
+/*
+ * Classic, the deactivation skipped and then forced: 64 inactive pages
+ * (young from their faults) and 32 active ones, so the inactive list is not
+ * low.  At priority 0 the loop scans both lists: it keeps the 32 inactive
+ * pages it scans (young, first look) and, not to deactivate, skips the
+ * active one and says so (sc->skipped_deactivate), with no aging after the
+ * loop (64 inactive, 32 active).  The retry that do_try_to_free_pages()
+ * runs after such a pass reclaimed nothing forces deactivation: the same
+ * round then deactivates the active list's 32 pages in the loop, beside
+ * reclaiming 32 inactive pages at their second look (referenced, no longer
+ * young), which ends the round (64 inactive, 0 active).
+ */
+static void forced_deactivation_task(void *arg)
+{
+	struct lruvec *lruvec = lruvec0();
+	unsigned long flags;
+	uint64_t p;
+
+	(void)arg;
+	setup_region(96);
+	fault_in(0, 96);
+	spin_lock_irqsave(&lruvec->lru_lock, flags);
+	for (p = 64; p < 96; p++) {
+		struct folio *f = folio_of(p);
+
+		lruvec_del_folio(lruvec, f);
+		folio_set(f, PG_active);
+		lruvec_add_folio(lruvec, f);
+	}
+	spin_unlock_irqrestore(&lruvec->lru_lock, flags);
+	for (int force = 0; force < 2; force++) {
+		struct scan_control sc = { .nr_to_reclaim = 32, .priority = 0,
+					   .may_writepage = true, .force_deactivate = force };
+		uint64_t refill = counter(SIM_PGREFILL);
+
+		shrink_node(sim_mm->root_memcg, &sc);
+		assert_int_equal(sc.nr_reclaimed, force ? 32 : 0);
+		assert_int_equal(sc.skipped_deactivate, !force);
+		assert_int_equal(counter(SIM_PGREFILL) - refill, force ? 32 : 0);
+	}
+	assert_int_equal(lruvec->nr_pages[LRU_ACTIVE_ANON], 0);
+	assert_int_equal(lruvec->nr_pages[LRU_INACTIVE_ANON], 64);
+	teardown_region(96);
+}
+
+static void test_classic_forced_deactivation(void **state)
+{
+	(void)state;
+	run(false, forced_deactivation_task);
+}
+
 /* ---- the scenario, checked ---------------------------------------------------------- */
 
 /*
@@ -465,6 +516,7 @@ int main(void)
 		cmocka_unit_test(test_aging_increments_max_seq_and_min_seq),
 		cmocka_unit_test(test_classic_unchanged),
 		cmocka_unit_test(test_classic_active_anon_only_by_aging),
+		cmocka_unit_test(test_classic_forced_deactivation),
 		cmocka_unit_test(test_checked_mglru_run),
 	};
 

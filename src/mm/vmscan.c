@@ -132,6 +132,8 @@ struct scan_control {
 	bool may_writepage;
 	bool may_deactivate_anon;	/* sc->may_deactivate & DEACTIVATE_ANON */
 	bool may_deactivate_file;	/* sc->may_deactivate & DEACTIVATE_FILE */
+	bool force_deactivate;		/* the retry after a pass that skipped deactivation */
+	bool skipped_deactivate;	/* an active list was due a scan and was not deactivated */
 	bool ignore_references;		/* shrink_folio_list()'s parameter in the kernel:
 					 * reclaim_pages() (MADV_PAGEOUT) sets it */
 	struct mem_cgroup *target_mem_cgroup;
@@ -625,14 +627,11 @@ static void shrink_active_list(unsigned long nr_to_scan, struct lruvec *lruvec,
 static unsigned long shrink_list(enum lru_list lru, unsigned long nr_to_scan,
 				 struct lruvec *lruvec, struct scan_control *sc)
 {
-	if (lru == LRU_ACTIVE_ANON) {
-		if (sc->may_deactivate_anon)
+	if (lru == LRU_ACTIVE_ANON || lru == LRU_ACTIVE_FILE) {
+		if (lru == LRU_ACTIVE_ANON ? sc->may_deactivate_anon : sc->may_deactivate_file)
 			shrink_active_list(nr_to_scan, lruvec, sc, lru);
-		return 0;
-	}
-	if (lru == LRU_ACTIVE_FILE) {
-		if (sc->may_deactivate_file)
-			shrink_active_list(nr_to_scan, lruvec, sc, lru);
+		else
+			sc->skipped_deactivate = true;
 		return 0;
 	}
 	return shrink_inactive_list(nr_to_scan, lruvec, sc, lru);
@@ -1470,15 +1469,31 @@ static void shrink_node(struct mem_cgroup *memcg, struct scan_control *sc)
 	for (nid = 0; nid < sim_mm->nr_nodes; nid++) {
 		struct lruvec *lruvec = &memcg->lruvec[nid];
 
-		/* prepare_scan_control(): deactivate a type only when its inactive list is low */
-		sc->may_deactivate_anon = inactive_is_low(lruvec);
-		sc->may_deactivate_file = inactive_is_low_lru(lruvec, LRU_INACTIVE_FILE);
+		/*
+		 * prepare_scan_control(): deactivate a type only when its inactive
+		 * list is low, or both in the retry that a pass which skipped
+		 * deactivation and reclaimed nothing asks for.
+		 */
+		sc->may_deactivate_anon = sc->force_deactivate || inactive_is_low(lruvec);
+		sc->may_deactivate_file = sc->force_deactivate ||
+					  inactive_is_low_lru(lruvec, LRU_INACTIVE_FILE);
 		shrink_lruvec(lruvec, sc);
 	}
 }
 
+/*
+ * do_try_to_free_pages(): priorities DEF_PRIORITY down to 0 until the target
+ * is met.  A pass that reclaimed nothing after skipping an active list it
+ * was not to deactivate is run again from the first priority with
+ * deactivation forced (b91ac374346b, "mm: vmscan: enforce inactive:active
+ * ratio at the reclaim root", 5.5; the inactive:active decision may be
+ * wrong for the pages a restricted reclaim may take).  The kernel's
+ * memcg_full_walk retry before it is for a partial walk of a memcg tree;
+ * the model's memcg has no children.
+ */
 static unsigned long do_try_to_free_pages(struct scan_control *sc)
 {
+retry:
 	do {
 		sc->nr_scanned = 0;
 		shrink_node(sc->target_mem_cgroup, sc);
@@ -1487,7 +1502,15 @@ static unsigned long do_try_to_free_pages(struct scan_control *sc)
 		if (sc->priority < DEF_PRIORITY - 2)
 			sc->may_writepage = true;
 	} while (--sc->priority >= 0);
-	return sc->nr_reclaimed;
+	if (sc->nr_reclaimed)
+		return sc->nr_reclaimed;
+	if (sc->skipped_deactivate) {
+		sc->priority = DEF_PRIORITY;
+		sc->force_deactivate = true;
+		sc->skipped_deactivate = false;
+		goto retry;
+	}
+	return 0;
 }
 
 /**
