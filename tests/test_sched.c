@@ -150,6 +150,55 @@ static void test_pinned_stays(void **state)
 	sim_engine_destroy(e);
 }
 
+/* ---- time slices ------------------------------------------------------- */
+
+static sim_time_t ran_user, ran_kernel;
+
+/* User-mode work in 1 us steps (preemptible, as stress-ng's loop) until 2 ms. */
+static void user_loop(void *arg)
+{
+	(void)arg;
+	while (sim_now() < US(2000)) {
+		sim_preemptible(true);
+		sim_cost_ns(1000);
+		sim_preemptible(false);
+		ran_user += US(1);
+	}
+}
+
+/* Kernel work in 1 us steps with a cond_resched() after each, until 2 ms. */
+static void kernel_loop(void *arg)
+{
+	(void)arg;
+	while (sim_now() < US(2000)) {
+		sim_cost_ns(1000);
+		ran_kernel += US(1);
+		cond_resched();
+	}
+}
+
+/*
+ * One vCPU, 100 us slices: a task in user mode and one in kernel code that
+ * calls cond_resched() after every microsecond of work share it by turns.
+ * cond_resched() gives the CPU away only when the slice is used up
+ * (__cond_resched(): should_resched(), TIF_NEED_RESCHED from the tick),
+ * not whenever another task waits: each runs about half of the 2 ms.
+ * (Yielding at every cond_resched() gave the user task 1.9 ms of 2.)
+ */
+static void test_cond_resched_keeps_the_slice(void **state)
+{
+	struct sim_engine *e = new_engine(1, 1);
+
+	(void)state;
+	ran_user = ran_kernel = 0;
+	sim_task_create(e, 0, "user", user_loop, NULL);
+	sim_task_create(e, 0, "kernel", kernel_loop, NULL);
+	assert_int_equal(sim_engine_run(e, NULL, 0), 0);
+	assert_true(ran_kernel >= US(800) && ran_kernel <= US(1100));
+	assert_true(ran_user >= US(800) && ran_user <= US(1100));
+	sim_engine_destroy(e);
+}
+
 /* ---- fork placement and the tick balancer ------------------------------ */
 
 static struct sim_task *forked;
@@ -455,6 +504,7 @@ int main(void)
 		cmocka_unit_test(test_wake_prefers_idle_core),
 		cmocka_unit_test(test_wake_busy_machine_newidle_pull),
 		cmocka_unit_test(test_pinned_stays),
+		cmocka_unit_test(test_cond_resched_keeps_the_slice),
 		cmocka_unit_test(test_fork_idle_machine),
 		cmocka_unit_test(test_fork_half_busy_machine),
 		cmocka_unit_test(test_tick_balancer_pulls),

@@ -25,7 +25,10 @@
  *
  * A vCPU runs one task at a time (curr).  Other runnable tasks of the same
  * vCPU wait on its run queue; a time slice (sched.slice_us) is enforced at
- * sync points, and every switch costs sched.context_switch_ns.
+ * sync points, and while a task waits the slice's end bounds the running
+ * one's run-ahead (the tick's preemption, also of work between sync
+ * points); cond_resched() switches only when the slice is used up.  Every
+ * switch costs sched.context_switch_ns.
  *
  * Where a task runs.  A waking task goes where select_task_rq() sends
  * it, a forked one where sched_balance_find_dst_cpu() does; a vCPU that
@@ -35,7 +38,8 @@
  * task resumed on a vCPU calls sim_switch_mm_hook, where the mm layer
  * loads its mm.  Pinned tasks (sim_task_pin()) never move.
  *
- * Left out: preemption between sync points.
+ * Left out: wake-up preemption (EEVDF's check_preempt_wakeup_fair(): a
+ * woken task waits for the running one's slice to end).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -253,6 +257,23 @@ void sim_vcpu_switch_to(struct sim_engine *e, struct sim_vcpu *v, struct sim_tas
 	v->slice_end = v->now + e->slice_ps;
 }
 
+/*
+ * The running task's run-ahead bound: @end, or the end of its time slice
+ * when another task waits on this vCPU, so that work between sync points
+ * (a user-mode loop, sim_cost() alone) is preempted when its slice is used
+ * up, as the scheduler tick does (sched_tick() -> update_curr() sets
+ * TIF_NEED_RESCHED), even on a vCPU no other vCPU bounds.  A slice that
+ * ended while the task could not be preempted (a spinlock held) does not
+ * bound it: the next sync point does.
+ */
+static void vcpu_set_quantum_end(const struct sim_engine *e, struct sim_vcpu *v, sim_time_t end)
+{
+	(void)e;
+	if (v->rq_head && v->slice_end > v->now && v->slice_end < end)
+		end = v->slice_end;
+	v->quantum_end = end;
+}
+
 /* Move due timer sleepers to the run queue (or onto the idle CPU). */
 static void vcpu_run_timers(struct sim_engine *e, struct sim_vcpu *v)
 {
@@ -353,8 +374,8 @@ static void sched_next_from(struct sim_engine *e, int dying, struct sim_vcpu *fi
 		if (++e->events >= e->progress_at)
 			sim_engine_progress(e);
 		sim_vcpu_current = v;
-		v->quantum_end = (e->heap_n ? e->heap[0]->next_time : v->now) +
-				 e->quantum_ps;
+		vcpu_set_quantum_end(e, v, (e->heap_n ? e->heap[0]->next_time : v->now) +
+					   e->quantum_ps);
 		if (t == self)
 			return;
 		e->running = t;
@@ -401,9 +422,9 @@ static void sched_yield_if_late(struct sim_engine *e, struct sim_vcpu *v)
 			sched_next_from(e, 0, heap_replace_top(e, v));
 			return;
 		}
-		v->quantum_end = top->next_time + e->quantum_ps;
+		vcpu_set_quantum_end(e, v, top->next_time + e->quantum_ps);
 	} else {
-		v->quantum_end = SIM_TIME_MAX;
+		vcpu_set_quantum_end(e, v, SIM_TIME_MAX);
 	}
 }
 
@@ -582,11 +603,7 @@ void sim_sleep_ps(sim_time_t ps)
 
 void cond_resched(void)
 {
-	struct sim_vcpu *v = sim_vcpu_current;
-
-	if (v->rq_head)
-		v->slice_end = 0;
-	v->curr->preemptible = true;
+	sim_current()->preemptible = true;
 	sim_sync();
 	sim_current()->preemptible = false;
 }
