@@ -22,6 +22,9 @@ echo 511 > "$thp/khugepaged/max_ptes_none"
 echo 10000 > "$thp/khugepaged/scan_sleep_millisecs"
 echo "always [inherit] madvise never" > "$thp/hugepages-2048kB/enabled"
 export MMSIM_LIVE_SYS_ROOT=$T/sys MMSIM_LIVE_STATE=$T/state
+# the real tracefs in the fake tree (read only here): the lock recorder and
+# the tracepoint sample's cost need its event ids
+[ -d /sys/kernel/tracing/events ] && ln -s /sys/kernel/tracing "$T/sys/sys/kernel/tracing"
 
 # bad input: one line, exit 2, nothing run
 for bad in "nosuch" "--threads 0" "--threads 1,x" "--repeat 0" "--band -1" \
@@ -70,6 +73,15 @@ import os
 if len(os.sched_getaffinity(0)) >= 2:
     x = [p.get("line_transfer_ns") for p in pts if p["verdict"].startswith(("agrees", "misses"))]
     assert x and all(v and 1 <= v < 100000 for v in x), x
+# as root, where the live run recorded its lock waits and the tracepoint
+# sample could be timed, the simulated side took the recorder's sample
+# inside each contended hold (--cost lock.contention_trace_ns)
+w = [p for p in pts if p["metric"] == "lruvec_lock_wait_s"][0]
+if (os.geteuid() == 0 and w["verdict"].startswith(("agrees", "misses")) and
+        os.path.exists(os.environ["MMSIM_LIVE_SYS_ROOT"] +
+                       "/sys/kernel/tracing/events/syscalls/sys_enter_getppid/id")):
+    t = [p.get("contention_trace_ns") for p in pts if p["verdict"].startswith(("agrees", "misses"))]
+    assert all(v and 1 <= v < 100000 for v in t), t
 PY
 grep -q "^validate: [0-9]* of [0-9]* judged metrics agree" out.txt || fail "no summary line"
 [ ! -e "$T/state" ] || fail "the live state file was left behind"

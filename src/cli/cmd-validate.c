@@ -31,6 +31,7 @@
 #include <fcntl.h>
 #include <jansson.h>
 #include <math.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,6 +124,7 @@ struct validate_point {
 	bool failed;			/* the point could not run: why */
 	json_t *sim_params;		/* the simulated run's parameters (a reference) */
 	double xfer_ns;			/* the line transfer around its live runs, 0: none */
+	double trace_ns;		/* the lock recorder's sample the simulated side took, 0: none */
 	int oom[VALIDATE_MAX_REPEAT];	/* each live run's OOM kills (vmstat oom_kill) */
 	int nr_oom;
 	const char *verdict;		/* agrees, misses, unavailable, not simulated */
@@ -514,17 +516,30 @@ static void validate_model_params(json_t *doc, const struct validate_opts *o,
 	}
 }
 
+/* The first CPU this process may run on (0 if it cannot tell). */
+static int validate_first_cpu(void)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return 0;
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &set))
+			return c;
+	return 0;
+}
+
 /* One experiment at one thread count: live runs and the simulated run. */
 static int validate_one(struct cli *c, const struct validate_opts *o,
 			const struct validate_exp *x, int threads, const char *profile,
 			struct validate_point **pts, int *nr, int *cap)
 {
-	char tset[64] = "", jpath[128], err[512], xcost[64] = "";
+	char tset[64] = "", jpath[128], err[512], xcost[64] = "", tcost[64] = "";
 	char mp[4][112];
 	int nr_mp = 0, oom = -1;
 	char *argv[96];
-	bool root = geteuid() == 0, have_xfer;
-	double xfer0 = 0, xfer1 = 0, xfer = 0;
+	bool root = geteuid() == 0, have_xfer, have_trace, traced = false;
+	double xfer0 = 0, xfer1 = 0, xfer = 0, trace[2] = { 0, 0 }, trace_base;
 	json_t *doc, *m, *un, *val;
 	const char *key;
 	int st;
@@ -540,6 +555,15 @@ static int validate_one(struct cli *c, const struct validate_opts *o,
 	 * docs/validation.md).
 	 */
 	have_xfer = !cal_line_transfer_now(&xfer0);
+	/*
+	 * A live run that records lock waits (live mode's recorder: a perf
+	 * sample at each lock:contention_begin and _end) takes the _end sample
+	 * with the lock just acquired, so each contended hold is longer by one
+	 * sample; the simulated side carries that sample's cost, measured here
+	 * as calibrate's note measures it (lock.contention_trace_ns).
+	 */
+	have_trace = root && !cal_trace_sample_now(validate_first_cpu(), trace, &trace_base,
+						   err, sizeof(err));
 	for (int r = -1; r < o->repeat; r++) {		/* r == -1: the warm-up */
 		const char *pre[] = { "live", x->arg, "--json", jpath,
 				      root ? "--apply" : NULL, NULL };
@@ -557,6 +581,8 @@ static int validate_one(struct cli *c, const struct validate_opts *o,
 			return cli_fail(c, "the live run's JSON has no metrics") - 1;
 		}
 		validate_model_params(doc, o, x, mp, &nr_mp);
+		traced = json_is_string(json_object_get(json_array_get(json_object_get(doc,
+							"variants"), 0), "lock_wait_method"));
 		{
 			json_t *v0 = json_array_get(json_object_get(doc, "variants"), 0);
 			json_t *k = json_object_get(json_object_get(v0, "counters"), "oom_kill");
@@ -591,10 +617,13 @@ static int validate_one(struct cli *c, const struct validate_opts *o,
 		xfer = (xfer0 + xfer1) / 2;
 		snprintf(xcost, sizeof(xcost), "cache.socket_transfer_ns=%.0f", xfer < 1 ? 1 : xfer);
 	}
+	if (have_trace && traced && trace[0] >= 1)
+		snprintf(tcost, sizeof(tcost), "lock.contention_trace_ns=%.0f", trace[0]);
 	{
 		const char *pre[] = { "run", x->arg, "--variant", x->variant, "--profile",
 				      profile, "--jobs", "1", "--quiet", "--json", jpath,
-				      xcost[0] ? "--cost" : NULL, xcost, NULL };
+				      xcost[0] ? "--cost" : NULL, xcost,
+				      tcost[0] ? "--cost" : NULL, tcost, NULL };
 
 		int n;
 
@@ -619,6 +648,7 @@ static int validate_one(struct cli *c, const struct validate_opts *o,
 		if (params && !p->sim_params)
 			p->sim_params = json_incref(params);
 		p->xfer_ns = xcost[0] ? xfer : 0;
+		p->trace_ns = tcost[0] ? trace[0] : 0;
 		val = m ? json_object_get(m, p->metric) : NULL;
 		if (json_is_number(val)) {
 			p->has_sim = true;
@@ -870,6 +900,20 @@ int cmd_validate(struct cli *c, int argc, char **argv)
 					"runs: %.0f..%.0f ns (the simulated side takes its point's: --cost "
 					"cache.socket_transfer_ns)\n", lo, hi);
 		}
+		{
+			double lo = 0, hi = 0;
+
+			for (int i = 0; i < nr; i++)
+				if (pts[i].trace_ns > 0) {
+					lo = lo == 0 || pts[i].trace_ns < lo ? pts[i].trace_ns : lo;
+					hi = pts[i].trace_ns > hi ? pts[i].trace_ns : hi;
+				}
+			if (hi > 0)
+				fprintf(c->out, "lock waits recorded live: a perf sample of "
+					"lock:contention_end inside each contended hold, %.0f..%.0f ns "
+					"measured before each point's live runs (the simulated side takes "
+					"its point's: --cost lock.contention_trace_ns)\n", lo, hi);
+		}
 		/* the OOM killer in the live runs: the model has none (docs/notes/2026-12-05-oom-kill.md) */
 		for (int i = 0; i < nr; i++) {
 			const struct validate_point *p = &pts[i];
@@ -927,6 +971,8 @@ int cmd_validate(struct cli *c, int argc, char **argv)
 				json_object_set(pt, "simulated_params", p->sim_params);
 			if (p->xfer_ns > 0)
 				json_object_set_new(pt, "line_transfer_ns", json_real(p->xfer_ns));
+			if (p->trace_ns > 0)
+				json_object_set_new(pt, "contention_trace_ns", json_real(p->trace_ns));
 			if (p->nr_oom) {
 				json_t *k = json_array();
 

@@ -93,6 +93,7 @@ struct cal_run {
 double cal_now_ns(void);
 int cal_pin(int cpu);
 int cal_line_transfer_now(double *ns);
+int cal_trace_sample_now(int cpu, double cost[2], double *base, char *why, size_t len);
 void cal_stat_of(double *x, int n, struct cal_stat *s);
 void cal_key_str(struct cal_run *r, const char *key, const char *value, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));

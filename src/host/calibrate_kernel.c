@@ -782,51 +782,82 @@ static double cal_getppid_best(int n, void *rb)
 	return best;
 }
 
-/*
- * The cost of a perf sample of a tracepoint, as live mode's lock recorder
- * takes one at each lock:contention_begin (with a callchain) and _end
- * (without), through the recorder's own event (live_ls_open()): getppid()
- * with it on syscalls:sys_enter_getppid,
- * against getppid() alone.  A note, not a key: the model is the untraced
- * kernel, and --cost lock.contention_trace_ns=N compares it with a traced
- * run (docs/live.md).  Root and tracefs; else skipped with a note.
+/**
+ * cal_trace_sample_now - the cost of a perf sample of a tracepoint, now
+ * @cpu: the CPU to measure on (the calling thread is pinned there; its
+ *	 affinity is restored after)
+ * @cost: the sample's cost without [0] and with [1] a kernel callchain, ns
+ * @base: getppid() alone, ns
+ * @why: what stopped it, on failure
+ *
+ * As live mode's lock recorder takes one at each lock:contention_begin
+ * (with a callchain) and _end (without), through the recorder's own event
+ * (live_ls_open()): getppid() with it on syscalls:sys_enter_getppid,
+ * against getppid() alone.  Root and tracefs.
+ * Return: 0, or -1 with @why set.
  */
-static void cal_trace_sample(struct cal_run *r)
+int cal_trace_sample_now(int cpu, double cost[2], double *base, char *why, size_t len)
 {
-	double base, cost[2] = { 0, 0 };
 	char path[512], buf[32];
+	cpu_set_t saved;
+	int ret = 0;
 	long id;
 
 	if (live_sys_path(path, sizeof(path),
 			  "/sys/kernel/tracing/events/syscalls/sys_enter_getppid/id") ||
 	    live_read_file(path, buf, sizeof(buf)) <= 0) {
-		cal_note(r, "tracepoint sample: no syscalls:sys_enter_getppid in "
-			 "/sys/kernel/tracing (root, tracefs mounted); not timed");
-		return;
+		snprintf(why, len, "no syscalls:sys_enter_getppid in /sys/kernel/tracing "
+			 "(root, tracefs mounted)");
+		return -1;
 	}
+	if (sched_getaffinity(0, sizeof(saved), &saved)) {
+		snprintf(why, len, "sched_getaffinity: %s", strerror(errno));
+		return -1;
+	}
+	cal_pin(cpu);
 	id = strtol(buf, NULL, 10);
 	cal_getppid_best(2000, NULL);
-	base = cal_getppid_best(2000, NULL);
-	for (int chain = 0; chain < 2; chain++) {
+	*base = cal_getppid_best(2000, NULL);
+	for (int chain = 0; chain < 2 && !ret; chain++) {
 		const size_t pages = 256;	/* 1 MiB: 2,000 samples of at most 200 bytes */
 		void *rb;
 		/* the recorder's event, on the CPU this thread is pinned to */
-		int fd = live_ls_open(id, 0, r->cpus[0], -1, pages, chain);
+		int fd = live_ls_open(id, 0, cpu, -1, pages, chain);
 
 		if (fd < 0) {
-			cal_note(r, "tracepoint sample: perf_event_open: %s; not timed",
-				 strerror(-fd));
-			return;
+			snprintf(why, len, "perf_event_open: %s", strerror(-fd));
+			ret = -1;
+			break;
 		}
 		rb = mmap(NULL, (pages + 1) * 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 		if (rb == MAP_FAILED) {
 			close(fd);
-			cal_note(r, "tracepoint sample: no ring buffer; not timed");
-			return;
+			snprintf(why, len, "no ring buffer");
+			ret = -1;
+			break;
 		}
-		cost[chain] = cal_getppid_best(2000, rb) - base;
+		cost[chain] = cal_getppid_best(2000, rb) - *base;
 		munmap(rb, (pages + 1) * 4096);
 		close(fd);
+	}
+	sched_setaffinity(0, sizeof(saved), &saved);
+	return ret;
+}
+
+/*
+ * The tracepoint sample's cost, a note, not a key: the model is the
+ * untraced kernel, and --cost lock.contention_trace_ns=N compares it with
+ * a traced run (docs/live.md; validate passes it for the runs that record
+ * lock waits).  Root and tracefs; else skipped with a note.
+ */
+static void cal_trace_sample(struct cal_run *r)
+{
+	double base, cost[2] = { 0, 0 };
+	char why[256];
+
+	if (cal_trace_sample_now(r->cpus[0], cost, &base, why, sizeof(why))) {
+		cal_note(r, "tracepoint sample: %s; not timed", why);
+		return;
 	}
 	cal_note(r, "tracepoint sample: %.0f ns, %.0f ns with a kernel callchain (getppid() "
 		 "%.0f ns untraced); --cost lock.contention_trace_ns=N models a traced live run",
