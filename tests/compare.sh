@@ -78,6 +78,18 @@ for name in $live_names; do
 		fi
 	done
 	echo "compare $name: $nr metrics: $live with a live value, $sim with a simulated value"
+	# a live run that recorded its lock waits lengthened each contended hold by
+	# the recorder's sample: the simulated side carries it, timed on this
+	# machine (needs the getppid tracepoint to time it)
+	if printf '%s\n' "$out" | grep -q '^  counted by: ' &&
+	   [ -r /sys/kernel/tracing/events/syscalls/sys_enter_getppid/id ] &&
+	   printf '%s\n' "$out" | grep -q '^simulated side'; then
+		printf '%s\n' "$out" | grep '^simulated side' | grep -q -- '--cost lock.contention_trace_ns=[1-9]' &&
+		printf '%s\n' "$out" | grep -q 'its lock:contention_end sample' || {
+			echo "compare $name: the live run recorded lock waits and the simulated side does not carry the recorder's sample"
+			fail=$((fail + 1))
+		}
+	fi
 	[ "$nr" -gt 0 ] || { echo "compare $name: mmsim show lists no metric"; fail=$((fail + 1)); }
 done
 rm -f "$MMSIM_LIVE_STATE"

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <jansson.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -21,6 +22,9 @@
 #include "mmsim/output.h"
 #include "mmsim/profile.h"
 #include "mmsim/scenario.h"
+
+/* The live lock recorder's sample the simulated side carries, ns; 0: none. */
+static double compare_trace_ns;
 
 /*
  * Run the simulator on the host profile with the live run's parameters.
@@ -41,6 +45,8 @@ static int compare_simulate(const struct live_opts *o, const char *ini,
 		fprintf(err, "mmsim: error: host profile: %s\n", msg);
 		return 1;
 	}
+	if (compare_trace_ns > 0)	/* the live run's recorder (compare_run()) */
+		prof.lock_contention_trace_ns = (uint64_t)(compare_trace_ns + 0.5);
 	/* every parameter as the live run took it, the others as --set gave them */
 	cfg = o->cfg;
 	cfg.profile = &prof;
@@ -79,6 +85,8 @@ static void compare_print_command(const struct live_opts *o, int variant, FILE *
 		sim_param_format(&s->params[i], o->cfg.params[i], v, sizeof(v));
 		fprintf(out, " --set %s=%s", s->params[i].key, v);
 	}
+	if (compare_trace_ns > 0)
+		fprintf(out, " --cost lock.contention_trace_ns=%.0f", compare_trace_ns);
 	fprintf(out, "\n");
 }
 
@@ -207,6 +215,11 @@ static void compare_print_trace(const struct live_result *live,
 		}
 	}
 	fprintf(out, "\nwhere the differences come from the host:\n");
+	if (compare_trace_ns > 0)
+		fprintf(out, "- the live run recorded lock waits: its lock:contention_end "
+			"sample (%.0f ns, timed here) lengthened each contended hold; the "
+			"simulated side carries it (lock.contention_trace_ns).\n",
+			compare_trace_ns);
 	fprintf(out, "- tracepoint and /proc counts are system-wide: other "
 		"work on this machine adds to them; perf lock counts only the "
 		"workload's own tasks.\n");
@@ -295,6 +308,24 @@ static int compare_run(struct live_opts *o, FILE *out, FILE *err)
 			 live->model_param[k][1]);
 		if (sim_run_config_set(&o->cfg, set, m, sizeof(m)) < 0)
 			fprintf(err, "mmsim: warning: %s: %s\n", set, m);
+	}
+	/*
+	 * The lock recorder's lock:contention_end sample is taken with the lock
+	 * just acquired: every contended hold of the live run was one sample
+	 * longer.  The simulated side carries that sample's cost, timed now as
+	 * calibrate's note times it (as validate does; docs/validation.md).
+	 */
+	compare_trace_ns = 0;
+	if (!no_sim && live->locks_wanted && live->locks.ok) {
+		double cost[2], base;
+		cpu_set_t set;
+		int cpu = 0;
+
+		if (!sched_getaffinity(0, sizeof(set), &set))
+			while (cpu < CPU_SETSIZE - 1 && !CPU_ISSET(cpu, &set))
+				cpu++;
+		if (!cal_trace_sample_now(cpu, cost, &base, msg, sizeof(msg)) && cost[0] >= 1)
+			compare_trace_ns = cost[0];
 	}
 	if (!no_sim) {
 		ret = compare_simulate(o, ini, &sim, &variant, false, why,
