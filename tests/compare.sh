@@ -92,6 +92,23 @@ for name in $live_names; do
 	fi
 	[ "$nr" -gt 0 ] || { echo "compare $name: mmsim show lists no metric"; fail=$((fail + 1)); }
 done
+# --report functions: the live run's samples beside the simulated side's
+# virtual CPU time, function by function; handle_mm_fault is a row of both
+# (the live side needs kernel symbols and cpu-clock samples: root)
+out=$(timeout 600 "$bin" compare deferred-split --set region=4M --set rounds=20 --report functions 2>&1)
+rc=$?
+row=$(printf '%s\n' "$out" | awk '/^functions, live and simulated/ { on = 1; next } on && $1 == "handle_mm_fault" { print; exit }')
+if [ $rc -ne 0 ] || [ -z "$row" ]; then
+	echo "compare --report functions: exit $rc, no handle_mm_fault row"
+	fail=$((fail + 1))
+elif printf '%s\n' "$out" | grep -q '^  live sampled by: '; then
+	echo "$row" | awk '{ exit !($2 ~ /^[0-9.]+%$/ && $4 ~ /^[0-9.]+%$/ && $2 + 0 > 10 && $4 + 0 > 10) }' || {
+		echo "compare --report functions: handle_mm_fault: $row"
+		fail=$((fail + 1))
+	}
+else
+	echo "compare --report functions: live unavailable: $(printf '%s\n' "$out" | grep -m1 'functions: live unavailable')"
+fi
 rm -f "$MMSIM_LIVE_STATE"
 echo "compare: $fail failed"
 [ "$fail" -eq 0 ]

@@ -267,6 +267,8 @@ expect_bad "--json: missing value: expected a FILE after it" live deferred-split
 expect_bad "--set: missing value: expected KEY=VALUE after it" live deferred-split --set
 expect_bad "--profile-out: missing value: expected a FILE after it" compare deferred-split --profile-out
 expect_bad "unknown option '--bogus' for live: expected --set, --apply, --json" live deferred-split --bogus
+expect_bad "--report: missing value: expected functions after it" live deferred-split --report
+expect_bad "--report lines: expected functions" compare deferred-split --report lines
 # every bad-input message has its "expected ..." part
 sed 's/^mm.pte_op_ns = /mm.nope = /' "$SRC/profiles/desktop.ini" > unknown-src.ini
 printf '[clock]\nturbo = 1\n' | cat "$SRC/profiles/desktop.ini" - > unknown-key.ini

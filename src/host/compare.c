@@ -19,6 +19,7 @@
 #include "host/calibrate.h"
 #include "host/live.h"
 #include "host/live_internal.h"
+#include "mmsim/funcprof.h"
 #include "mmsim/output.h"
 #include "mmsim/profile.h"
 #include "mmsim/scenario.h"
@@ -40,6 +41,7 @@ static int compare_simulate(const struct live_opts *o, const char *ini,
 	const struct scenario_ops *s = o->s;
 	struct sim_run_config cfg;
 	char msg[256] = "";
+	int ret;
 
 	if (sim_profile_parse(ini, "host", &prof, msg, sizeof(msg))) {
 		fprintf(err, "mmsim: error: host profile: %s\n", msg);
@@ -60,7 +62,17 @@ static int compare_simulate(const struct live_opts *o, const char *ini,
 	*variant = sim_scenario_mainline(s);
 	memset(res, 0, sizeof(*res));
 	res->name = s->variants[*variant].name;
-	if (s->run(&cfg, *variant, res, msg, sizeof(msg))) {
+	if (o->report_functions)
+		sim_funcprof_start();
+	ret = s->run(&cfg, *variant, res, msg, sizeof(msg));
+	if (o->report_functions) {
+		sim_funcprof_stop();
+		if (!ret && sim_funcprof_collect(&res->functions)) {
+			fprintf(err, "mmsim: error: compare %s: out of memory\n", s->name);
+			return 1;
+		}
+	}
+	if (ret) {
 		fprintf(err, "mmsim: error: compare %s: the simulation failed: %s\n", s->name, msg);
 		return 1;
 	}
@@ -68,6 +80,63 @@ static int compare_simulate(const struct live_opts *o, const char *ini,
 	if (s->finish)
 		s->finish(&cfg, res, 1);
 	return 0;
+}
+
+/* The simulated side's row of function @name, or NULL. */
+static const struct sim_function_row *compare_sim_function(const struct sim_functions *f,
+							   const char *name)
+{
+	for (int i = 0; i < f->nr; i++)
+		if (!f->rows[i].lock_wait && !strcmp(f->rows[i].name, name))
+			return &f->rows[i];
+	return NULL;
+}
+
+/*
+ * --report functions: the live run's samples and the simulated side's
+ * virtual CPU time, function by function (docs/report.md): the model's
+ * functions in its order, then the live run's that the model has not.
+ */
+static void compare_print_functions(const struct live_funcs *lf,
+				    const struct sim_functions *sf, bool has_sim, FILE *out)
+{
+	double ls = lf->ok && lf->samples ? (double)lf->samples : 0;
+	double st = has_sim && sf->cpu_ps ? (double)sf->cpu_ps : 0;
+	int shown = 0;
+
+	if (!lf->ok)
+		fprintf(out, "\nfunctions: live unavailable (%s)\n", lf->why);
+	fprintf(out, "\nfunctions, live and simulated (as perf report --children: %% of the "
+		"workload's samples live, of its virtual CPU time simulated)\n");
+	fprintf(out, "%-40s %14s %10s %14s %10s\n", "function", "live children", "live self",
+		"sim children", "sim self");
+	for (int i = 0; has_sim && i < sf->nr && shown < 30; i++) {
+		const struct sim_function_row *r = &sf->rows[i];
+		char name[64], lc[16] = "-", lsf[16] = "-";
+
+		snprintf(name, sizeof(name), "%s%s", r->lock_wait ? "spin: " : "", r->name);
+		for (int j = 0; ls && !r->lock_wait && j < lf->nr; j++)
+			if (!strcmp(lf->row[j].name, r->name)) {
+				snprintf(lc, sizeof(lc), "%.2f%%", 100.0 * (double)lf->row[j].children / ls);
+				snprintf(lsf, sizeof(lsf), "%.2f%%", 100.0 * (double)lf->row[j].self / ls);
+			}
+		fprintf(out, "%-40s %14s %10s %13.2f%% %9.2f%%\n", name, lc, lsf,
+			st ? 100.0 * (double)r->children_ps / st : 0,
+			st ? 100.0 * (double)r->self_ps / st : 0);
+		shown++;
+	}
+	for (int j = 0; ls && j < lf->nr && shown < 45; j++) {
+		if (has_sim && compare_sim_function(sf, lf->row[j].name))
+			continue;
+		fprintf(out, "%-40s %13.2f%% %9.2f%% %14s %10s\n", lf->row[j].name,
+			100.0 * (double)lf->row[j].children / ls,
+			100.0 * (double)lf->row[j].self / ls, "-", "-");
+		shown++;
+	}
+	if (lf->ok)
+		fprintf(out, "  live sampled by: %s\n", lf->method);
+	fprintf(out, "  a live function with interrupts off is sampled where they are on again "
+		"(cpu-clock: an hrtimer), e.g. at _raw_spin_unlock_irqrestore\n");
 }
 
 /* The command that runs the simulated side of a comparison by itself. */
@@ -364,6 +433,8 @@ static int compare_run(struct live_opts *o, FILE *out, FILE *err)
 			fprintf(out, "    (simulated: the %s variant alone does not give it)\n",
 				s->variants[variant].name);
 	}
+	if (o->report_functions)
+		compare_print_functions(&live->funcs, &sim.functions, !no_sim, out);
 	compare_print_trace(live, no_sim ? NULL : &sim, out);
 	return 0;
 }

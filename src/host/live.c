@@ -418,6 +418,23 @@ static int live_write_json(const char *path, const struct sim_run_config *cfg,
 		json_object_set_new(unavail, "perf_lock_contention",
 				    json_string(res->locks.why));
 	}
+	if (res->funcs_wanted && res->funcs.ok) {
+		json_t *fns = json_array();
+
+		for (int i = 0; i < res->funcs.nr; i++) {
+			const struct live_func_row *fr = &res->funcs.row[i];
+
+			json_array_append_new(fns, json_pack("{s:s, s:I, s:I}", "function",
+				fr->name, "children", (json_int_t)fr->children,
+				"self", (json_int_t)fr->self));
+		}
+		json_object_set_new(var, "functions", fns);
+		json_object_set_new(var, "function_samples",
+				    json_integer((json_int_t)res->funcs.samples));
+		json_object_set_new(var, "functions_method", json_string(res->funcs.method));
+	} else if (res->funcs_wanted) {
+		json_object_set_new(unavail, "functions", json_string(res->funcs.why));
+	}
 	for (int i = 0; i < st->nr; i++)
 		json_object_set_new(settings, st->s[i].rel, json_string(
 			apply && st->s[i].want[0] ? st->s[i].want :
@@ -466,7 +483,7 @@ static void live_usage(const char *cmd, FILE *out)
 	char def[64];
 
 	fprintf(out, "usage: mmsim %s SCENARIO [--set KEY=VALUE]... [--apply] "
-		"[--json FILE]%s\n", cmd,
+		"[--json FILE] [--report functions]%s\n", cmd,
 		strcmp(cmd, "compare") ? "" : " [--profile FILE | --profile-out FILE]");
 	fprintf(out, "Runs the scenario's workload on this kernel (docs/live.md)%s.\n",
 		strcmp(cmd, "compare") ? "" : ", then simulates it on a profile of "
@@ -492,7 +509,10 @@ static void live_usage(const char *cmd, FILE *out)
 	fprintf(out, "  --apply          set the THP/mTHP/khugepaged settings the "
 		"experiment needs (reclaim-tlb: zram swap if there is none); "
 		"restored at exit\n"
-		"  --json FILE      write the results as JSON (\"-\": standard output)\n");
+		"  --json FILE      write the results as JSON (\"-\": standard output)\n"
+		"  --report functions  also where the workload's CPU time goes, by kernel "
+		"function (cpu-clock samples, root; docs/report.md)%s\n",
+		strcmp(cmd, "compare") ? "" : ", beside the simulated side's");
 	if (!strcmp(cmd, "compare"))
 		fprintf(out, "  --profile FILE   simulate on this profile (e.g. one that "
 			"`mmsim calibrate` wrote)\n"
@@ -550,6 +570,7 @@ int live_parse_args(int argc, char **argv, struct live_opts *o,
 	int i, nr_sets = 0;
 
 	memset(o, 0, sizeof(*o));
+	o->compare = compare;
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			live_usage(cmd, out);
@@ -576,6 +597,14 @@ int live_parse_args(int argc, char **argv, struct live_opts *o,
 			o->apply = true;
 		} else if (!strcmp(a, "--json") && i + 1 < argc) {
 			o->json = argv[++i];
+		} else if (!strcmp(a, "--report") && i + 1 < argc) {
+			if (strcmp(argv[i + 1], "functions")) {
+				fprintf(err, "mmsim: error: --report %s: expected functions\n",
+					argv[i + 1]);
+				return 2;
+			}
+			o->report_functions = true;
+			i++;
 		} else if (!strcmp(a, "--profile-out") && i + 1 < argc && compare) {
 			o->profile_out = argv[++i];
 		} else if (!strcmp(a, "--profile") && i + 1 < argc && compare) {
@@ -587,6 +616,10 @@ int live_parse_args(int argc, char **argv, struct live_opts *o,
 				return 2;
 			}
 			sets[nr_sets++] = argv[++i];
+		} else if (i + 1 == argc && !strcmp(a, "--report")) {
+			fprintf(err, "mmsim: error: --report: missing value: expected functions "
+				"after it\n");
+			return 2;
 		} else if (i + 1 == argc && (!strcmp(a, "--json") || !strcmp(a, "--set") ||
 					     ((!strcmp(a, "--profile-out") ||
 					       !strcmp(a, "--profile")) && compare))) {
@@ -595,7 +628,7 @@ int live_parse_args(int argc, char **argv, struct live_opts *o,
 			return 2;
 		} else {
 			fprintf(err, "mmsim: error: unknown option '%s' for %s: expected --set, "
-				"--apply, --json%s (see mmsim %s --help)\n", a, cmd,
+				"--apply, --json, --report%s (see mmsim %s --help)\n", a, cmd,
 				strcmp(cmd, "compare") ? "" : ", --profile, --profile-out", cmd);
 			return 2;
 		}
@@ -683,6 +716,32 @@ static void live_fill_lock_metrics(struct live_run *r)
 		}
 }
 
+/**
+ * live_print_functions - the workload's CPU time by kernel function
+ * @f: the samples' table (or why there is none)
+ * @out: where to print
+ *
+ * As `perf report --children` lays it out: a function's share of the
+ * workload's samples with it anywhere in the call chain (children) and at
+ * its top (self); "[user]" is user mode.
+ */
+void live_print_functions(const struct live_funcs *f, FILE *out)
+{
+	if (!f->ok) {
+		fprintf(out, "\nfunctions: unavailable (%s)\n", f->why);
+		return;
+	}
+	fprintf(out, "\nfunctions: live (perf report --children of the workload's tasks; %% of "
+		"its %llu samples)\n", (unsigned long long)f->samples);
+	fprintf(out, "children %%    self %%   samples  function\n");
+	for (int i = 0; i < f->nr; i++)
+		fprintf(out, "   %6.2f%%   %6.2f%%  %8llu  %s\n",
+			f->samples ? 100.0 * (double)f->row[i].children / (double)f->samples : 0,
+			f->samples ? 100.0 * (double)f->row[i].self / (double)f->samples : 0,
+			(unsigned long long)f->row[i].children, f->row[i].name);
+	fprintf(out, "  sampled by: %s\n", f->method);
+}
+
 /*
  * Run a scenario live and print its table.  Everything that must be undone
  * is undone here, on every path.  Returns the exit code.
@@ -750,6 +809,7 @@ static int live_run_scenario_locked(struct live_opts *o, FILE *out, FILE *err,
 	r.apply = o->apply;
 	r.tracefs_ok = tfs.available;
 	r.record_locks = res.locks_wanted = o->s->live->record_locks;
+	r.profile = res.funcs_wanted = o->report_functions;
 	r.zram.dev = -1;
 
 	live_guest_prefault(&r);
@@ -766,8 +826,15 @@ static int live_run_scenario_locked(struct live_opts *o, FILE *out, FILE *err,
 	live_snapshot_take(&after);
 	if (r.record_locks && stop == LIVE_STOP_NONE)
 		live_lockrec_stop(&r.lockrec, &res.locks);
+	if (r.prof && stop == LIVE_STOP_NONE)
+		live_prof_stop(r.prof, &res.funcs);
+	else if (r.profile)
+		snprintf(res.funcs.why, sizeof(res.funcs.why), "%s",
+			 r.prof_why[0] ? r.prof_why : "the workload did not start");
 
 	/* undo, in reverse order of doing */
+	live_prof_free(r.prof);
+	r.prof = NULL;
 	live_lockrec_cleanup(&r.lockrec);
 	live_kill_all(&r.kids);
 	if (r.start_pipe[0] >= 0)
@@ -803,6 +870,8 @@ static int live_run_scenario_locked(struct live_opts *o, FILE *out, FILE *err,
 		live_note_oom_kills(&res, &d);
 		live_fill_lock_metrics(&r);
 		live_print_table(o->s, &res, &d, out);
+		if (res.funcs_wanted && !o->compare)
+			live_print_functions(&res.funcs, out);
 		fprintf(out, "wall time of the run: %.3f s\n", res.wall_s);
 		if (resp)
 			*resp = &res;

@@ -245,6 +245,7 @@ struct live_ksyms {
 	size_t nr;
 	uint64_t lock_lo, lock_hi, sched_lo, sched_hi;
 };
+const struct live_ksym *live_ksyms_find(const struct live_ksyms *k, uint64_t ip);
 struct live_lockagg *live_lockagg_new(void);
 void live_lockagg_begin(struct live_lockagg *a, int tid, uint64_t t_ns,
 			uint64_t ip, uint32_t flags);
@@ -314,6 +315,26 @@ struct live_metric_result {
 };
 
 /* One run: metric values in the experiment's metric order, and counters. */
+/* The workload's CPU time by kernel function (--report functions: liveprof.c). */
+#define LIVE_FUNCS 40
+struct live_func_row {
+	char name[56];			/* a kernel function, or "[user]" */
+	uint64_t children, self;	/* samples with it in the chain / at the top */
+};
+struct live_funcs {
+	bool ok;			/* sampled; else why */
+	char why[200];
+	char method[200];
+	uint64_t samples;		/* all of the workload's samples */
+	int nr;
+	struct live_func_row row[LIVE_FUNCS];	/* by children, largest first */
+};
+struct live_prof;
+int live_prof_start(struct live_prof **pp, const pid_t *pids, int nr, char *why, size_t len);
+void live_prof_stop(struct live_prof *p, struct live_funcs *f);
+void live_prof_free(struct live_prof *p);
+void live_print_functions(const struct live_funcs *f, FILE *out);
+
 struct live_result {
 	struct live_metric_result m[SIM_MAX_METRICS];
 	struct live_counters counters;	/* deltas and samples, kernel names */
@@ -321,6 +342,8 @@ struct live_result {
 	struct live_tracepoints tp;	/* tracepoint counts over the run */
 	struct live_locks locks;	/* perf lock contention, if wanted */
 	bool locks_wanted;		/* the run recorded lock waits */
+	struct live_funcs funcs;	/* --report functions */
+	bool funcs_wanted;
 	char notes[12][200];		/* printed under the table */
 	int nr_notes;
 	/*
@@ -361,6 +384,9 @@ struct live_run {
 	bool tracefs_ok;		/* perf can find the tracepoints */
 	bool record_locks;		/* live_start() starts perf lock record */
 	struct live_lockrec lockrec;
+	bool profile;			/* live_start() samples the workload (--report functions) */
+	struct live_prof *prof;
+	char prof_why[200];		/* why it could not */
 	struct live_zram zram;
 	struct live_children kids;
 	int start_pipe[2];		/* workloads block on [0] until [1] closes */
@@ -462,6 +488,8 @@ struct live_opts {
 	const char *json;
 	const char *profile_out;
 	const char *profile;		/* compare: the simulated side's profile */
+	bool report_functions;		/* --report functions */
+	bool compare;			/* compare prints the functions beside the model's */
 };
 
 int live_parse_args(int argc, char **argv, struct live_opts *o, FILE *out, FILE *err);

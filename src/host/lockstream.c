@@ -250,7 +250,7 @@ void live_ksyms_free(struct live_ksyms *k)
 	memset(k, 0, sizeof(*k));
 }
 
-static const struct live_ksym *live_ksym_find(const struct live_ksyms *k, uint64_t ip)
+const struct live_ksym *live_ksyms_find(const struct live_ksyms *k, uint64_t ip)
 {
 	size_t lo = 0, hi = k->nr;
 
@@ -276,7 +276,7 @@ static const struct live_ksym *live_ksym_find(const struct live_ksyms *k, uint64
  */
 void live_ksyms_name(const struct live_ksyms *k, uint64_t ip, char *buf, size_t len)
 {
-	const struct live_ksym *s = live_ksym_find(k, ip);
+	const struct live_ksym *s = live_ksyms_find(k, ip);
 
 	if (s)
 		snprintf(buf, len, "%s+0x%llx", s->name,
@@ -323,7 +323,7 @@ uint64_t live_ksyms_caller(const struct live_ksyms *k, const uint64_t *ips, int 
 		if ((ip >= k->lock_lo && ip < k->lock_hi) ||
 		    (ip >= k->sched_lo && ip < k->sched_hi))
 			continue;
-		s = live_ksym_find(k, ip);
+		s = live_ksyms_find(k, ip);
 		if (s && live_ls_lock_name(s->name))
 			continue;
 		return ip;

@@ -216,6 +216,15 @@ void live_start(struct live_run *r)
 				pids[nr++] = r->kids.pid[i];
 		live_lockrec_start(&r->lockrec, pids, nr, r->tracefs_ok);
 	}
+	if (r->profile && !r->prof && !r->prof_why[0]) {
+		pid_t pids[LIVE_MAX_CHILDREN];
+		int nr = 0;
+
+		for (int i = 0; i < r->kids.nr; i++)
+			if (r->kids.pid[i])
+				pids[nr++] = r->kids.pid[i];
+		live_prof_start(&r->prof, pids, nr, r->prof_why, sizeof(r->prof_why));
+	}
 	if (r->start_pipe[1] >= 0)
 		close(r->start_pipe[1]);
 	r->start_pipe[1] = -1;

@@ -1,0 +1,358 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Live mode: where the workload's CPU time goes, function by function
+ * (`mmsim live|compare EXPERIMENT --report functions`, docs/report.md), as
+ * `perf record -e cpu-clock -g` and then `perf report --children` would
+ * show it for the workload's own tasks.
+ *
+ * Mirrors no kernel function.  Each workload process gets, on each CPU, a
+ * cpu-clock sampling counter with inherit (what it forks or spawns is
+ * sampled too) every LIVE_PROF_PERIOD_NS of its CPU time, with its kernel
+ * call chain (at most LIVE_PROF_STACK entries; user frames excluded),
+ * into that CPU's ring buffer; a reader thread empties the buffers every
+ * 10 ms and counts as it goes: for each sample, each kernel function of
+ * its chain once (children) and the function it was in (self), or
+ * "[user]" for a sample taken in user mode.  Memory: the buffers and two
+ * counters per kernel symbol.  Functions are named from /proc/kallsyms
+ * (root).  cpu-clock is a software event, so a guest without a virtual
+ * PMU samples too (the hrtimer interrupt: a function that runs with
+ * interrupts disabled is seen where they are enabled again).
+ */
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "host/live_internal.h"
+
+#define LIVE_PROF_PERIOD_NS	100000		/* 10 kHz of each task's CPU time */
+#define LIVE_PROF_STACK		64
+#define LIVE_PROF_RB_BYTES	(16UL << 20)	/* all buffers together */
+
+struct live_prof_rb {
+	struct perf_event_mmap_page *meta;	/* NULL: an offline CPU */
+	size_t data_len;
+};
+
+struct live_prof {
+	int nr_cpus, nr_fd;
+	int *fd;
+	struct live_prof_rb *rb;
+	struct live_ksyms ksyms;
+	uint64_t *children, *self;	/* per symbol of ksyms */
+	uint64_t samples, user, unknown, lost;
+	pthread_t reader;
+	bool reader_started;
+	volatile int stop;
+};
+
+/* One sample: PERF_SAMPLE_TID | PERF_SAMPLE_CALLCHAIN. */
+static void live_prof_sample(struct live_prof *p, const uint8_t *body, size_t len)
+{
+	size_t seen[LIVE_PROF_STACK];
+	int nr_seen = 0;
+	uint64_t nr;
+	bool leaf = true;
+
+	if (len < 16)
+		return;
+	memcpy(&nr, body + 8, 8);
+	if (nr > (len - 16) / 8)
+		return;
+	p->samples++;
+	for (uint64_t i = 0; i < nr; i++) {
+		const struct live_ksym *s;
+		uint64_t ip;
+		size_t k;
+		int j;
+
+		memcpy(&ip, body + 16 + i * 8, 8);
+		if (ip >= (uint64_t)PERF_CONTEXT_MAX)
+			continue;	/* a context marker */
+		s = live_ksyms_find(&p->ksyms, ip);
+		if (!s) {
+			if (leaf)
+				p->unknown++;
+			leaf = false;
+			continue;
+		}
+		k = (size_t)(s - p->ksyms.s);
+		if (leaf)
+			p->self[k]++;
+		leaf = false;
+		for (j = 0; j < nr_seen && seen[j] != k; j++)
+			;
+		if (j < nr_seen || nr_seen == LIVE_PROF_STACK)
+			continue;	/* a function counts once a sample (recursion) */
+		seen[nr_seen++] = k;
+		p->children[k]++;
+	}
+	if (leaf)
+		p->user++;	/* no kernel frame: the task was in user mode */
+}
+
+/* Read one buffer up to its head. */
+static void live_prof_drain(struct live_prof *p, struct live_prof_rb *rb)
+{
+	uint8_t *data = (uint8_t *)rb->meta + rb->meta->data_offset;
+	uint64_t head = __atomic_load_n(&rb->meta->data_head, __ATOMIC_ACQUIRE);
+	uint64_t tail = rb->meta->data_tail;
+	static uint8_t rec[65536];
+
+	while (tail < head) {
+		struct perf_event_header h;
+		size_t off = (size_t)(tail & (rb->data_len - 1)), first;
+
+		for (size_t i = 0; i < sizeof(h); i++)
+			((uint8_t *)&h)[i] = data[(off + i) & (rb->data_len - 1)];
+		if (h.size < sizeof(h) || tail + h.size > head)
+			break;
+		first = rb->data_len - off < h.size ? rb->data_len - off : h.size;
+		memcpy(rec, data + off, first);	/* it may wrap */
+		memcpy(rec + first, data, h.size - first);
+		if (h.type == PERF_RECORD_SAMPLE)
+			live_prof_sample(p, rec + sizeof(h), h.size - sizeof(h));
+		else if (h.type == PERF_RECORD_LOST && h.size >= sizeof(h) + 16) {
+			uint64_t lost;
+
+			memcpy(&lost, rec + sizeof(h) + 8, 8);
+			p->lost += lost;
+		}
+		tail += h.size;
+	}
+	__atomic_store_n(&rb->meta->data_tail, tail, __ATOMIC_RELEASE);
+}
+
+static void live_prof_round(struct live_prof *p)
+{
+	for (int c = 0; c < p->nr_cpus; c++)
+		if (p->rb[c].meta)
+			live_prof_drain(p, &p->rb[c]);
+}
+
+static void *live_prof_reader(void *arg)
+{
+	struct live_prof *p = arg;
+	struct timespec ts = { 0, 10 * 1000 * 1000 };
+
+	while (!p->stop) {
+		nanosleep(&ts, NULL);
+		live_prof_round(p);
+	}
+	return NULL;
+}
+
+static int live_prof_open(pid_t pid, int cpu, int output, size_t pages)
+{
+	struct perf_event_attr a;
+	long fd;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_CPU_CLOCK;
+	a.sample_period = LIVE_PROF_PERIOD_NS;
+	a.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_CALLCHAIN;
+	a.inherit = 1;
+	a.exclude_callchain_user = 1;
+	a.sample_max_stack = LIVE_PROF_STACK;
+	a.watermark = 1;
+	a.wakeup_watermark = (uint32_t)(pages * 4096 / 4);
+	fd = syscall(SYS_perf_event_open, &a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (output >= 0 && ioctl((int)fd, PERF_EVENT_IOC_SET_OUTPUT, output)) {
+		int e = errno;
+
+		close((int)fd);
+		return -e;
+	}
+	return (int)fd;
+}
+
+/**
+ * live_prof_start - sample where the workload's tasks spend their CPU time
+ * @pp: set to the profile on success
+ * @pids: the workload processes (blocked until released)
+ * @nr: how many
+ * @why: what stopped it, on failure
+ * @len: size of @why
+ *
+ * Context: parent; starts a reader thread.
+ * Return: 0, or a negative errno with @why set.
+ */
+int live_prof_start(struct live_prof **pp, const pid_t *pids, int nr, char *why, size_t len)
+{
+	static char text[8 * 1024 * 1024];
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	struct live_prof *p = calloc(1, sizeof(*p));
+	char path[512];
+	size_t pages;
+	int ret = -ENOMEM, online = 0;
+
+	*pp = NULL;
+	if (!p || nr < 1)
+		goto fail_nomem;
+	p->nr_cpus = ncpu > 0 ? (int)ncpu : 1;
+	p->nr_fd = p->nr_cpus * nr;
+	p->fd = malloc((size_t)p->nr_fd * sizeof(int));
+	p->rb = calloc((size_t)p->nr_cpus, sizeof(*p->rb));
+	if (!p->fd || !p->rb)
+		goto fail_nomem;
+	for (int i = 0; i < p->nr_fd; i++)
+		p->fd[i] = -1;
+	if (live_proc_path(path, sizeof(path), "/proc/kallsyms") ||
+	    live_read_file(path, text, sizeof(text)) <= 0 ||
+	    live_ksyms_parse(&p->ksyms, text) < 0) {
+		snprintf(why, len, "no kernel symbols in /proc/kallsyms to name the "
+			 "functions (run as root)");
+		ret = -EACCES;
+		goto fail;
+	}
+	p->children = calloc(p->ksyms.nr, sizeof(uint64_t));
+	p->self = calloc(p->ksyms.nr, sizeof(uint64_t));
+	if (!p->children || !p->self)
+		goto fail_nomem;
+	pages = LIVE_PROF_RB_BYTES / 4096 / (size_t)p->nr_cpus;
+	while (pages & (pages - 1))
+		pages &= pages - 1;
+	if (pages < 16)
+		pages = 16;
+	for (int c = 0; c < p->nr_cpus; c++) {
+		int *fd = &p->fd[c * nr];
+		void *m;
+
+		fd[0] = live_prof_open(pids[0], c, -1, pages);
+		if (fd[0] == -ENODEV || fd[0] == -EINVAL)
+			continue;	/* an offline CPU */
+		if (fd[0] < 0) {
+			ret = fd[0];
+			goto fail_open;
+		}
+		m = mmap(NULL, (pages + 1) * 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd[0], 0);
+		if (m == MAP_FAILED) {
+			ret = -errno;
+			goto fail_open;
+		}
+		p->rb[c].meta = m;
+		p->rb[c].data_len = pages * 4096;
+		online++;
+		for (int i = 1; i < nr; i++) {
+			fd[i] = live_prof_open(pids[i], c, fd[0], pages);
+			if (fd[i] < 0) {
+				ret = fd[i];
+				goto fail_open;
+			}
+		}
+	}
+	if (!online) {
+		ret = -ENODEV;
+		goto fail_open;
+	}
+	if (pthread_create(&p->reader, NULL, live_prof_reader, p)) {
+		snprintf(why, len, "cannot start the reader thread");
+		ret = -EAGAIN;
+		goto fail;
+	}
+	p->reader_started = true;
+	*pp = p;
+	return 0;
+
+fail_open:
+	snprintf(why, len, "perf_event_open of cpu-clock samples: %s%s", strerror(-ret),
+		 ret == -EACCES || ret == -EPERM ? " (run as root)" : "");
+	goto fail;
+fail_nomem:
+	snprintf(why, len, "out of memory");
+fail:
+	live_prof_free(p);
+	return ret;
+}
+
+static int live_prof_row_cmp(const void *a, const void *b)
+{
+	const struct live_func_row *x = a, *y = b;
+
+	if (x->children != y->children)
+		return x->children < y->children ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+/**
+ * live_prof_stop - stop sampling and make the table
+ * @p: the profile (NULL: nothing to do); still to be freed
+ * @f: the functions with the most samples, largest first
+ */
+void live_prof_stop(struct live_prof *p, struct live_funcs *f)
+{
+	struct live_func_row *rows;
+	size_t n = 0;
+
+	if (!p)
+		return;
+	for (int i = 0; i < p->nr_fd; i++)
+		if (p->fd[i] >= 0)
+			ioctl(p->fd[i], PERF_EVENT_IOC_DISABLE, 0);
+	if (p->reader_started) {
+		p->stop = 1;
+		pthread_join(p->reader, NULL);
+		p->reader_started = false;
+		live_prof_round(p);	/* what came since the last round */
+	}
+	memset(f, 0, sizeof(*f));
+	rows = calloc(p->ksyms.nr + 1, sizeof(*rows));
+	if (!rows) {
+		snprintf(f->why, sizeof(f->why), "out of memory");
+		return;
+	}
+	for (size_t k = 0; k < p->ksyms.nr; k++)
+		if (p->children[k]) {
+			snprintf(rows[n].name, sizeof(rows[n].name), "%s", p->ksyms.s[k].name);
+			rows[n].children = p->children[k];
+			rows[n++].self = p->self[k];
+		}
+	if (p->user) {
+		snprintf(rows[n].name, sizeof(rows[n].name), "[user]");
+		rows[n].children = rows[n].self = p->user;
+		n++;
+	}
+	qsort(rows, n, sizeof(*rows), live_prof_row_cmp);
+	f->nr = n < LIVE_FUNCS ? (int)n : LIVE_FUNCS;
+	memcpy(f->row, rows, (size_t)f->nr * sizeof(*rows));
+	free(rows);
+	f->samples = p->samples;
+	f->ok = true;
+	snprintf(f->method, sizeof(f->method), "cpu-clock samples of the workload's tasks "
+		 "every %d us of their CPU time, kernel call chains; %llu samples, %llu lost "
+		 "(buffer full)", LIVE_PROF_PERIOD_NS / 1000, (unsigned long long)p->samples,
+		 (unsigned long long)p->lost);
+}
+
+/* Close and free everything live_prof_start() made (NULL: nothing). */
+void live_prof_free(struct live_prof *p)
+{
+	if (!p)
+		return;
+	if (p->reader_started) {
+		p->stop = 1;
+		pthread_join(p->reader, NULL);
+	}
+	for (int i = 0; p->fd && i < p->nr_fd; i++)
+		if (p->fd[i] >= 0)
+			close(p->fd[i]);
+	for (int c = 0; p->rb && c < p->nr_cpus; c++)
+		if (p->rb[c].meta)
+			munmap(p->rb[c].meta, p->rb[c].data_len + 4096);
+	live_ksyms_free(&p->ksyms);
+	free(p->children);
+	free(p->self);
+	free(p->fd);
+	free(p->rb);
+	free(p);
+}
