@@ -256,6 +256,75 @@ static void test_lock_stream(void **state)
 }
 
 /* Debian 12's perf 6.1 lists -b but was built without it. */
+/* One sample body as the ring buffer holds it: pid, tid, nr, the chain. */
+static size_t prof_sample(uint8_t *buf, const uint64_t *chain, uint64_t nr)
+{
+	uint32_t ids[2] = { 100, 101 };
+
+	memcpy(buf, ids, 8);
+	memcpy(buf + 8, &nr, 8);
+	if (nr)
+		memcpy(buf + 16, chain, nr * 8);
+	return 16 + nr * 8;
+}
+
+/*
+ * --report functions' counting (src/host/liveprof.c): each function of a
+ * sample's kernel chain once (children), the top one (self), a sample with
+ * no kernel frame as [user]; an address below every symbol names nothing.
+ */
+static void test_prof_counts(void **state)
+{
+	static struct live_funcs f;
+	struct live_prof *p = live_prof_offline(read_fixture("kallsyms"));
+	const uint64_t ctx = (uint64_t)-128;	/* PERF_CONTEXT_KERNEL */
+	const uint64_t lru_add = 0xffffffff815bd5a0 + 0x10,
+		       move_lru = 0xffffffff815bd3c0 + 0x88,
+		       munmap = 0xffffffff81631350 + 0xa7;
+	/* lru_add under folio_batch_move_lru under lru_add: lru_add once */
+	const uint64_t a[] = { ctx, lru_add, move_lru, lru_add + 4 };
+	const uint64_t b[] = { ctx, move_lru, munmap };
+	const uint64_t c[] = { ctx, 0x1000, munmap };	/* a leaf no symbol names */
+	uint8_t buf[256];
+	int rows = 0;
+
+	(void)state;
+	assert_non_null(p);
+	live_prof_feed(p, buf, prof_sample(buf, a, 4));
+	live_prof_feed(p, buf, prof_sample(buf, b, 3));
+	live_prof_feed(p, buf, prof_sample(buf, c, 3));
+	live_prof_feed(p, buf, prof_sample(buf, NULL, 0));	/* user mode */
+	live_prof_feed(p, buf, 12);				/* cut short: not counted */
+	live_prof_stop(p, &f);
+	live_prof_free(p);
+	assert_true(f.ok);
+	assert_int_equal(f.samples, 4);
+	for (int i = 0; i < f.nr; i++) {
+		const struct live_func_row *r = &f.row[i];
+
+		if (!strcmp(r->name, "folio_batch_move_lru")) {
+			assert_int_equal(r->children, 2);
+			assert_int_equal(r->self, 1);
+		} else if (!strcmp(r->name, "lru_add")) {
+			assert_int_equal(r->children, 1);
+			assert_int_equal(r->self, 1);
+		} else if (!strcmp(r->name, "__vm_munmap")) {
+			assert_int_equal(r->children, 2);
+			assert_int_equal(r->self, 0);
+		} else if (!strcmp(r->name, "[user]")) {
+			assert_int_equal(r->children, 1);
+			assert_int_equal(r->self, 1);
+		} else {
+			fail_msg("unexpected row %s", r->name);
+		}
+		rows++;
+	}
+	assert_int_equal(rows, 4);
+	/* largest first: folio_batch_move_lru and __vm_munmap (2) before the rest */
+	assert_int_equal(f.row[0].children, 2);
+	assert_int_equal(f.row[1].children, 2);
+}
+
 static void test_perf_bpf_probe(void **state)
 {
 	assert_false(live_perf_lock_has_bpf(read_fixture("perf-lock-contention-help-6.1.txt")));
@@ -1100,6 +1169,7 @@ int main(void)
 		cmocka_unit_test(test_parse_perf_lock),
 		cmocka_unit_test(test_lock_class),
 		cmocka_unit_test(test_lock_stream),
+		cmocka_unit_test(test_prof_counts),
 		cmocka_unit_test(test_perf_bpf_probe),
 		cmocka_unit_test(test_tracepoint_format),
 		cmocka_unit_test(test_parse_state),

@@ -333,6 +333,8 @@ struct live_prof;
 int live_prof_start(struct live_prof **pp, const pid_t *pids, int nr, char *why, size_t len);
 void live_prof_stop(struct live_prof *p, struct live_funcs *f);
 void live_prof_free(struct live_prof *p);
+struct live_prof *live_prof_offline(const char *kallsyms);
+void live_prof_feed(struct live_prof *p, const void *sample, size_t len);
 void live_print_functions(const struct live_funcs *f, FILE *out);
 
 struct live_result {

@@ -277,6 +277,35 @@ fail:
 	return ret;
 }
 
+/**
+ * live_prof_offline - a profile with no counters, fed samples by hand
+ * @kallsyms: /proc/kallsyms' text, to name the functions
+ *
+ * For tests: live_prof_feed() counts a sample as the reader would;
+ * live_prof_stop() makes the table and live_prof_free() frees it.
+ * Return: the profile, or NULL (no symbols, or out of memory).
+ */
+struct live_prof *live_prof_offline(const char *kallsyms)
+{
+	struct live_prof *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	if (live_ksyms_parse(&p->ksyms, kallsyms) < 0 ||
+	    !(p->children = calloc(p->ksyms.nr, sizeof(uint64_t))) ||
+	    !(p->self = calloc(p->ksyms.nr, sizeof(uint64_t)))) {
+		live_prof_free(p);
+		return NULL;
+	}
+	return p;
+}
+
+/* Count one PERF_RECORD_SAMPLE body (pid, tid, nr, the chain) of @len bytes. */
+void live_prof_feed(struct live_prof *p, const void *sample, size_t len)
+{
+	live_prof_sample(p, sample, len);
+}
+
 static int live_prof_row_cmp(const void *a, const void *b)
 {
 	const struct live_func_row *x = a, *y = b;
