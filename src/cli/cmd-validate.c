@@ -31,7 +31,6 @@
 #include <fcntl.h>
 #include <jansson.h>
 #include <math.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -516,19 +515,6 @@ static void validate_model_params(json_t *doc, const struct validate_opts *o,
 	}
 }
 
-/* The first CPU this process may run on (0 if it cannot tell). */
-static int validate_first_cpu(void)
-{
-	cpu_set_t set;
-
-	if (sched_getaffinity(0, sizeof(set), &set))
-		return 0;
-	for (int c = 0; c < CPU_SETSIZE; c++)
-		if (CPU_ISSET(c, &set))
-			return c;
-	return 0;
-}
-
 /* One experiment at one thread count: live runs and the simulated run. */
 static int validate_one(struct cli *c, const struct validate_opts *o,
 			const struct validate_exp *x, int threads, const char *profile,
@@ -562,7 +548,7 @@ static int validate_one(struct cli *c, const struct validate_opts *o,
 	 * sample; the simulated side carries that sample's cost, measured here
 	 * as calibrate's note measures it (lock.contention_trace_ns).
 	 */
-	have_trace = root && !cal_trace_sample_now(validate_first_cpu(), trace, &trace_base,
+	have_trace = root && !cal_trace_sample_now(-1, trace, &trace_base,
 						   err, sizeof(err));
 	for (int r = -1; r < o->repeat; r++) {		/* r == -1: the warm-up */
 		const char *pre[] = { "live", x->arg, "--json", jpath,

@@ -784,8 +784,9 @@ static double cal_getppid_best(int n, void *rb)
 
 /**
  * cal_trace_sample_now - the cost of a perf sample of a tracepoint, now
- * @cpu: the CPU to measure on (the calling thread is pinned there; its
- *	 affinity is restored after)
+ * @cpu: the CPU to measure on, or -1 for the first one this process may
+ *	 run on (the calling thread is pinned there; its affinity is restored
+ *	 after)
  * @cost: the sample's cost without [0] and with [1] a kernel callchain, ns
  * @base: getppid() alone, ns
  * @why: what stopped it, on failure
@@ -814,6 +815,8 @@ int cal_trace_sample_now(int cpu, double cost[2], double *base, char *why, size_
 		snprintf(why, len, "sched_getaffinity: %s", strerror(errno));
 		return -1;
 	}
+	while (cpu < 0 || (cpu < CPU_SETSIZE - 1 && !CPU_ISSET(cpu, &saved)))
+		cpu++;
 	cal_pin(cpu);
 	id = strtol(buf, NULL, 10);
 	cal_getppid_best(2000, NULL);

@@ -11,7 +11,6 @@
 #include <errno.h>
 #include <jansson.h>
 #include <limits.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -387,13 +386,8 @@ static int compare_run(struct live_opts *o, FILE *out, FILE *err)
 	compare_trace_ns = 0;
 	if (!no_sim && live->locks_wanted && live->locks.ok) {
 		double cost[2], base;
-		cpu_set_t set;
-		int cpu = 0;
 
-		if (!sched_getaffinity(0, sizeof(set), &set))
-			while (cpu < CPU_SETSIZE - 1 && !CPU_ISSET(cpu, &set))
-				cpu++;
-		if (!cal_trace_sample_now(cpu, cost, &base, msg, sizeof(msg)) && cost[0] >= 1)
+		if (!cal_trace_sample_now(-1, cost, &base, msg, sizeof(msg)) && cost[0] >= 1)
 			compare_trace_ns = cost[0];
 	}
 	if (!no_sim) {
