@@ -28,7 +28,8 @@ export MMSIM_LIVE_SYS_ROOT=$T/sys MMSIM_LIVE_STATE=$T/state
 
 # bad input: one line, exit 2, nothing run
 for bad in "nosuch" "--threads 0" "--threads 1,x" "--repeat 0" "--band -1" \
-	   "--set rounds" "--profile $T/none.ini" "--json $T/nodir/r.json" "--frobnicate"; do
+	   "--set rounds" "--profile $T/none.ini" "--json $T/nodir/r.json" "--frobnicate" \
+	   "--report lines"; do
 	# shellcheck disable=SC2086
 	"$BIN" validate deferred-split $bad > out.txt 2> err.txt
 	rc=$?
@@ -88,6 +89,26 @@ grep -q "^validate: [0-9]* of [0-9]* judged metrics agree" out.txt || fail "no s
 grep -qx -e never -e '.*\[never\]' "$thp/hugepages-16kB/enabled" || fail "the fake mTHP setting was not restored"
 ls /tmp/mmsim-validate-* > /dev/null 2>&1 && fail "a temporary folder was left in /tmp"
 echo "ok: a 1-thread report"
+
+# --report functions: each point's time by kernel function, the simulated
+# run's rows and, as root, the warm-up live run's samples (its rows name
+# kernel functions; handle_mm_fault is on both sides)
+"$BIN" validate deferred-split --profile host.ini --threads 1 --repeat 1 \
+	--set rounds=20 --set region=8M --set node_memory=8G --report functions --json rf.json \
+	> out.txt 2> err.txt || fail "validate --report functions exited $?: $(cat err.txt)"
+python3 - rf.json <<'PY' || fail "the functions of the report"
+import json, os, sys
+d = json.load(open(sys.argv[1]))
+for p in d["points"]:
+    f = p["functions"]
+    sim = {r["function"] for r in f["simulated"]}
+    assert "handle_mm_fault" in sim, sim
+    if os.geteuid() == 0:
+        live = {r["function"] for r in f["live"] or []}
+        assert "handle_mm_fault" in live and f["live_samples"] > 0, f
+PY
+grep -q "^functions: deferred-split at 1 " out.txt || fail "no functions block in the table"
+echo "ok: --report functions"
 
 # A shipped workload (docs/workloads.md): live and simulated at each thread
 # count, the tasks parameter set to it on both sides, ops_per_task_s and

@@ -124,6 +124,9 @@ struct validate_point {
 	json_t *sim_params;		/* the simulated run's parameters (a reference) */
 	double xfer_ns;			/* the line transfer around its live runs, 0: none */
 	double trace_ns;		/* the lock recorder's sample the simulated side took, 0: none */
+	json_t *live_funcs;		/* --report functions: the warm-up run's "functions" */
+	json_int_t live_samples;	/* and its "function_samples" */
+	json_t *sim_funcs;		/* the simulated run's "functions" */
 	int oom[VALIDATE_MAX_REPEAT];	/* each live run's OOM kills (vmstat oom_kill) */
 	int nr_oom;
 	const char *verdict;		/* agrees, misses, unavailable, not simulated */
@@ -252,6 +255,7 @@ struct validate_opts {
 	const char *sets[32];
 	int nr_sets;
 	bool check;
+	bool functions;			/* --report functions */
 };
 
 static int validate_usage(struct cli *c)
@@ -259,6 +263,7 @@ static int validate_usage(struct cli *c)
 	fprintf(c->out,
 		"usage: mmsim validate [EXPERIMENT...] [--profile FILE] [--threads LIST] [--repeat N]\n"
 		"                      [--band PCT] [--set KEY=VALUE]... [--json FILE] [--plot FILE] [--check]\n"
+		"                      [--report functions]\n"
 		"Runs each experiment that has a live form on this kernel and simulated on a\n"
 		"profile of this machine, at each thread count, and judges sim/live per metric.\n"
 		"  EXPERIMENT        an experiment with a live form or a workload (default: every\n"
@@ -272,6 +277,8 @@ static int validate_usage(struct cli *c)
 		"  --json FILE       the whole report (\"-\": standard output, no table)\n"
 		"  --plot FILE       simulated and live against thread count (.svg or .png)\n"
 		"  --check           exit 1 when a judged metric misses (make validate)\n"
+		"  --report functions  also where each point's time goes, by kernel function:\n"
+		"                    the warm-up live run's samples beside the simulated run's\n"
 		"Live runs change THP settings with --apply when run as root, and restore them.\n");
 	return 0;
 }
@@ -310,13 +317,18 @@ static int validate_parse(struct cli *c, int argc, char **argv, struct validate_
 		}
 		if (strcmp(a, "--profile") && strcmp(a, "--threads") && strcmp(a, "--repeat") &&
 		    strcmp(a, "--band") && strcmp(a, "--json") && strcmp(a, "--plot") &&
-		    strcmp(a, "--set"))
+		    strcmp(a, "--set") && strcmp(a, "--report"))
 			return cli_fail(c, "validate: unknown option '%s': expected --profile, "
-					"--threads, --repeat, --band, --set, --json, --plot or --check", a);
+					"--threads, --repeat, --band, --set, --json, --plot, --report "
+					"or --check", a);
 		if (!v)
 			return cli_fail(c, "validate %s: missing value: expected %s VALUE", a, a);
 		i++;
-		if (!strcmp(a, "--profile")) {
+		if (!strcmp(a, "--report")) {
+			if (strcmp(v, "functions"))
+				return cli_fail(c, "validate --report %s: expected functions", v);
+			o->functions = true;
+		} else if (!strcmp(a, "--profile")) {
 			o->profile = v;
 		} else if (!strcmp(a, "--json")) {
 			o->json = v;
@@ -525,6 +537,9 @@ static int validate_one(struct cli *c, const struct validate_opts *o,
 	int nr_mp = 0, oom = -1;
 	char *argv[96];
 	bool root = geteuid() == 0, have_xfer, have_trace, traced = false;
+	json_t *live_funcs = NULL, *sim_funcs = NULL;
+	json_int_t live_samples = 0;
+	int ret;
 	double xfer0 = 0, xfer1 = 0, xfer = 0, trace[2] = { 0, 0 }, trace_base;
 	json_t *doc, *m, *un, *val;
 	const char *key;
@@ -551,20 +566,43 @@ static int validate_one(struct cli *c, const struct validate_opts *o,
 	have_trace = root && !cal_trace_sample_now(-1, trace, &trace_base,
 						   err, sizeof(err));
 	for (int r = -1; r < o->repeat; r++) {		/* r == -1: the warm-up */
-		const char *pre[] = { "live", x->arg, "--json", jpath,
-				      root ? "--apply" : NULL, NULL };
+		/* --report functions: the warm-up run samples (it is not judged) */
+		bool prof = o->functions && r < 0;
+		const char *pre[8] = { "live", x->arg, "--json", jpath };
+		int np = 4;
+
+		if (prof) {
+			pre[np++] = "--report";
+			pre[np++] = "functions";
+		}
+		if (root)
+			pre[np++] = "--apply";
+		pre[np] = NULL;
 
 		validate_argv(argv, 96, pre, o, x, tset[0] ? tset : NULL, false);
 		st = validate_spawn(argv, err, sizeof(err));
 		cli_progress_step(++validate_tmp.steps);
-		if (st)
-			return cli_fail(c, "the live run failed (exit %d): %s", st, err) - 1;
-		if (r < 0)
+		if (st) {
+			ret = cli_fail(c, "the live run failed (exit %d): %s", st, err) - 1;
+			goto out;
+		}
+		if (r < 0) {
+			if (prof && validate_metrics(jpath, &doc, NULL)) {
+				json_t *v0 = json_array_get(json_object_get(doc, "variants"), 0);
+
+				live_funcs = json_incref(json_object_get(v0, "functions"));
+				live_samples = json_integer_value(json_object_get(v0,
+									"function_samples"));
+			}
+			if (prof)
+				json_decref(doc);
 			continue;
+		}
 		m = validate_metrics(jpath, &doc, &un);
 		if (!m) {
 			json_decref(doc);
-			return cli_fail(c, "the live run's JSON has no metrics") - 1;
+			ret = cli_fail(c, "the live run's JSON has no metrics") - 1;
+			goto out;
 		}
 		validate_model_params(doc, o, x, mp, &nr_mp);
 		traced = json_is_string(json_object_get(json_array_get(json_object_get(doc,
@@ -584,7 +622,8 @@ static int validate_one(struct cli *c, const struct validate_opts *o,
 
 			if (!p) {
 				json_decref(doc);
-				return cli_fail(c, "out of memory") - 1;
+				ret = cli_fail(c, "out of memory") - 1;
+				goto out;
 			}
 			if (oom >= 0 && p->nr_oom < VALIDATE_MAX_REPEAT)
 				p->oom[p->nr_oom++] = oom;
@@ -606,13 +645,23 @@ static int validate_one(struct cli *c, const struct validate_opts *o,
 	if (have_trace && traced && trace[0] >= 1)
 		snprintf(tcost, sizeof(tcost), "lock.contention_trace_ns=%.0f", trace[0]);
 	{
-		const char *pre[] = { "run", x->arg, "--variant", x->variant, "--profile",
-				      profile, "--jobs", "1", "--quiet", "--json", jpath,
-				      xcost[0] ? "--cost" : NULL, xcost,
-				      tcost[0] ? "--cost" : NULL, tcost, NULL };
+		const char *pre[20] = { "run", x->arg, "--variant", x->variant, "--profile",
+					profile, "--jobs", "1", "--quiet", "--json", jpath };
+		int np = 11, n;
 
-		int n;
-
+		if (o->functions) {
+			pre[np++] = "--report";
+			pre[np++] = "functions";
+		}
+		if (xcost[0]) {
+			pre[np++] = "--cost";
+			pre[np++] = xcost;
+		}
+		if (tcost[0]) {
+			pre[np++] = "--cost";
+			pre[np++] = tcost;
+		}
+		pre[np] = NULL;
 		snprintf(jpath, sizeof(jpath), "%s/sim.json", validate_tmp.dir);
 		n = validate_argv(argv, 96, pre, o, x, tset[0] ? tset : NULL, true);
 		for (int i = 0; i < nr_mp && n < 96 - 3; i++) {
@@ -621,10 +670,15 @@ static int validate_one(struct cli *c, const struct validate_opts *o,
 		}
 		argv[n] = NULL;
 		st = validate_spawn(argv, err, sizeof(err));
-		if (st)
-			return cli_fail(c, "the simulated run failed (exit %d): %s", st, err) - 1;
+		if (st) {
+			ret = cli_fail(c, "the simulated run failed (exit %d): %s", st, err) - 1;
+			goto out;
+		}
 	}
 	m = validate_metrics(jpath, &doc, NULL);
+	if (o->functions)
+		sim_funcs = json_object_get(json_array_get(json_object_get(doc, "variants"), 0),
+					    "functions");
 	for (int i = 0; i < *nr; i++) {
 		struct validate_point *p = &(*pts)[i];
 		json_t *params = json_object_get(doc, "params");
@@ -635,6 +689,12 @@ static int validate_one(struct cli *c, const struct validate_opts *o,
 			p->sim_params = json_incref(params);
 		p->xfer_ns = xcost[0] ? xfer : 0;
 		p->trace_ns = tcost[0] ? trace[0] : 0;
+		if (live_funcs && !p->live_funcs) {
+			p->live_funcs = json_incref(live_funcs);
+			p->live_samples = live_samples;
+		}
+		if (sim_funcs && !p->sim_funcs)
+			p->sim_funcs = json_incref(sim_funcs);
 		val = m ? json_object_get(m, p->metric) : NULL;
 		if (json_is_number(val)) {
 			p->has_sim = true;
@@ -642,7 +702,61 @@ static int validate_one(struct cli *c, const struct validate_opts *o,
 		}
 	}
 	json_decref(doc);
-	return 0;
+	ret = 0;
+out:
+	json_decref(live_funcs);
+	return ret;
+}
+
+/*
+ * --report functions: a point's time by kernel function, the simulated
+ * run's rows (of its virtual CPU time) with the warm-up live run's share of
+ * its samples for the same function, as compare prints them.
+ */
+static void validate_print_functions(struct cli *c, const struct validate_point *p)
+{
+	size_t ns = json_array_size(p->sim_funcs);
+	int shown = 0;
+
+	if (p->x->threads_key)
+		fprintf(c->out, "functions: %s at %d", p->x->name, p->threads);
+	else
+		fprintf(c->out, "functions: %s", p->x->name);
+	fprintf(c->out, " (children %%, self %%: live of %lld samples, simulated of its "
+		"virtual CPU time)\n", (long long)p->live_samples);
+	if (!ns) {
+		fprintf(c->out, "  (no simulated functions)\n");
+		return;
+	}
+	for (size_t i = 0; i < ns && shown < 12; i++) {
+		json_t *r = json_array_get(p->sim_funcs, i), *l;
+		const char *name = json_string_value(json_object_get(r, "function"));
+		bool spin = json_is_true(json_object_get(r, "lock_wait"));
+		char lc[16] = "-", lsf[16] = "-";
+		size_t k;
+
+		if (!name)
+			continue;
+		json_array_foreach(p->live_funcs, k, l) {
+			const char *ln = json_string_value(json_object_get(l, "function"));
+
+			if (spin || !ln || strcmp(ln, name) || !p->live_samples)
+				continue;
+			snprintf(lc, sizeof(lc), "%.1f%%", 100.0 *
+				 (double)json_integer_value(json_object_get(l, "children")) /
+				 (double)p->live_samples);
+			snprintf(lsf, sizeof(lsf), "%.1f%%", 100.0 *
+				 (double)json_integer_value(json_object_get(l, "self")) /
+				 (double)p->live_samples);
+		}
+		char row[64];
+
+		snprintf(row, sizeof(row), "%s%s", spin ? "spin: " : "", name);
+		fprintf(c->out, "  %-42s live %7s %7s   simulated %6.1f%% %6.1f%%\n", row, lc, lsf,
+			json_number_value(json_object_get(r, "children_pct")),
+			json_number_value(json_object_get(r, "self_pct")));
+		shown++;
+	}
 }
 
 static void validate_judge(struct validate_point *p, double band)
@@ -922,6 +1036,9 @@ int cmd_validate(struct cli *c, int argc, char **argv)
 			fprintf(c->out, "the OOM killer struck in %d of %d live runs (%d-%d kills, "
 				"vmstat oom_kill); the model has no OOM killer\n", hit, p->nr_oom, lo, hi);
 		}
+		for (int i = 0; o.functions && i < nr; i++)
+			if (!i || pts[i - 1].x != pts[i].x || pts[i - 1].threads != pts[i].threads)
+				validate_print_functions(c, &pts[i]);
 		fprintf(c->out, "validate: %d of %d judged metrics agree, %d miss; %d not "
 			"judged (unavailable live, not simulated, or failed to run)\n", agree, judged,
 			judged - agree, unavail);
@@ -955,6 +1072,14 @@ int cmd_validate(struct cli *c, int argc, char **argv)
 				json_object_set_new(pt, "unavailable", json_string(p->why));
 			if (p->sim_params)
 				json_object_set(pt, "simulated_params", p->sim_params);
+			if (o.functions) {
+				json_t *fn = json_object();
+
+				json_object_set(fn, "live", p->live_funcs ? p->live_funcs : json_null());
+				json_object_set_new(fn, "live_samples", json_integer(p->live_samples));
+				json_object_set(fn, "simulated", p->sim_funcs ? p->sim_funcs : json_null());
+				json_object_set_new(pt, "functions", fn);
+			}
 			if (p->xfer_ns > 0)
 				json_object_set_new(pt, "line_transfer_ns", json_real(p->xfer_ns));
 			if (p->trace_ns > 0)
@@ -983,8 +1108,11 @@ int cmd_validate(struct cli *c, int argc, char **argv)
 	if (!ret && o.plot)
 		ret = validate_plot(c, &o, pts, nr, o.profile ? o.profile : "of this machine");
 	validate_rm_tmp();
-	for (int i = 0; i < nr; i++)
+	for (int i = 0; i < nr; i++) {
 		json_decref(pts[i].sim_params);
+		json_decref(pts[i].live_funcs);
+		json_decref(pts[i].sim_funcs);
+	}
 	free(pts);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
