@@ -31,6 +31,7 @@
 #include <fcntl.h>
 #include <jansson.h>
 #include <math.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -759,6 +760,23 @@ static void validate_print_functions(struct cli *c, const struct validate_point 
 	}
 }
 
+/* The range of the points' positive values of the double at @off; false if none. */
+static bool validate_range(const struct validate_point *pts, int nr, size_t off,
+			   double *lo, double *hi)
+{
+	*lo = *hi = 0;
+	for (int i = 0; i < nr; i++) {
+		double v;
+
+		memcpy(&v, (const char *)&pts[i] + off, sizeof(v));
+		if (v > 0) {
+			*lo = *lo == 0 || v < *lo ? v : *lo;
+			*hi = v > *hi ? v : *hi;
+		}
+	}
+	return *hi > 0;
+}
+
 static void validate_judge(struct validate_point *p, double band)
 {
 	double tol;
@@ -987,33 +1005,17 @@ int cmd_validate(struct cli *c, int argc, char **argv)
 				p->x->name, th, p->metric, lv, range, sv, ratio, p->verdict,
 				p->why[0] ? ": " : "", p->why);
 		}
-		{
-			double lo = 0, hi = 0;
+		double lo, hi;
 
-			for (int i = 0; i < nr; i++)
-				if (pts[i].xfer_ns > 0) {
-					lo = lo == 0 || pts[i].xfer_ns < lo ? pts[i].xfer_ns : lo;
-					hi = pts[i].xfer_ns > hi ? pts[i].xfer_ns : hi;
-				}
-			if (hi > 0)
-				fprintf(c->out, "line transfer between two CPUs around each point's live "
-					"runs: %.0f..%.0f ns (the simulated side takes its point's: --cost "
-					"cache.socket_transfer_ns)\n", lo, hi);
-		}
-		{
-			double lo = 0, hi = 0;
-
-			for (int i = 0; i < nr; i++)
-				if (pts[i].trace_ns > 0) {
-					lo = lo == 0 || pts[i].trace_ns < lo ? pts[i].trace_ns : lo;
-					hi = pts[i].trace_ns > hi ? pts[i].trace_ns : hi;
-				}
-			if (hi > 0)
-				fprintf(c->out, "lock waits recorded live: a perf sample of "
-					"lock:contention_end inside each contended hold, %.0f..%.0f ns "
-					"measured before each point's live runs (the simulated side takes "
-					"its point's: --cost lock.contention_trace_ns)\n", lo, hi);
-		}
+		if (validate_range(pts, nr, offsetof(struct validate_point, xfer_ns), &lo, &hi))
+			fprintf(c->out, "line transfer between two CPUs around each point's live "
+				"runs: %.0f..%.0f ns (the simulated side takes its point's: --cost "
+				"cache.socket_transfer_ns)\n", lo, hi);
+		if (validate_range(pts, nr, offsetof(struct validate_point, trace_ns), &lo, &hi))
+			fprintf(c->out, "lock waits recorded live: a perf sample of "
+				"lock:contention_end inside each contended hold, %.0f..%.0f ns "
+				"measured before each point's live runs (the simulated side takes "
+				"its point's: --cost lock.contention_trace_ns)\n", lo, hi);
 		/* the OOM killer in the live runs: the model has none (docs/notes/2026-12-05-oom-kill.md) */
 		for (int i = 0; i < nr; i++) {
 			const struct validate_point *p = &pts[i];

@@ -246,6 +246,11 @@ struct live_ksyms {
 	uint64_t lock_lo, lock_hi, sched_lo, sched_hi;
 };
 const struct live_ksym *live_ksyms_find(const struct live_ksyms *k, uint64_t ip);
+struct perf_event_mmap_page;
+struct perf_event_attr;
+int live_perf_open_rb(struct perf_event_attr *a, pid_t pid, int cpu, int output, size_t pages);
+uint64_t live_rb_read(struct perf_event_mmap_page *meta, size_t data_len, uint64_t head,
+		      void (*sample)(void *ctx, const uint8_t *body, size_t len), void *ctx);
 struct live_lockagg *live_lockagg_new(void);
 void live_lockagg_begin(struct live_lockagg *a, int tid, uint64_t t_ns,
 			uint64_t ip, uint32_t flags);

@@ -27,7 +27,6 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -99,36 +98,17 @@ static void live_prof_sample(struct live_prof *p, const uint8_t *body, size_t le
 		p->user++;	/* no kernel frame: the task was in user mode */
 }
 
+static void live_prof_sample_cb(void *ctx, const uint8_t *body, size_t len)
+{
+	live_prof_sample(ctx, body, len);
+}
+
 /* Read one buffer up to its head. */
 static void live_prof_drain(struct live_prof *p, struct live_prof_rb *rb)
 {
-	uint8_t *data = (uint8_t *)rb->meta + rb->meta->data_offset;
 	uint64_t head = __atomic_load_n(&rb->meta->data_head, __ATOMIC_ACQUIRE);
-	uint64_t tail = rb->meta->data_tail;
-	static uint8_t rec[65536];
 
-	while (tail < head) {
-		struct perf_event_header h;
-		size_t off = (size_t)(tail & (rb->data_len - 1)), first;
-
-		for (size_t i = 0; i < sizeof(h); i++)
-			((uint8_t *)&h)[i] = data[(off + i) & (rb->data_len - 1)];
-		if (h.size < sizeof(h) || tail + h.size > head)
-			break;
-		first = rb->data_len - off < h.size ? rb->data_len - off : h.size;
-		memcpy(rec, data + off, first);	/* it may wrap */
-		memcpy(rec + first, data, h.size - first);
-		if (h.type == PERF_RECORD_SAMPLE)
-			live_prof_sample(p, rec + sizeof(h), h.size - sizeof(h));
-		else if (h.type == PERF_RECORD_LOST && h.size >= sizeof(h) + 16) {
-			uint64_t lost;
-
-			memcpy(&lost, rec + sizeof(h) + 8, 8);
-			p->lost += lost;
-		}
-		tail += h.size;
-	}
-	__atomic_store_n(&rb->meta->data_tail, tail, __ATOMIC_RELEASE);
+	p->lost += live_rb_read(rb->meta, rb->data_len, head, live_prof_sample_cb, p);
 }
 
 static void live_prof_round(struct live_prof *p)
@@ -153,7 +133,6 @@ static void *live_prof_reader(void *arg)
 static int live_prof_open(pid_t pid, int cpu, int output, size_t pages)
 {
 	struct perf_event_attr a;
-	long fd;
 
 	memset(&a, 0, sizeof(a));
 	a.size = sizeof(a);
@@ -164,18 +143,7 @@ static int live_prof_open(pid_t pid, int cpu, int output, size_t pages)
 	a.inherit = 1;
 	a.exclude_callchain_user = 1;
 	a.sample_max_stack = LIVE_PROF_STACK;
-	a.watermark = 1;
-	a.wakeup_watermark = (uint32_t)(pages * 4096 / 4);
-	fd = syscall(SYS_perf_event_open, &a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (output >= 0 && ioctl((int)fd, PERF_EVENT_IOC_SET_OUTPUT, output)) {
-		int e = errno;
-
-		close((int)fd);
-		return -e;
-	}
-	return (int)fd;
+	return live_perf_open_rb(&a, pid, cpu, output, pages);
 }
 
 /**

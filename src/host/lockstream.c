@@ -497,39 +497,85 @@ static void live_lockstream_sample(struct live_lockstream *ls, const uint8_t *bo
 	}
 }
 
-/* Read one buffer up to its snapshot head into ls->ev. */
-static void live_ls_drain(struct live_lockstream *ls, struct live_ls_rb *rb)
+/**
+ * live_perf_open_rb - open a sampling counter whose samples go to a ring buffer
+ * @a: the counter (its watermark is set here: a quarter of the buffer)
+ * @pid: the task, with @a's inherit its children
+ * @cpu: the CPU
+ * @output: the counter whose buffer takes the samples, or -1 for its own
+ * @pages: the buffer's data pages
+ *
+ * Return: the counter's fd, or a negative errno.
+ */
+int live_perf_open_rb(struct perf_event_attr *a, pid_t pid, int cpu, int output, size_t pages)
 {
-	uint8_t *data = (uint8_t *)rb->meta + rb->meta->data_offset;
-	uint64_t tail = rb->meta->data_tail;
-	static uint8_t rec[65536];
+	long fd;
 
-	while (tail < rb->head) {
+	a->watermark = 1;
+	a->wakeup_watermark = (uint32_t)(pages * 4096 / 4);
+	fd = syscall(SYS_perf_event_open, a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (output >= 0 && ioctl((int)fd, PERF_EVENT_IOC_SET_OUTPUT, output)) {
+		int e = errno;
+
+		close((int)fd);
+		return -e;
+	}
+	return (int)fd;
+}
+
+/**
+ * live_rb_read - read a perf ring buffer's records up to @head
+ * @meta: the buffer's first page (data_tail is advanced)
+ * @data_len: its data size, a power of two
+ * @head: where to stop (a snapshot of data_head)
+ * @sample: called with each PERF_RECORD_SAMPLE's body and its length
+ * @ctx: passed to @sample
+ *
+ * Return: the samples the kernel could not write (PERF_RECORD_LOST).
+ */
+uint64_t live_rb_read(struct perf_event_mmap_page *meta, size_t data_len, uint64_t head,
+		      void (*sample)(void *ctx, const uint8_t *body, size_t len), void *ctx)
+{
+	uint8_t *data = (uint8_t *)meta + meta->data_offset;
+	uint64_t tail = meta->data_tail, lost = 0;
+	static __thread uint8_t rec[65536];	/* each reader thread its own */
+
+	while (tail < head) {
 		struct perf_event_header h;
-		size_t off = (size_t)(tail & (rb->data_len - 1));
+		size_t off = (size_t)(tail & (data_len - 1)), first;
 
 		for (size_t i = 0; i < sizeof(h); i++)
-			((uint8_t *)&h)[i] = data[(off + i) & (rb->data_len - 1)];
-		if (h.size < sizeof(h) || tail + h.size > rb->head)
+			((uint8_t *)&h)[i] = data[(off + i) & (data_len - 1)];
+		if (h.size < sizeof(h) || tail + h.size > head)
 			break;
-		{
-			size_t first = rb->data_len - off < h.size ?
-				       rb->data_len - off : h.size;
+		first = data_len - off < h.size ? data_len - off : h.size;
+		memcpy(rec, data + off, first);	/* it may wrap */
+		memcpy(rec + first, data, h.size - first);
+		if (h.type == PERF_RECORD_SAMPLE) {
+			sample(ctx, rec + sizeof(h), h.size - sizeof(h));
+		} else if (h.type == PERF_RECORD_LOST && h.size >= sizeof(h) + 16) {
+			uint64_t n;
 
-			memcpy(rec, data + off, first);	/* it may wrap */
-			memcpy(rec + first, data, h.size - first);
-		}
-		if (h.type == PERF_RECORD_SAMPLE)
-			live_lockstream_sample(ls, rec + sizeof(h), h.size - sizeof(h));
-		else if (h.type == PERF_RECORD_LOST && h.size >= sizeof(h) + 16) {
-			uint64_t lost;
-
-			memcpy(&lost, rec + sizeof(h) + 8, 8);
-			ls->agg->lost += lost;
+			memcpy(&n, rec + sizeof(h) + 8, 8);
+			lost += n;
 		}
 		tail += h.size;
 	}
-	__atomic_store_n(&rb->meta->data_tail, tail, __ATOMIC_RELEASE);
+	__atomic_store_n(&meta->data_tail, tail, __ATOMIC_RELEASE);
+	return lost;
+}
+
+static void live_ls_sample_cb(void *ctx, const uint8_t *body, size_t len)
+{
+	live_lockstream_sample(ctx, body, len);
+}
+
+/* Read one buffer up to its snapshot head into ls->ev. */
+static void live_ls_drain(struct live_lockstream *ls, struct live_ls_rb *rb)
+{
+	ls->agg->lost += live_rb_read(rb->meta, rb->data_len, rb->head, live_ls_sample_cb, ls);
 }
 
 static int live_ls_ev_cmp(const void *a, const void *b)
@@ -592,7 +638,6 @@ static void *live_ls_reader(void *arg)
 int live_ls_open(long id, pid_t pid, int cpu, int output, size_t pages, bool chain)
 {
 	struct perf_event_attr a;
-	long fd;
 
 	memset(&a, 0, sizeof(a));
 	a.size = sizeof(a);
@@ -606,18 +651,7 @@ int live_ls_open(long id, pid_t pid, int cpu, int output, size_t pages, bool cha
 	a.sample_max_stack = LIVE_LS_STACK;
 	a.use_clockid = 1;
 	a.clockid = CLOCK_MONOTONIC;
-	a.watermark = 1;
-	a.wakeup_watermark = (uint32_t)(pages * 4096 / 4);
-	fd = syscall(SYS_perf_event_open, &a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (output >= 0 && ioctl((int)fd, PERF_EVENT_IOC_SET_OUTPUT, output)) {
-		int e = errno;
-
-		close((int)fd);
-		return -e;
-	}
-	return (int)fd;
+	return live_perf_open_rb(&a, pid, cpu, output, pages);
 }
 
 /**
