@@ -321,7 +321,7 @@ struct live_metric_result {
 
 /* One run: metric values in the experiment's metric order, and counters. */
 /* The workload's CPU time by kernel function (--report functions: liveprof.c). */
-#define LIVE_FUNCS 40
+#define LIVE_FUNCS 80
 struct live_func_row {
 	char name[56];			/* a kernel function, or "[user]" */
 	uint64_t children, self;	/* samples with it in the chain / at the top */

@@ -144,6 +144,18 @@ retry:
 	return -12;	/* -ENOMEM */
 }
 
+/* charge_memcg(): try_charge_memcg(), then commit_charge(). */
+static int charge_memcg(struct folio *folio, struct mem_cgroup *memcg)
+{
+	int ret = try_charge_memcg(memcg, (unsigned int)folio_nr_pages(folio));
+
+	if (ret)
+		return ret;
+	folio->memcg = memcg;	/* commit_charge() */
+	sim_cost_cpu_ps(sim_mm->folio_op_ps);
+	return 0;
+}
+
 /**
  * mem_cgroup_charge - charge a new folio to @memcg
  * @folio: the folio, not yet visible to anyone else
@@ -154,13 +166,22 @@ retry:
 int mem_cgroup_charge(struct folio *folio, struct mem_cgroup *memcg)
 {
 	SIM_TRACE_SCOPE("mm", "__mem_cgroup_charge");
-	int ret = try_charge_memcg(memcg, (unsigned int)folio_nr_pages(folio));
+	return charge_memcg(folio, memcg);
+}
 
-	if (ret)
-		return ret;
-	folio->memcg = memcg;	/* commit_charge() */
-	sim_cost_cpu_ps(sim_mm->folio_op_ps);
-	return 0;
+/**
+ * mem_cgroup_swapin_charge_folio - charge a folio read in from swap
+ * @folio: the new folio of the swap-in, not yet visible to anyone else
+ * @memcg: the memcg of the swapped-out page (the workload's)
+ *
+ * As mem_cgroup_charge(), under its own name, as a kernel profile shows the
+ * swap-in's charge (do_swap_page() -> alloc_swap_folio()).
+ * Return: 0, or -ENOMEM when the memcg is at its limit.
+ */
+int mem_cgroup_swapin_charge_folio(struct folio *folio, struct mem_cgroup *memcg)
+{
+	SIM_TRACE_SCOPE("mm", "mem_cgroup_swapin_charge_folio");
+	return charge_memcg(folio, memcg);
 }
 
 /**

@@ -266,7 +266,7 @@ static int do_swap_page(struct vm_area_struct *vma, uint64_t addr, bool write)
 		folio = vma_alloc_folio(0, vma, addr);	/* the VMA's policy (interleave) */
 		if (!folio)
 			return -12;
-		if (mem_cgroup_charge(folio, vma->vm_mm->memcg)) {
+		if (mem_cgroup_swapin_charge_folio(folio, vma->vm_mm->memcg)) {
 			folio->_refcount = 0;
 			folio->place = FOLIO_GATHER;
 			free_frozen_folio(folio);

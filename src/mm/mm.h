@@ -822,6 +822,7 @@ void mem_zero_pages(int nid, uint64_t bytes);
 /* memcontrol.c */
 struct mem_cgroup *mem_cgroup_create(long max_pages, int nr_nodes);
 int mem_cgroup_charge(struct folio *folio, struct mem_cgroup *memcg);
+int mem_cgroup_swapin_charge_folio(struct folio *folio, struct mem_cgroup *memcg);
 void mem_cgroup_uncharge_folios(struct folio_batch *folios);
 void mem_cgroup_uncharge(struct folio *folio);
 struct lruvec *folio_lruvec(const struct folio *folio);

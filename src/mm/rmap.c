@@ -276,6 +276,7 @@ static void folio_referenced_one(struct folio *folio, struct vm_area_struct *vma
  */
 int folio_referenced(struct folio *folio, bool is_locked)
 {
+	SIM_TRACE_SCOPE("reclaim", "folio_referenced");
 	int referenced = 0;
 
 	(void)is_locked;
@@ -433,6 +434,7 @@ static void try_to_unmap_one(struct folio *folio, struct vm_area_struct *vma, ui
  */
 bool try_to_unmap(struct folio *folio, enum ttu_flags flags)
 {
+	SIM_TRACE_SCOPE("reclaim", "try_to_unmap");
 	SIM_BUG_ON_FOLIO(!folio_test(folio, PG_locked), folio);
 	/* fork-shared anon: each swap PTE would hold the slot (count 2), not modelled */
 	if (folio_test_anon(folio) && folio->_mapcount > folio_nr_pages(folio))

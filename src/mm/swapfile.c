@@ -446,6 +446,7 @@ static void page_fill(struct folio *folio)
  */
 void swap_writepage(struct folio *folio)
 {
+	SIM_TRACE_SCOPE("swap", "swap_writepage");
 	struct swap_info_struct *si = sim_mm->swap;
 	uint32_t slot = folio->swap - 1;
 	long nr = folio_nr_pages(folio);
@@ -488,6 +489,7 @@ void swap_writepage(struct folio *folio)
  */
 void swap_read_folio(struct folio *folio, uint32_t slot)
 {
+	SIM_TRACE_SCOPE("swap", "swap_read_folio");
 	struct swap_info_struct *si = sim_mm->swap;
 	long nr = folio_nr_pages(folio);
 	sim_time_t t;

@@ -216,6 +216,7 @@ void arch_tlbbatch_flush(struct tlbflush_unmap_batch *batch)
 	};
 	int cpu = smp_processor_id();
 	struct cpumask others = batch->cpumask;
+	SIM_TRACE_SCOPE("reclaim", "arch_tlbbatch_flush");
 
 	count_event(SIM_SIM_TLBBATCH_FLUSH);
 	cpumask_clear_cpu(cpu, &others);

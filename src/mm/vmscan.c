@@ -359,6 +359,7 @@ static bool folio_free(struct reclaim_ctx *rc, struct folio *folio)
  */
 static pageout_t pageout(struct folio *folio)
 {
+	SIM_TRACE_SCOPE("reclaim", "pageout");
 	SIM_BUG_ON_FOLIO(folio_test(folio, PG_stale_tlb), folio);
 	SIM_BUG_ON_FOLIO(folio_mapped(folio), folio);
 	if (!folio_test(folio, PG_swapcache))
