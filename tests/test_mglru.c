@@ -395,6 +395,23 @@ static void test_classic_unchanged(void **state)
 	run(false, classic_task);
 }
 
+/* Move pages [first, last) of the region to the active anon list. */
+static void make_active(uint64_t first, uint64_t last)
+{
+	struct lruvec *lruvec = lruvec0();
+	unsigned long flags;
+
+	spin_lock_irqsave(&lruvec->lru_lock, flags);
+	for (uint64_t p = first; p < last; p++) {
+		struct folio *f = folio_of(p);
+
+		lruvec_del_folio(lruvec, f);
+		folio_set(f, PG_active);
+		lruvec_add_folio(lruvec, f);
+	}
+	spin_unlock_irqrestore(&lruvec->lru_lock, flags);
+}
+
 /*
  * Classic: with the inactive anon list empty and no page cache, a
  * shrink_lruvec() round scans nothing in its loop, even at priority 0 with
@@ -407,21 +424,11 @@ static void active_only_task(void *arg)
 	struct scan_control sc = { .nr_to_reclaim = 32, .priority = 0, .may_writepage = true,
 				   .may_deactivate_anon = true };
 	struct lruvec *lruvec = lruvec0();
-	unsigned long flags;
-	uint64_t p;
 
 	(void)arg;
 	setup_region(200);
 	fault_in(0, 200);
-	spin_lock_irqsave(&lruvec->lru_lock, flags);
-	for (p = 0; p < 200; p++) {
-		struct folio *f = folio_of(p);
-
-		lruvec_del_folio(lruvec, f);
-		folio_set(f, PG_active);
-		lruvec_add_folio(lruvec, f);
-	}
-	spin_unlock_irqrestore(&lruvec->lru_lock, flags);
+	make_active(0, 200);
 	assert_int_equal(lruvec->nr_pages[LRU_ACTIVE_ANON], 200);
 	assert_int_equal(lruvec->nr_pages[LRU_INACTIVE_ANON], 0);
 	shrink_lruvec(lruvec, &sc);
@@ -453,21 +460,11 @@ static void test_classic_active_anon_only_by_aging(void **state)
 static void forced_deactivation_task(void *arg)
 {
 	struct lruvec *lruvec = lruvec0();
-	unsigned long flags;
-	uint64_t p;
 
 	(void)arg;
 	setup_region(96);
 	fault_in(0, 96);
-	spin_lock_irqsave(&lruvec->lru_lock, flags);
-	for (p = 64; p < 96; p++) {
-		struct folio *f = folio_of(p);
-
-		lruvec_del_folio(lruvec, f);
-		folio_set(f, PG_active);
-		lruvec_add_folio(lruvec, f);
-	}
-	spin_unlock_irqrestore(&lruvec->lru_lock, flags);
+	make_active(64, 96);
 	for (int force = 0; force < 2; force++) {
 		struct scan_control sc = { .nr_to_reclaim = 32, .priority = 0,
 					   .may_writepage = true, .force_deactivate = force };

@@ -266,9 +266,8 @@ void sim_vcpu_switch_to(struct sim_engine *e, struct sim_vcpu *v, struct sim_tas
  * ended while the task could not be preempted (a spinlock held) does not
  * bound it: the next sync point does.
  */
-static void vcpu_set_quantum_end(const struct sim_engine *e, struct sim_vcpu *v, sim_time_t end)
+static void vcpu_set_quantum_end(struct sim_vcpu *v, sim_time_t end)
 {
-	(void)e;
 	if (v->rq_head && v->slice_end > v->now && v->slice_end < end)
 		end = v->slice_end;
 	v->quantum_end = end;
@@ -374,7 +373,7 @@ static void sched_next_from(struct sim_engine *e, int dying, struct sim_vcpu *fi
 		if (++e->events >= e->progress_at)
 			sim_engine_progress(e);
 		sim_vcpu_current = v;
-		vcpu_set_quantum_end(e, v, (e->heap_n ? e->heap[0]->next_time : v->now) +
+		vcpu_set_quantum_end(v, (e->heap_n ? e->heap[0]->next_time : v->now) +
 					   e->quantum_ps);
 		if (t == self)
 			return;
@@ -422,9 +421,9 @@ static void sched_yield_if_late(struct sim_engine *e, struct sim_vcpu *v)
 			sched_next_from(e, 0, heap_replace_top(e, v));
 			return;
 		}
-		vcpu_set_quantum_end(e, v, top->next_time + e->quantum_ps);
+		vcpu_set_quantum_end(v, top->next_time + e->quantum_ps);
 	} else {
-		vcpu_set_quantum_end(e, v, SIM_TIME_MAX);
+		vcpu_set_quantum_end(v, SIM_TIME_MAX);
 	}
 }
 

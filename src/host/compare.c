@@ -23,16 +23,13 @@
 #include "mmsim/profile.h"
 #include "mmsim/scenario.h"
 
-/* The live lock recorder's sample the simulated side carries, ns; 0: none. */
-static double compare_trace_ns;
-
 /*
  * Run the simulator on the host profile with the live run's parameters.
  * With @dry, only check that it can: when the scenario refuses the host
  * profile (for example too few CPUs), return 3 with the reason in @why;
  * the comparison then shows the live side alone.
  */
-static int compare_simulate(const struct live_opts *o, const char *ini,
+static int compare_simulate(const struct live_opts *o, const char *ini, double trace_ns,
 			    struct sim_variant_result *res, int *variant, bool dry,
 			    char *why, size_t whylen, FILE *err)
 {
@@ -46,8 +43,8 @@ static int compare_simulate(const struct live_opts *o, const char *ini,
 		fprintf(err, "mmsim: error: host profile: %s\n", msg);
 		return 1;
 	}
-	if (compare_trace_ns > 0)	/* the live run's recorder (compare_run()) */
-		prof.lock_contention_trace_ns = (uint64_t)(compare_trace_ns + 0.5);
+	if (trace_ns > 0)	/* the live run's recorder (compare_run()) */
+		prof.lock_contention_trace_ns = (uint64_t)(trace_ns + 0.5);
 	/* every parameter as the live run took it, the others as --set gave them */
 	cfg = o->cfg;
 	cfg.profile = &prof;
@@ -139,7 +136,8 @@ static void compare_print_functions(const struct live_funcs *lf,
 }
 
 /* The command that runs the simulated side of a comparison by itself. */
-static void compare_print_command(const struct live_opts *o, int variant, FILE *out)
+static void compare_print_command(const struct live_opts *o, int variant, double trace_ns,
+				  FILE *out)
 {
 	const struct scenario_ops *s = o->s;
 	char v[64];
@@ -153,8 +151,8 @@ static void compare_print_command(const struct live_opts *o, int variant, FILE *
 		sim_param_format(&s->params[i], o->cfg.params[i], v, sizeof(v));
 		fprintf(out, " --set %s=%s", s->params[i].key, v);
 	}
-	if (compare_trace_ns > 0)
-		fprintf(out, " --cost lock.contention_trace_ns=%.0f", compare_trace_ns);
+	if (trace_ns > 0)
+		fprintf(out, " --cost lock.contention_trace_ns=%.0f", trace_ns);
 	fprintf(out, "\n");
 }
 
@@ -224,7 +222,7 @@ static int compare_profile_kind;
 
 /* Tracepoint counts and lock waits beside the simulator's (@sim may be NULL). */
 static void compare_print_trace(const struct live_result *live,
-				const struct sim_variant_result *sim, FILE *out)
+				const struct sim_variant_result *sim, double trace_ns, FILE *out)
 {
 	uint64_t sent = 0, recv = 0;
 	bool have_sent = false, have_recv = false;
@@ -283,11 +281,10 @@ static void compare_print_trace(const struct live_result *live,
 		}
 	}
 	fprintf(out, "\nwhere the differences come from the host:\n");
-	if (compare_trace_ns > 0)
+	if (trace_ns > 0)
 		fprintf(out, "- the live run recorded lock waits: its lock:contention_end "
 			"sample (%.0f ns, timed here) lengthened each contended hold; the "
-			"simulated side carries it (lock.contention_trace_ns).\n",
-			compare_trace_ns);
+			"simulated side carries it (lock.contention_trace_ns).\n", trace_ns);
 	fprintf(out, "- tracepoint and /proc counts are system-wide: other "
 		"work on this machine adds to them; perf lock counts only the "
 		"workload's own tasks.\n");
@@ -322,6 +319,7 @@ static int compare_run(struct live_opts *o, FILE *out, FILE *err)
 	const struct live_result *live = NULL;
 	const struct scenario_ops *s;
 	char msg[512], why[512] = "";
+	double trace_ns = 0;	/* the live lock recorder's sample the simulated side carries */
 	int ret;
 	int i, variant = 0;
 	bool no_sim;
@@ -358,7 +356,7 @@ static int compare_run(struct live_opts *o, FILE *out, FILE *err)
 		fprintf(err, "mmsim: error: cannot build the host profile\n");
 		return 1;
 	}
-	ret = compare_simulate(o, ini, &sim, &variant, true, why, sizeof(why), err);
+	ret = compare_simulate(o, ini, 0, &sim, &variant, true, why, sizeof(why), err);
 	if (ret && ret != 3)
 		return ret;
 	no_sim = ret == 3;
@@ -383,15 +381,14 @@ static int compare_run(struct live_opts *o, FILE *out, FILE *err)
 	 * longer.  The simulated side carries that sample's cost, timed now as
 	 * calibrate's note times it (as validate does; docs/validation.md).
 	 */
-	compare_trace_ns = 0;
 	if (!no_sim && live->locks_wanted && live->locks.ok) {
 		double cost[2], base;
 
 		if (!cal_trace_sample_now(-1, cost, &base, msg, sizeof(msg)) && cost[0] >= 1)
-			compare_trace_ns = cost[0];
+			trace_ns = cost[0];
 	}
 	if (!no_sim) {
-		ret = compare_simulate(o, ini, &sim, &variant, false, why,
+		ret = compare_simulate(o, ini, trace_ns, &sim, &variant, false, why,
 				       sizeof(why), err);
 		if (ret)
 			return ret;
@@ -406,7 +403,7 @@ static int compare_run(struct live_opts *o, FILE *out, FILE *err)
 			s->variants[variant].name, o->profile ? o->profile : "host",
 			o->profile_out ? ", calibrated, saved in " : "",
 			o->profile_out ? o->profile_out : "");
-		compare_print_command(o, variant, out);
+		compare_print_command(o, variant, trace_ns, out);
 	}
 	fprintf(out, "%-28s %16s %16s %10s\n", "metric", "live", "simulated", "sim/live");
 	for (i = 0; s->metrics[i].key; i++) {
@@ -429,7 +426,7 @@ static int compare_run(struct live_opts *o, FILE *out, FILE *err)
 	}
 	if (o->report_functions)
 		compare_print_functions(&live->funcs, &sim.functions, !no_sim, out);
-	compare_print_trace(live, no_sim ? NULL : &sim, out);
+	compare_print_trace(live, no_sim ? NULL : &sim, trace_ns, out);
 	return 0;
 }
 

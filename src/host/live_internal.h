@@ -248,6 +248,13 @@ struct live_ksyms {
 const struct live_ksym *live_ksyms_find(const struct live_ksyms *k, uint64_t ip);
 struct perf_event_mmap_page;
 struct perf_event_attr;
+/* A CPU's perf ring buffer (the lock recorder's, the profiler's). */
+struct live_rb {
+	struct perf_event_mmap_page *meta;	/* NULL: an offline CPU */
+	size_t data_len;			/* a power of two */
+	uint64_t head;				/* the lock recorder's snapshot of a round */
+};
+void live_rbs_close(int *fd, int nr_fd, struct live_rb *rb, int nr_cpus);
 int live_perf_open_rb(struct perf_event_attr *a, pid_t pid, int cpu, int output, size_t pages);
 uint64_t live_rb_read(struct perf_event_mmap_page *meta, size_t data_len, uint64_t head,
 		      void (*sample)(void *ctx, const uint8_t *body, size_t len), void *ctx);

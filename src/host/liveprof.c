@@ -36,15 +36,10 @@
 #define LIVE_PROF_STACK		64
 #define LIVE_PROF_RB_BYTES	(16UL << 20)	/* all buffers together */
 
-struct live_prof_rb {
-	struct perf_event_mmap_page *meta;	/* NULL: an offline CPU */
-	size_t data_len;
-};
-
 struct live_prof {
 	int nr_cpus, nr_fd;
 	int *fd;
-	struct live_prof_rb *rb;
+	struct live_rb *rb;
 	struct live_ksyms ksyms;
 	uint64_t *children, *self;	/* per symbol of ksyms */
 	uint64_t samples, user, unknown, lost;
@@ -104,7 +99,7 @@ static void live_prof_sample_cb(void *ctx, const uint8_t *body, size_t len)
 }
 
 /* Read one buffer up to its head. */
-static void live_prof_drain(struct live_prof *p, struct live_prof_rb *rb)
+static void live_prof_drain(struct live_prof *p, struct live_rb *rb)
 {
 	uint64_t head = __atomic_load_n(&rb->meta->data_head, __ATOMIC_ACQUIRE);
 
@@ -328,9 +323,10 @@ void live_prof_stop(struct live_prof *p, struct live_funcs *f)
 	f->samples = p->samples;
 	f->ok = true;
 	snprintf(f->method, sizeof(f->method), "cpu-clock samples of the workload's tasks "
-		 "every %d us of their CPU time, kernel call chains; %llu samples, %llu lost "
-		 "(buffer full)", LIVE_PROF_PERIOD_NS / 1000, (unsigned long long)p->samples,
-		 (unsigned long long)p->lost);
+		 "every %d us of their CPU time, kernel call chains; %llu samples (%llu with a "
+		 "top address no symbol names), %llu lost (buffer full)",
+		 LIVE_PROF_PERIOD_NS / 1000, (unsigned long long)p->samples,
+		 (unsigned long long)p->unknown, (unsigned long long)p->lost);
 }
 
 /* Close and free everything live_prof_start() made (NULL: nothing). */
@@ -342,12 +338,7 @@ void live_prof_free(struct live_prof *p)
 		p->stop = 1;
 		pthread_join(p->reader, NULL);
 	}
-	for (int i = 0; p->fd && i < p->nr_fd; i++)
-		if (p->fd[i] >= 0)
-			close(p->fd[i]);
-	for (int c = 0; p->rb && c < p->nr_cpus; c++)
-		if (p->rb[c].meta)
-			munmap(p->rb[c].meta, p->rb[c].data_len + 4096);
+	live_rbs_close(p->fd, p->nr_fd, p->rb, p->nr_cpus);
 	live_ksyms_free(&p->ksyms);
 	free(p->children);
 	free(p->self);

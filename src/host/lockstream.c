@@ -382,11 +382,6 @@ void live_lockagg_table(const struct live_lockagg *a, const struct live_ksyms *k
  * each process gets a counter per CPU, and every counter of one CPU
  * writes to that CPU's buffer (PERF_EVENT_IOC_SET_OUTPUT).
  */
-struct live_ls_rb {
-	struct perf_event_mmap_page *meta;	/* NULL: CPU offline */
-	size_t data_len;		/* a power of two */
-	uint64_t head;			/* snapshot of this round */
-};
 
 /* One sample, parsed, waiting to be put in time order. */
 struct live_ls_ev {
@@ -397,7 +392,7 @@ struct live_ls_ev {
 };
 
 struct live_lockstream {
-	struct live_ls_rb *rb;		/* one per CPU */
+	struct live_rb *rb;		/* one per CPU */
 	int nr_cpus;
 	int *fd;			/* nr_cpus x nr_pids x 2, -1 when not open */
 	int nr_fd;
@@ -498,6 +493,23 @@ static void live_lockstream_sample(struct live_lockstream *ls, const uint8_t *bo
 }
 
 /**
+ * live_rbs_close - close the counters and unmap the per-CPU ring buffers
+ * @fd: the counters, -1 for none (NULL: nothing opened)
+ * @nr_fd: how many
+ * @rb: the buffers, one per CPU (NULL: none mapped)
+ * @nr_cpus: how many
+ */
+void live_rbs_close(int *fd, int nr_fd, struct live_rb *rb, int nr_cpus)
+{
+	for (int i = 0; fd && i < nr_fd; i++)
+		if (fd[i] >= 0)
+			close(fd[i]);
+	for (int c = 0; rb && c < nr_cpus; c++)
+		if (rb[c].meta)
+			munmap(rb[c].meta, rb[c].data_len + 4096);
+}
+
+/**
  * live_perf_open_rb - open a sampling counter whose samples go to a ring buffer
  * @a: the counter (its watermark is set here: a quarter of the buffer)
  * @pid: the task, with @a's inherit its children
@@ -573,7 +585,7 @@ static void live_ls_sample_cb(void *ctx, const uint8_t *body, size_t len)
 }
 
 /* Read one buffer up to its snapshot head into ls->ev. */
-static void live_ls_drain(struct live_lockstream *ls, struct live_ls_rb *rb)
+static void live_ls_drain(struct live_lockstream *ls, struct live_rb *rb)
 {
 	ls->agg->lost += live_rb_read(rb->meta, rb->data_len, rb->head, live_ls_sample_cb, ls);
 }
@@ -823,12 +835,7 @@ void live_lockstream_stop(struct live_lockrec *lr, struct live_locks *l)
 			 (unsigned long long)ls->agg->lost,
 			 (unsigned long long)(ls->agg->unpaired + ls->agg->dropped));
 	}
-	for (int i = 0; ls->fd && i < ls->nr_fd; i++)
-		if (ls->fd[i] >= 0)
-			close(ls->fd[i]);
-	for (int c = 0; ls->rb && c < ls->nr_cpus; c++)
-		if (ls->rb[c].meta)
-			munmap(ls->rb[c].meta, ls->rb[c].data_len + 4096);
+	live_rbs_close(ls->fd, ls->nr_fd, ls->rb, ls->nr_cpus);
 	live_ksyms_free(&ls->ksyms);
 	free(ls->ev);
 	free(ls->fd);

@@ -1485,7 +1485,7 @@ static void shrink_node(struct mem_cgroup *memcg, struct scan_control *sc)
 /*
  * do_try_to_free_pages(): priorities DEF_PRIORITY down to 0 until the target
  * is met.  A pass that reclaimed nothing after skipping an active list it
- * was not to deactivate is run again from the first priority with
+ * was not to deactivate is run again from its first priority with
  * deactivation forced (b91ac374346b, "mm: vmscan: enforce inactive:active
  * ratio at the reclaim root", 5.5; the inactive:active decision may be
  * wrong for the pages a restricted reclaim may take).  The kernel's
@@ -1494,6 +1494,8 @@ static void shrink_node(struct mem_cgroup *memcg, struct scan_control *sc)
  */
 static unsigned long do_try_to_free_pages(struct scan_control *sc)
 {
+	int initial_priority = sc->priority;
+
 retry:
 	do {
 		sc->nr_scanned = 0;
@@ -1506,7 +1508,7 @@ retry:
 	if (sc->nr_reclaimed)
 		return sc->nr_reclaimed;
 	if (sc->skipped_deactivate) {
-		sc->priority = DEF_PRIORITY;
+		sc->priority = initial_priority;
 		sc->force_deactivate = true;
 		sc->skipped_deactivate = false;
 		goto retry;
