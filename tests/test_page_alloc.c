@@ -413,6 +413,61 @@ static void test_unmap_parts_per_folio(void **state)
 }
 
 /*
+ * The zap's mapcount atomic takes each folio's line: munmap() on CPU 0 of
+ * 31 4K folios whose lines CPU 1 wrote last (as a thread of the mm on
+ * another CPU does when it puts its own folios beside them on the LRU)
+ * pays the 31 transfers (50 ns each on the test machine) in
+ * folio_remove_rmap_ptes(), outside the lru_lock, and the free batch's
+ * hold under it is the same as with every line local
+ * (__folio_remove_rmap(): atomic_add_negative() on the first page's
+ * _mapcount, in the struct page line that holds _refcount and the LRU
+ * links; the model once left the line where it was, and the transfers
+ * fell under the lock).
+ */
+static sim_time_t zap_took;
+static bool zap_remote;
+
+static void zap_body(void *arg)
+{
+	struct mm_struct *mm = mm_alloc(model->root_memcg);
+	struct vm_area_struct *vma;
+	uint64_t base, i;
+	sim_time_t t0;
+
+	(void)arg;
+	switch_mm_irqs_off(mm);
+	base = vm_mmap_anon(mm, 31 * PAGE_SIZE, false);
+	vma = find_vma(mm, base);
+	for (i = 0; i < 31; i++)
+		handle_mm_fault(vma, base + i * PAGE_SIZE, true);
+	lru_add_drain();
+	for (i = 0; i < 31 && zap_remote; i++)
+		pte_folio(*vma_pte_lookup(vma, base + i * PAGE_SIZE))->line.last_writer = 1;
+	t0 = sim_now();
+	vm_munmap(mm, base, 31 * PAGE_SIZE);
+	zap_took = sim_now() - t0;
+	mm_free(mm);
+}
+
+static void test_zap_takes_folio_lines(void **state)
+{
+	sim_time_t hold[2], took[2];
+
+	(void)state;
+	for (int k = 0; k < 2; k++) {
+		setup();
+		zap_remote = k;
+		run_on_cpu0(zap_body);
+		assert_non_null(lru_lock_stat());
+		hold[k] = lru_lock_stat()->hold_total;
+		took[k] = zap_took;
+		teardown();
+	}
+	assert_int_equal(hold[1], hold[0]);
+	assert_int_equal(took[1] - took[0], 31 * 50 * (sim_time_t)SIM_NS);
+}
+
+/*
  * The last two references dropped on two CPUs at once: each
  * folio_put_testzero() waits for the folio's line (50 ns from the other
  * CPU, 10 of atomic), and the wait crosses the vCPU's quantum (1000 ns),
@@ -452,6 +507,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lru_hold_per_folio),
 		cmocka_unit_test(test_unmap_parts_per_folio),
+		cmocka_unit_test(test_zap_takes_folio_lines),
 		cmocka_unit_test(test_ref_drop_race),
 		cmocka_unit_test(test_wmarks_and_high),
 		cmocka_unit_test(test_refill_splits),

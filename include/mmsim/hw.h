@@ -58,6 +58,12 @@ static inline void sim_line_read(struct sim_line *l)
 /* A locked RMW (atomic): drain the store buffer, then own the line. */
 void sim_line_rmw(struct sim_line *l);
 /*
+ * A locked RMW whose own time a measured cost already holds (a profile key
+ * timed on the running kernel): drain the store buffer and take the line,
+ * the atomic not charged again.
+ */
+void sim_line_rmw_measured(struct sim_line *l);
+/*
  * A locked RMW on a line that many CPUs write: it waits until the line
  * has served every earlier RMW (*@busy_until), then owns it for the
  * transfer from the last writer and the atomic.  Context: a sync point

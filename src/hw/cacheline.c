@@ -77,6 +77,14 @@ void sim_line_rmw(struct sim_line *l)
 	l->last_writer = (int16_t)sim_vcpu_current->id;
 }
 
+void sim_line_rmw_measured(struct sim_line *l)
+{
+	sim_store_drain();
+	if (l->last_writer != sim_vcpu_current->id)
+		sim_cost_ps(sim_line_transfer_ps(l->last_writer, sim_vcpu_current->id));
+	l->last_writer = (int16_t)sim_vcpu_current->id;
+}
+
 void sim_line_rmw_queued(struct sim_line *l, sim_time_t *busy_until)
 {
 	struct sim_vcpu *v;

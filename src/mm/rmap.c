@@ -53,6 +53,13 @@ void folio_add_file_rmap_ptes(struct folio *folio, int nr, struct vm_area_struct
 void folio_remove_rmap_ptes(struct folio *folio, int nr, struct vm_area_struct *vma)
 {
 	(void)vma;
+	/*
+	 * __folio_remove_rmap(): atomic_add_negative(-1, &page->_mapcount) on
+	 * the folio's first page (every page of a large one), whose struct
+	 * page line holds the flags, the LRU links and _refcount too: the
+	 * zap takes the line before the folio is freed under the lru_lock.
+	 */
+	sim_line_rmw_measured(&folio->line);	/* the atomic's time: mm.rmap_del_ns */
 	folio->_mapcount -= nr;
 	SIM_BUG_ON_FOLIO(folio->_mapcount < 0, folio);
 	sim_cost_cpu_ps(sim_mm->rmap_del_ps);	/* mm.rmap_del_ns */
