@@ -47,6 +47,8 @@ struct fixture {
 /* A machine with a TLB: the test profile plus Skylake's [tlb] section. */
 /* 0: the flat model; 1 or 2: the overlap model with native or nested walks. */
 static uint32_t overlap_dims;
+/* Nested walks only: the host's EPT page size (2048, or 4: 2M pages splinter). */
+static uint64_t overlap_ept_kib = 2048;
 
 static void setup_engine(struct fixture *f, const struct mm_variant *v,
 			 const struct khugepaged_tunables *tun)
@@ -89,7 +91,7 @@ static void setup_engine(struct fixture *f, const struct mm_variant *v,
 		f->prof.mem_rob_entries = 224;
 		f->prof.mem_walk_fill_buffers = 1;
 		f->prof.tlb_pdpte_cache_entries = 4;
-		f->prof.tlb_ept_page_kib = 2048;
+		f->prof.tlb_ept_page_kib = overlap_ept_kib;
 	}
 	o.profile = &f->prof;
 	f->e = sim_engine_create(&o);
@@ -924,6 +926,42 @@ static void test_batch_equals_single_overlap(void **state)
 	overlap_dims = 0;
 }
 
+/*
+ * A guest's 2M page on a host's 4K EPT pages: the TLB keeps a 4K entry per
+ * page touched (user_access_init(), ua->tlb_2m), and its walk still ends
+ * at the guest's PMD.  With both PMDs huge (phase 2), the 128 pages in
+ * order take one walk for each 2M page they reach on 2M EPT pages, and a
+ * walk per 4K page on 4K ones; batch and single accesses agree either way.
+ */
+static void test_splintered_2m_pages(void **state)
+{
+	struct access_trace one, batch, whole;
+	int phase;
+
+	(void)state;
+	overlap_dims = 2;
+	run_phases(false, &whole);
+	overlap_ept_kib = 4;
+	run_phases(false, &one);
+	run_phases(true, &batch);
+	overlap_ept_kib = 2048;
+	overlap_dims = 0;
+	for (phase = 0; phase < 3; phase++) {
+		assert_memory_equal(&one.stats[phase], &batch.stats[phase], sizeof(one.stats[phase]));
+		assert_true(one.cycles[phase] == batch.cycles[phase]);
+		assert_int_equal(one.bits[phase], batch.bits[phase]);
+	}
+	assert_int_equal(one.nr_huge[2], NR_PMDS);
+	/* phase 0 is all 4K: the same walks either way */
+	assert_int_equal(one.stats[0].walks, whole.stats[0].walks);
+	/* all huge: at least one walk a page in order on 4K EPT pages, a few on 2M ones */
+	print_message("walks in phase 2: 2M EPT %llu, 4K EPT %llu\n",
+		      (unsigned long long)(whole.stats[2].walks - whole.stats[1].walks),
+		      (unsigned long long)(one.stats[2].walks - one.stats[1].walks));
+	assert_true(one.stats[2].walks - one.stats[1].walks >= 128);
+	assert_true(whole.stats[2].walks - whole.stats[1].walks < 64);
+}
+
 /* ---- the overlap model's account of an access (mem.overlap = 1) ---------- */
 
 struct overlap_rig {
@@ -1590,6 +1628,7 @@ int main(void)
 		cmocka_unit_test(test_ipi_reaches_user_accesses),
 		cmocka_unit_test(test_batch_equals_single),
 		cmocka_unit_test(test_batch_equals_single_overlap),
+		cmocka_unit_test(test_splintered_2m_pages),
 		cmocka_unit_test(test_overlap_native_walk),
 		cmocka_unit_test(test_overlap_walk_fill_buffers),
 		cmocka_unit_test(test_overlap_nested_walk),

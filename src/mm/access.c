@@ -164,6 +164,13 @@ void user_access_init(struct user_access *ua, struct vm_area_struct *vma)
 		ua->mmu.walk_fills = sim_mm->prof->mem_walk_fill_buffers;
 		ua->mmu.atomic_cycles = (uint32_t)sim_mm->prof->lock_atomic_cycles;
 	}
+	/*
+	 * A guest's 2M page on a host that maps guest memory in 4K pages is
+	 * cached as 4K entries, one per 4K page touched (the TLB keeps the
+	 * smaller of the two page sizes: "splintering", Pham et al., MICRO
+	 * 2015); its walk still ends at the guest's PMD.
+	 */
+	ua->tlb_2m = !(sim_mm->prof->tlb_walk_dims == 2 && sim_mm->prof->tlb_ept_page_kib == 4);
 	ua->den = ua->scale * sim_mm->prof->clock_mhz;
 	ua->walks_seen = t->stats.walks;
 	ua->lookups_seen = tlb_nr_lookups(t);
@@ -380,7 +387,8 @@ void user_access_walk(struct user_access *ua, uint64_t addr, bool huge, bool wri
 	if (f == WALK_FAULT)
 		user_access_fault(ua, addr, write);
 	else
-		tlb_entry_filled(ua->mmu.tlb, ua->mmu.asid, addr, huge, f == WALK_DIRTY);
+		tlb_entry_filled(ua->mmu.tlb, ua->mmu.asid, addr, huge && ua->tlb_2m,
+				 f == WALK_DIRTY);
 }
 
 /*
@@ -439,7 +447,7 @@ void user_access_assist(struct user_access *ua, uint64_t addr, bool huge)
 	} else {
 		ua->units += ua_assist_units(ua, huge);
 	}
-	tlb_entry_set_dirty(ua->mmu.tlb, ua->mmu.asid, addr, huge);
+	tlb_entry_set_dirty(ua->mmu.tlb, ua->mmu.asid, addr, huge && ua->tlb_2m);
 	count_event(SIM_SIM_TLB_DIRTY_ASSISTS);
 	if (walk_set_bits(&vma->pmd_flags[(addr - ua->pmd_base) >> PMD_SHIFT],
 			  &vma->ptes[(addr - vma->vm_start) >> PAGE_SHIFT], huge, true,
@@ -498,6 +506,7 @@ unsigned int user_access_run(struct user_access *ua, const uint64_t *addrs, unsi
 	const uint16_t asid = ua->mmu.asid;
 	const uint8_t pmd_bits = WALK_PMD_BITS(write);
 	const pte_t pte_bits = WALK_PTE_BITS(write);
+	const bool tlb_2m = ua->tlb_2m;
 	struct ua_counts c = { 0 };
 	struct mmu_sums sums = { 0 };
 	uint64_t units = 0, dram = overlap ? cp->loads[CACHE_DRAM] : 0;
@@ -514,7 +523,8 @@ unsigned int user_access_run(struct user_access *ua, const uint64_t *addrs, unsi
 		uint64_t addr = addrs[i];
 		uint64_t idx = (addr - pmd_base) >> PMD_SHIFT;
 		bool huge = sizes == UA_HUGE || (sizes == UA_MIXED && pmd_huge[idx]);
-		uint64_t key = tlb_key(asid, tlb_vpn(addr, huge), huge);
+		bool th = huge && tlb_2m;	/* the TLB entry's size */
+		uint64_t key = tlb_key(asid, tlb_vpn(addr, th), th);
 		enum tlb_result r;
 
 		if (overlap && i + UA_PREFETCH < n)
@@ -531,7 +541,7 @@ unsigned int user_access_run(struct user_access *ua, const uint64_t *addrs, unsi
 		 * changes nothing, and nothing else in this loop touches the
 		 * TLB.  (In the "pages" pattern on 2M pages, most accesses.)
 		 */
-		r = key == last_key ? TLB_L1_HIT : tlb_lookup(t, asid, addr, huge);
+		r = key == last_key ? TLB_L1_HIT : tlb_lookup(t, asid, addr, th);
 		last_key = key;
 		if (overlap) {
 			if (r == TLB_WALK) {
@@ -550,24 +560,24 @@ unsigned int user_access_run(struct user_access *ua, const uint64_t *addrs, unsi
 		}
 		if (r != TLB_WALK) {
 			c.stlb_hits += r == TLB_STLB_HIT;
-			if (!write || !tlb_entry_clean(t, asid, addr, huge))
+			if (!write || !tlb_entry_clean(t, asid, addr, th))
 				continue;
 			/* A store through an entry filled clean: user_access_assist(). */
 			if (overlap)
 				mmu_assist_overlap(&ua->mmu, addr, huge, &sums);
 			else
 				units += ua_assist_units(ua, huge);
-			tlb_entry_set_dirty(t, asid, addr, huge);
+			tlb_entry_set_dirty(t, asid, addr, th);
 			count_event(SIM_SIM_TLB_DIRTY_ASSISTS);
 			if (walk_set_bits(&pmd_flags[idx], &ptes[(addr - start) >> PAGE_SHIFT],
 					  huge, true, pmd_bits, pte_bits) != WALK_FAULT)
 				continue;
 		} else {
-			c.walks[huge]++;
+			c.walks[th]++;
 			f = walk_set_bits(&pmd_flags[idx], &ptes[(addr - start) >> PAGE_SHIFT], huge,
 					  write, pmd_bits, pte_bits);
 			if (f != WALK_FAULT) {
-				tlb_entry_filled(t, asid, addr, huge, f == WALK_DIRTY);
+				tlb_entry_filled(t, asid, addr, th, f == WALK_DIRTY);
 				continue;
 			}
 		}
