@@ -43,10 +43,9 @@ test: build-test build
 	cd build-test && MMSIM_RELEASE_BIN=$(CURDIR)/build/mmsim ctest --output-on-failure -j $(JOBS)
 
 # The tests labelled fast in CMakeLists.txt: every test but the published
-# scale, the local Slurm cluster and the few over about 20 s each (39 of 45).
-# Measured on 4 December 2026 on the project's shared 2-core VM: 32 s with
-# build-test up to date and 55 s from an empty one (the sanitizer build
-# included), at a load average of about 1.5.
+# scale, the local Slurm cluster and the few over about 20 s each (42 of 48).
+# Measured on 5 December 2026 on the project's 2-core VM, quiet: 77 s of
+# tests with build-test up to date (32 s on 4 December, with fewer tests).
 # `make test` runs every test.
 check: build-test
 	cd build-test && ctest -L fast --output-on-failure -j $(JOBS)

@@ -872,8 +872,9 @@ void cal_page_walk(struct cal_run *r)
 			cal_stat_of(vb, runs, &s2);
 			cal_stat_of(va, runs, &s3);
 			cal_note(r, "page walk: the same %llu-page chase in 2M pages: %.0f cycles a "
-				 "load, in 4K pages %.0f", (unsigned long long)walk_pages,
-				 s.med * r->mhz / 1000, s2.med * r->mhz / 1000);
+				 "load, in 4K pages %.0f, over pages the STLB holds %.0f",
+				 (unsigned long long)walk_pages, s.med * r->mhz / 1000,
+				 s2.med * r->mhz / 1000, s3.med * r->mhz / 1000);
 			if (r->hypervisor && s2.med > s3.med)
 				cal_ept_page(r, (s.med - s3.med) / (s2.med - s3.med));
 		} else {

@@ -256,6 +256,7 @@ struct live_rb {
 };
 void live_rbs_close(int *fd, int nr_fd, struct live_rb *rb, int nr_cpus);
 int live_perf_open_rb(struct perf_event_attr *a, pid_t pid, int cpu, int output, size_t pages);
+void live_rb_poll(volatile int *stop, void (*round)(void *arg), void *arg);
 uint64_t live_rb_read(struct perf_event_mmap_page *meta, size_t data_len, uint64_t head,
 		      void (*sample)(void *ctx, const uint8_t *body, size_t len), void *ctx);
 struct live_lockagg *live_lockagg_new(void);

@@ -106,8 +106,10 @@ static void live_prof_drain(struct live_prof *p, struct live_rb *rb)
 	p->lost += live_rb_read(rb->meta, rb->data_len, head, live_prof_sample_cb, p);
 }
 
-static void live_prof_round(struct live_prof *p)
+static void live_prof_round(void *arg)
 {
+	struct live_prof *p = arg;
+
 	for (int c = 0; c < p->nr_cpus; c++)
 		if (p->rb[c].meta)
 			live_prof_drain(p, &p->rb[c]);
@@ -116,12 +118,8 @@ static void live_prof_round(struct live_prof *p)
 static void *live_prof_reader(void *arg)
 {
 	struct live_prof *p = arg;
-	struct timespec ts = { 0, 10 * 1000 * 1000 };
 
-	while (!p->stop) {
-		nanosleep(&ts, NULL);
-		live_prof_round(p);
-	}
+	live_rb_poll(&p->stop, live_prof_round, p);
 	return NULL;
 }
 

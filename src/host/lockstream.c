@@ -547,6 +547,25 @@ int live_perf_open_rb(struct perf_event_attr *a, pid_t pid, int cpu, int output,
 }
 
 /**
+ * live_rb_poll - a reader thread's loop (the lock recorder's, the profiler's)
+ * @stop: set by the parent when the run is over
+ * @round: empties the buffers once
+ * @arg: passed to @round
+ *
+ * Every 10 ms a round, until *@stop; what the buffers could not hold is
+ * counted as lost (PERF_RECORD_LOST) by the round.
+ */
+void live_rb_poll(volatile int *stop, void (*round)(void *arg), void *arg)
+{
+	struct timespec ts = { 0, 10 * 1000 * 1000 };
+
+	while (!*stop) {
+		nanosleep(&ts, NULL);
+		round(arg);
+	}
+}
+
+/**
  * live_rb_read - read a perf ring buffer's records up to @head
  * @meta: the buffer's first page (data_tail is advanced)
  * @data_len: its data size, a power of two
@@ -612,8 +631,10 @@ static int live_ls_ev_cmp(const void *a, const void *b)
  * one (a task that slept on a rwsem may end its wait on another CPU);
  * the round's samples are then summed in time order.
  */
-static void live_ls_round(struct live_lockstream *ls)
+static void live_ls_round(void *arg)
 {
+	struct live_lockstream *ls = arg;
+
 	for (int c = 0; c < ls->nr_cpus; c++)
 		if (ls->rb[c].meta)
 			ls->rb[c].head = __atomic_load_n(&ls->rb[c].meta->data_head,
@@ -636,12 +657,8 @@ static void live_ls_round(struct live_lockstream *ls)
 static void *live_ls_reader(void *arg)
 {
 	struct live_lockstream *ls = arg;
-	struct timespec ts = { 0, 10 * 1000 * 1000 };
 
-	while (!ls->stop) {
-		nanosleep(&ts, NULL);
-		live_ls_round(ls);
-	}
+	live_rb_poll(&ls->stop, live_ls_round, ls);
 	return NULL;
 }
 

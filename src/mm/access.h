@@ -81,7 +81,7 @@ struct user_access {
 	uint64_t dram_lines;		/* overlap: lines from DRAM not yet charged */
 	uint32_t uops;			/* overlap: the loop's micro-ops per load (U) */
 	uint32_t loop_mcycles;		/* the loop's own cycles per access x 1000 (mem.access_loop) */
-	bool tlb_2m;			/* a 2M page is a 2M TLB entry; false: 4K ones (ua_tlb_huge()) */
+	bool tlb_2m;			/* a 2M page is a 2M TLB entry; false: 4K ones (splintered) */
 	int fault_err;			/* the first fault that failed (-errno), its address */
 	uint64_t fault_addr;		/* (the kernel would signal or OOM-kill the task) */
 };
@@ -108,7 +108,8 @@ void user_access(struct user_access *ua, uint64_t addr, bool write)
 {
 	uint64_t idx = (addr - ua->pmd_base) >> PMD_SHIFT;
 	bool huge = ua->pmd_huge[idx] != NULL;
-	enum tlb_result r = tlb_access(ua->mmu.tlb, ua->mmu.asid, addr, huge && ua->tlb_2m);
+	bool th = huge && ua->tlb_2m;	/* the TLB entry's size */
+	enum tlb_result r = tlb_access(ua->mmu.tlb, ua->mmu.asid, addr, th);
 
 	if (ua->mmu.cache)
 		user_access_overlap(ua, addr, r, huge);
@@ -116,7 +117,7 @@ void user_access(struct user_access *ua, uint64_t addr, bool write)
 		ua->units += ua->unit[r][huge];
 	if (r == TLB_WALK)
 		user_access_walk(ua, addr, huge, write);
-	else if (write && tlb_entry_clean(ua->mmu.tlb, ua->mmu.asid, addr, huge && ua->tlb_2m))
+	else if (write && tlb_entry_clean(ua->mmu.tlb, ua->mmu.asid, addr, th))
 		user_access_assist(ua, addr, huge);
 }
 
