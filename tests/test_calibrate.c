@@ -400,11 +400,33 @@ static void test_long_note_loads(void **state)
 	free(r);
 }
 
+/*
+ * The STLB's size from the chases (cal_stlb_estimate()): this guest's
+ * fractions of walking loads give 4096 entries (QEMU's cpuid says 128);
+ * a TLB half that size, one that holds every rung, and one below the
+ * first.
+ */
+static void test_stlb_estimate(void **state)
+{
+	static const uint64_t pages[] = { 512, 1024, 2048, 4096, 8192, 16384 };
+	static const double guest[] = { 0.02, 0.03, 0.07, 0.25, 0.61, 0.99 };
+	static const double half[] = { 0.02, 0.05, 0.22, 0.55, 0.80, 0.95 };
+	static const double big[] = { 0.01, 0.01, 0.02, 0.03, 0.05, 0.20 };
+	static const double tiny[] = { 0.90, 0.95, 0.97, 0.98, 0.99, 1.00 };
+
+	(void)state;
+	assert_int_equal(cal_stlb_estimate(pages, guest, 6), 4096);
+	assert_int_equal(cal_stlb_estimate(pages, half, 6), 2048);
+	assert_int_equal(cal_stlb_estimate(pages, big, 6), 16384);
+	assert_int_equal(cal_stlb_estimate(pages, tiny, 6), 64);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_include_drops_ranges_of_keys_set_again),
 		cmocka_unit_test(test_fit_targets),
+		cmocka_unit_test(test_stlb_estimate),
 		cmocka_unit_test(test_fit_reproduces_its_measurement),
 		cmocka_unit_test(test_fit_keeps_costs_non_negative),
 		cmocka_unit_test(test_form_is_per_page_loop),
