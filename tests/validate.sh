@@ -55,6 +55,8 @@ for p in pts:
                             "misses (near zero)", "unavailable", "not simulated"), p
     if p["verdict"].startswith(("agrees", "misses")):
         assert len(p["live_runs"]) == 1 and p["simulated"] is not None, p
+        # one simulated run a live run: seed 1
+        assert p["simulated_runs"] == [p["simulated"]], p
 # 1 MiB of 16K mTHP in one round: 64 faults on both sides
 f = [p for p in pts if p["metric"] == "faults"][0]
 assert f["simulated"] == 64, f
@@ -131,6 +133,31 @@ for p in pts:
 PY
 ls /tmp/mmsim-validate-* > /dev/null 2>&1 && fail "a temporary folder was left in /tmp"
 echo "ok: a shipped workload"
+
+# --repeat 3: three live runs and three simulated, seeds 1..3; the table
+# and the judge take the seeds' median, the JSON keeps each in seed order,
+# and seed 2's run is the one `mmsim run --seed 2` gives.
+"$BIN" validate deferred-split --profile host.ini --threads 2 --repeat 3 \
+	--set rounds=4 --set region=2M --set node_memory=8G --json s.json > out.txt 2> err.txt ||
+	fail "validate --repeat 3 exited $?: $(cat err.txt)"
+"$BIN" run deferred-split --variant unqueued --profile host.ini --seed 2 --set threads=2 \
+	--set workers=threads --set rounds=4 --set region=2M --set node_memory=8G \
+	$(python3 -c 'import json,sys; p=[p for p in json.load(open("s.json"))["points"] if p["metric"]=="runtime_s"][0]; print(" ".join("--cost %s=%.0f" % kv for kv in (("cache.socket_transfer_ns", p.get("line_transfer_ns")), ("lock.contention_trace_ns", p.get("contention_trace_ns"))) if kv[1]))') \
+	--json seed2.json > /dev/null 2> err.txt || fail "run --seed 2 exited $?: $(cat err.txt)"
+python3 - s.json seed2.json <<'PY' || fail "the seeds of the report"
+import json, sys
+d = json.load(open(sys.argv[1]))
+seed2 = json.load(open(sys.argv[2]))["variants"][0]["metrics"]
+for p in d["points"]:
+    if not p["verdict"].startswith(("agrees", "misses")):
+        continue
+    runs = p["simulated_runs"]
+    assert len(runs) == 3 and len(p["live_runs"]) == 3, p
+    assert p["simulated"] == sorted(runs)[1], p
+    assert runs[1] == seed2[p["metric"]], (p, seed2)
+PY
+grep -q "and 3 simulated, seeds 1..3 (median, min..max)" out.txt || fail "the table's header"
+echo "ok: the simulated side's seeds"
 
 # reclaim-tlb (root: memory cgroups, zram): the simulated side models the
 # stress-ng this machine has (live mode's "model_params": its version's

@@ -7,10 +7,11 @@
  * up to this machine's CPUs, or --threads), the experiment runs live
  * --repeat times (after one warm-up run that is not counted: the first
  * touch of memory a guest gave back to its host measures the hypervisor)
- * and once simulated on a profile of this machine (--profile, else the one
- * `mmsim calibrate --quick` writes), in the
- * variant that models the running kernel.  Each metric both sides have is
- * judged: sim/live within the band (25% by default), or, where the live
+ * and --repeat times simulated, seeds 1..--repeat, on a profile of this
+ * machine (--profile, else the one `mmsim calibrate --quick` writes), in
+ * the variant that models the running kernel: a seed draws what each live
+ * run draws for itself (the workers' relative phase), and the two medians
+ * are compared.  Each metric both sides have is judged: sim/live within the band (25% by default), or, where the live
  * median is near zero (below the tolerance of its unit, stated in the
  * report), |sim - live| within that tolerance.  A metric the machine cannot
  * measure is "unavailable", with live mode's reason, and is not judged.
@@ -119,7 +120,10 @@ struct validate_point {
 	int nr_live;
 	double median, lo, hi;
 	bool has_sim;
-	double sim;
+	double sim;			/* the median of the simulated runs */
+	double sims[VALIDATE_MAX_REPEAT];	/* one a seed, seeds 1..--repeat in order */
+	int nr_sim;
+	double sim_lo, sim_hi;
 	char why[600];			/* unavailable: live mode's reason */
 	bool failed;			/* the point could not run: why */
 	json_t *sim_params;		/* the simulated run's parameters (a reference) */
@@ -272,7 +276,8 @@ static int validate_usage(struct cli *c)
 		"                    with a tasks parameter)\n"
 		"  --profile FILE    the simulated side's machine (default: `mmsim calibrate --quick`)\n"
 		"  --threads LIST    thread counts, e.g. 1,2,4 (default: 1, 2, 4, ... up to the CPUs)\n"
-		"  --repeat N        live runs per point, after one warm-up run (default 3)\n"
+		"  --repeat N        live runs per point, after one warm-up run, and simulated\n"
+		"                    runs, seeds 1..N (default 3)\n"
 		"  --band PCT        sim/live within this many percent agrees (default 25)\n"
 		"  --set KEY=VALUE   a parameter of both sides, for every experiment that has it\n"
 		"  --json FILE       the whole report (\"-\": standard output, no table)\n"
@@ -645,12 +650,22 @@ static int validate_one(struct cli *c, const struct validate_opts *o,
 	}
 	if (have_trace && traced && trace[0] >= 1)
 		snprintf(tcost, sizeof(tcost), "lock.contention_trace_ns=%.0f", trace[0]);
-	{
-		const char *pre[20] = { "run", x->arg, "--variant", x->variant, "--profile",
+	/*
+	 * The simulated side: one run a seed, seeds 1..--repeat, as the live
+	 * side runs --repeat times (the workers' relative phase is drawn from
+	 * the seed, as each live run draws its own); --report functions from
+	 * seed 1's.
+	 */
+	for (int seed = 1; seed <= o->repeat; seed++) {
+		const char *pre[24] = { "run", x->arg, "--variant", x->variant, "--profile",
 					profile, "--jobs", "1", "--quiet", "--json", jpath };
+		char seedstr[16];
 		int np = 11, n;
 
-		if (o->functions) {
+		snprintf(seedstr, sizeof(seedstr), "%d", seed);
+		pre[np++] = "--seed";
+		pre[np++] = seedstr;
+		if (o->functions && seed == 1) {
 			pre[np++] = "--report";
 			pre[np++] = "functions";
 		}
@@ -675,34 +690,35 @@ static int validate_one(struct cli *c, const struct validate_opts *o,
 			ret = cli_fail(c, "the simulated run failed (exit %d): %s", st, err) - 1;
 			goto out;
 		}
-	}
-	m = validate_metrics(jpath, &doc, NULL);
-	if (o->functions)
-		sim_funcs = json_object_get(json_array_get(json_object_get(doc, "variants"), 0),
-					    "functions");
-	for (int i = 0; i < *nr; i++) {
-		struct validate_point *p = &(*pts)[i];
-		json_t *params = json_object_get(doc, "params");
+		m = validate_metrics(jpath, &doc, NULL);
+		if (o->functions && seed == 1)
+			sim_funcs = json_object_get(json_array_get(json_object_get(doc,
+							"variants"), 0), "functions");
+		for (int i = 0; i < *nr; i++) {
+			struct validate_point *p = &(*pts)[i];
+			json_t *params = json_object_get(doc, "params");
 
-		if (p->x != x || p->threads != threads)
-			continue;
-		if (params && !p->sim_params)
-			p->sim_params = json_incref(params);
-		p->xfer_ns = xcost[0] ? xfer : 0;
-		p->trace_ns = tcost[0] ? trace[0] : 0;
-		if (live_funcs && !p->live_funcs) {
-			p->live_funcs = json_incref(live_funcs);
-			p->live_samples = live_samples;
+			if (p->x != x || p->threads != threads)
+				continue;
+			if (params && !p->sim_params)
+				p->sim_params = json_incref(params);
+			p->xfer_ns = xcost[0] ? xfer : 0;
+			p->trace_ns = tcost[0] ? trace[0] : 0;
+			if (live_funcs && !p->live_funcs) {
+				p->live_funcs = json_incref(live_funcs);
+				p->live_samples = live_samples;
+			}
+			if (sim_funcs && !p->sim_funcs)
+				p->sim_funcs = json_incref(sim_funcs);
+			val = m ? json_object_get(m, p->metric) : NULL;
+			if (json_is_number(val) && p->nr_sim < VALIDATE_MAX_REPEAT) {
+				p->has_sim = true;
+				p->sims[p->nr_sim++] = json_number_value(val);
+			}
 		}
-		if (sim_funcs && !p->sim_funcs)
-			p->sim_funcs = json_incref(sim_funcs);
-		val = m ? json_object_get(m, p->metric) : NULL;
-		if (json_is_number(val)) {
-			p->has_sim = true;
-			p->sim = json_number_value(val);
-		}
+		json_decref(doc);
+		sim_funcs = NULL;	/* a reference into the document just freed */
 	}
-	json_decref(doc);
 	ret = 0;
 out:
 	json_decref(live_funcs);
@@ -781,6 +797,16 @@ static void validate_judge(struct validate_point *p, double band)
 {
 	double tol;
 
+	if (p->nr_sim) {	/* the seeds' median, judged or not (p->sims stays in seed order) */
+		double v[VALIDATE_MAX_REPEAT];
+		int n = p->nr_sim;
+
+		memcpy(v, p->sims, (size_t)n * sizeof(*v));
+		qsort(v, (size_t)n, sizeof(double), cmp_double);
+		p->sim_lo = v[0];
+		p->sim_hi = v[n - 1];
+		p->sim = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	}
 	if (p->failed) {
 		p->verdict = "failed";
 		return;
@@ -839,7 +865,8 @@ static int validate_plot(struct cli *c, const struct validate_opts *o,
 		for (int s = 0; s < 2; s++) {
 			memset(&series[nr_c][s], 0, sizeof(series[nr_c][s]));
 			snprintf(series[nr_c][s].title, sizeof(series[nr_c][s].title), "%s",
-				 s ? "simulated" : "live (median, min..max)");
+				 s ? "simulated (median, min..max of the seeds)" :
+				     "live (median, min..max)");
 			series[nr_c][s].x = xs[nr_c];
 			series[nr_c][s].mean = ys[nr_c][s][0];
 			series[nr_c][s].lo = ys[nr_c][s][1];
@@ -853,7 +880,9 @@ static int validate_plot(struct cli *c, const struct validate_opts *o,
 			ys[nr_c][0][0][k] = pts[j].median;
 			ys[nr_c][0][1][k] = pts[j].lo;
 			ys[nr_c][0][2][k] = pts[j].hi;
-			ys[nr_c][1][0][k] = ys[nr_c][1][1][k] = ys[nr_c][1][2][k] = pts[j].sim;
+			ys[nr_c][1][0][k] = pts[j].sim;
+			ys[nr_c][1][1][k] = pts[j].sim_lo;
+			ys[nr_c][1][2][k] = pts[j].sim_hi;
 			k++;
 		}
 		series[nr_c][0].nr = series[nr_c][1].nr = k;
@@ -980,30 +1009,35 @@ int cmd_validate(struct cli *c, int argc, char **argv)
 	}
 	if (!ret && text_on) {
 		fprintf(c->out, "mmsim validate: profile %s; %d live runs per point (median, "
-			"min..max) after one warm-up; band sim/live %.0f%%..%.0f%%; a live median "
+			"min..max) after one warm-up, and %d simulated, seeds 1..%d (median, "
+			"min..max); band sim/live %.0f%%..%.0f%%; a live median "
 			"near zero (below 1 ms for a time, 1 point for a percentage, 100 for a "
 			"count; rates and ratios have none) is judged by |sim - live| within "
 			"that\n", o.profile ? o.profile : "of this machine (made now)",
-			o.repeat, 100 * (1 - o.band), 100 * (1 + o.band));
-		fprintf(c->out, "%-16s %7s  %-28s %14s %25s %14s %9s  %s\n", "experiment",
-			"threads", "metric", "live", "live min..max", "simulated", "sim/live",
-			"verdict");
+			o.repeat, o.repeat, o.repeat, 100 * (1 - o.band), 100 * (1 + o.band));
+		fprintf(c->out, "%-16s %7s  %-28s %14s %25s %14s %25s %9s  %s\n", "experiment",
+			"threads", "metric", "live", "live min..max", "simulated",
+			"simulated min..max", "sim/live", "verdict");
 		for (int i = 0; i < nr; i++) {
 			const struct validate_point *p = &pts[i];
-			char lv[32] = "-", range[64] = "-", sv[32] = "-", ratio[16] = "-", th[16];
+			char lv[32] = "-", range[64] = "-", sv[32] = "-", srange[64] = "-";
+			char ratio[16] = "-", th[16];
 
 			snprintf(th, sizeof(th), p->x->threads_key ? "%d" : "-", p->threads);
 			if (p->nr_live) {
 				snprintf(lv, sizeof(lv), "%.6g", p->median);
 				snprintf(range, sizeof(range), "%.4g..%.4g", p->lo, p->hi);
 			}
-			if (p->has_sim)
+			if (p->has_sim) {
 				snprintf(sv, sizeof(sv), "%.6g", p->sim);
+				snprintf(srange, sizeof(srange), "%.4g..%.4g", p->sim_lo,
+					 p->sim_hi);
+			}
 			if (p->has_sim && p->nr_live && p->median != 0)
 				snprintf(ratio, sizeof(ratio), "%.2f", p->sim / p->median);
-			fprintf(c->out, "%-16s %7s  %-28s %14s %25s %14s %9s  %s%s%s\n",
-				p->x->name, th, p->metric, lv, range, sv, ratio, p->verdict,
-				p->why[0] ? ": " : "", p->why);
+			fprintf(c->out, "%-16s %7s  %-28s %14s %25s %14s %25s %9s  %s%s%s\n",
+				p->x->name, th, p->metric, lv, range, sv, srange, ratio,
+				p->verdict, p->why[0] ? ": " : "", p->why);
 		}
 		double lo, hi;
 
@@ -1069,6 +1103,13 @@ int cmd_validate(struct cli *c, int argc, char **argv)
 					    json_null());
 			json_object_set_new(pt, "simulated", p->has_sim ? json_real(p->sim) :
 					    json_null());
+			{
+				json_t *sr = json_array();
+
+				for (int r = 0; r < p->nr_sim; r++)
+					json_array_append_new(sr, json_real(p->sims[r]));
+				json_object_set_new(pt, "simulated_runs", sr);
+			}
 			json_object_set_new(pt, "verdict", json_string(p->verdict));
 			if (p->why[0])
 				json_object_set_new(pt, "unavailable", json_string(p->why));
