@@ -402,9 +402,9 @@ static void test_long_note_loads(void **state)
 
 /*
  * The STLB's size from the chases (cal_stlb_estimate()): this guest's
- * fractions of walking loads give 4096 entries (QEMU's cpuid says 128);
- * a TLB half that size, one that holds every rung, and one below the
- * first.
+ * fractions of walking loads give 4096 entries (QEMU's cpuid says 128),
+ * however steeply they rise past it; a TLB half that size, one that holds
+ * every rung, and one below the first.
  */
 static void test_stlb_estimate(void **state)
 {
@@ -413,12 +413,15 @@ static void test_stlb_estimate(void **state)
 	static const double half[] = { 0.02, 0.05, 0.22, 0.55, 0.80, 0.95 };
 	static const double big[] = { 0.01, 0.01, 0.02, 0.03, 0.05, 0.20 };
 	static const double tiny[] = { 0.90, 0.95, 0.97, 0.98, 0.99, 1.00 };
+	/* a run of this guest's where twice the STLB walked 0.81: still 4096 */
+	static const double steep[] = { 0.02, 0.02, 0.05, 0.24, 0.81, 0.95 };
 
 	(void)state;
 	assert_int_equal(cal_stlb_estimate(pages, guest, 6), 4096);
 	assert_int_equal(cal_stlb_estimate(pages, half, 6), 2048);
 	assert_int_equal(cal_stlb_estimate(pages, big, 6), 16384);
 	assert_int_equal(cal_stlb_estimate(pages, tiny, 6), 64);
+	assert_int_equal(cal_stlb_estimate(pages, steep, 6), 4096);
 }
 
 int main(void)

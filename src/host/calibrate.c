@@ -610,6 +610,7 @@ int calibrate_profile_text(bool quick, FILE *log, char *buf, size_t len, char *e
 
 	cal_clock(r);
 	cal_tlb_geometry(r);
+	cal_stlb_reach(r);
 	cal_atomic_pause(r);
 	cal_cache_latency(r);
 	cal_transfers(r);

@@ -122,6 +122,7 @@ void cal_cache_latency(struct cal_run *r);
 void cal_atomic_pause(struct cal_run *r);
 void cal_tlb_geometry(struct cal_run *r);
 void cal_page_walk(struct cal_run *r);
+void cal_stlb_reach(struct cal_run *r);
 uint64_t cal_stlb_estimate(const uint64_t *pages, const double *m, int n);
 void cal_syscall_sched(struct cal_run *r);
 

@@ -807,54 +807,63 @@ static void cal_ept_page(struct cal_run *r, double frac)
 		    frac, small ? "4K TLB entries" : "2M TLB entries", r->date);
 }
 
-/*
- * The STLB's reach, measured.  A hypervisor need not report the host's
- * TLBs (QEMU's cpuid 0x80000006 gives a 128-entry L2 dTLB on a Zen 5 host
- * whose loads show thousands), so the chase decides: @nr lines one per
- * page (sparse) against the same @nr lines packed into CAL_REACH_DENSE
- * pages or more (dense: the same data in the caches, every load an STLB
- * hit), at each rung of a ladder of page counts.  What the sparse chase
- * costs over the dense one is translation: the fraction of its loads that
- * walk, times a walk.  Against the largest rung (CAL_REACH_ALL pages, a
- * walk nearly every load), m(N) = excess(N) / excess(ALL) is the fraction
- * that walk at N.  Up to the STLB's size few walk (set conflicts: about a
- * fifth at N = E here); beyond it a chase over N pages hits about E of
- * them, so at the first rung where more than a third walk, E is taken as
- * N (1 - m), rounded to the nearest power of two (on this project's guest:
- * m 0.02-0.07 up to 2048 pages, 0.19-0.24 at 4096, 0.41-0.61 at 8192:
- * 3200-4800, so 4096).  An estimate of the size, not a geometry: the
- * ways stay cpuid's.
- */
 /**
  * cal_stlb_estimate - the STLB's entries from the fraction of loads that walk
- * @pages: the chases' page counts, rising
+ * @pages: the chases' page counts, rising, each twice the one before
  * @m: the fraction of each chase's loads that walked
  * @n: how many
  *
- * At the first count N where more than a third walk, N (1 - m) rounded to
- * the nearest power of two; the last count if none does.
+ * The most pages of the rungs from the first on where at most 30% of the
+ * loads walk.  Where even the first rung walks more, N (1 - m) there,
+ * rounded to the nearest power of two.
  * Return: the entries (at least 1).
  */
 uint64_t cal_stlb_estimate(const uint64_t *pages, const double *m, int n)
 {
-	for (int i = 0; i < n; i++) {
-		double est;
-		uint64_t e;
+	double est;
+	uint64_t e;
+	int i;
 
-		if (m[i] <= 1.0 / 3)
-			continue;
-		est = (double)pages[i] * (m[i] < 1 ? 1 - m[i] : 0);
-		for (e = 1; (double)e * 1.41421356 < est; e *= 2)
-			;
-		return e;
-	}
-	return n ? pages[n - 1] : 1;
+	for (i = 0; i < n && m[i] <= 0.3; i++)
+		;
+	if (i)
+		return pages[i - 1];
+	if (!n)
+		return 1;
+	est = (double)pages[0] * (m[0] < 1 ? 1 - m[0] : 0);
+	for (e = 1; (double)e * 1.41421356 < est; e *= 2)
+		;
+	return e;
 }
 
+/*
+ * The STLB's reach, measured.  A hypervisor need not report the host's
+ * TLBs (QEMU's cpuid 0x80000006 gives a 128-entry L2 dTLB on a Zen 5 host
+ * whose loads show thousands), so the chase decides: N lines one per page
+ * (sparse) against the same N lines packed into CAL_REACH_DENSE pages or
+ * more (dense: the same data in the caches, every load an STLB hit), at
+ * each rung of a ladder of page counts.  What the sparse chase costs over
+ * the dense one is translation: the fraction of its loads that walk, times
+ * a walk.  Against the largest rung (CAL_REACH_ALL pages, a walk nearly
+ * every load), m(N) = excess(N) / excess(ALL) is the fraction that walk at
+ * N.  Up to the STLB's size few walk (set conflicts: about a fifth at N = E
+ * here), twice beyond it a third or more: the reach is the last rung where
+ * at most 30% walk (cal_stlb_estimate()).  On this project's guest, over
+ * nine runs: m 0.02-0.07 up to 2048 pages, 0.08-0.26 at 4096, 0.34-0.81 at
+ * 8192, so 4096 (a rule on N (1 - m) at 8192 gave 2048 in one of them).
+ * An estimate of the size to within the ladder's factor of 2, not a
+ * geometry: the ways stay cpuid's.
+ */
 #define CAL_REACH_DENSE	192		/* pages: above any L1 dTLB, below any STLB */
 #define CAL_REACH_ALL	65536		/* pages: 256 MiB */
 
-static void cal_stlb_reach(struct cal_run *r)
+/**
+ * cal_stlb_reach - the STLB's size from the loads, where cpuid's disagrees
+ * @r: the run (r->stlb_entries: cpuid's, then the one the model takes)
+ *
+ * Before the page-walk tests, which size their chases by it.
+ */
+void cal_stlb_reach(struct cal_run *r)
 {
 	static const uint64_t ladder[] = { 512, 1024, 2048, 4096, 8192, 16384, CAL_REACH_ALL };
 	enum { NR = sizeof(ladder) / sizeof(ladder[0]) };
@@ -942,7 +951,6 @@ void cal_page_walk(struct cal_run *r)
 
 	if (!r->mhz)
 		return;
-	cal_stlb_reach(r);
 	walk_pages = r->stlb_entries * 8 > 16384 ? r->stlb_entries * 8 : 16384;
 	few = r->stlb_entries && r->stlb_entries / 2 < 256 ? r->stlb_entries / 2 : 256;
 	cal_progress(r, "page walks (the same lines in few pages and in many)");

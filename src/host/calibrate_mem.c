@@ -440,9 +440,9 @@ static char *cal_walk_slot(char *buf, uint64_t i)
  * @r: the run
  *
  * As cal_line_fill_buffers(), with walks: k independent chases over one
- * cached line in each of 16384 pages (64 MiB of 4K pages, one mapped in
- * every eight: many times any STLB's reach, and none coalescable), so that
- * every load walks; one chase's time per load over the time per load with
+ * cached line in each of 8 times the STLB's reach in pages, 16384 at least
+ * (64 MiB of 4K pages and more, one mapped in every eight: none
+ * coalescable), so that nearly every load walks; one chase's time per load over the time per load with
  * k chases is the walks in flight.  The largest over k (up to 16) is the
  * key, tlb.page_walkers.  It bounds the walkers from below where another
  * limit (fill buffers, the load buffer) allows fewer: both are larger on
@@ -451,7 +451,9 @@ static char *cal_walk_slot(char *buf, uint64_t i)
 static void cal_page_walkers(struct cal_run *r)
 {
 	static const unsigned ks[] = { 1, 2, 3, 4, 6, 8, 12, 16 };
-	uint64_t pages = 16384, len = pages * CAL_WALK_SPREAD * 4096;
+	/* eight times the STLB's reach (cal_stlb_reach()), 16384 pages at least */
+	uint64_t pages = r->stlb_entries > 2048 ? r->stlb_entries * 8 : 16384;
+	uint64_t len = pages * CAL_WALK_SPREAD * 4096;
 	int runs = r->quick ? 3 : 7, passes = r->quick ? 4 : 12;
 	double v[16], best_k = 0, one_ns[16];
 	struct cal_stat s, so;
@@ -460,7 +462,7 @@ static void cal_page_walkers(struct cal_run *r)
 
 	if (!buf)
 		return;
-	cal_progress(r, "page walkers (k chases over 16384 pages)");
+	cal_progress(r, "page walkers (k chases over 8 x the STLB's reach in pages)");
 	for (int i = 0; i < runs; i++) {
 		double one = cal_chase_k(buf, pages, 1, passes, 13 + (uint64_t)i, cal_walk_slot, 0), best = 0;
 
@@ -481,11 +483,11 @@ static void cal_page_walkers(struct cal_run *r)
 	if (s.med < 1)
 		return;
 	snprintf(method, sizeof(method),
-		 "1 vs k<=16 chases over a cached line in each of 16384 spread 4K pages, best k %.0f",
-		 best_k);
+		 "1 vs k<=16 chases over a cached line in each of %llu spread 4K pages, best k %.0f",
+		 (unsigned long long)pages, best_k);
 	cal_key_measured(r, "tlb.page_walkers", (uint64_t)(s.med + 0.5), method, &s, "walks");
-	cal_note(r, "page walk: one chase over 16384 spread 4K pages takes %.1f ns a load, "
-		 "walk and cached line", so.med);
+	cal_note(r, "page walk: one chase over %llu spread 4K pages takes %.1f ns a load, "
+		 "walk and cached line", (unsigned long long)pages, so.med);
 }
 
 /*
