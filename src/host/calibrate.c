@@ -628,6 +628,7 @@ int calibrate_profile_text(bool quick, FILE *log, char *buf, size_t len, char *e
 	n = cal_fix_quantum(r, include, err, errlen);
 	if (!n) {
 		cal_fit(r, include);
+		cal_model_walk_check(r, include);
 		n = cal_write_text(r, include, buf, len);
 	}
 	if (n == -ENOSPC)

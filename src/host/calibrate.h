@@ -77,6 +77,10 @@ struct cal_run {
 	char cpu_model[80];
 	uint64_t l1d_bytes, l2_bytes, llc_bytes;
 	uint64_t stlb_entries;		/* cpuid, for the page-walk sizes */
+	/* cal_stlb_reach(): each rung's chase, cycles a load over the packed one's */
+	uint64_t reach_pages[8];
+	double reach_excess[8];
+	int nr_reach;
 	/* measured so far */
 	double mhz;			/* 0 until measured */
 	double transfer_ns;		/* socket pair one-way, 0: none */
@@ -123,6 +127,7 @@ void cal_atomic_pause(struct cal_run *r);
 void cal_tlb_geometry(struct cal_run *r);
 void cal_page_walk(struct cal_run *r);
 void cal_stlb_reach(struct cal_run *r);
+void cal_model_walk_check(struct cal_run *r, const char *include);
 uint64_t cal_stlb_estimate(const uint64_t *pages, const double *m, int n);
 void cal_syscall_sched(struct cal_run *r);
 

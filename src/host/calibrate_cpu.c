@@ -849,8 +849,10 @@ uint64_t cal_stlb_estimate(const uint64_t *pages, const double *m, int n)
  * N.  Up to the STLB's size few walk (set conflicts: about a fifth at N = E
  * here), twice beyond it a third or more: the reach is the last rung where
  * at most 30% walk (cal_stlb_estimate()).  On this project's guest, over
- * nine runs: m 0.02-0.07 up to 2048 pages, 0.08-0.26 at 4096, 0.34-0.81 at
+ * ten runs: m 0.02-0.07 up to 2048 pages, 0.08-0.28 at 4096, 0.34-0.81 at
  * 8192, so 4096 (a rule on N (1 - m) at 8192 gave 2048 in one of them).
+ * m reads low past the reach: a walk over 8192 pages finds its entries
+ * nearer in the caches than one over 65536.
  * An estimate of the size to within the ladder's factor of 2, not a
  * geometry: the ways stay cpuid's.
  */
@@ -888,6 +890,10 @@ void cal_stlb_reach(struct cal_run *r)
 		cal_stat_of(vs, runs, &ss);
 		cal_stat_of(vd, runs, &sd);
 		excess[i] = ss.med - sd.med;
+		if (r->mhz && r->nr_reach < (int)(sizeof(r->reach_pages) / sizeof(r->reach_pages[0]))) {
+			r->reach_pages[r->nr_reach] = ladder[i];
+			r->reach_excess[r->nr_reach++] = excess[i] * r->mhz / 1000;
+		}
 	}
 	if (excess[NR - 1] <= 0) {
 		cal_note(r, "STLB reach: %d pages cost no more than their lines packed; cpuid's kept",

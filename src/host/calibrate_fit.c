@@ -531,3 +531,83 @@ void cal_fit(struct cal_run *r, const char *include)
 out_free:
 	free(p);
 }
+
+/*
+ * The model's cycles a load of workloads/calibrate/calibrate-chase.ini over
+ * @pages lines, one a page (@packed false) or 64 to a page.
+ */
+static int cal_model_chase_cycles(const struct sim_profile *p, uint64_t pages, bool packed,
+				  double *cycles, char *err, size_t len)
+{
+	const struct scenario_ops *s = workload_scenario("calibrate-chase", err, len);
+	struct sim_variant_result *res;
+	char n[48];
+	const char *sets[] = { n, packed ? "packed=yes" : "packed=no", NULL };
+	int m, ret = -1;
+
+	if (!s) {
+		if (!err[0])
+			snprintf(err, len, "no workload calibrate-chase");
+		return -1;
+	}
+	res = malloc(sizeof(*res));
+	if (!res) {
+		snprintf(err, len, "out of memory");
+		return -1;
+	}
+	snprintf(n, sizeof(n), "pages=%llu", (unsigned long long)pages);
+	if (cal_model_scenario(p, s, NULL, sets, res, err, len))
+		goto out_free;
+	m = sim_scenario_metric_index(s, "ops_per_task_s");
+	if (m < 0 || !res->has_metric[m] || res->metrics[m] <= 0) {
+		snprintf(err, len, "calibrate-chase gave no ops_per_task_s");
+		goto out_free;
+	}
+	*cycles = (double)p->clock_mhz * 1e6 / res->metrics[m];
+	ret = 0;
+out_free:
+	free(res);
+	return ret;
+}
+
+/**
+ * cal_model_walk_check - the model's STLB chase beside the machine's (a note)
+ * @r: the run, after cal_stlb_reach() and the fit
+ * @include: the builtin the profile includes
+ *
+ * Not a fit: the profile is as measured.  For the rungs from 4096 pages,
+ * the model's chase of one line a page over the same lines packed
+ * (calibrate-chase.ini), in cycles a load, against what cal_stlb_reach()
+ * measured: how far this profile's TLB and walks are from this machine's.
+ */
+void cal_model_walk_check(struct cal_run *r, const char *include)
+{
+	struct sim_profile *p = calloc(1, sizeof(*p));
+	char err[256] = "", line[160];
+	size_t off = 0;
+
+	if (!p || !r->nr_reach)
+		goto out;
+	if (cal_run_profile(r, include, p, err, sizeof(err)))
+		goto out;
+	for (int i = 0; i < r->nr_reach && off < sizeof(line); i++) {
+		double sparse, packed;
+
+		if (r->reach_pages[i] < 4096)
+			continue;
+		if (cal_model_chase_cycles(p, r->reach_pages[i], false, &sparse, err, sizeof(err)) ||
+		    cal_model_chase_cycles(p, r->reach_pages[i], true, &packed, err, sizeof(err)))
+			break;
+		off += (size_t)snprintf(line + off, sizeof(line) - off, "%s%llu %.0f/%.0f",
+					off ? ", " : "", (unsigned long long)r->reach_pages[i],
+					sparse - packed, r->reach_excess[i]);
+	}
+	if (err[0])
+		cal_note(r, "model check: the STLB chase did not run: %s", err);
+	else if (off)
+		cal_note(r, "model check (not fitted): a chase of a line a page, cycles a load over "
+			 "the lines packed, model/this machine at N pages: %s", line);
+out:
+	free(p);
+}
+
