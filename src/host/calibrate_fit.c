@@ -157,17 +157,15 @@ int cal_model_round_ns(const struct sim_profile *p, uint64_t region, unsigned ki
 }
 
 /*
- * The model's time per page of a path of workloads/calibrate/: the
- * workload's loop (its runtime_s metric, not the makespan, which holds a
- * forking parent's own faults) over @region bytes of pages.
+ * Metric @metric of a workload of workloads/calibrate/ run once on @p with
+ * @sets (NULL-terminated) into @val.  0, or -1 with @err filled.
  */
-static int cal_model_wl_ns(const struct sim_profile *p, const char *name, const char *set,
-			   uint64_t region, double *ns, char *err, size_t len)
+static int cal_model_wl_metric(const struct sim_profile *p, const char *name,
+			       const char *const *sets, const char *metric, double *val,
+			       char *err, size_t len)
 {
 	const struct scenario_ops *s = workload_scenario(name, err, len);
 	struct sim_variant_result *res;
-	char size[64];
-	const char *sets[] = { size, set, NULL };
 	int m, ret = -1;
 
 	if (!s) {
@@ -180,19 +178,37 @@ static int cal_model_wl_ns(const struct sim_profile *p, const char *name, const 
 		snprintf(err, len, "calibrate fit: out of memory");
 		return -1;
 	}
-	snprintf(size, sizeof(size), "size=%llu", (unsigned long long)region);
 	if (cal_model_scenario(p, s, NULL, sets, res, err, len))
 		goto out_free;
-	m = sim_scenario_metric_index(s, "runtime_s");
+	m = sim_scenario_metric_index(s, metric);
 	if (m < 0 || !res->has_metric[m]) {
-		snprintf(err, len, "calibrate fit: workload %s gave no runtime_s", name);
+		snprintf(err, len, "calibrate fit: workload %s gave no %s", name, metric);
 		goto out_free;
 	}
-	*ns = res->metrics[m] * 1e9 / (double)(region / 4096);
+	*val = res->metrics[m];
 	ret = 0;
 out_free:
 	free(res);
 	return ret;
+}
+
+/*
+ * The model's time per page of a path of workloads/calibrate/: the
+ * workload's loop (its runtime_s metric, not the makespan, which holds a
+ * forking parent's own faults) over @region bytes of pages.
+ */
+static int cal_model_wl_ns(const struct sim_profile *p, const char *name, const char *set,
+			   uint64_t region, double *ns, char *err, size_t len)
+{
+	char size[64];
+	const char *sets[] = { size, set, NULL };
+	double runtime;
+
+	snprintf(size, sizeof(size), "size=%llu", (unsigned long long)region);
+	if (cal_model_wl_metric(p, name, sets, "runtime_s", &runtime, err, len))
+		return -1;
+	*ns = runtime * 1e9 / (double)(region / 4096);
+	return 0;
 }
 
 /**
@@ -539,35 +555,19 @@ out_free:
 static int cal_model_chase_cycles(const struct sim_profile *p, uint64_t pages, bool packed,
 				  double *cycles, char *err, size_t len)
 {
-	const struct scenario_ops *s = workload_scenario("calibrate-chase", err, len);
-	struct sim_variant_result *res;
 	char n[48];
 	const char *sets[] = { n, packed ? "packed=yes" : "packed=no", NULL };
-	int m, ret = -1;
+	double ops;
 
-	if (!s) {
-		if (!err[0])
-			snprintf(err, len, "no workload calibrate-chase");
-		return -1;
-	}
-	res = malloc(sizeof(*res));
-	if (!res) {
-		snprintf(err, len, "out of memory");
-		return -1;
-	}
 	snprintf(n, sizeof(n), "pages=%llu", (unsigned long long)pages);
-	if (cal_model_scenario(p, s, NULL, sets, res, err, len))
-		goto out_free;
-	m = sim_scenario_metric_index(s, "ops_per_task_s");
-	if (m < 0 || !res->has_metric[m] || res->metrics[m] <= 0) {
-		snprintf(err, len, "calibrate-chase gave no ops_per_task_s");
-		goto out_free;
+	if (cal_model_wl_metric(p, "calibrate-chase", sets, "ops_per_task_s", &ops, err, len))
+		return -1;
+	if (ops <= 0) {
+		snprintf(err, len, "calibrate-chase gave no loads");
+		return -1;
 	}
-	*cycles = (double)p->clock_mhz * 1e6 / res->metrics[m];
-	ret = 0;
-out_free:
-	free(res);
-	return ret;
+	*cycles = (double)p->clock_mhz * 1e6 / ops;
+	return 0;
 }
 
 /**
