@@ -85,6 +85,9 @@ if (os.geteuid() == 0 and w["verdict"].startswith(("agrees", "misses")) and
                        "/sys/kernel/tracing/events/syscalls/sys_enter_getppid/id")):
     t = [p.get("contention_trace_ns") for p in pts if p["verdict"].startswith(("agrees", "misses"))]
     assert all(v and 1 <= v < 100000 for v in t), t
+    # and the begin sample (with a call chain), reported beside it
+    b = [p.get("contention_begin_trace_ns") for p in pts if p["verdict"].startswith(("agrees", "misses"))]
+    assert all(v and 1 <= v < 100000 for v in b), b
 PY
 grep -q "^validate: [0-9]* of [0-9]* judged metrics agree" out.txt || fail "no summary line"
 [ ! -e "$T/state" ] || fail "the live state file was left behind"

@@ -129,6 +129,7 @@ struct validate_point {
 	json_t *sim_params;		/* the simulated run's parameters (a reference) */
 	double xfer_ns;			/* the line transfer around its live runs, 0: none */
 	double trace_ns;		/* the lock recorder's sample the simulated side took, 0: none */
+	double trace_begin_ns;		/* its contention_begin sample (with a call chain), 0: none */
 	json_t *live_funcs;		/* --report functions: the warm-up run's "functions" */
 	json_int_t live_samples;	/* and its "function_samples" */
 	json_t *sim_funcs;		/* the simulated run's "functions" */
@@ -704,6 +705,7 @@ static int validate_one(struct cli *c, const struct validate_opts *o,
 				p->sim_params = json_incref(params);
 			p->xfer_ns = xcost[0] ? xfer : 0;
 			p->trace_ns = tcost[0] ? trace[0] : 0;
+			p->trace_begin_ns = tcost[0] ? trace[1] : 0;
 			if (live_funcs && !p->live_funcs) {
 				p->live_funcs = json_incref(live_funcs);
 				p->live_samples = live_samples;
@@ -1050,6 +1052,12 @@ int cmd_validate(struct cli *c, int argc, char **argv)
 				"lock:contention_end inside each contended hold, %.0f..%.0f ns "
 				"measured before each point's live runs (the simulated side takes "
 				"its point's: --cost lock.contention_trace_ns)\n", lo, hi);
+		if (validate_range(pts, nr, offsetof(struct validate_point, trace_begin_ns), &lo,
+				   &hi))
+			fprintf(c->out, "and a sample with a call chain at each lock:contention_begin, "
+				"taken by the waiter before it spins and counted in its wait: "
+				"%.0f..%.0f ns (the simulated side does not take it: "
+				"docs/validation.md)\n", lo, hi);
 		/* the OOM killer in the live runs: the model has none (docs/notes/2026-12-05-oom-kill.md) */
 		for (int i = 0; i < nr; i++) {
 			const struct validate_point *p = &pts[i];
@@ -1127,6 +1135,9 @@ int cmd_validate(struct cli *c, int argc, char **argv)
 				json_object_set_new(pt, "line_transfer_ns", json_real(p->xfer_ns));
 			if (p->trace_ns > 0)
 				json_object_set_new(pt, "contention_trace_ns", json_real(p->trace_ns));
+			if (p->trace_begin_ns > 0)
+				json_object_set_new(pt, "contention_begin_trace_ns",
+						    json_real(p->trace_begin_ns));
 			if (p->nr_oom) {
 				json_t *k = json_array();
 
