@@ -316,6 +316,63 @@ static void test_ipi_coalescing(void **state)
 	sim_engine_destroy(e);
 }
 
+/* ---- a traced wait's begin sample ---------------------------------------- */
+static uint64_t begin_hold_ns;
+
+static void begin_holder(void *arg)
+{
+	(void)arg;
+	spin_lock(&lock_a);
+	sim_cost_ns(begin_hold_ns);
+	spin_unlock(&lock_a);
+}
+
+static void begin_waiter(void *arg)
+{
+	(void)arg;
+	sim_cost_ns(100);
+	spin_lock(&lock_a);
+	spin_unlock(&lock_a);
+}
+
+/* The wait of cpu1, which asks at 100 ns for the lock cpu0 holds from 0. */
+static sim_time_t begin_wait(uint64_t hold_ns, uint64_t begin_ns)
+{
+	struct sim_engine_opts o = { .profile = &prof, .nr_cpus = 2, .seed = 1 };
+	struct sim_engine *e;
+	sim_time_t w;
+
+	test_profile(&prof, 1, 2, 1);
+	prof.lock_contention_begin_ns = begin_ns;
+	begin_hold_ns = hold_ns;
+	e = sim_engine_create(&o);
+	assert_non_null(e);
+	spin_lock_init_named(&lock_a, "a");
+	sim_task_create(e, 0, "holder", begin_holder, NULL);
+	sim_task_create(e, 1, "waiter", begin_waiter, NULL);
+	assert_int_equal(sim_engine_run(e, NULL, 0), 0);
+	assert_int_equal(sim_lock_class(e, "a")->contentions, 1);
+	w = sim_lock_class(e, "a")->wait_total;
+	sim_engine_destroy(e);
+	prof.lock_contention_begin_ns = 0;
+	return w;
+}
+
+/*
+ * lock.contention_begin_ns: the waiter takes its contention_begin sample
+ * (300 ns) before it spins, and its wait counts from before the sample.  A
+ * long hold hides the sample (the same wait as untraced); a hold that ends
+ * during it leaves a wait of the sample's length, where untraced it is the
+ * hold's rest and the hand-off.
+ */
+static void test_traced_wait_begin_sample(void **state)
+{
+	(void)state;
+	assert_int_equal(begin_wait(2000, 300), begin_wait(2000, 0));
+	assert_int_equal(begin_wait(250, 300), NS(300));
+	assert_true(begin_wait(250, 0) < NS(300));
+}
+
 /* ---- saturation ------------------------------------------------------------ */
 struct sat { uint64_t hold, think, iters; };
 static void sat_worker(void *arg)
@@ -483,6 +540,7 @@ int main(void)
 		cmocka_unit_test(test_nested_lock_convoy),
 		cmocka_unit_test(test_ipi_waits_for_irqs_on),
 		cmocka_unit_test(test_ipi_coalescing),
+		cmocka_unit_test(test_traced_wait_begin_sample),
 		cmocka_unit_test(test_saturated_lock_wait),
 		cmocka_unit_test(test_saturated_lock_wait_traced),
 		cmocka_unit_test(test_deadlock_report),

@@ -145,7 +145,7 @@ echo "ok: a shipped workload"
 	fail "validate --repeat 3 exited $?: $(cat err.txt)"
 "$BIN" run deferred-split --variant unqueued --profile host.ini --seed 2 --set threads=2 \
 	--set workers=threads --set rounds=4 --set region=2M --set node_memory=8G \
-	$(python3 -c 'import json,sys; p=[p for p in json.load(open("s.json"))["points"] if p["metric"]=="runtime_s"][0]; print(" ".join("--cost %s=%.0f" % kv for kv in (("cache.socket_transfer_ns", p.get("line_transfer_ns")), ("lock.contention_trace_ns", p.get("contention_trace_ns"))) if kv[1]))') \
+	$(python3 -c 'import json,sys; p=[p for p in json.load(open("s.json"))["points"] if p["metric"]=="runtime_s"][0]; print(" ".join("--cost %s=%.0f" % kv for kv in (("cache.socket_transfer_ns", p.get("line_transfer_ns")), ("lock.contention_trace_ns", p.get("contention_trace_ns")), ("lock.contention_begin_ns", p.get("contention_begin_trace_ns"))) if kv[1]))') \
 	--json seed2.json > /dev/null 2> err.txt || fail "run --seed 2 exited $?: $(cat err.txt)"
 python3 - s.json seed2.json <<'PY' || fail "the seeds of the report"
 import json, sys

@@ -49,6 +49,7 @@
 	X(lock, atomic_cycles, U64, "cycles", "locked RMW on a local line")        \
 	X(lock, pause_cycles, U64, "cycles", "PAUSE latency in a spin loop")       \
 	X(lock, contention_trace_ns, U64, "ns", "a lock:contention_end sample (a live run tracing lock waits) taken with the lock just acquired, after a wait; 0: an untraced kernel") \
+	X(lock, contention_begin_ns, U64, "ns", "a lock:contention_begin sample with its call chain (a live run tracing lock waits), taken by the waiter before it spins and counted in its wait; 0: an untraced kernel") \
 	X(ipi, send_ns, U64, "ns", "sender: queue one csd and write the ICR")      \
 	X(ipi, latency_ns, U64, "ns", "interrupt delivery to the target")          \
 	X(ipi, entry_exit_ns, U64, "ns", "receiver: interrupt entry and exit")     \
@@ -88,6 +89,7 @@
 	X(mem, directory, U64, "", "1: the memory directory of multi-socket Xeons: a line that a core of another socket takes is written once more at its home node, to record that; 0: none") \
 	X(mem, string_store_rfo, U64, "", "1: a string store (page zeroing, a copy's destination) holds a fill buffer for the memory's latency per line, as a load miss; 0: full-line string stores do not wait for their lines, the core's store rate bounds them") \
 	X(mm, fault_entry_ns, U64, "ns", "exception entry, exit and handle_mm_fault() walk") \
+	X(mm, fault_spread_ns, U64, "ns", "each fault's fixed cost drawn uniformly within +- this of mm.fault_entry_ns (the measured spread of single faults); 0: every fault alike") \
 	X(mm, syscall_ns, U64, "ns", "system call entry and exit")                 \
 	X(mm, list_op_ns, U64, "ns", "list_add or list_del on lines in cache")     \
 	X(mm, folio_op_ns, U64, "ns", "flag, refcount or stat update on a folio")  \
@@ -170,6 +172,7 @@
 	X(lock, atomic_cycles, 0, PROFILE_CYC_MAX, "cycle cost")                   \
 	X(lock, pause_cycles, 0, PROFILE_CYC_MAX, "cycle cost")                    \
 	X(lock, contention_trace_ns, 0, PROFILE_NS_MAX, "0: untraced; a perf sample costs a few hundred ns to a few us") \
+	X(lock, contention_begin_ns, 0, PROFILE_NS_MAX, "0: untraced; a perf sample with a call chain costs a few hundred ns to a few us") \
 	X(ipi, send_ns, 0, PROFILE_NS_MAX, "time cost")                            \
 	X(ipi, latency_ns, 0, PROFILE_NS_MAX, "time cost")                         \
 	X(ipi, entry_exit_ns, 0, PROFILE_NS_MAX, "time cost")                      \
@@ -207,6 +210,7 @@
 	X(mem, directory, 0, 1, "a switch: 0 or 1") \
 	X(mem, string_store_rfo, 0, 1, "a switch: 0 or 1") \
 	X(mm, fault_entry_ns, 0, PROFILE_NS_MAX, "time cost")                      \
+	X(mm, fault_spread_ns, 0, PROFILE_NS_MAX, "time cost; at most mm.fault_entry_ns (checked where the two meet)") \
 	X(mm, syscall_ns, 0, PROFILE_NS_MAX, "time cost")                          \
 	X(mm, list_op_ns, 0, PROFILE_NS_MAX, "time cost")                          \
 	X(mm, folio_op_ns, 0, PROFILE_NS_MAX, "time cost")                         \
@@ -239,7 +243,7 @@ struct sim_profile {
 #define PROFILE_STRUCT_FIELD(sec, key, type, unit, meaning) PROFILE_FIELD_##type(sec, key)
 	PROFILE_FIELDS(PROFILE_STRUCT_FIELD)
 #undef PROFILE_STRUCT_FIELD
-	char sources[96][160];		/* "section.key = source" lines */
+	char sources[128][160];		/* "section.key = source" lines */
 	int nr_sources;
 	/*
 	 * sources[0..nr_inherited_sources) came with `include = NAME` (NAME:

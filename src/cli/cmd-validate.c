@@ -539,7 +539,7 @@ static int validate_one(struct cli *c, const struct validate_opts *o,
 			const struct validate_exp *x, int threads, const char *profile,
 			struct validate_point **pts, int *nr, int *cap)
 {
-	char tset[64] = "", jpath[128], err[512], xcost[64] = "", tcost[64] = "";
+	char tset[64] = "", jpath[128], err[512], xcost[64] = "", tcost[64] = "", bcost[64] = "";
 	char mp[4][112];
 	int nr_mp = 0, oom = -1;
 	char *argv[96];
@@ -651,6 +651,8 @@ static int validate_one(struct cli *c, const struct validate_opts *o,
 	}
 	if (have_trace && traced && trace[0] >= 1)
 		snprintf(tcost, sizeof(tcost), "lock.contention_trace_ns=%.0f", trace[0]);
+	if (tcost[0] && trace[1] >= 1)
+		snprintf(bcost, sizeof(bcost), "lock.contention_begin_ns=%.0f", trace[1]);
 	/*
 	 * The simulated side: one run a seed, seeds 1..--repeat, as the live
 	 * side runs --repeat times (the workers' relative phase is drawn from
@@ -677,6 +679,10 @@ static int validate_one(struct cli *c, const struct validate_opts *o,
 		if (tcost[0]) {
 			pre[np++] = "--cost";
 			pre[np++] = tcost;
+		}
+		if (bcost[0]) {
+			pre[np++] = "--cost";
+			pre[np++] = bcost;
 		}
 		pre[np] = NULL;
 		snprintf(jpath, sizeof(jpath), "%s/sim.json", validate_tmp.dir);
@@ -705,7 +711,7 @@ static int validate_one(struct cli *c, const struct validate_opts *o,
 				p->sim_params = json_incref(params);
 			p->xfer_ns = xcost[0] ? xfer : 0;
 			p->trace_ns = tcost[0] ? trace[0] : 0;
-			p->trace_begin_ns = tcost[0] ? trace[1] : 0;
+			p->trace_begin_ns = bcost[0] ? trace[1] : 0;
 			if (live_funcs && !p->live_funcs) {
 				p->live_funcs = json_incref(live_funcs);
 				p->live_samples = live_samples;
@@ -1056,8 +1062,8 @@ int cmd_validate(struct cli *c, int argc, char **argv)
 				   &hi))
 			fprintf(c->out, "and a sample with a call chain at each lock:contention_begin, "
 				"taken by the waiter before it spins and counted in its wait: "
-				"%.0f..%.0f ns (the simulated side does not take it: "
-				"docs/validation.md)\n", lo, hi);
+				"%.0f..%.0f ns (the simulated side takes its point's: --cost "
+				"lock.contention_begin_ns)\n", lo, hi);
 		/* the OOM killer in the live runs: the model has none (docs/notes/2026-12-05-oom-kill.md) */
 		for (int i = 0; i < nr; i++) {
 			const struct validate_point *p = &pts[i];

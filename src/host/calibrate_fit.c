@@ -598,9 +598,11 @@ void cal_model_walk_check(struct cal_run *r, const char *include)
 		if (cal_model_chase_cycles(p, r->reach_pages[i], false, &sparse, err, sizeof(err)) ||
 		    cal_model_chase_cycles(p, r->reach_pages[i], true, &packed, err, sizeof(err)))
 			break;
+		double d = sparse - packed, m = r->reach_excess[i];
+
 		off += (size_t)snprintf(line + off, sizeof(line) - off, "%s%llu %.0f/%.0f",
 					off ? ", " : "", (unsigned long long)r->reach_pages[i],
-					sparse - packed, r->reach_excess[i]);
+					fabs(d) < 0.5 ? 0.0 : d, fabs(m) < 0.5 ? 0.0 : m);
 	}
 	if (err[0])
 		cal_note(r, "model check: the STLB chase did not run: %s", err);

@@ -620,6 +620,63 @@ static int cal_fault_runs(struct cal_run *r, int o, uint64_t region, int rounds)
 	return 0;
 }
 
+static int cal_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * mm.fault_spread_ns: each 4K write fault of @region timed alone (the TSC
+ * around the faulting store), over @rounds rounds after one warm-up.  Their
+ * 10th and 90th percentiles about the median; the model draws a fault's
+ * fixed cost uniformly within +-U of mm.fault_entry_ns, whose 10th and 90th
+ * percentiles are +-0.8 U, so U = (p90 - p10) / 1.6.  Interrupts and the
+ * host's preemptions land above the 90th percentile and do not count.
+ */
+static void cal_fault_spread(struct cal_run *r, uint64_t region, int rounds)
+{
+	uint64_t nr = region / 4096, n = 0;
+	double *v = malloc((size_t)(nr * (uint64_t)rounds) * sizeof(*v)), tpn = cal_tsc_per_ns();
+	double p10, p50, p90;
+
+	if (!v || tpn <= 0) {
+		free(v);
+		return;
+	}
+	for (int round = -1; round < rounds; round++) {
+		char *p = mmap(NULL, region, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			       -1, 0);
+
+		if (p == MAP_FAILED)
+			break;
+		madvise(p, region, MADV_NOHUGEPAGE);
+		for (uint64_t i = 0; i < nr; i++) {
+			uint64_t t0 = __rdtsc(), t1;
+
+			((volatile char *)p)[i * 4096] = 1;
+			t1 = __rdtsc();
+			if (round >= 0)
+				v[n++] = (double)(t1 - t0) / tpn;
+		}
+		munmap(p, region);
+	}
+	if (n < 1000) {
+		free(v);
+		return;
+	}
+	qsort(v, n, sizeof(*v), cal_cmp_double);
+	p10 = v[n / 10];
+	p50 = v[n / 2];
+	p90 = v[n * 9 / 10];
+	free(v);
+	cal_key_set(r, "mm.fault_spread_ns", (uint64_t)((p90 - p10) / 1.6 + 0.5),
+		    "measured: %llu 4K write faults timed alone, p10-p90 %.0f-%.0f ns about %.0f: "
+		    "a uniform draw of that spread, %s", (unsigned long long)n, p10, p90, p50,
+		    r->date);
+}
+
 /* A new memfd of @region bytes, mapped shared at *@p; 0 or -errno. */
 static int cal_memfd_map(uint64_t region, int *fd, volatile char **p)
 {
@@ -1343,6 +1400,7 @@ void cal_kernel_paths(struct cal_run *r)
 	cal_stat_of(v, 2 * rounds + 1, &s);
 	r->paths.mmap_ns = (struct cal_path){ s.med, s.n };
 	cal_fault_runs(r, 0, region, rounds);
+	cal_fault_spread(r, region, r->quick ? 2 : 3);
 	ret = cal_shmem_runs(r, region, rounds, false);
 	if (!ret)
 		ret = cal_shmem_runs(r, region, rounds, true);

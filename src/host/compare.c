@@ -30,7 +30,7 @@
  * the comparison then shows the live side alone.
  */
 static int compare_simulate(const struct live_opts *o, const char *ini, double trace_ns,
-			    struct sim_variant_result *res, int *variant, bool dry,
+			    double begin_ns, struct sim_variant_result *res, int *variant, bool dry,
 			    char *why, size_t whylen, FILE *err)
 {
 	static struct sim_profile prof;
@@ -45,6 +45,8 @@ static int compare_simulate(const struct live_opts *o, const char *ini, double t
 	}
 	if (trace_ns > 0)	/* the live run's recorder (compare_run()) */
 		prof.lock_contention_trace_ns = (uint64_t)(trace_ns + 0.5);
+	if (begin_ns > 0)	/* and its begin sample, in each wait */
+		prof.lock_contention_begin_ns = (uint64_t)(begin_ns + 0.5);
 	/* every parameter as the live run took it, the others as --set gave them */
 	cfg = o->cfg;
 	cfg.profile = &prof;
@@ -137,6 +139,7 @@ static void compare_print_functions(const struct live_funcs *lf,
 
 /* The command that runs the simulated side of a comparison by itself. */
 static void compare_print_command(const struct live_opts *o, int variant, double trace_ns,
+				  double begin_ns,
 				  FILE *out)
 {
 	const struct scenario_ops *s = o->s;
@@ -153,6 +156,8 @@ static void compare_print_command(const struct live_opts *o, int variant, double
 	}
 	if (trace_ns > 0)
 		fprintf(out, " --cost lock.contention_trace_ns=%.0f", trace_ns);
+	if (begin_ns > 0)
+		fprintf(out, " --cost lock.contention_begin_ns=%.0f", begin_ns);
 	fprintf(out, "\n");
 }
 
@@ -222,7 +227,8 @@ static int compare_profile_kind;
 
 /* Tracepoint counts and lock waits beside the simulator's (@sim may be NULL). */
 static void compare_print_trace(const struct live_result *live,
-				const struct sim_variant_result *sim, double trace_ns, FILE *out)
+				const struct sim_variant_result *sim, double trace_ns,
+				double begin_ns, FILE *out)
 {
 	uint64_t sent = 0, recv = 0;
 	bool have_sent = false, have_recv = false;
@@ -285,6 +291,10 @@ static void compare_print_trace(const struct live_result *live,
 		fprintf(out, "- the live run recorded lock waits: its lock:contention_end "
 			"sample (%.0f ns, timed here) lengthened each contended hold; the "
 			"simulated side carries it (lock.contention_trace_ns).\n", trace_ns);
+	if (begin_ns > 0)
+		fprintf(out, "- and its lock:contention_begin sample with a call chain (%.0f ns), "
+			"which each waiter takes before it spins: the simulated side takes it "
+			"too (lock.contention_begin_ns).\n", begin_ns);
 	fprintf(out, "- tracepoint and /proc counts are system-wide: other "
 		"work on this machine adds to them; perf lock counts only the "
 		"workload's own tasks.\n");
@@ -320,6 +330,7 @@ static int compare_run(struct live_opts *o, FILE *out, FILE *err)
 	const struct scenario_ops *s;
 	char msg[512], why[512] = "";
 	double trace_ns = 0;	/* the live lock recorder's sample the simulated side carries */
+	double begin_ns = 0;	/* and its begin sample, in each wait */
 	int ret;
 	int i, variant = 0;
 	bool no_sim;
@@ -356,7 +367,7 @@ static int compare_run(struct live_opts *o, FILE *out, FILE *err)
 		fprintf(err, "mmsim: error: cannot build the host profile\n");
 		return 1;
 	}
-	ret = compare_simulate(o, ini, 0, &sim, &variant, true, why, sizeof(why), err);
+	ret = compare_simulate(o, ini, 0, 0, &sim, &variant, true, why, sizeof(why), err);
 	if (ret && ret != 3)
 		return ret;
 	no_sim = ret == 3;
@@ -384,11 +395,13 @@ static int compare_run(struct live_opts *o, FILE *out, FILE *err)
 	if (!no_sim && live->locks_wanted && live->locks.ok) {
 		double cost[2], base;
 
-		if (!cal_trace_sample_now(-1, cost, &base, msg, sizeof(msg)) && cost[0] >= 1)
+		if (!cal_trace_sample_now(-1, cost, &base, msg, sizeof(msg)) && cost[0] >= 1) {
 			trace_ns = cost[0];
+			begin_ns = cost[1] >= 1 ? cost[1] : 0;
+		}
 	}
 	if (!no_sim) {
-		ret = compare_simulate(o, ini, trace_ns, &sim, &variant, false, why,
+		ret = compare_simulate(o, ini, trace_ns, begin_ns, &sim, &variant, false, why,
 				       sizeof(why), err);
 		if (ret)
 			return ret;
@@ -403,7 +416,7 @@ static int compare_run(struct live_opts *o, FILE *out, FILE *err)
 			s->variants[variant].name, o->profile ? o->profile : "host",
 			o->profile_out ? ", calibrated, saved in " : "",
 			o->profile_out ? o->profile_out : "");
-		compare_print_command(o, variant, trace_ns, out);
+		compare_print_command(o, variant, trace_ns, begin_ns, out);
 	}
 	fprintf(out, "%-28s %16s %16s %10s\n", "metric", "live", "simulated", "sim/live");
 	for (i = 0; s->metrics[i].key; i++) {
@@ -426,7 +439,7 @@ static int compare_run(struct live_opts *o, FILE *out, FILE *err)
 	}
 	if (o->report_functions)
 		compare_print_functions(&live->funcs, &sim.functions, !no_sim, out);
-	compare_print_trace(live, no_sim ? NULL : &sim, trace_ns, out);
+	compare_print_trace(live, no_sim ? NULL : &sim, trace_ns, begin_ns, out);
 	return 0;
 }
 

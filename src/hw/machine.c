@@ -60,6 +60,7 @@ int sim_machine_init(struct sim_machine *m, const struct sim_profile *p, int nr_
 	m->atomic_ps = cycles_to_ps(m, p->lock_atomic_cycles);
 	m->pause_half_ps = cycles_to_ps(m, p->lock_pause_cycles) / 2;
 	m->trace_end_ps = (sim_time_t)p->lock_contention_trace_ns * SIM_NS;
+	m->trace_begin_ps = (sim_time_t)p->lock_contention_begin_ns * SIM_NS;
 	m->ipi_send_ps = p->ipi_send_ns * SIM_NS;
 	m->ipi_latency_ps = p->ipi_latency_ns * SIM_NS;
 	m->irq_entry_exit_ps = p->ipi_entry_exit_ns * SIM_NS;

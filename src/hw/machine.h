@@ -27,6 +27,7 @@ struct sim_machine {
 	sim_time_t atomic_ps;		/* lock.atomic_cycles */
 	sim_time_t pause_half_ps;	/* half of lock.pause_cycles */
 	sim_time_t trace_end_ps;	/* lock.contention_trace_ns */
+	sim_time_t trace_begin_ps;	/* lock.contention_begin_ns */
 	sim_time_t ipi_send_ps;		/* ipi.send_ns, per target */
 	sim_time_t ipi_latency_ps;	/* ipi.latency_ns, send to arrival */
 	sim_time_t irq_entry_exit_ps;	/* ipi.entry_exit_ns, on the receiver */

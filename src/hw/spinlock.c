@@ -31,8 +31,11 @@
  * records lock waits): queued_spin_lock_slowpath() ends with
  * trace_contention_end() after the lock is taken, so a perf sample of that
  * tracepoint is taken while holding it; a contended acquisition then holds
- * the lock that much longer.  The contention_begin sample is taken before
- * the wait and is taken to be hidden in it.  0 (every profile): untraced.
+ * the lock that much longer.  With lock.contention_begin_ns the waiter
+ * first takes its lock:contention_begin sample (a call chain: the live
+ * recorder's), then spins; the wait counts from before the sample, so a
+ * lock released meanwhile is taken at once and the wait is the sample's.
+ * 0 (every builtin profile): untraced.
  *
  * Trace (--trace): a "wait NAME" span from the failed fast path to the
  * acquisition, then a "hold NAME" span to the release, keyed by the lock.
@@ -109,16 +112,32 @@ void spin_lock(struct spinlock *lock)
 {
 	struct sim_vcpu *v;
 	struct sim_task *t;
-	sim_time_t start;
+	sim_time_t start, begin_at = 0;	/* begin_at: a traced wait's begin sample */
 
 	sim_sync();
 	v = sim_vcpu_current;
 	t = v->curr;
 	lock->stat->acquisitions++;
+	if (sim_machine_current->trace_begin_ps && (lock->owner || lock->free_at > v->now)) {
+		/* Contended: the waiter's lock:contention_begin sample, then the spin. */
+		begin_at = v->now;
+		sim_cost_ps(sim_machine_current->trace_begin_ps);
+		sim_sync();
+		v = sim_vcpu_current;
+		if (!lock->owner && lock->free_at <= v->now) {
+			/* Released while it sampled: taken at once, still a counted wait. */
+			lock_account_wait(lock, v->now - begin_at);
+			sim_line_rmw(&lock->line);
+			v = sim_vcpu_current;
+			lock_acquired(lock, v);
+			lock_contention_end();
+			return;
+		}
+	}
 	if (!lock->owner) {
 		if (lock->free_at > v->now) {
 			/* Released in our future: we spun until then. */
-			start = v->now;
+			start = begin_at ? begin_at : v->now;
 			sim_trace_begin_obj("lock", "wait ", lock->stat->name, lock);
 			v->now = lock->free_at +
 				 lock_handoff_ps(lock->line.last_writer, v->id);
@@ -140,7 +159,7 @@ void spin_lock(struct spinlock *lock)
 		abort();
 	}
 	/* Slow path: queue and spin until the hand-off. */
-	start = v->now;
+	start = begin_at ? begin_at : v->now;
 	sim_trace_begin_obj("lock", "wait ", lock->stat->name, lock);
 	t->rq_next = NULL;
 	if (lock->waiters_tail)

@@ -860,6 +860,22 @@ struct spinlock *pte_lockptr_lookup(struct vm_area_struct *vma, uint64_t addr)
 	return pte_lockptr(vma, addr);
 }
 
+/*
+ * A fault's fixed cost (exception entry and exit, the walk of
+ * handle_mm_fault()): mm.fault_entry_ns, or with mm.fault_spread_ns a draw
+ * uniform within +- the spread, from the vCPU's random numbers (the
+ * measured spread of single faults on a machine: what keeps two workers
+ * from running in lockstep, as the model's identical costs otherwise do).
+ */
+static sim_time_t fault_entry_cost(void)
+{
+	sim_time_t s = sim_mm->fault_spread_ps;
+
+	if (!s)
+		return sim_mm->fault_entry_ps;
+	return sim_mm->fault_entry_ps - s + (sim_time_t)(sim_rand() % (2 * (uint64_t)s + 1));
+}
+
 /**
  * handle_mm_fault - resolve a fault at @addr in @vma
  * @vma: the VMA, found under the VMA lock or mmap_lock
@@ -880,7 +896,7 @@ static int handle_mm_fault_flags(struct vm_area_struct *vma, uint64_t addr, bool
 		return -14;	/* -EFAULT: SIGSEGV */
 	sim_trace_begin("mm", "handle_mm_fault");
 	count_event(SIM_PGFAULT);
-	sim_cost_cpu_ps(sim_mm->fault_entry_ps);
+	sim_cost_cpu_ps(fault_entry_cost());
 	/* The PMD-THP fault path registers the mm (do_huge_pmd_anonymous_page()). */
 	if (vma->thp_eligible && sim_mm->thp_pmd_enabled)
 		khugepaged_enter_vma(vma);

@@ -766,6 +766,7 @@ struct mm_model {
 	bool lru_gen_enabled;			/* MGLRU on: lru_gen_enabled() */
 	/* derived costs, ps */
 	sim_time_t list_op_ps, folio_op_ps, pte_op_ps, fault_entry_ps, syscall_ps;
+	sim_time_t fault_spread_ps;	/* mm.fault_spread_ns, at most fault_entry_ps */
 	sim_time_t lru_add_ps, lru_del_ps;	/* mm.lru_add_ns, lru_del_ns */
 	sim_time_t i_pages_add_ps, i_pages_del_ps;	/* mm.i_pages_add_ns, i_pages_del_ns */
 	sim_time_t shmem_acct_ps;		/* mm.shmem_acct_ns */

@@ -53,6 +53,9 @@ struct mm_model *mm_model_create(struct sim_engine *e, const struct mm_variant *
 	m->folio_op_ps = p->mm_folio_op_ns * SIM_NS;
 	m->pte_op_ps = p->mm_pte_op_ns * SIM_NS;
 	m->fault_entry_ps = p->mm_fault_entry_ns * SIM_NS;
+	/* a draw within +- the spread never makes a fault's fixed cost negative */
+	m->fault_spread_ps = (p->mm_fault_spread_ns < p->mm_fault_entry_ns ? p->mm_fault_spread_ns :
+			      p->mm_fault_entry_ns) * SIM_NS;
 	m->syscall_ps = p->mm_syscall_ns * SIM_NS;
 	m->lru_add_ps = p->mm_lru_add_ns * SIM_NS;
 	m->lru_del_ps = p->mm_lru_del_ns * SIM_NS;
