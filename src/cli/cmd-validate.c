@@ -801,20 +801,24 @@ static bool validate_range(const struct validate_point *pts, int nr, size_t off,
 	return *hi > 0;
 }
 
+/* The median of @n runs, and the smallest and largest; @x keeps its order. */
+static void validate_median(const double *x, int n, double *med, double *lo, double *hi)
+{
+	double v[VALIDATE_MAX_REPEAT];
+
+	memcpy(v, x, (size_t)n * sizeof(*v));
+	qsort(v, (size_t)n, sizeof(double), cmp_double);
+	*lo = v[0];
+	*hi = v[n - 1];
+	*med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 static void validate_judge(struct validate_point *p, double band)
 {
 	double tol;
 
-	if (p->nr_sim) {	/* the seeds' median, judged or not (p->sims stays in seed order) */
-		double v[VALIDATE_MAX_REPEAT];
-		int n = p->nr_sim;
-
-		memcpy(v, p->sims, (size_t)n * sizeof(*v));
-		qsort(v, (size_t)n, sizeof(double), cmp_double);
-		p->sim_lo = v[0];
-		p->sim_hi = v[n - 1];
-		p->sim = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-	}
+	if (p->nr_sim)		/* the seeds' median, judged or not */
+		validate_median(p->sims, p->nr_sim, &p->sim, &p->sim_lo, &p->sim_hi);
 	if (p->failed) {
 		p->verdict = "failed";
 		return;
@@ -823,11 +827,7 @@ static void validate_judge(struct validate_point *p, double band)
 		p->verdict = "unavailable";
 		return;
 	}
-	qsort(p->live, (size_t)p->nr_live, sizeof(double), cmp_double);
-	p->lo = p->live[0];
-	p->hi = p->live[p->nr_live - 1];
-	p->median = p->nr_live % 2 ? p->live[p->nr_live / 2] :
-		    (p->live[p->nr_live / 2 - 1] + p->live[p->nr_live / 2]) / 2;
+	validate_median(p->live, p->nr_live, &p->median, &p->lo, &p->hi);
 	if (!p->has_sim) {
 		p->verdict = "not simulated";
 		return;

@@ -794,17 +794,19 @@ static int cal_walk_chase(uint64_t nr, uint64_t pages, bool huge, uint64_t steps
  * 2M-page chase's cost over the STLB-hit chase's, @frac of the 4K-page
  * chase's.  The TLB caches a guest's 2M page as one 2M entry only if the
  * host maps that memory with 2M pages too; on a host's 4K pages it keeps
- * a 4K entry per page touched (the smaller size), and 16384 pages in 2M
- * pages then walk as often as in 4K pages (frac near 1) where 32 entries
- * would hold them all (frac near 0).  Half-way decides.
+ * a 4K entry per page touched (the smaller size), and the chase's @pages
+ * (8 times the STLB's reach) in 2M pages then walk as often as in 4K
+ * pages (frac near 1) where a 2M entry each would hold them all (frac near
+ * 0).  Half-way decides.
  */
-static void cal_ept_page(struct cal_run *r, double frac)
+static void cal_ept_page(struct cal_run *r, uint64_t pages, double frac)
 {
 	bool small = frac > 0.5;
 
 	cal_key_set(r, "tlb.ept_page_kib", small ? 4 : 2048,
-		    "measured: a 16384-page chase walks %.2f as much in 2M pages as in 4K: %s, %s",
-		    frac, small ? "4K TLB entries" : "2M TLB entries", r->date);
+		    "measured: a %llu-page chase walks %.2f as much in 2M pages as in 4K: %s, %s",
+		    (unsigned long long)pages, frac, small ? "4K TLB entries" : "2M TLB entries",
+		    r->date);
 }
 
 /**
@@ -919,8 +921,9 @@ void cal_stlb_reach(struct cal_run *r)
 		return;
 	cal_fit_ways(reach, wk ? wk->value : 8, true, &e, &w);
 	cal_key_set(r, "tlb.stlb_entries", e,
-		    "measured: chases of a line a page, N(1-m) at the first N with m > 1/3 walking "
-		    "(pow2); cpuid: %llu, %s", (unsigned long long)r->stlb_entries, r->date);
+		    "measured: chases of a line a page, the most pages (512-16384) with <= 30%% "
+		    "of loads walking; cpuid: %llu, %s", (unsigned long long)r->stlb_entries,
+		    r->date);
 	if (!wk || wk->value != w)
 		cal_key_set(r, "tlb.stlb_ways", w, "derived: the measured reach in power-of-two "
 			    "sets of 1-16 ways, %s", r->date);
@@ -957,8 +960,6 @@ void cal_page_walk(struct cal_run *r)
 
 	if (!r->mhz)
 		return;
-	walk_pages = r->stlb_entries * 8 > 16384 ? r->stlb_entries * 8 : 16384;
-	few = r->stlb_entries && r->stlb_entries / 2 < 256 ? r->stlb_entries / 2 : 256;
 	cal_progress(r, "page walks (the same lines in few pages and in many)");
 	if (few < 16384 / 64)
 		few = 16384 / 64;	/* every line of each page: no two slots share one */
@@ -998,7 +999,7 @@ void cal_page_walk(struct cal_run *r)
 				 (unsigned long long)walk_pages, s.med * r->mhz / 1000,
 				 s2.med * r->mhz / 1000, s3.med * r->mhz / 1000);
 			if (r->hypervisor && s2.med > s3.med)
-				cal_ept_page(r, (s.med - s3.med) / (s2.med - s3.med));
+				cal_ept_page(r, walk_pages, (s.med - s3.med) / (s2.med - s3.med));
 		} else {
 			cal_note(r, "page walk: MADV_HUGEPAGE gave no 2M pages; no 4K-2M comparison");
 		}

@@ -620,13 +620,6 @@ static int cal_fault_runs(struct cal_run *r, int o, uint64_t region, int rounds)
 	return 0;
 }
 
-static int cal_cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /*
  * mm.fault_spread_ns: each 4K write fault of @region timed alone (the TSC
  * around the faulting store), over @rounds rounds after one warm-up.  Their
@@ -639,7 +632,7 @@ static void cal_fault_spread(struct cal_run *r, uint64_t region, int rounds)
 {
 	uint64_t nr = region / 4096, n = 0;
 	double *v = malloc((size_t)(nr * (uint64_t)rounds) * sizeof(*v)), tpn = cal_tsc_per_ns();
-	double p10, p50, p90;
+	struct cal_stat s;
 
 	if (!v || tpn <= 0) {
 		free(v);
@@ -662,19 +655,14 @@ static void cal_fault_spread(struct cal_run *r, uint64_t region, int rounds)
 		}
 		munmap(p, region);
 	}
-	if (n < 1000) {
-		free(v);
-		return;
+	if (n >= 1000) {
+		cal_stat_of(v, (int)n, &s);	/* lo, hi: the 10th and 90th percentiles */
+		cal_key_set(r, "mm.fault_spread_ns", (uint64_t)((s.hi - s.lo) / 1.6 + 0.5),
+			    "measured: %llu 4K write faults timed alone, p10-p90 %.0f-%.0f ns about "
+			    "%.0f: a uniform draw of that spread, %s", (unsigned long long)n, s.lo,
+			    s.hi, s.med, r->date);
 	}
-	qsort(v, n, sizeof(*v), cal_cmp_double);
-	p10 = v[n / 10];
-	p50 = v[n / 2];
-	p90 = v[n * 9 / 10];
 	free(v);
-	cal_key_set(r, "mm.fault_spread_ns", (uint64_t)((p90 - p10) / 1.6 + 0.5),
-		    "measured: %llu 4K write faults timed alone, p10-p90 %.0f-%.0f ns about %.0f: "
-		    "a uniform draw of that spread, %s", (unsigned long long)n, p10, p90, p50,
-		    r->date);
 }
 
 /* A new memfd of @region bytes, mapped shared at *@p; 0 or -errno. */
