@@ -127,6 +127,18 @@ void cal_atomic_pause(struct cal_run *r);
 void cal_tlb_geometry(struct cal_run *r);
 void cal_page_walk(struct cal_run *r);
 void cal_stlb_reach(struct cal_run *r);
+/*
+ * The page-walk tests' pages: 8 times the STLB's reach (cal_stlb_reach()),
+ * so that nearly every load walks; 16384 at least, and at most 65536
+ * (256 MiB of 4K pages touched: a reach measured on a loaded machine can
+ * come out far too large).
+ */
+static inline uint64_t cal_walk_pages(const struct cal_run *r)
+{
+	uint64_t p = r->stlb_entries * 8;
+
+	return p < 16384 ? 16384 : p > 65536 ? 65536 : p;
+}
 void cal_model_walk_check(struct cal_run *r, const char *include);
 uint64_t cal_stlb_estimate(const uint64_t *pages, const double *m, int n);
 void cal_syscall_sched(struct cal_run *r);

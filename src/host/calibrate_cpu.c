@@ -950,7 +950,7 @@ void cal_page_walk(struct cal_run *r)
 {
 	const struct cal_key *l1 = cal_key_find(r, "tlb.l1_4k_entries");
 	uint64_t l1e = l1 ? l1->value : 64, nr_hit = 2 * l1e;
-	uint64_t walk_pages = r->stlb_entries * 8 > 16384 ? r->stlb_entries * 8 : 16384;
+	uint64_t walk_pages = cal_walk_pages(r);
 	uint64_t few = r->stlb_entries && r->stlb_entries / 2 < 256 ? r->stlb_entries / 2 : 256;
 	uint64_t steps = r->quick ? 1 << 20 : 1 << 22, refs = r->hypervisor ? 24 : 4;
 	int runs = r->quick ? 3 : 7;

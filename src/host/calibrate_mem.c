@@ -440,7 +440,7 @@ static char *cal_walk_slot(char *buf, uint64_t i)
  * @r: the run
  *
  * As cal_line_fill_buffers(), with walks: k independent chases over one
- * cached line in each of 8 times the STLB's reach in pages, 16384 at least
+ * cached line in each of 8 times the STLB's reach in pages, 16384-65536
  * (64 MiB of 4K pages and more, one mapped in every eight: none
  * coalescable), so that nearly every load walks; one chase's time per load over the time per load with
  * k chases is the walks in flight.  The largest over k (up to 16) is the
@@ -451,8 +451,7 @@ static char *cal_walk_slot(char *buf, uint64_t i)
 static void cal_page_walkers(struct cal_run *r)
 {
 	static const unsigned ks[] = { 1, 2, 3, 4, 6, 8, 12, 16 };
-	/* eight times the STLB's reach (cal_stlb_reach()), 16384 pages at least */
-	uint64_t pages = r->stlb_entries > 2048 ? r->stlb_entries * 8 : 16384;
+	uint64_t pages = cal_walk_pages(r);
 	uint64_t len = pages * CAL_WALK_SPREAD * 4096;
 	int runs = r->quick ? 3 : 7, passes = r->quick ? 4 : 12;
 	double v[16], best_k = 0, one_ns[16];
