@@ -927,6 +927,53 @@ static void test_batch_equals_single_overlap(void **state)
 }
 
 /*
+ * The kernel's zeroing writes through the faulting CPU's caches
+ * (folio_zero_user(), mmu_kernel_store()), the faulting page last as
+ * process_huge_page() orders it.  A 64K mTHP (16 pages, 1024 lines: twice
+ * the 32K L1D of the rig) faulted at its page 5: a load of another line of
+ * page 5 hits L1D; page 15, cleared first, left L1D for L2.  (Without the
+ * kernel's stores both would come from DRAM.)
+ */
+static void fault_then_load(struct fixture *f)
+{
+	struct mm_struct *mm = mm_alloc(f->m->root_memcg);
+	struct cache_path *cp = sim_this_vcpu()->dcache;
+	uint64_t addr, base;
+	struct user_access ua;
+	const uint64_t probe[2] = { 5 * PAGE_SIZE + 2048, 15 * PAGE_SIZE + 2048 };
+	const enum cache_level want[2] = { CACHE_L1, CACHE_L2 };
+
+	f->m->mthp_order = 4;
+	switch_mm_irqs_off(mm);
+	addr = vm_mmap_anon(mm, 4 * 65536, true);
+	base = (addr + 65535) & ~65535ULL;
+	user_access_init(&ua, find_vma(mm, addr));
+	user_access(&ua, base + 5 * PAGE_SIZE, true);	/* the fault: 16 pages zeroed */
+	assert_int_equal(folio_nr_pages(pte_folio(*vma_pte(ua.vma, base))), 16);
+	/* The data lines alone (a load of page 15 would also walk). */
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(cache_load(cp, mmu_data_line(mm->asid, base + probe[i])), want[i]);
+	user_access_charge(&ua);
+	vm_munmap(mm, addr, 4 * 65536);
+	mm_free(mm);
+}
+
+static void test_zeroing_leaves_lines_cached(void **state)
+{
+	struct fixture f = { 0 };
+	struct khugepaged_tunables tun;
+
+	(void)state;
+	overlap_dims = 1;
+	khugepaged_default_tunables(&tun);
+	setup_engine(&f, &v_before, &tun);
+	f.body = fault_then_load;
+	run(&f);
+	teardown_engine(&f);
+	overlap_dims = 0;
+}
+
+/*
  * A guest's 2M page on a host's 4K EPT pages: the TLB keeps a 4K entry per
  * page touched (user_access_init(), ua->tlb_2m), and its walk still ends
  * at the guest's PMD.  With both PMDs huge (phase 2), the 128 pages in
@@ -1636,6 +1683,7 @@ int main(void)
 		cmocka_unit_test(test_overlap_cycles),
 		cmocka_unit_test(test_overlap_bounds_pages),
 		cmocka_unit_test(test_overlap_ept_2m),
+		cmocka_unit_test(test_zeroing_leaves_lines_cached),
 		cmocka_unit_test(test_overlap_pdpte_cache_hit),
 		cmocka_unit_test(test_bad_geometry),
 		cmocka_unit_test(test_madvise_under_check),

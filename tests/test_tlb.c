@@ -644,6 +644,32 @@ static void test_cache_levels(void **state)
 	cache_array_destroy(&l3);
 }
 
+/*
+ * cache_fill(): the kernel's store leaves the line where a load would
+ * (most recent in L1D, and in L2 when it missed there) and counts no
+ * load; a line in L2 is not filled again into L3.
+ */
+static void test_cache_fill(void **state)
+{
+	struct cache_array l1, l2, l3;
+	struct cache_path p = { .l1 = &l1, .l2 = &l2, .l3 = &l3, .cycles = { 4, 12, 44, 224 } };
+	uint64_t line;
+
+	(void)state;
+	assert_int_equal(cache_array_init(&l1, 1, 16), 0);
+	assert_int_equal(cache_array_init(&l2, 2, 16), 0);
+	assert_int_equal(cache_array_init(&l3, 4, 16), 0);
+	for (line = 0; line <= 16; line++)
+		cache_fill(&p, line);
+	assert_int_equal(cache_path_nr_loads(&p), 0);
+	assert_int_equal(cache_load(&p, 16), CACHE_L1);
+	assert_int_equal(cache_load(&p, 0), CACHE_L2);	/* the 17th fill pushed it out of L1 */
+	assert_int_equal(p.loads[CACHE_DRAM], 0);
+	cache_array_destroy(&l1);
+	cache_array_destroy(&l2);
+	cache_array_destroy(&l3);
+}
+
 /* Geometry checks, and a number of sets that is not a power of two. */
 static void test_cache_geometry(void **state)
 {
@@ -798,6 +824,7 @@ int main(void)
 		cmocka_unit_test(test_reach_skylake),
 		cmocka_unit_test(test_differential),
 		cmocka_unit_test(test_cache_levels),
+		cmocka_unit_test(test_cache_fill),
 		cmocka_unit_test(test_cache_geometry),
 		cmocka_unit_test(test_flush_used_sets),
 		cmocka_unit_test(test_cache_l1_lru),

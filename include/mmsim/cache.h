@@ -165,6 +165,27 @@ enum cache_level cache_load(struct cache_path *p, uint64_t line)
 	return cache_load_recent(p, line, false, false);
 }
 
+/**
+ * cache_fill - a store of @line through @p that no load counts
+ * @p: the vCPU's caches
+ * @line: the line's name
+ *
+ * The kernel's own stores to a user page (clear_page()): the line ends
+ * most recently used as after cache_load(), in L1D and every level below
+ * it that missed, and p->loads is not changed (those are user loads).
+ * Context: as cache_load().
+ */
+static inline void cache_fill(struct cache_path *p, uint64_t line)
+{
+	uint64_t key = cache_key(line), x;
+
+	if (tlb_array_touch_mru(&p->l1->a, key, cache_set(p->l1, line), true))
+		return;
+	x = cache_index(line);
+	if (!cache_array_touch_index(p->l2, key, x))
+		cache_array_touch_index(p->l3, key, x);
+}
+
 /* Fetch the host's lines that a lookup of @line in @c will read. */
 static inline void cache_array_prefetch(const struct cache_array *c, uint64_t line)
 {

@@ -28,6 +28,10 @@
  *     and, beyond its bandwidth, in proportion to the excess.
  *   - A flush: INVLPG and a CR3 write also drop the PCID's
  *     paging-structure caches (mmu_flush_range(), mmu_flush_asid()).
+ *   - The kernel's stores to a user page at a fault: clear_page() of a
+ *     new anonymous or tmpfs folio, a copy-on-write copy's destination
+ *     (mmu_kernel_store()), written through the faulting CPU's caches
+ *     under the page's user address.
  *
  * What it leaves out
  *   - The nested TLB (guest-physical mappings); the sizes of the
@@ -35,8 +39,11 @@
  *     desktop profiles have a sourced 4-entry PDPTE cache, docs/tlb.md);
  *     physical addresses (lines are named by address space and virtual
  *     address, and guest-physical addresses of data are taken as
- *     contiguous with the virtual ones); stores; kernel accesses (faults,
- *     khugepaged's copies) do not pass through the caches.
+ *     contiguous with the virtual ones); stores; the kernel's other
+ *     accesses (its page-table and struct page writes, khugepaged's
+ *     copies, reclaim's scans, a page cache folio zeroed or read in) do not
+ *     pass through the caches, and a collapse does not drop the old pages'
+ *     lines (they keep their user address's name).
  *
  * No locks: the MMU takes none, and a walk sees the page tables as they
  * are.
@@ -195,6 +202,32 @@ static int dcache_init(struct sim_engine *e)
 		v->dcache = cp;
 	}
 	return 0;
+}
+
+/**
+ * mmu_kernel_store - the kernel's stores to a user range, through this vCPU's caches
+ * @asid: the address space the range is mapped in
+ * @addr: its first user address
+ * @bytes: its length, whole lines
+ *
+ * clear_page()'s rep stosb (and a copy's destination) writes through the
+ * writing core's caches: a user load of a page just faulted finds its
+ * lines there (scripts/validation/zero_residency.c: a line of a page read
+ * right after its fault costs an L1D or L2 hit, 130 ns from memory a
+ * region later, docs/validation.md).  Each line ends as a user load
+ * would leave it (cache_fill()), in address order, evicting what the
+ * sets held; nothing is counted.  No-op without the overlap model.
+ * Context: a task, on the writing vCPU.
+ */
+void mmu_kernel_store(uint16_t asid, uint64_t addr, uint64_t bytes)
+{
+	struct cache_path *cp = sim_this_vcpu()->dcache;
+	uint64_t a;
+
+	if (!cp)
+		return;
+	for (a = addr & ~63ULL; a < addr + bytes; a += 64)
+		cache_fill(cp, mmu_data_line(asid, a));
 }
 
 /**

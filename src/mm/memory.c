@@ -66,12 +66,47 @@ static bool pte_range_none(struct vm_area_struct *vma, uint64_t addr, long nr)
 	return true;
 }
 
-/* folio_zero_user(): clear the folio, within the node's bandwidth. */
-void folio_zero_user(struct folio *folio)
+/*
+ * The order in which process_huge_page() clears a folio's pages: those
+ * far from the target page first, then pairs closing in on it from both
+ * sides, the target last, so that its lines are the ones the cache keeps
+ * (Huang Ying's "clear target sub-page last", Linux 4.14).  Each page's
+ * lines go through the running vCPU's caches (mmu_kernel_store()).
+ */
+static void zero_pages_in_order(uint16_t asid, uint64_t base, long nr, long target)
 {
+	long i, lo, l;
+
+	if (2 * target <= nr) {
+		lo = 0;
+		l = target;
+		for (i = nr - 1; i >= 2 * target; i--)
+			mmu_kernel_store(asid, base + ((uint64_t)i << PAGE_SHIFT), PAGE_SIZE);
+	} else {
+		lo = 2 * target - nr;
+		l = nr - target;
+		for (i = 0; i < lo; i++)
+			mmu_kernel_store(asid, base + ((uint64_t)i << PAGE_SHIFT), PAGE_SIZE);
+	}
+	for (i = 0; i < l; i++) {
+		mmu_kernel_store(asid, base + ((uint64_t)(lo + i) << PAGE_SHIFT), PAGE_SIZE);
+		mmu_kernel_store(asid, base + ((uint64_t)(lo + 2 * l - 1 - i) << PAGE_SHIFT),
+				 PAGE_SIZE);
+	}
+}
+
+/*
+ * folio_zero_user(): clear the folio, within the node's bandwidth, the
+ * page of @addr_hint last; the lines stay in the faulting CPU's caches.
+ */
+void folio_zero_user(struct folio *folio, struct vm_area_struct *vma, uint64_t addr_hint)
+{
+	long nr = folio_nr_pages(folio);
+	uint64_t base = addr_hint & ~(((uint64_t)nr << PAGE_SHIFT) - 1);
 	SIM_TRACE_SCOPE("mm", "folio_zero_user");
 
-	mem_zero_pages(folio->nid, (uint64_t)folio_nr_pages(folio) << PAGE_SHIFT);
+	mem_zero_pages(folio->nid, (uint64_t)nr << PAGE_SHIFT);
+	zero_pages_in_order(vma->vm_mm->asid, base, nr, (long)((addr_hint - base) >> PAGE_SHIFT));
 	folio->data = FOLIO_DATA_ZERO;
 }
 
@@ -102,7 +137,7 @@ static struct folio *alloc_anon_folio(struct vm_area_struct *vma, uint64_t addr)
 				count_event(SIM_MTHP_ANON_FAULT_FALLBACK);
 			continue;
 		}
-		folio_zero_user(folio);
+		folio_zero_user(folio, vma, addr);
 		return folio;
 	}
 	return NULL;
@@ -613,11 +648,19 @@ static int do_read_fault(struct vm_fault *vmf)
 	return ret;
 }
 
-/* copy_mc_user_highpage(): one page through the memory system. */
-static void copy_user_folio(struct folio *dst, struct folio *src)
+/*
+ * copy_mc_user_highpage(): one page through the memory system; the copy's
+ * lines stay in the faulting CPU's caches under the page's user address
+ * (the source's lines have the same name: the model's caches name lines
+ * by user address, src/hw/mmu.c).
+ */
+static void copy_user_folio(struct folio *dst, struct folio *src, struct vm_area_struct *vma,
+			    uint64_t addr)
 {
-	memsys_copy(sim_mm->memsys, src->nid, dst->nid, (uint64_t)folio_nr_pages(dst) << PAGE_SHIFT,
-		    sim_mm->prof->mem_copy_gbps);
+	uint64_t bytes = (uint64_t)folio_nr_pages(dst) << PAGE_SHIFT;
+
+	memsys_copy(sim_mm->memsys, src->nid, dst->nid, bytes, sim_mm->prof->mem_copy_gbps);
+	mmu_kernel_store(vma->vm_mm->asid, addr & ~(bytes - 1), bytes);
 	dst->data = src->data;
 }
 
@@ -654,7 +697,7 @@ static int do_cow_fault(struct vm_fault *vmf, unsigned int flags)
 		folio_put(folio);
 		return ret;
 	}
-	copy_user_folio(folio, vmf->folio);
+	copy_user_folio(folio, vmf->folio, vma, vmf->address);
 	folio_set(folio, PG_uptodate);		/* __folio_mark_uptodate() */
 	ret |= finish_fault(vmf);
 	folio_unlock(vmf->folio);
@@ -774,7 +817,7 @@ static int wp_page_copy(struct vm_area_struct *vma, uint64_t addr, struct folio 
 		folio_put(old_folio);
 		return -12;
 	}
-	copy_user_folio(new_folio, old_folio);	/* __wp_page_copy_user() */
+	copy_user_folio(new_folio, old_folio, vma, addr);	/* __wp_page_copy_user() */
 	folio_set(new_folio, PG_uptodate);
 	spin_lock(ptl);
 	sim_cost_cpu_ps(sim_mm->pte_op_ps);

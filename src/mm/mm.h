@@ -904,7 +904,7 @@ void mmap_write_unlock(struct mm_struct *mm);
 void mmap_write_downgrade(struct mm_struct *mm);
 void unmap_vmas(struct mmu_gather *tlb, struct vm_area_struct *vma);
 struct vm_area_struct *find_vma(struct mm_struct *mm, uint64_t addr);
-void folio_zero_user(struct folio *folio);
+void folio_zero_user(struct folio *folio, struct vm_area_struct *vma, uint64_t addr_hint);
 
 /* mmu_gather.c */
 void tlb_gather_mmu(struct mmu_gather *tlb, struct mm_struct *mm);
@@ -963,7 +963,7 @@ uint64_t vm_mmap_shared_anon(struct mm_struct *mm, uint64_t len);
 
 /* shmem.c */
 int shmem_get_folio_gfp(struct address_space *mapping, uint64_t index, struct folio **foliop,
-			struct mem_cgroup *memcg);
+			struct mem_cgroup *memcg, struct vm_fault *vmf);
 int shmem_fault(struct vm_fault *vmf);
 extern const struct vm_operations_struct shmem_vm_ops;
 

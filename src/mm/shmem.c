@@ -52,12 +52,14 @@ static struct folio *shmem_alloc_folio(struct address_space *mapping, uint64_t i
  * @index: page offset, below i_size
  * @foliop: the folio, locked and referenced
  * @memcg: the memcg a new folio is charged to
+ * @vmf: the fault that asks, or NULL: a new folio's zeroed lines stay in
+ *	 the faulting CPU's caches under its address (mmu_kernel_store())
  *
  * Context: no spinlock held.
  * Return: 0, -EINVAL beyond i_size, -ENOMEM.
  */
 int shmem_get_folio_gfp(struct address_space *mapping, uint64_t index, struct folio **foliop,
-			struct mem_cgroup *memcg)
+			struct mem_cgroup *memcg, struct vm_fault *vmf)
 {
 	struct folio *folio;
 	int err;
@@ -98,6 +100,9 @@ repeat:
 	sim_cost_cpu_ps(sim_mm->shmem_acct_ps);	/* mm.shmem_acct_ns */
 	/* !uptodate: clear_highpage(), folio_mark_uptodate() */
 	mem_zero_pages(folio->nid, (uint64_t)folio_nr_pages(folio) << PAGE_SHIFT);
+	if (vmf)
+		mmu_kernel_store(vmf->vma->vm_mm->asid, vmf->address & ~(PAGE_SIZE - 1),
+				 (uint64_t)folio_nr_pages(folio) << PAGE_SHIFT);
 	folio->data = FOLIO_DATA_ZERO;
 	folio_set(folio, PG_uptodate);
 	*foliop = folio;
@@ -116,7 +121,7 @@ int shmem_fault(struct vm_fault *vmf)
 {
 	struct folio *folio = NULL;
 	int err = shmem_get_folio_gfp(vmf->vma->vm_file, vmf->pgoff, &folio,
-				      vmf->vma->vm_mm->memcg);
+				      vmf->vma->vm_mm->memcg, vmf);
 
 	if (err)
 		return err == -12 ? VM_FAULT_OOM : VM_FAULT_SIGBUS;	/* vmf_error() */
