@@ -934,7 +934,7 @@ static void test_profile_include(void **state)
 	/* no include: every missing key is named, as many as fit, then how many more */
 	snprintf(path, sizeof(path), "%s/bad.ini", dir);
 	assert_int_equal(sim_profile_load(path, p, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, ": 96 missing keys: machine.name, machine.description, "
+	assert_non_null(strstr(err, ": 97 missing keys: machine.name, machine.description, "
 				    "topology.sockets,"));
 	assert_null(strstr(err, "sched.quantum_ns"));
 	assert_non_null(strstr(err, " more"));

@@ -172,6 +172,48 @@ static void test_zero_write_behind(void **state)
 }
 
 /*
+ * mem.zero_l3_gbps: a folio's first page at mem.page_zero_ns, the pages
+ * after it drained at the L3's zeroing rate.  A 16K folio, 30 ns and 64
+ * GB/s (4096 B in 64 ns): 30 + 3 x 64 = 222 ns; without the rate 4 x 30;
+ * a 4K page 30 ns either way.
+ */
+static uint64_t zero_bytes;
+
+static void folio_zeroer(void *arg)
+{
+	(void)arg;
+	memsys_zero(ms, 0, zero_bytes, prof.mem_zero_gbps);
+	end_ps[0] = sim_now();
+}
+
+static sim_time_t run_folio_zeroer(uint64_t bytes)
+{
+	struct sim_engine *e = new_engine(2);
+	sim_time_t end;
+
+	zero_bytes = bytes;
+	assert_non_null(sim_task_create(e, 0, "zeroer", folio_zeroer, NULL));
+	assert_int_equal(sim_engine_run(e, NULL, 0), 0);
+	end = end_ps[0];
+	memsys_destroy(ms);
+	sim_engine_destroy(e);
+	return end;
+}
+
+static void test_zero_folio_drain(void **state)
+{
+	(void)state;
+	memsys_profile(1, 2);
+	prof.mem_page_zero_ns = 30;
+	prof.cache_l3_kib = 1024;	/* the write-back behind, as above */
+	prof.mem_zero_l3_gbps = 64;
+	assert_int_equal(run_folio_zeroer(16384), 222 * SIM_NS);
+	assert_int_equal(run_folio_zeroer(4096), 30 * SIM_NS);
+	prof.mem_zero_l3_gbps = 0;
+	assert_int_equal(run_folio_zeroer(16384), 120 * SIM_NS);
+}
+
+/*
  * Sixteen cores of one socket each zero 64 KiB in 4 KiB requests: they
  * ask for 16 x 8 GB/s = 128 GB/s of a 64 GB/s node.  The node is never
  * idle, so the last request ends at 1 MiB / 64 GB/s = 16384 ns; shared
@@ -455,6 +497,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_one_core_alone),
 		cmocka_unit_test(test_zero_write_behind),
+		cmocka_unit_test(test_zero_folio_drain),
 		cmocka_unit_test(test_socket_saturates_controller),
 		cmocka_unit_test(test_two_flows_share_link),
 		cmocka_unit_test(test_directory_remote_writes),

@@ -119,6 +119,7 @@ struct memsys {
 	bool directory;			/* mem.directory: remote lines cost their home a DRAM write */
 	sim_time_t page_zero_ps;	/* mem.page_zero_ns: a 4K page zeroed, core time; 0: none */
 	sim_time_t write_behind_ps;	/* the DRAM writes the caches hold back: L3 at node_write_gbps */
+	uint64_t zero_l3_gbps;		/* mem.zero_l3_gbps: a folio's later pages; 0: page_zero_ps each */
 	struct memsys_res *core;	/* [nr_cores] */
 	struct memsys_res *node;	/* [nr_nodes] */
 	struct memsys_load *load;	/* [nr_nodes] */
@@ -160,7 +161,12 @@ void memsys_write(struct memsys *ms, int nid, uint64_t bytes, uint64_t core_gbps
  * (its stores go to its caches, whole lines, no read), and the lines'
  * write-back is reserved on the node's write bandwidth; the core waits
  * only for the part of the node's backlog beyond what the caches hold
- * back (write_behind_ps).  Without it, memsys_write().
+ * back (write_behind_ps).  With mem.zero_l3_gbps, a folio's first page
+ * hides behind the work after it (page_zero_ns) and the pages after it
+ * wait for the ones before to drain, at the rate of zeroing lines the L3
+ * holds: the allocator hands back frames freed a moment ago, still in the
+ * caches (an assumption; past the L3 the kernel's zeroing is slower, which
+ * the model does not see).  Without page_zero_ns, memsys_write().
  * Context: a task on a vCPU; a sync point.  Charges the time to the vCPU.
  */
 void memsys_zero(struct memsys *ms, int nid, uint64_t bytes, uint64_t core_gbps);

@@ -87,6 +87,7 @@
 	X(mem, rob_entries, U64, "", "reorder buffer entries: micro-ops in flight from allocation to retirement (overlap model)") \
 	X(mem, stream_gbps, U64, "GB/s", "a core's streaming rate over memory with hardware prefetch; 0: no limit") \
 	X(mem, directory, U64, "", "1: the memory directory of multi-socket Xeons: a line that a core of another socket takes is written once more at its home node, to record that; 0: none") \
+	X(mem, zero_l3_gbps, U64, "GB/s", "a core's page zeroing (rep stosb a 4K page at a time) into lines its L3 holds: a folio's pages after the first drain at it; 0: each page at mem.page_zero_ns") \
 	X(mem, string_store_rfo, U64, "", "1: a string store (page zeroing, a copy's destination) holds a fill buffer for the memory's latency per line, as a load miss; 0: full-line string stores do not wait for their lines, the core's store rate bounds them") \
 	X(mm, fault_entry_ns, U64, "ns", "exception entry, exit and handle_mm_fault() walk") \
 	X(mm, fault_spread_ns, U64, "ns", "each fault's fixed cost drawn uniformly within +- this of mm.fault_entry_ns (the measured spread of single faults); 0: every fault alike") \
@@ -209,6 +210,7 @@
 	X(mem, stream_gbps, 0, 10000, "0: no limit; else a divisor, 10 TB/s above any core") \
 	X(mem, directory, 0, 1, "a switch: 0 or 1") \
 	X(mem, string_store_rfo, 0, 1, "a switch: 0 or 1") \
+	X(mem, zero_l3_gbps, 0, 10000, "0: off; else a divisor, 10 TB/s above any core") \
 	X(mm, fault_entry_ns, 0, PROFILE_NS_MAX, "time cost")                      \
 	X(mm, fault_spread_ns, 0, PROFILE_NS_MAX, "time cost; at most mm.fault_entry_ns (checked where the two meet)") \
 	X(mm, syscall_ns, 0, PROFILE_NS_MAX, "time cost")                          \

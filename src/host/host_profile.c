@@ -75,6 +75,7 @@ static const struct {
 	{ "tlb.ept_page_kib", "2048", "default: QEMU backs guest RAM with THP (overlap model)" },
 	{ "mem.zero_gbps", "10", "default: assumed clear_page bandwidth per core" },
 	{ "mem.page_zero_ns", "0", "default: zeroing at mem.zero_gbps a page, as a sustained stream" },
+	{ "mem.zero_l3_gbps", "0", "default: a folio's pages each at mem.page_zero_ns" },
 	{ "mem.copy_gbps", "8", "default: assumed copy_page bandwidth per core" },
 	{ "mem.node_write_gbps", "40", "default: assumed node write bandwidth" },
 	{ "mem.loads_per_cycle", "2", "default: two load ports (Skylake)" },

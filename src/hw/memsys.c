@@ -55,6 +55,7 @@ struct memsys *memsys_create(const struct sim_profile *p, int nr_cores)
 	ms->remote_ns = p->cache_dram_remote_ns;
 	ms->directory = p->mem_directory != 0;
 	ms->page_zero_ps = p->mem_page_zero_ns * SIM_NS;
+	ms->zero_l3_gbps = p->mem_zero_l3_gbps;
 	ms->write_behind_ps = p->mem_node_write_gbps ?
 		(sim_time_t)(p->cache_l3_kib * 1024 * 1000 / p->mem_node_write_gbps) : 0;
 	ms->core = calloc((size_t)(nr_cores > 0 ? nr_cores : 1), sizeof(*ms->core));
@@ -236,7 +237,11 @@ void memsys_zero(struct memsys *ms, int nid, uint64_t bytes, uint64_t core_gbps)
 		memsys_write(ms, nid, bytes, core_gbps);
 		return;
 	}
-	core = sim_smt_scaled_ps(ms->page_zero_ps * (sim_time_t)(bytes >> 12));
+	if (ms->zero_l3_gbps && bytes > 4096)
+		core = ms->page_zero_ps + memsys_ps(bytes - 4096, ms->zero_l3_gbps);
+	else
+		core = ms->page_zero_ps * (sim_time_t)(bytes >> 12);
+	core = sim_smt_scaled_ps(core);
 	done = node_reserve(ms, nid, now, memsys_ps(bytes, ms->node_write_gbps), bytes);
 	stall = done - now > ms->write_behind_ps ? done - now - ms->write_behind_ps : 0;
 	sim_cost_ps(later(core, stall));
