@@ -604,6 +604,29 @@ static void test_differential(void **state)
 	differential(&g, 64, 200000, 3);
 }
 
+/* Three cache levels and a vCPU's path through them (L2 and L3 16-way). */
+struct cache_rig {
+	struct cache_array l1, l2, l3;
+	struct cache_path p;
+};
+
+static void cache_rig_init(struct cache_rig *r, uint64_t l1_kib, uint32_t l1_ways,
+			   uint64_t l2_kib, uint64_t l3_kib)
+{
+	assert_int_equal(cache_array_init(&r->l1, l1_kib, l1_ways), 0);
+	assert_int_equal(cache_array_init(&r->l2, l2_kib, 16), 0);
+	assert_int_equal(cache_array_init(&r->l3, l3_kib, 16), 0);
+	r->p = (struct cache_path){ .l1 = &r->l1, .l2 = &r->l2, .l3 = &r->l3,
+				    .cycles = { 4, 12, 44, 224 } };
+}
+
+static void cache_rig_destroy(struct cache_rig *r)
+{
+	cache_array_destroy(&r->l1);
+	cache_array_destroy(&r->l2);
+	cache_array_destroy(&r->l3);
+}
+
 /*
  * Three levels, all 16-way: L1 1 KiB (16 lines, one set), L2 2 KiB (two
  * sets), L3 4 KiB (four sets).  Lines 0..16 share one 4K frame, so a
@@ -611,37 +634,33 @@ static void test_differential(void **state)
  */
 static void test_cache_levels(void **state)
 {
-	struct cache_array l1, l2, l3;
-	struct cache_path p = { .l1 = &l1, .l2 = &l2, .l3 = &l3, .cycles = { 4, 12, 44, 224 } };
+	struct cache_rig r;
+	struct cache_path *const p = &r.p;
 	uint64_t line;
 
 	(void)state;
-	assert_int_equal(cache_array_init(&l1, 1, 16), 0);
-	assert_int_equal(cache_array_init(&l2, 2, 16), 0);
-	assert_int_equal(cache_array_init(&l3, 4, 16), 0);
-	assert_int_equal(l2.a.nr_sets, 2);
+	cache_rig_init(&r, 1, 16, 2, 4);
+	assert_int_equal(r.l2.a.nr_sets, 2);
 	/* 17 new lines: all from DRAM; L1 keeps the last 16, L2 all 17 (9 + 8). */
 	for (line = 0; line <= 16; line++)
-		assert_int_equal(cache_load(&p, line), CACHE_DRAM);
-	assert_int_equal(cache_load(&p, 0), CACHE_L2);	/* L1 dropped it; refills it, drops 1 */
-	assert_int_equal(cache_load(&p, 16), CACHE_L1);
-	assert_int_equal(cache_load_cycles(&p, 1), 12);	/* from L2 again */
-	assert_int_equal(p.loads[CACHE_L1], 1);
-	assert_int_equal(p.loads[CACHE_L2], 2);
-	assert_int_equal(p.loads[CACHE_L3], 0);
-	assert_int_equal(p.loads[CACHE_DRAM], 17);
+		assert_int_equal(cache_load(p, line), CACHE_DRAM);
+	assert_int_equal(cache_load(p, 0), CACHE_L2);	/* L1 dropped it; refills it, drops 1 */
+	assert_int_equal(cache_load(p, 16), CACHE_L1);
+	assert_int_equal(cache_load_cycles(p, 1), 12);	/* from L2 again */
+	assert_int_equal(p->loads[CACHE_L1], 1);
+	assert_int_equal(p->loads[CACHE_L2], 2);
+	assert_int_equal(p->loads[CACHE_L3], 0);
+	assert_int_equal(p->loads[CACHE_DRAM], 17);
 	/*
 	 * Nine more even lines overfill L2's set 0 (9 + 9 > 16): its two least
 	 * recent, lines 2 and 4, go (line 0 was loaded again above).  Line 2
 	 * left L1 long ago and L3's set 2 still has room: it comes from L3.
 	 */
 	for (line = 18; line <= 34; line += 2)
-		cache_load(&p, line);
-	assert_int_equal(cache_load(&p, 2), CACHE_L3);
-	assert_int_equal(cache_load(&p, 4), CACHE_L3);
-	cache_array_destroy(&l1);
-	cache_array_destroy(&l2);
-	cache_array_destroy(&l3);
+		cache_load(p, line);
+	assert_int_equal(cache_load(p, 2), CACHE_L3);
+	assert_int_equal(cache_load(p, 4), CACHE_L3);
+	cache_rig_destroy(&r);
 }
 
 /*
@@ -651,23 +670,18 @@ static void test_cache_levels(void **state)
  */
 static void test_cache_fill(void **state)
 {
-	struct cache_array l1, l2, l3;
-	struct cache_path p = { .l1 = &l1, .l2 = &l2, .l3 = &l3, .cycles = { 4, 12, 44, 224 } };
+	struct cache_rig r;
 	uint64_t line;
 
 	(void)state;
-	assert_int_equal(cache_array_init(&l1, 1, 16), 0);
-	assert_int_equal(cache_array_init(&l2, 2, 16), 0);
-	assert_int_equal(cache_array_init(&l3, 4, 16), 0);
+	cache_rig_init(&r, 1, 16, 2, 4);
 	for (line = 0; line <= 16; line++)
-		cache_fill(&p, line);
-	assert_int_equal(cache_path_nr_loads(&p), 0);
-	assert_int_equal(cache_load(&p, 16), CACHE_L1);
-	assert_int_equal(cache_load(&p, 0), CACHE_L2);	/* the 17th fill pushed it out of L1 */
-	assert_int_equal(p.loads[CACHE_DRAM], 0);
-	cache_array_destroy(&l1);
-	cache_array_destroy(&l2);
-	cache_array_destroy(&l3);
+		cache_fill(&r.p, line);
+	assert_int_equal(cache_path_nr_loads(&r.p), 0);
+	assert_int_equal(cache_load(&r.p, 16), CACHE_L1);
+	assert_int_equal(cache_load(&r.p, 0), CACHE_L2);	/* the 17th fill pushed it out of L1 */
+	assert_int_equal(r.p.loads[CACHE_DRAM], 0);
+	cache_rig_destroy(&r);
 }
 
 /* Geometry checks, and a number of sets that is not a power of two. */

@@ -122,28 +122,38 @@ static inline bool cache_array_touch(struct cache_array *c, uint64_t line)
 }
 
 /*
- * cache_load() that with @recent also tries the L1D's second most recent
- * key before a full lookup (tlb_array_touch_recent()); the same outcome
- * and the same LRU either way.
+ * Look up @line (key @key, L1D set @s) in L1D, then L2, then L3, filling
+ * every level that missed, and return the level that held it: the walk
+ * cache_load() and cache_fill() share.  With @recent the L1D also tries
+ * its second most recent key before a full lookup
+ * (tlb_array_touch_recent()); the same outcome and the same LRU either way.
  */
+static inline __attribute__((always_inline))
+enum cache_level cache_path_touch(struct cache_path *p, uint64_t line, uint64_t key, uint64_t s,
+				  bool recent)
+{
+	struct cache_array *l1 = p->l1;
+	uint64_t x;
+
+	/* The L1D is small: its MRU key is in the host's cache, so try it first. */
+	if (recent ? tlb_array_touch_recent(&l1->a, key, s) : tlb_array_touch_mru(&l1->a, key, s, true))
+		return CACHE_L1;
+	x = cache_index(line);
+	if (cache_array_touch_index(p->l2, key, x))
+		return CACHE_L2;
+	return cache_array_touch_index(p->l3, key, x) ? CACHE_L3 : CACHE_DRAM;
+}
+
+/* cache_load() with cache_path_touch()'s @recent, and @record the L1D set in entry_sets. */
 static inline __attribute__((always_inline))
 enum cache_level cache_load_recent(struct cache_path *p, uint64_t line, bool recent, bool record)
 {
-	struct cache_array *l1 = p->l1;
-	uint64_t key = cache_key(line), s = cache_set(l1, line), x;
+	uint64_t key = cache_key(line), s = cache_set(p->l1, line);
 	enum cache_level l;
 
 	if (record)
 		p->entry_sets |= 1ULL << (s & 63);
-	/* The L1D is small: its MRU key is in the host's cache, so try it first. */
-	if (recent ? tlb_array_touch_recent(&l1->a, key, s) : tlb_array_touch_mru(&l1->a, key, s, true))
-		l = CACHE_L1;
-	else if (x = cache_index(line), cache_array_touch_index(p->l2, key, x))
-		l = CACHE_L2;
-	else if (cache_array_touch_index(p->l3, key, x))
-		l = CACHE_L3;
-	else
-		l = CACHE_DRAM;
+	l = cache_path_touch(p, line, key, s, recent);
 	p->loads[l]++;
 	return l;
 }
@@ -177,13 +187,7 @@ enum cache_level cache_load(struct cache_path *p, uint64_t line)
  */
 static inline void cache_fill(struct cache_path *p, uint64_t line)
 {
-	uint64_t key = cache_key(line), x;
-
-	if (tlb_array_touch_mru(&p->l1->a, key, cache_set(p->l1, line), true))
-		return;
-	x = cache_index(line);
-	if (!cache_array_touch_index(p->l2, key, x))
-		cache_array_touch_index(p->l3, key, x);
+	(void)cache_path_touch(p, line, cache_key(line), cache_set(p->l1, line), false);
 }
 
 /* Fetch the host's lines that a lookup of @line in @c will read. */

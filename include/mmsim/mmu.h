@@ -124,6 +124,12 @@ static inline uint64_t mmu_data_line(uint16_t asid, uint64_t addr)
 uint32_t mmu_walk_latency(struct mmu *m, uint64_t addr, bool huge);
 void mmu_kernel_store(uint16_t asid, uint64_t addr, uint64_t bytes);
 
+/* Whether the running vCPU has the overlap model's data caches. */
+static inline bool mmu_has_caches(void)
+{
+	return sim_this_vcpu()->dcache != NULL;
+}
+
 /* The overlap model's sums of the accesses not yet charged (struct user_access). */
 struct mmu_sums {
 	uint64_t miss, walk, window;

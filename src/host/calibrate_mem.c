@@ -875,7 +875,8 @@ static void cal_page_zero(struct cal_run *r, char *buf, uint64_t bytes, int runs
  * drain at when the allocator hands back frames still cached
  * (scripts/validation/zero_rate.c; here 87-102 GB/s, 149-160 within the
  * L2, 27-31 from memory).  Checked by calibrate's fit: a 64K folio's
- * round, held out of the fit, went from -21% to +1%.
+ * round, held out of the fit, went from -17..-21% to +0.8..+5.9% over
+ * three runs (docs/calibrate.md).
  */
 static void cal_zero_l3(struct cal_run *r, char *buf, uint64_t bytes, int runs)
 {

@@ -214,9 +214,10 @@ static int dcache_init(struct sim_engine *e)
  * writing core's caches: a user load of a page just faulted finds its
  * lines there (scripts/validation/zero_residency.c: a chain of loads over
  * a page's lines right after its fault costs an L1D hit each, 5-6
- * cycles, and about 60 a 256 MiB region later; docs/validation.md).  Each line ends as a user load
- * would leave it (cache_fill()), in address order, evicting what the
- * sets held; nothing is counted.  No-op without the overlap model.
+ * cycles, and about 60 a 256 MiB region later; docs/validation.md).
+ * Each line ends as a user load would leave it (cache_fill()), in address
+ * order, evicting what the sets held; nothing is counted.  No-op without
+ * the overlap model.
  * Context: a task, on the writing vCPU.
  */
 void mmu_kernel_store(uint16_t asid, uint64_t addr, uint64_t bytes)

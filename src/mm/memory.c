@@ -71,12 +71,15 @@ static bool pte_range_none(struct vm_area_struct *vma, uint64_t addr, long nr)
  * far from the target page first, then pairs closing in on it from both
  * sides, the target last, so that its lines are the ones the cache keeps
  * (Huang Ying's "clear target sub-page last", Linux 4.14).  Each page's
- * lines go through the running vCPU's caches (mmu_kernel_store()).
+ * lines go through the running vCPU's caches (mmu_kernel_store()); a vCPU
+ * without them (the flat model, a run of faults alone) has nothing to do.
  */
 static void zero_pages_in_order(uint16_t asid, uint64_t base, long nr, long target)
 {
 	long i, lo, l;
 
+	if (!mmu_has_caches())
+		return;
 	if (2 * target <= nr) {
 		lo = 0;
 		l = target;
