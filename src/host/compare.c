@@ -29,8 +29,15 @@
  * profile (for example too few CPUs), return 3 with the reason in @why;
  * the comparison then shows the live side alone.
  */
-static int compare_simulate(const struct live_opts *o, const char *ini, double trace_ns,
-			    double begin_ns, struct sim_variant_result *res, int *variant, bool dry,
+/* The live lock recorder's samples, timed here, that the simulated side carries (0: none). */
+struct compare_samples {
+	double end_ns;		/* lock:contention_end's, in each contended hold */
+	double begin_ns;	/* lock:contention_begin's with a call chain, in each wait */
+};
+
+static int compare_simulate(const struct live_opts *o, const char *ini,
+			    const struct compare_samples *smp, struct sim_variant_result *res,
+			    int *variant, bool dry,
 			    char *why, size_t whylen, FILE *err)
 {
 	static struct sim_profile prof;
@@ -43,10 +50,10 @@ static int compare_simulate(const struct live_opts *o, const char *ini, double t
 		fprintf(err, "mmsim: error: host profile: %s\n", msg);
 		return 1;
 	}
-	if (trace_ns > 0)	/* the live run's recorder (compare_run()) */
-		prof.lock_contention_trace_ns = (uint64_t)(trace_ns + 0.5);
-	if (begin_ns > 0)	/* and its begin sample, in each wait */
-		prof.lock_contention_begin_ns = (uint64_t)(begin_ns + 0.5);
+	if (smp->end_ns > 0)	/* the live run's recorder (compare_run()) */
+		prof.lock_contention_trace_ns = (uint64_t)(smp->end_ns + 0.5);
+	if (smp->begin_ns > 0)	/* and its begin sample, in each wait */
+		prof.lock_contention_begin_ns = (uint64_t)(smp->begin_ns + 0.5);
 	/* every parameter as the live run took it, the others as --set gave them */
 	cfg = o->cfg;
 	cfg.profile = &prof;
@@ -138,9 +145,8 @@ static void compare_print_functions(const struct live_funcs *lf,
 }
 
 /* The command that runs the simulated side of a comparison by itself. */
-static void compare_print_command(const struct live_opts *o, int variant, double trace_ns,
-				  double begin_ns,
-				  FILE *out)
+static void compare_print_command(const struct live_opts *o, int variant,
+				  const struct compare_samples *smp, FILE *out)
 {
 	const struct scenario_ops *s = o->s;
 	char v[64];
@@ -154,10 +160,10 @@ static void compare_print_command(const struct live_opts *o, int variant, double
 		sim_param_format(&s->params[i], o->cfg.params[i], v, sizeof(v));
 		fprintf(out, " --set %s=%s", s->params[i].key, v);
 	}
-	if (trace_ns > 0)
-		fprintf(out, " --cost lock.contention_trace_ns=%.0f", trace_ns);
-	if (begin_ns > 0)
-		fprintf(out, " --cost lock.contention_begin_ns=%.0f", begin_ns);
+	if (smp->end_ns > 0)
+		fprintf(out, " --cost lock.contention_trace_ns=%.0f", smp->end_ns);
+	if (smp->begin_ns > 0)
+		fprintf(out, " --cost lock.contention_begin_ns=%.0f", smp->begin_ns);
 	fprintf(out, "\n");
 }
 
@@ -227,8 +233,8 @@ static int compare_profile_kind;
 
 /* Tracepoint counts and lock waits beside the simulator's (@sim may be NULL). */
 static void compare_print_trace(const struct live_result *live,
-				const struct sim_variant_result *sim, double trace_ns,
-				double begin_ns, FILE *out)
+				const struct sim_variant_result *sim,
+				const struct compare_samples *smp, FILE *out)
 {
 	uint64_t sent = 0, recv = 0;
 	bool have_sent = false, have_recv = false;
@@ -287,14 +293,14 @@ static void compare_print_trace(const struct live_result *live,
 		}
 	}
 	fprintf(out, "\nwhere the differences come from the host:\n");
-	if (trace_ns > 0)
+	if (smp->end_ns > 0)
 		fprintf(out, "- the live run recorded lock waits: its lock:contention_end "
 			"sample (%.0f ns, timed here) lengthened each contended hold; the "
-			"simulated side carries it (lock.contention_trace_ns).\n", trace_ns);
-	if (begin_ns > 0)
+			"simulated side carries it (lock.contention_trace_ns).\n", smp->end_ns);
+	if (smp->begin_ns > 0)
 		fprintf(out, "- and its lock:contention_begin sample with a call chain (%.0f ns), "
 			"which each waiter takes before it spins: the simulated side takes it "
-			"too (lock.contention_begin_ns).\n", begin_ns);
+			"too (lock.contention_begin_ns).\n", smp->begin_ns);
 	fprintf(out, "- tracepoint and /proc counts are system-wide: other "
 		"work on this machine adds to them; perf lock counts only the "
 		"workload's own tasks.\n");
@@ -329,8 +335,7 @@ static int compare_run(struct live_opts *o, FILE *out, FILE *err)
 	const struct live_result *live = NULL;
 	const struct scenario_ops *s;
 	char msg[512], why[512] = "";
-	double trace_ns = 0;	/* the live lock recorder's sample the simulated side carries */
-	double begin_ns = 0;	/* and its begin sample, in each wait */
+	struct compare_samples smp = { 0, 0 };
 	int ret;
 	int i, variant = 0;
 	bool no_sim;
@@ -367,7 +372,7 @@ static int compare_run(struct live_opts *o, FILE *out, FILE *err)
 		fprintf(err, "mmsim: error: cannot build the host profile\n");
 		return 1;
 	}
-	ret = compare_simulate(o, ini, 0, 0, &sim, &variant, true, why, sizeof(why), err);
+	ret = compare_simulate(o, ini, &smp, &sim, &variant, true, why, sizeof(why), err);
 	if (ret && ret != 3)
 		return ret;
 	no_sim = ret == 3;
@@ -396,12 +401,12 @@ static int compare_run(struct live_opts *o, FILE *out, FILE *err)
 		double cost[2], base;
 
 		if (!cal_trace_sample_now(-1, cost, &base, msg, sizeof(msg)) && cost[0] >= 1) {
-			trace_ns = cost[0];
-			begin_ns = cost[1] >= 1 ? cost[1] : 0;
+			smp.end_ns = cost[0];
+			smp.begin_ns = cost[1] >= 1 ? cost[1] : 0;
 		}
 	}
 	if (!no_sim) {
-		ret = compare_simulate(o, ini, trace_ns, begin_ns, &sim, &variant, false, why,
+		ret = compare_simulate(o, ini, &smp, &sim, &variant, false, why,
 				       sizeof(why), err);
 		if (ret)
 			return ret;
@@ -416,7 +421,7 @@ static int compare_run(struct live_opts *o, FILE *out, FILE *err)
 			s->variants[variant].name, o->profile ? o->profile : "host",
 			o->profile_out ? ", calibrated, saved in " : "",
 			o->profile_out ? o->profile_out : "");
-		compare_print_command(o, variant, trace_ns, begin_ns, out);
+		compare_print_command(o, variant, &smp, out);
 	}
 	fprintf(out, "%-28s %16s %16s %10s\n", "metric", "live", "simulated", "sim/live");
 	for (i = 0; s->metrics[i].key; i++) {
@@ -439,7 +444,7 @@ static int compare_run(struct live_opts *o, FILE *out, FILE *err)
 	}
 	if (o->report_functions)
 		compare_print_functions(&live->funcs, &sim.functions, !no_sim, out);
-	compare_print_trace(live, no_sim ? NULL : &sim, trace_ns, begin_ns, out);
+	compare_print_trace(live, no_sim ? NULL : &sim, &smp, out);
 	return 0;
 }
 
