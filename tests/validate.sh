@@ -117,8 +117,9 @@ echo "ok: --report functions"
 
 # A shipped workload (docs/workloads.md): live and simulated at each thread
 # count, the tasks parameter set to it on both sides, ops_per_task_s and
-# faults judged (not the metrics that follow from them).
-"$BIN" validate page_fault1 --profile host.ini --threads 1,2 --repeat 1 \
+# faults judged (not the metrics that follow from them); the thread counts
+# take their live runs in turn (warm-ups 1 and 2, then 1, 2, 1, 2).
+"$BIN" validate page_fault1 --profile host.ini --threads 1,2 --repeat 2 \
 	--set duration=20ms --set size=1M --json w.json > out.txt 2> err.txt ||
 	fail "validate page_fault1 exited $?: $(cat err.txt)"
 python3 - w.json <<'PY' || fail "the workload's report"
@@ -133,6 +134,8 @@ for p in pts:
     sp = p["simulated_params"]
     assert sp["tasks"] == p["threads"] and sp["size"] == 1 << 20, sp
     assert p["simulated"] > 0 and p["live_runs"][0] > 0, p
+    want = [3, 5] if p["threads"] == 1 else [4, 6]
+    assert p["live_run_sequence"] == want, p
 PY
 ls /tmp/mmsim-validate-* > /dev/null 2>&1 && fail "a temporary folder was left in /tmp"
 echo "ok: a shipped workload"

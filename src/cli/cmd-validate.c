@@ -6,7 +6,8 @@
  * For each experiment with a live form and each thread count (1, 2, 4, ...
  * up to this machine's CPUs, or --threads), the experiment runs live
  * --repeat times (after one warm-up run that is not counted: the first
- * touch of memory a guest gave back to its host measures the hypervisor)
+ * touch of memory a guest gave back to its host measures the hypervisor;
+ * the thread counts in turn, one run of each a round: validate_exp())
  * and --repeat times simulated, seeds 1..--repeat, on a profile of this
  * machine (--profile, else the one `mmsim calibrate --quick` writes), in
  * the variant that models the running kernel: a seed draws what each live
@@ -117,6 +118,7 @@ struct validate_point {
 	int threads;
 	char metric[48];
 	double live[VALIDATE_MAX_REPEAT];
+	int live_seq[VALIDATE_MAX_REPEAT];	/* each run's place among validate's live runs, from 1 */
 	int nr_live;
 	double median, lo, hi;
 	bool has_sim;
@@ -534,136 +536,119 @@ static void validate_model_params(json_t *doc, const struct validate_opts *o,
 	}
 }
 
-/* One experiment at one thread count: live runs and the simulated run. */
-static int validate_one(struct cli *c, const struct validate_opts *o,
-			const struct validate_exp *x, int threads, const char *profile,
+/*
+ * One thread count of an experiment while validate_exp() runs it: what its
+ * live runs told the simulated side, and whether it failed (why in @why).
+ */
+struct validate_run {
+	int threads;			/* 0: a fixed set of tasks */
+	char tset[64];			/* "KEY=N" for the thread count, "" when none */
+	char mp[4][112];		/* validate_model_params() */
+	int nr_mp;
+	bool traced;			/* a live run recorded lock waits */
+	json_t *live_funcs;		/* --report functions: the warm-up run's */
+	json_int_t live_samples;
+	bool failed;
+	char why[600];
+};
+
+/* One live run of @run (@r == -1: the warm-up, not judged). */
+static int validate_live(struct cli *c, const struct validate_opts *o,
+			 const struct validate_exp *x, struct validate_run *run, int r,
+			 struct validate_point **pts, int *nr, int *cap)
+{
+	char jpath[128], err[512];
+	char *argv[96];
+	/* --report functions: the warm-up run samples (it is not judged) */
+	bool prof = o->functions && r < 0;
+	const char *pre[8] = { "live", x->arg, "--json", jpath };
+	int np = 4, oom, st;
+	json_t *doc, *m, *un, *val, *v0, *k;
+	const char *key;
+
+	snprintf(jpath, sizeof(jpath), "%s/live.json", validate_tmp.dir);
+	if (prof) {
+		pre[np++] = "--report";
+		pre[np++] = "functions";
+	}
+	if (geteuid() == 0)
+		pre[np++] = "--apply";
+	pre[np] = NULL;
+	validate_argv(argv, 96, pre, o, x, run->tset[0] ? run->tset : NULL, false);
+	st = validate_spawn(argv, err, sizeof(err));
+	cli_progress_step(++validate_tmp.steps);
+	if (st)
+		return cli_fail(c, "the live run failed (exit %d): %s", st, err);
+	if (r < 0) {
+		if (prof && validate_metrics(jpath, &doc, NULL)) {
+			v0 = json_array_get(json_object_get(doc, "variants"), 0);
+			run->live_funcs = json_incref(json_object_get(v0, "functions"));
+			run->live_samples = json_integer_value(json_object_get(v0,
+								"function_samples"));
+		}
+		if (prof)
+			json_decref(doc);
+		return 0;
+	}
+	m = validate_metrics(jpath, &doc, &un);
+	if (!m) {
+		json_decref(doc);
+		return cli_fail(c, "the live run's JSON has no metrics");
+	}
+	validate_model_params(doc, o, x, run->mp, &run->nr_mp);
+	v0 = json_array_get(json_object_get(doc, "variants"), 0);
+	run->traced |= json_is_string(json_object_get(v0, "lock_wait_method"));
+	k = json_object_get(json_object_get(v0, "counters"), "oom_kill");
+	oom = json_is_integer(k) ? (int)json_integer_value(k) : -1;
+	json_object_foreach(m, key, val) {
+		struct validate_point *p;
+
+		if (workload_of(sim_scenario_find(x->arg)) && !validate_wl_judged(key))
+			continue;
+		p = validate_point(pts, nr, cap, x, run->threads, key);
+		if (!p) {
+			json_decref(doc);
+			return cli_fail(c, "out of memory");
+		}
+		if (oom >= 0 && p->nr_oom < VALIDATE_MAX_REPEAT)
+			p->oom[p->nr_oom++] = oom;
+		if (json_is_number(val)) {
+			p->live_seq[p->nr_live] = validate_tmp.steps;
+			p->live[p->nr_live++] = json_number_value(val);
+		} else {
+			json_t *why = json_object_get(un, key);
+
+			snprintf(p->why, sizeof(p->why), "%s", json_is_string(why) ?
+				 json_string_value(why) : "live mode gives no value");
+		}
+	}
+	json_decref(doc);
+	return 0;
+}
+
+/*
+ * The simulated side of @run: one run a seed, seeds 1..--repeat, as the
+ * live side runs --repeat times (the workers' relative phase is drawn from
+ * the seed, as each live run draws its own); --report functions from seed
+ * 1's.  @xcost, @tcost and @bcost: the measured costs it takes ("" none).
+ */
+static int validate_sim(struct cli *c, const struct validate_opts *o,
+			const struct validate_exp *x, const struct validate_run *run,
+			const char *profile, const char *xcost, double xfer,
+			const char *tcost, const char *bcost, const double trace[2],
 			struct validate_point **pts, int *nr, int *cap)
 {
-	char tset[64] = "", jpath[128], err[512], xcost[64] = "", tcost[64] = "", bcost[64] = "";
-	char mp[4][112];
-	int nr_mp = 0, oom = -1;
+	char jpath[128], err[512];
 	char *argv[96];
-	bool root = geteuid() == 0, have_xfer, have_trace, traced = false;
-	json_t *live_funcs = NULL, *sim_funcs = NULL;
-	json_int_t live_samples = 0;
-	int ret;
-	double xfer0 = 0, xfer1 = 0, xfer = 0, trace[2] = { 0, 0 }, trace_base;
-	json_t *doc, *m, *un, *val;
-	const char *key;
-	int st;
+	json_t *sim_funcs = NULL, *doc, *m, *val;
 
-	if (x->threads_key)
-		snprintf(tset, sizeof(tset), "%s=%d", x->threads_key, threads);
-	snprintf(jpath, sizeof(jpath), "%s/live.json", validate_tmp.dir);
-	/*
-	 * The line transfer between two CPUs, measured just before and just
-	 * after the live runs: the simulated side takes their mean, for the
-	 * host may move a guest's vCPUs between core complexes from one
-	 * minute to the next (40-54 or 198-201 ns on the development guest;
-	 * docs/validation.md).
-	 */
-	have_xfer = !cal_line_transfer_now(&xfer0);
-	/*
-	 * A live run that records lock waits (live mode's recorder: a perf
-	 * sample at each lock:contention_begin and _end) takes the _end sample
-	 * with the lock just acquired, so each contended hold is longer by one
-	 * sample; the simulated side carries that sample's cost, measured here
-	 * as calibrate's note measures it (lock.contention_trace_ns).
-	 */
-	have_trace = root && !cal_trace_sample_now(-1, trace, &trace_base,
-						   err, sizeof(err));
-	for (int r = -1; r < o->repeat; r++) {		/* r == -1: the warm-up */
-		/* --report functions: the warm-up run samples (it is not judged) */
-		bool prof = o->functions && r < 0;
-		const char *pre[8] = { "live", x->arg, "--json", jpath };
-		int np = 4;
-
-		if (prof) {
-			pre[np++] = "--report";
-			pre[np++] = "functions";
-		}
-		if (root)
-			pre[np++] = "--apply";
-		pre[np] = NULL;
-
-		validate_argv(argv, 96, pre, o, x, tset[0] ? tset : NULL, false);
-		st = validate_spawn(argv, err, sizeof(err));
-		cli_progress_step(++validate_tmp.steps);
-		if (st) {
-			ret = cli_fail(c, "the live run failed (exit %d): %s", st, err) - 1;
-			goto out;
-		}
-		if (r < 0) {
-			if (prof && validate_metrics(jpath, &doc, NULL)) {
-				json_t *v0 = json_array_get(json_object_get(doc, "variants"), 0);
-
-				live_funcs = json_incref(json_object_get(v0, "functions"));
-				live_samples = json_integer_value(json_object_get(v0,
-									"function_samples"));
-			}
-			if (prof)
-				json_decref(doc);
-			continue;
-		}
-		m = validate_metrics(jpath, &doc, &un);
-		if (!m) {
-			json_decref(doc);
-			ret = cli_fail(c, "the live run's JSON has no metrics") - 1;
-			goto out;
-		}
-		validate_model_params(doc, o, x, mp, &nr_mp);
-		traced = json_is_string(json_object_get(json_array_get(json_object_get(doc,
-							"variants"), 0), "lock_wait_method"));
-		{
-			json_t *v0 = json_array_get(json_object_get(doc, "variants"), 0);
-			json_t *k = json_object_get(json_object_get(v0, "counters"), "oom_kill");
-
-			oom = json_is_integer(k) ? (int)json_integer_value(k) : -1;
-		}
-		json_object_foreach(m, key, val) {
-			struct validate_point *p;
-
-			if (workload_of(sim_scenario_find(x->arg)) && !validate_wl_judged(key))
-				continue;
-			p = validate_point(pts, nr, cap, x, threads, key);
-
-			if (!p) {
-				json_decref(doc);
-				ret = cli_fail(c, "out of memory") - 1;
-				goto out;
-			}
-			if (oom >= 0 && p->nr_oom < VALIDATE_MAX_REPEAT)
-				p->oom[p->nr_oom++] = oom;
-			if (json_is_number(val)) {
-				p->live[p->nr_live++] = json_number_value(val);
-			} else {
-				json_t *why = json_object_get(un, key);
-
-				snprintf(p->why, sizeof(p->why), "%s", json_is_string(why) ?
-					 json_string_value(why) : "live mode gives no value");
-			}
-		}
-		json_decref(doc);
-	}
-	if (have_xfer && !cal_line_transfer_now(&xfer1)) {
-		xfer = (xfer0 + xfer1) / 2;
-		snprintf(xcost, sizeof(xcost), "cache.socket_transfer_ns=%.0f", xfer < 1 ? 1 : xfer);
-	}
-	if (have_trace && traced && trace[0] >= 1)
-		snprintf(tcost, sizeof(tcost), "lock.contention_trace_ns=%.0f", trace[0]);
-	if (tcost[0] && trace[1] >= 1)
-		snprintf(bcost, sizeof(bcost), "lock.contention_begin_ns=%.0f", trace[1]);
-	/*
-	 * The simulated side: one run a seed, seeds 1..--repeat, as the live
-	 * side runs --repeat times (the workers' relative phase is drawn from
-	 * the seed, as each live run draws its own); --report functions from
-	 * seed 1's.
-	 */
+	(void)cap;
+	snprintf(jpath, sizeof(jpath), "%s/sim.json", validate_tmp.dir);
 	for (int seed = 1; seed <= o->repeat; seed++) {
 		const char *pre[24] = { "run", x->arg, "--variant", x->variant, "--profile",
 					profile, "--jobs", "1", "--quiet", "--json", jpath };
 		char seedstr[16];
-		int np = 11, n;
+		int np = 11, n, st;
 
 		snprintf(seedstr, sizeof(seedstr), "%d", seed);
 		pre[np++] = "--seed";
@@ -685,18 +670,15 @@ static int validate_one(struct cli *c, const struct validate_opts *o,
 			pre[np++] = bcost;
 		}
 		pre[np] = NULL;
-		snprintf(jpath, sizeof(jpath), "%s/sim.json", validate_tmp.dir);
-		n = validate_argv(argv, 96, pre, o, x, tset[0] ? tset : NULL, true);
-		for (int i = 0; i < nr_mp && n < 96 - 3; i++) {
+		n = validate_argv(argv, 96, pre, o, x, run->tset[0] ? run->tset : NULL, true);
+		for (int i = 0; i < run->nr_mp && n < 96 - 3; i++) {
 			argv[n++] = "--set";
-			argv[n++] = mp[i];
+			argv[n++] = (char *)run->mp[i];
 		}
 		argv[n] = NULL;
 		st = validate_spawn(argv, err, sizeof(err));
-		if (st) {
-			ret = cli_fail(c, "the simulated run failed (exit %d): %s", st, err) - 1;
-			goto out;
-		}
+		if (st)
+			return cli_fail(c, "the simulated run failed (exit %d): %s", st, err);
 		m = validate_metrics(jpath, &doc, NULL);
 		if (o->functions && seed == 1)
 			sim_funcs = json_object_get(json_array_get(json_object_get(doc,
@@ -705,16 +687,16 @@ static int validate_one(struct cli *c, const struct validate_opts *o,
 			struct validate_point *p = &(*pts)[i];
 			json_t *params = json_object_get(doc, "params");
 
-			if (p->x != x || p->threads != threads)
+			if (p->x != x || p->threads != run->threads)
 				continue;
 			if (params && !p->sim_params)
 				p->sim_params = json_incref(params);
 			p->xfer_ns = xcost[0] ? xfer : 0;
 			p->trace_ns = tcost[0] ? trace[0] : 0;
 			p->trace_begin_ns = bcost[0] ? trace[1] : 0;
-			if (live_funcs && !p->live_funcs) {
-				p->live_funcs = json_incref(live_funcs);
-				p->live_samples = live_samples;
+			if (run->live_funcs && !p->live_funcs) {
+				p->live_funcs = json_incref(run->live_funcs);
+				p->live_samples = run->live_samples;
 			}
 			if (sim_funcs && !p->sim_funcs)
 				p->sim_funcs = json_incref(sim_funcs);
@@ -727,9 +709,94 @@ static int validate_one(struct cli *c, const struct validate_opts *o,
 		json_decref(doc);
 		sim_funcs = NULL;	/* a reference into the document just freed */
 	}
-	ret = 0;
-out:
-	json_decref(live_funcs);
+	return 0;
+}
+
+/* A thread count that could not run: a "(run)" row saying why. */
+static int validate_failed(struct cli *c, struct validate_run *run, const struct validate_exp *x,
+			   struct validate_point **pts, int *nr, int *cap)
+{
+	struct validate_point *p = validate_point(pts, nr, cap, x, run->threads, "(run)");
+
+	run->failed = true;
+	snprintf(run->why, sizeof(run->why), "%s", c->msg);
+	c->msg[0] = '\0';
+	if (!p)
+		return cli_fail(c, "out of memory") - 1;	/* exit 1: the machine's */
+	p->nr_live = 0;
+	p->failed = true;
+	snprintf(p->why, sizeof(p->why), "%s", run->why);
+	return 0;
+}
+
+/*
+ * One experiment: its live runs at each thread count, then the simulated
+ * ones.  The live runs go in turn, one of each thread count a round (a
+ * warm-up of each first), so that a machine whose speed drifts from one
+ * minute to the next (a guest's host: page_fault3's one-task rate moved
+ * from 1.33 to 1.66 x 10^7 a second between two evenings here) drifts
+ * under every thread count alike, and sim/live compares thread counts run
+ * under the same conditions.  A thread count that cannot run is a row
+ * saying why; the others go on.  Return nonzero only for out of memory.
+ */
+static int validate_exp(struct cli *c, const struct validate_opts *o,
+			const struct validate_exp *x, const char *profile,
+			struct validate_point **pts, int *nr, int *cap)
+{
+	struct validate_run runs[VALIDATE_MAX_THREADS];
+	int nt = x->threads_key ? o->nr_threads : 1, ret = 0;
+	char err[512], xcost[64] = "", tcost[64] = "", bcost[64] = "";
+	bool root = geteuid() == 0, have_xfer, have_trace;
+	double xfer0 = 0, xfer1 = 0, xfer = 0, trace[2] = { 0, 0 }, trace_base;
+
+	memset(runs, 0, sizeof(runs));
+	for (int t = 0; t < nt; t++) {
+		runs[t].threads = x->threads_key ? o->threads[t] : 0;
+		if (x->threads_key)
+			snprintf(runs[t].tset, sizeof(runs[t].tset), "%s=%d", x->threads_key,
+				 runs[t].threads);
+	}
+	/*
+	 * The line transfer between two CPUs, measured just before and just
+	 * after the live runs: the simulated side takes their mean, for the
+	 * host may move a guest's vCPUs between core complexes from one
+	 * minute to the next (40-54 or 198-201 ns on the development guest;
+	 * docs/validation.md).
+	 */
+	have_xfer = !cal_line_transfer_now(&xfer0);
+	/*
+	 * A live run that records lock waits (live mode's recorder: a perf
+	 * sample at each lock:contention_begin and _end) takes the _end sample
+	 * with the lock just acquired, so each contended hold is longer by one
+	 * sample; the simulated side carries that sample's cost, measured here
+	 * as calibrate's note measures it (lock.contention_trace_ns).
+	 */
+	have_trace = root && !cal_trace_sample_now(-1, trace, &trace_base, err, sizeof(err));
+	for (int r = -1; r < o->repeat && !ret; r++)	/* r == -1: the warm-ups */
+		for (int t = 0; t < nt && !ret; t++) {
+			if (runs[t].failed)
+				continue;
+			if (validate_live(c, o, x, &runs[t], r, pts, nr, cap))
+				ret = validate_failed(c, &runs[t], x, pts, nr, cap);
+		}
+	if (have_xfer && !cal_line_transfer_now(&xfer1)) {
+		xfer = (xfer0 + xfer1) / 2;
+		snprintf(xcost, sizeof(xcost), "cache.socket_transfer_ns=%.0f", xfer < 1 ? 1 : xfer);
+	}
+	for (int t = 0; t < nt && !ret; t++) {
+		if (runs[t].failed)
+			continue;
+		tcost[0] = bcost[0] = '\0';
+		if (have_trace && runs[t].traced && trace[0] >= 1)
+			snprintf(tcost, sizeof(tcost), "lock.contention_trace_ns=%.0f", trace[0]);
+		if (tcost[0] && trace[1] >= 1)
+			snprintf(bcost, sizeof(bcost), "lock.contention_begin_ns=%.0f", trace[1]);
+		if (validate_sim(c, o, x, &runs[t], profile, xcost, xfer, tcost, bcost, trace,
+				 pts, nr, cap))
+			ret = validate_failed(c, &runs[t], x, pts, nr, cap);
+	}
+	for (int t = 0; t < nt; t++)
+		json_decref(runs[t].live_funcs);
 	return ret;
 }
 
@@ -977,31 +1044,8 @@ int cmd_validate(struct cli *c, int argc, char **argv)
 		steps += (o.exps[e]->threads_key ? o.nr_threads : 1) * (o.repeat + 1);
 	if (!ret && text_on)
 		cli_progress_begin(c, "validate", steps);
-	/*
-	 * A point that cannot run (a kernel without the experiment's settings,
-	 * a machine the simulated side refuses) is a row saying why; the
-	 * others go on.  Out of memory ends the command.
-	 */
-	for (int e = 0; e < o.nr_exps && !ret; e++) {
-		const struct validate_exp *x = o.exps[e];
-
-		for (int t = 0; t < (x->threads_key ? o.nr_threads : 1) && !ret; t++) {
-			int th = x->threads_key ? o.threads[t] : 0;
-			struct validate_point *p;
-
-			if (!validate_one(c, &o, x, th, profile, &pts, &nr, &cap))
-				continue;
-			p = validate_point(&pts, &nr, &cap, x, th, "(run)");
-			if (!p) {
-				ret = cli_fail(c, "out of memory") - 1;
-				break;
-			}
-			p->nr_live = 0;
-			p->failed = true;
-			snprintf(p->why, sizeof(p->why), "%s", c->msg);
-			c->msg[0] = '\0';
-		}
-	}
+	for (int e = 0; e < o.nr_exps && !ret; e++)
+		ret = validate_exp(c, &o, o.exps[e], profile, &pts, &nr, &cap);
 	if (text_on)
 		cli_progress_end();
 	for (int i = 0; i < nr; i++) {
@@ -1050,19 +1094,19 @@ int cmd_validate(struct cli *c, int argc, char **argv)
 		double lo, hi;
 
 		if (validate_range(pts, nr, offsetof(struct validate_point, xfer_ns), &lo, &hi))
-			fprintf(c->out, "line transfer between two CPUs around each point's live "
-				"runs: %.0f..%.0f ns (the simulated side takes its point's: --cost "
+			fprintf(c->out, "line transfer between two CPUs around each experiment's live "
+				"runs: %.0f..%.0f ns (the simulated side takes its experiment's: --cost "
 				"cache.socket_transfer_ns)\n", lo, hi);
 		if (validate_range(pts, nr, offsetof(struct validate_point, trace_ns), &lo, &hi))
 			fprintf(c->out, "lock waits recorded live: a perf sample of "
 				"lock:contention_end inside each contended hold, %.0f..%.0f ns "
-				"measured before each point's live runs (the simulated side takes "
-				"its point's: --cost lock.contention_trace_ns)\n", lo, hi);
+				"measured before each experiment's live runs (the simulated side takes "
+				"its experiment's: --cost lock.contention_trace_ns)\n", lo, hi);
 		if (validate_range(pts, nr, offsetof(struct validate_point, trace_begin_ns), &lo,
 				   &hi))
 			fprintf(c->out, "and a sample with a call chain at each lock:contention_begin, "
 				"taken by the waiter before it spins and counted in its wait: "
-				"%.0f..%.0f ns (the simulated side takes its point's: --cost "
+				"%.0f..%.0f ns (the simulated side takes its experiment's: --cost "
 				"lock.contention_begin_ns)\n", lo, hi);
 		/* the OOM killer in the live runs: the model has none (docs/notes/2026-12-05-oom-kill.md) */
 		for (int i = 0; i < nr; i++) {
@@ -1113,6 +1157,10 @@ int cmd_validate(struct cli *c, int argc, char **argv)
 			for (int r = 0; r < p->nr_live; r++)
 				json_array_append_new(runs, json_real(p->live[r]));
 			json_object_set_new(pt, "live_runs", runs);
+			runs = json_array();
+			for (int r = 0; r < p->nr_live; r++)
+				json_array_append_new(runs, json_integer(p->live_seq[r]));
+			json_object_set_new(pt, "live_run_sequence", runs);
 			json_object_set_new(pt, "live_median", p->nr_live ? json_real(p->median) :
 					    json_null());
 			json_object_set_new(pt, "simulated", p->has_sim ? json_real(p->sim) :
