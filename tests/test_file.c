@@ -1276,6 +1276,8 @@ static void fault_around_task(void *arg)
 	int i;
 
 	(void)arg;
+	/* no vmstat fold among the 16 pages' NR_FILE_MAPPED (test_vmstat_fold's) */
+	sim_mm->stat_threshold[0] = 125;
 	switch_mm_irqs_off(mm);
 	base = vm_mmap_file(mm, t, 0, 16 * PAGE_SIZE, false, true);
 	for (i = 0; i < 16; i++) {
@@ -1398,6 +1400,75 @@ static void test_buffer_head_costs(void **state)
 	assert_int_equal(took[1][1] - took[0][1], 30 * (int64_t)SIM_NS);
 }
 
+/* ---- vmstat: a node statistic's per-CPU delta and its fold ------------------------- */
+
+/*
+ * __mod_node_page_state(): a delta within the CPU's stat_threshold stays in
+ * its per-CPU diff (no shared line, no time); past it, the diff is folded
+ * into the node's and the global counters, an atomic on each line.  The
+ * test machine's node: 1 << 14 pages (64 MiB: 0 in 128 MiB units), 2 CPUs:
+ * threshold 2 * fls(2) * (1 + fls(0)) = 4.  cpu0 adds 3 (no fold), then 2
+ * (5 > 4: a fold); cpu1 then adds 5 and folds into the lines cpu0 wrote
+ * last: two transfers from the other socket.
+ */
+static struct folio vmstat_folio;
+
+static void vmstat_cpu1(void *arg)
+{
+	sim_time_t t0;
+
+	(void)arg;
+	sim_sleep_ps(SIM_US);			/* after cpu0's */
+	t0 = sim_now();
+	node_stat_mod_folio(&vmstat_folio, NR_FILE_MAPPED, 5);
+	seen[3] = (int64_t)(sim_now() - t0);
+	seen[4] = (int64_t)sim_line_transfer_ps(0, 1);
+	seen[5] = sim_mm->node_stat_diff[1][0][NR_FILE_MAPPED];
+}
+
+static void vmstat_cpu0(void *arg)
+{
+	sim_time_t t0;
+
+	(void)arg;
+	seen[6] = sim_mm->stat_threshold[0];
+	t0 = sim_now();
+	node_stat_mod_folio(&vmstat_folio, NR_FILE_MAPPED, 3);
+	seen[0] = (int64_t)(sim_now() - t0);
+	t0 = sim_now();
+	node_stat_mod_folio(&vmstat_folio, NR_FILE_MAPPED, 2);
+	seen[1] = (int64_t)(sim_now() - t0);
+	seen[2] = sim_mm->node_stat_diff[0][0][NR_FILE_MAPPED];
+	seen[7] = global_node_page_state(NR_FILE_MAPPED);
+}
+
+static void test_vmstat_fold(void **state)
+{
+	struct sim_engine *e = new_model(false);
+
+	(void)state;
+	/* calculate_normal_threshold(), the kernel's formula and cap */
+	assert_int_equal(vmstat_normal_threshold(262144, 2), 20);	/* 1 GiB: 2*2*(1+4) */
+	assert_int_equal(vmstat_normal_threshold(230400, 16), 40);	/* 900 MiB: 2*5*(1+3) */
+	assert_int_equal(vmstat_normal_threshold(6291456, 2), 36);	/* 24 GiB: 2*2*(1+8) */
+	assert_int_equal(vmstat_normal_threshold(4194304, 1024), 125);	/* the cap */
+	assert_non_null(sim_task_create(e, 0, "cpu0", vmstat_cpu0, NULL));
+	assert_non_null(sim_task_create(e, 1, "cpu1", vmstat_cpu1, NULL));
+	assert_int_equal(sim_engine_run(e, NULL, 0), 0);
+	sim_mm->node_stat[0][NR_FILE_MAPPED] = 0;	/* the test's own counts */
+	mm_check_final();
+	mm_model_destroy(sim_mm);
+	sim_engine_destroy(e);
+	assert_int_equal(seen[6], 4);
+	assert_int_equal(seen[0], 0);		/* within the threshold: the CPU's diff */
+	assert_true(seen[1] > 0);		/* the fold's two atomics */
+	assert_int_equal(seen[2], 0);		/* folded */
+	assert_int_equal(seen[7], 5);		/* the model reads the exact sum */
+	assert_true(seen[3] >= 2 * seen[4]);	/* two lines cpu0 wrote last */
+	assert_true(seen[3] > seen[1]);
+	assert_int_equal(seen[5], 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1422,6 +1493,7 @@ int main(void)
 		cmocka_unit_test(test_readahead_folio_orders),
 		cmocka_unit_test(test_readahead_default_window),
 		cmocka_unit_test(test_fault_around_per_folio),
+		cmocka_unit_test(test_vmstat_fold),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

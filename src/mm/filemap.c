@@ -81,10 +81,55 @@ const struct vm_operations_struct generic_file_vm_ops = {
 	.page_mkwrite = filemap_page_mkwrite,
 };
 
-/* __lruvec_stat_mod_folio(): a per-CPU vmstat delta, no shared line. */
+/**
+ * node_stat_mod_folio - __lruvec_stat_mod_folio()'s node statistic
+ * @folio: the folio counted (its node)
+ * @item: the statistic
+ * @nr: pages added (negative: taken away)
+ *
+ * __mod_node_page_state() (mm/vmstat.c): the delta goes to this CPU's
+ * vm_node_stat_diff, and when that passes the node's per-CPU stat_threshold
+ * it is folded into the shared counters, an atomic on the node's
+ * vm_stat[] and one on the global vm_node_stat[] (node_page_state_add(),
+ * include/linux/vmstat.h): lines every CPU writes.  A 2M folio mapped or
+ * unmapped folds every time (512 pages, the threshold 125 at most).  The
+ * model's readers take the exact sum (node_stat[]).
+ * Context: any; the fold costs the running vCPU, if there is one.
+ */
 void node_stat_mod_folio(struct folio *folio, enum node_stat_item item, long nr)
 {
-	sim_mm->node_stat[folio->nid][item] += nr;
+	int nid = folio->nid;
+	long *d, x;
+
+	sim_mm->node_stat[nid][item] += nr;
+	if (!sim_vcpu_current || !sim_mm->node_stat_diff)
+		return;
+	d = &sim_mm->node_stat_diff[smp_processor_id()][nid][item];
+	x = *d + nr;
+	if (x > sim_mm->stat_threshold[nid] || x < -sim_mm->stat_threshold[nid]) {
+		sim_line_rmw(&sim_mm->node_stat_line[nid][node_stat_line_of(item)]);
+		sim_line_rmw(&sim_mm->vm_node_stat_line[node_stat_line_of(item)]);
+		x = 0;
+	}
+	*d = x;
+}
+
+/*
+ * calculate_normal_threshold() (mm/vmstat.c): a zone of @pages on @nr_cpus
+ * CPUs; the node takes its zones' largest (refresh_zone_stat_thresholds()),
+ * and the model's node is one zone.
+ */
+static int fls_ul(unsigned long x)
+{
+	return x ? 64 - __builtin_clzl(x) : 0;
+}
+
+int vmstat_normal_threshold(long pages, int nr_cpus)
+{
+	long mem = pages >> (27 - PAGE_SHIFT);	/* 128 MiB units */
+	int t = 2 * fls_ul((unsigned long)nr_cpus) * (1 + fls_ul((unsigned long)(mem > 0 ? mem : 0)));
+
+	return t < 125 ? t : 125;
 }
 
 /**

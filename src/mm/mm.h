@@ -606,8 +606,21 @@ enum node_stat_item {
 	NR_FILE_MAPPED,			/* nr_mapped: page cache pages mapped by a PTE */
 	NR_FILE_DIRTY,			/* nr_dirty */
 	NR_SHMEM,			/* nr_shmem */
+	NR_SHMEM_PMDMAPPED,		/* nr_shmem_pmdmapped: shmem folios a PMD maps */
+	NR_FILE_PMDMAPPED,		/* nr_file_pmdmapped: page cache folios a PMD maps */
 	NR_VM_NODE_STAT_ITEMS
 };
+
+/*
+ * The line of vm_stat[] that holds @item: the kernel's enum (v6.x
+ * include/linux/mmzone.h) has NR_FILE_MAPPED..NR_SHMEM at 18-23 and the
+ * PMD-mapped counts at 25 and 27, 8 atomic_long_t a line: two lines.
+ */
+#define NODE_STAT_LINES 2
+static inline int node_stat_line_of(enum node_stat_item item)
+{
+	return item == NR_SHMEM_PMDMAPPED || item == NR_FILE_PMDMAPPED;
+}
 
 /*
  * struct vm_fault - one fault as the fault handlers see it (include/linux/mm.h).
@@ -783,6 +796,17 @@ struct mm_model {
 	struct list_head reclaim_ctxs;		/* live reclaim isolations, for the checks */
 	/* the page cache (filemap.c) */
 	long node_stat[SIM_MAX_NODES][NR_VM_NODE_STAT_ITEMS];	/* node_page_state() */
+	/*
+	 * vmstat's per-CPU deltas (per_cpu_nodestats->vm_node_stat_diff), each
+	 * folded into the node's and the global counters past the node's
+	 * stat_threshold (node_stat_mod_folio()); the counters' lines: the
+	 * node's vm_stat[] and the global vm_node_stat[], 8 counters a line
+	 * in the kernel's order (node_stat_line_of()).
+	 */
+	long (*node_stat_diff)[SIM_MAX_NODES][NR_VM_NODE_STAT_ITEMS];	/* [nr_cpus] */
+	int stat_threshold[SIM_MAX_NODES];	/* calculate_normal_threshold() */
+	struct sim_line node_stat_line[SIM_MAX_NODES][NODE_STAT_LINES];	/* pgdat->vm_stat[] */
+	struct sim_line vm_node_stat_line[NODE_STAT_LINES];	/* the global vm_node_stat[] */
 	sim_time_t bdev_busy_until;		/* the files' block device: its transfer queue */
 	unsigned long last_ino;			/* get_next_ino() */
 	struct list_head files;			/* every address_space, for the checks */
@@ -955,6 +979,7 @@ int filemap_page_mkwrite(struct vm_fault *vmf);
 bool folio_mark_dirty(struct folio *folio);
 void folio_cancel_dirty(struct folio *folio);
 void node_stat_mod_folio(struct folio *folio, enum node_stat_item item, long nr);
+int vmstat_normal_threshold(long pages, int nr_cpus);
 long global_node_page_state(enum node_stat_item item);
 extern const struct vm_operations_struct generic_file_vm_ops;
 uint64_t vm_mmap_file(struct mm_struct *mm, struct address_space *mapping, uint64_t pgoff,

@@ -89,7 +89,15 @@ struct mm_model *mm_model_create(struct sim_engine *e, const struct mm_variant *
 	list_lru_init_named(&m->deferred_split_lru, "deferred_split_lru", m->nr_nodes);
 	m->fbatches = calloc((size_t)m->nr_cpus, sizeof(*m->fbatches));
 	m->stock = calloc((size_t)m->nr_cpus, sizeof(*m->stock));
-	if (!m->fbatches || !m->stock) {
+	m->node_stat_diff = calloc((size_t)m->nr_cpus, sizeof(*m->node_stat_diff));
+	for (nid = 0; nid < m->nr_nodes; nid++) {
+		m->stat_threshold[nid] = vmstat_normal_threshold(node_pages, m->nr_cpus);
+		for (int l = 0; l < NODE_STAT_LINES; l++)
+			m->node_stat_line[nid][l].last_writer = -1;
+	}
+	for (int l = 0; l < NODE_STAT_LINES; l++)
+		m->vm_node_stat_line[l].last_writer = -1;
+	if (!m->fbatches || !m->stock || !m->node_stat_diff) {
 		snprintf(err, len, "out of memory");
 		mm_model_destroy(m);
 		return NULL;
@@ -140,6 +148,7 @@ void mm_model_destroy(struct mm_model *m)
 	memsys_destroy(m->memsys);
 	free(m->fbatches);
 	free(m->stock);
+	free(m->node_stat_diff);
 	if (sim_mm == m)
 		sim_mm = NULL;
 	free(m);

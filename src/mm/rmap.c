@@ -464,7 +464,12 @@ void folio_remove_rmap_pmd(struct folio *folio, struct vm_area_struct *vma)
 	folio->_mapcount -= 1;
 	SIM_BUG_ON_FOLIO(folio->_mapcount < 0, folio);
 	sim_cost_cpu_ps(sim_mm->rmap_del_ps);	/* mm.rmap_del_ns */
-	if (folio_test(folio, PG_file) && folio->_mapcount == 0)
+	if (!folio_test(folio, PG_file))
+		return;
+	/* __folio_mod_stat(): the PMD-mapped count, a node statistic only */
+	node_stat_mod_folio(folio, folio_test(folio, PG_swapbacked) ? NR_SHMEM_PMDMAPPED :
+			    NR_FILE_PMDMAPPED, -folio_nr_pages(folio));
+	if (folio->_mapcount == 0)
 		node_stat_mod_folio(folio, NR_FILE_MAPPED, -folio_nr_pages(folio));
 }
 
@@ -474,7 +479,8 @@ void folio_remove_rmap_pmd(struct folio *folio, struct vm_area_struct *vma)
  * @vma: the VMA
  *
  * Counts once in _mapcount, as folio_remove_rmap_pmd() takes it off; the
- * first mapping counts the folio in NR_FILE_MAPPED.
+ * first mapping counts the folio in NR_FILE_MAPPED, each PMD mapping in
+ * NR_FILE_PMDMAPPED (NR_SHMEM_PMDMAPPED for tmpfs).
  * Context: the PMD's lock held.
  */
 void folio_add_file_rmap_pmd(struct folio *folio, struct vm_area_struct *vma)
@@ -482,6 +488,9 @@ void folio_add_file_rmap_pmd(struct folio *folio, struct vm_area_struct *vma)
 	(void)vma;
 	if (folio->_mapcount == 0)
 		node_stat_mod_folio(folio, NR_FILE_MAPPED, folio_nr_pages(folio));
+	/* __folio_mod_stat(): the PMD-mapped count, a node statistic only */
+	node_stat_mod_folio(folio, folio_test(folio, PG_swapbacked) ? NR_SHMEM_PMDMAPPED :
+			    NR_FILE_PMDMAPPED, folio_nr_pages(folio));
 	folio->_mapcount += 1;
 	sim_cost_cpu_ps(sim_mm->folio_op_ps);
 }
