@@ -136,6 +136,13 @@ for p in pts:
     assert p["simulated"] > 0 and p["live_runs"][0] > 0, p
     want = [3, 5] if p["threads"] == 1 else [4, 6]
     assert p["live_run_sequence"] == want, p
+    # with two CPUs or more, the line transfer measured before each live run,
+    # and the simulated side took their median
+    import os
+    if len(os.sched_getaffinity(0)) >= 2:
+        x = p["live_run_transfer_ns"]
+        assert len(x) == 2 and all(1 <= v < 100000 for v in x), p
+        assert 1 <= p["line_transfer_ns"] < 100000, p
 PY
 ls /tmp/mmsim-validate-* > /dev/null 2>&1 && fail "a temporary folder was left in /tmp"
 echo "ok: a shipped workload"

@@ -129,7 +129,9 @@ struct validate_point {
 	char why[600];			/* unavailable: live mode's reason */
 	bool failed;			/* the point could not run: why */
 	json_t *sim_params;		/* the simulated run's parameters (a reference) */
-	double xfer_ns;			/* the line transfer around its live runs, 0: none */
+	double xfer_ns;			/* the line transfer the simulated side took, 0: none */
+	double live_xfer[VALIDATE_MAX_REPEAT];	/* measured just before each live run, 0: none */
+	double xfer_lo, xfer_hi;	/* the experiment's measurements' range, 0: none */
 	double trace_ns;		/* the lock recorder's sample the simulated side took, 0: none */
 	double trace_begin_ns;		/* its contention_begin sample (with a call chain), 0: none */
 	json_t *live_funcs;		/* --report functions: the warm-up run's "functions" */
@@ -555,7 +557,7 @@ struct validate_run {
 /* One live run of @run (@r == -1: the warm-up, not judged). */
 static int validate_live(struct cli *c, const struct validate_opts *o,
 			 const struct validate_exp *x, struct validate_run *run, int r,
-			 struct validate_point **pts, int *nr, int *cap)
+			 double xfer_now, struct validate_point **pts, int *nr, int *cap)
 {
 	char jpath[128], err[512];
 	char *argv[96];
@@ -614,6 +616,7 @@ static int validate_live(struct cli *c, const struct validate_opts *o,
 			p->oom[p->nr_oom++] = oom;
 		if (json_is_number(val)) {
 			p->live_seq[p->nr_live] = validate_tmp.steps;
+			p->live_xfer[p->nr_live] = xfer_now;
 			p->live[p->nr_live++] = json_number_value(val);
 		} else {
 			json_t *why = json_object_get(un, key);
@@ -635,6 +638,7 @@ static int validate_live(struct cli *c, const struct validate_opts *o,
 static int validate_sim(struct cli *c, const struct validate_opts *o,
 			const struct validate_exp *x, const struct validate_run *run,
 			const char *profile, const char *xcost, double xfer,
+			const double xfer_range[2],
 			const char *tcost, const char *bcost, const double trace[2],
 			struct validate_point **pts, int *nr, int *cap)
 {
@@ -692,6 +696,8 @@ static int validate_sim(struct cli *c, const struct validate_opts *o,
 			if (params && !p->sim_params)
 				p->sim_params = json_incref(params);
 			p->xfer_ns = xcost[0] ? xfer : 0;
+			p->xfer_lo = xcost[0] ? xfer_range[0] : 0;
+			p->xfer_hi = xcost[0] ? xfer_range[1] : 0;
 			p->trace_ns = tcost[0] ? trace[0] : 0;
 			p->trace_begin_ns = bcost[0] ? trace[1] : 0;
 			if (run->live_funcs && !p->live_funcs) {
@@ -747,7 +753,9 @@ static int validate_exp(struct cli *c, const struct validate_opts *o,
 	int nt = x->threads_key ? o->nr_threads : 1, ret = 0;
 	char err[512], xcost[64] = "", tcost[64] = "", bcost[64] = "";
 	bool root = geteuid() == 0, have_xfer, have_trace;
-	double xfer0 = 0, xfer1 = 0, xfer = 0, trace[2] = { 0, 0 }, trace_base;
+	double xs[(VALIDATE_MAX_REPEAT + 1) * VALIDATE_MAX_THREADS + 2], xnow = 0, xfer = 0;
+	double xfer_range[2] = { 0, 0 }, trace[2] = { 0, 0 }, trace_base;
+	int nx = 0;
 
 	memset(runs, 0, sizeof(runs));
 	for (int t = 0; t < nt; t++) {
@@ -757,13 +765,16 @@ static int validate_exp(struct cli *c, const struct validate_opts *o,
 				 runs[t].threads);
 	}
 	/*
-	 * The line transfer between two CPUs, measured just before and just
-	 * after the live runs: the simulated side takes their mean, for the
-	 * host may move a guest's vCPUs between core complexes from one
-	 * minute to the next (40-54 or 198-201 ns on the development guest;
-	 * docs/validation.md).
+	 * The line transfer between two CPUs, measured just before each live
+	 * run and after the last (about 2 ms each): the simulated side takes
+	 * their median, for the host may move a guest's vCPUs between core
+	 * complexes from one minute to the next (about 40 or about 200 ns on
+	 * the development guest; docs/validation.md), and each run keeps its
+	 * own (live_run_transfer_ns).
 	 */
-	have_xfer = !cal_line_transfer_now(&xfer0);
+	have_xfer = !cal_line_transfer_now(&xnow);
+	if (have_xfer)
+		xs[nx++] = xnow;
 	/*
 	 * A live run that records lock waits (live mode's recorder: a perf
 	 * sample at each lock:contention_begin and _end) takes the _end sample
@@ -776,11 +787,18 @@ static int validate_exp(struct cli *c, const struct validate_opts *o,
 		for (int t = 0; t < nt && !ret; t++) {
 			if (runs[t].failed)
 				continue;
-			if (validate_live(c, o, x, &runs[t], r, pts, nr, cap))
+			if (have_xfer && (r > -1 || t > 0) && !cal_line_transfer_now(&xnow))
+				xs[nx++] = xnow;
+			if (validate_live(c, o, x, &runs[t], r, have_xfer ? xnow : 0, pts, nr, cap))
 				ret = validate_failed(c, &runs[t], x, pts, nr, cap);
 		}
-	if (have_xfer && !cal_line_transfer_now(&xfer1)) {
-		xfer = (xfer0 + xfer1) / 2;
+	if (have_xfer && !cal_line_transfer_now(&xnow))
+		xs[nx++] = xnow;
+	if (nx) {
+		qsort(xs, (size_t)nx, sizeof(*xs), cmp_double);
+		xfer = nx % 2 ? xs[nx / 2] : (xs[nx / 2 - 1] + xs[nx / 2]) / 2;
+		xfer_range[0] = xs[0];
+		xfer_range[1] = xs[nx - 1];
 		snprintf(xcost, sizeof(xcost), "cache.socket_transfer_ns=%.0f", xfer < 1 ? 1 : xfer);
 	}
 	for (int t = 0; t < nt && !ret; t++) {
@@ -791,7 +809,8 @@ static int validate_exp(struct cli *c, const struct validate_opts *o,
 			snprintf(tcost, sizeof(tcost), "lock.contention_trace_ns=%.0f", trace[0]);
 		if (tcost[0] && trace[1] >= 1)
 			snprintf(bcost, sizeof(bcost), "lock.contention_begin_ns=%.0f", trace[1]);
-		if (validate_sim(c, o, x, &runs[t], profile, xcost, xfer, tcost, bcost, trace,
+		if (validate_sim(c, o, x, &runs[t], profile, xcost, xfer, xfer_range, tcost, bcost,
+				 trace,
 				 pts, nr, cap))
 			ret = validate_failed(c, &runs[t], x, pts, nr, cap);
 	}
@@ -1094,9 +1113,21 @@ int cmd_validate(struct cli *c, int argc, char **argv)
 		double lo, hi;
 
 		if (validate_range(pts, nr, offsetof(struct validate_point, xfer_ns), &lo, &hi))
-			fprintf(c->out, "line transfer between two CPUs around each experiment's live "
-				"runs: %.0f..%.0f ns (the simulated side takes its experiment's: --cost "
-				"cache.socket_transfer_ns)\n", lo, hi);
+			fprintf(c->out, "line transfer between two CPUs before each live run: the "
+				"experiments' medians %.0f..%.0f ns (the simulated side takes its "
+				"experiment's: --cost cache.socket_transfer_ns)\n", lo, hi);
+		/* a host that moved the vCPUs during an experiment's live runs */
+		for (int i = 0; i < nr; i++) {
+			const struct validate_point *p = &pts[i];
+
+			if (i && pts[i - 1].x == p->x)
+				continue;
+			if (p->xfer_lo > 0 && p->xfer_hi > 2 * p->xfer_lo)
+				fprintf(c->out, "%s: the line transfer went from %.0f to %.0f ns "
+					"during its live runs (the host moved the vCPUs): they mix "
+					"placements (each run's: live_run_transfer_ns in the JSON)\n",
+					p->x->name, p->xfer_lo, p->xfer_hi);
+		}
 		if (validate_range(pts, nr, offsetof(struct validate_point, trace_ns), &lo, &hi))
 			fprintf(c->out, "lock waits recorded live: a perf sample of "
 				"lock:contention_end inside each contended hold, %.0f..%.0f ns "
@@ -1161,6 +1192,12 @@ int cmd_validate(struct cli *c, int argc, char **argv)
 			for (int r = 0; r < p->nr_live; r++)
 				json_array_append_new(runs, json_integer(p->live_seq[r]));
 			json_object_set_new(pt, "live_run_sequence", runs);
+			if (p->xfer_ns > 0) {
+				runs = json_array();
+				for (int r = 0; r < p->nr_live; r++)
+					json_array_append_new(runs, json_real(p->live_xfer[r]));
+				json_object_set_new(pt, "live_run_transfer_ns", runs);
+			}
 			json_object_set_new(pt, "live_median", p->nr_live ? json_real(p->median) :
 					    json_null());
 			json_object_set_new(pt, "simulated", p->has_sim ? json_real(p->sim) :
