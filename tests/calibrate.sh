@@ -65,6 +65,18 @@ if [ "$(uname -m)" = x86_64 ] && grep -q 'note: STLB reach: ' p.ini; then
 	echo "$line" | grep -Eq ' 4096 -?[0-9]+/-?[0-9]+, 8192 -?[0-9]+/-?[0-9]+, 16384 -?[0-9]+/-?[0-9]+, 65536 -?[0-9]+/-?[0-9]+$' ||
 		fail "the model check's rungs: $line"
 fi
+# with two CPUs or more, the transfer from the first CPU to each other one,
+# one entry a CPU (up to 64), and the count near the nearest
+n=$(nproc)
+if [ "$n" -ge 2 ]; then
+	line=$(grep 'note: line transfer from CPU [0-9]* to each other CPU' p.ini) ||
+		fail "no transfer map in the notes"
+	want=$(( n - 1 > 64 ? 64 : n - 1 ))
+	got=$(echo "$line" | sed 's/.*measured): //; s/;.*//' | tr ' ' '\n' | grep -c '^[0-9]*:[0-9]*$')
+	[ "$got" -eq "$want" ] || fail "the transfer map has $got CPUs, expected $want: $line"
+	echo "$line" | grep -Eq '; [1-9][0-9]* of '"$want"' within 1.5x the nearest$' ||
+		fail "the transfer map's count: $line"
+fi
 
 # bad input: one error line, exit 2, no file, nothing measured
 expect_bad() {
