@@ -640,13 +640,12 @@ static int validate_sim(struct cli *c, const struct validate_opts *o,
 			const char *profile, const char *xcost, double xfer,
 			const double xfer_range[2],
 			const char *tcost, const char *bcost, const double trace[2],
-			struct validate_point **pts, int *nr, int *cap)
+			struct validate_point **pts, int *nr)
 {
 	char jpath[128], err[512];
 	char *argv[96];
 	json_t *sim_funcs = NULL, *doc, *m, *val;
 
-	(void)cap;
 	snprintf(jpath, sizeof(jpath), "%s/sim.json", validate_tmp.dir);
 	for (int seed = 1; seed <= o->repeat; seed++) {
 		const char *pre[24] = { "run", x->arg, "--variant", x->variant, "--profile",
@@ -810,8 +809,7 @@ static int validate_exp(struct cli *c, const struct validate_opts *o,
 		if (tcost[0] && trace[1] >= 1)
 			snprintf(bcost, sizeof(bcost), "lock.contention_begin_ns=%.0f", trace[1]);
 		if (validate_sim(c, o, x, &runs[t], profile, xcost, xfer, xfer_range, tcost, bcost,
-				 trace,
-				 pts, nr, cap))
+				 trace, pts, nr))
 			ret = validate_failed(c, &runs[t], x, pts, nr, cap);
 	}
 	for (int t = 0; t < nt; t++)
