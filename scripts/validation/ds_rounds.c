@@ -14,6 +14,8 @@
  *   gcc -O2 -pthread -o ds_rounds scripts/validation/ds_rounds.c -lm
  *   echo always > /sys/kernel/mm/transparent_hugepage/hugepages-16kB/enabled
  *   ./ds_rounds 2 200; ./ds_rounds 1 200
+ *   CPU=0 ./ds_rounds 1 200 & CPU=1 ./ds_rounds 1 200; wait   (two processes)
+ * (CPU=N: the threads from CPU N on.)
  *   echo never > /sys/kernel/mm/transparent_hugepage/hugepages-16kB/enabled
  */
 #define _GNU_SOURCE
@@ -39,7 +41,7 @@ static void *worker(void *arg)
 	cpu_set_t s;
 
 	CPU_ZERO(&s);
-	CPU_SET(id, &s);
+	CPU_SET(getenv("CPU") ? atoi(getenv("CPU")) + id : id, &s);
 	sched_setaffinity(0, sizeof(s), &s);
 	pthread_barrier_wait(&start);
 	for (int r = 0; r < rounds; r++) {
