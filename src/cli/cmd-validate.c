@@ -226,6 +226,15 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* The median of @n > 0 values, and the smallest and largest; sorts @x. */
+static void median_in_place(double *x, int n, double *med, double *lo, double *hi)
+{
+	qsort(x, (size_t)n, sizeof(*x), cmp_double);
+	*lo = x[0];
+	*hi = x[n - 1];
+	*med = n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+}
+
 static struct validate_point *validate_point(struct validate_point **pts, int *nr,
 					     int *cap, const struct validate_exp *x,
 					     int threads, const char *metric)
@@ -795,10 +804,7 @@ static int validate_exp(struct cli *c, const struct validate_opts *o,
 	if (have_xfer && !cal_line_transfer_now(&xnow))
 		xs[nx++] = xnow;
 	if (nx) {
-		qsort(xs, (size_t)nx, sizeof(*xs), cmp_double);
-		xfer = nx % 2 ? xs[nx / 2] : (xs[nx / 2 - 1] + xs[nx / 2]) / 2;
-		xfer_range[0] = xs[0];
-		xfer_range[1] = xs[nx - 1];
+		median_in_place(xs, nx, &xfer, &xfer_range[0], &xfer_range[1]);
 		snprintf(xcost, sizeof(xcost), "cache.socket_transfer_ns=%.0f", xfer < 1 ? 1 : xfer);
 	}
 	for (int t = 0; t < nt && !ret; t++) {
@@ -892,10 +898,7 @@ static void validate_median(const double *x, int n, double *med, double *lo, dou
 	double v[VALIDATE_MAX_REPEAT];
 
 	memcpy(v, x, (size_t)n * sizeof(*v));
-	qsort(v, (size_t)n, sizeof(double), cmp_double);
-	*lo = v[0];
-	*hi = v[n - 1];
-	*med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	median_in_place(v, n, med, lo, hi);
 }
 
 static void validate_judge(struct validate_point *p, double band)

@@ -102,7 +102,7 @@ void node_stat_mod_folio(struct folio *folio, enum node_stat_item item, long nr)
 	long *d, x;
 
 	sim_mm->node_stat[nid][item] += nr;
-	if (!sim_vcpu_current || !sim_mm->node_stat_diff)
+	if (!sim_vcpu_current)
 		return;
 	d = &sim_mm->node_stat_diff[smp_processor_id()][nid][item];
 	x = *d + nr;

@@ -100,8 +100,9 @@ repeat:
 	sim_cost_cpu_ps(sim_mm->shmem_acct_ps);	/* mm.shmem_acct_ns */
 	/* !uptodate: clear_highpage(), folio_mark_uptodate() */
 	mem_zero_pages(folio->nid, (uint64_t)folio_nr_pages(folio) << PAGE_SHIFT);
-	if (vmf)
-		mmu_kernel_store(vmf->vma->vm_mm->asid, vmf->address & ~(PAGE_SIZE - 1),
+	if (vmf)	/* clear_highpage() of each page, in order, from the folio's first */
+		mmu_kernel_store(vmf->vma->vm_mm->asid,
+				 vmf->address & ~(((uint64_t)folio_nr_pages(folio) << PAGE_SHIFT) - 1),
 				 (uint64_t)folio_nr_pages(folio) << PAGE_SHIFT);
 	folio->data = FOLIO_DATA_ZERO;
 	folio_set(folio, PG_uptodate);
